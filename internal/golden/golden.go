@@ -1,0 +1,64 @@
+// Package golden compares test output with golden files under the
+// module's testdata/golden folder. Run "go test ./... -update" to rewrite
+// them; every test package of leasesim imports this one, so the flag is
+// defined wherever it is passed.
+package golden
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
+
+// Update reports whether the test run rewrites golden files.
+func Update() bool { return *update }
+
+// Path returns the path of a golden file, given relative to testdata/golden.
+func Path(t testing.TB, name string) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "testdata", "golden", filepath.FromSlash(name))
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("golden: no go.mod above the test's folder")
+		}
+		dir = parent
+	}
+}
+
+// Check compares got with the golden file name (relative to testdata/golden)
+// and reports the first differing lines, or rewrites the file with -update.
+func Check(t testing.TB, name string, got []byte) {
+	t.Helper()
+	path := Path(t, name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./... -update to create it)", err)
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("output differs from %s (-want +got):\n%s\nIf the change is intended, rewrite it with go test ./... -update and say why in the commit.",
+			name, cmp.Diff(strings.SplitAfter(string(want), "\n"), strings.SplitAfter(string(got), "\n")))
+	}
+}

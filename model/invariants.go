@@ -1,0 +1,70 @@
+package model
+
+import "fmt"
+
+// CheckInvariants returns an error naming the first invariant that the
+// statistics st of a run of c break, or nil. The invariants hold for every
+// valid configuration and any failure schedule:
+//
+//   - every trigger is started, missed or left unresolved:
+//     started + missed + unresolved = rounds / period;
+//   - with fencing no batch starts twice; with the persistent trigger none
+//     is missed; without fencing no work is rejected;
+//   - no count is negative, no round is both leaderless and two-leader, and
+//     every handover waited at least the lease.
+func CheckInvariants(c Config, st Stats) error {
+	for s := Stat(0); int(s) < NumStats; s++ {
+		if st.Get(s) < 0 {
+			return fmt.Errorf("%s = %d is negative", s.Name(), st.Get(s))
+		}
+	}
+	switch {
+	case st.Started+st.Missed+st.Unresolved != c.Triggers():
+		return fmt.Errorf("started %d + missed %d + unresolved %d != %d trigger rounds", st.Started, st.Missed, st.Unresolved, c.Triggers())
+	case c.Fencing && st.DoubleStarts != 0:
+		return fmt.Errorf("double_starts = %d with fencing", st.DoubleStarts)
+	case c.PersistentTrigger && st.Missed != 0:
+		return fmt.Errorf("missed = %d with the persistent trigger", st.Missed)
+	case !c.Fencing && st.Rejected != 0:
+		return fmt.Errorf("rejected = %d without fencing", st.Rejected)
+	case st.TwoLeaderRounds+st.LeaderlessRounds > c.Rounds:
+		return fmt.Errorf("two_leader_rounds %d + leaderless_rounds %d > %d rounds", st.TwoLeaderRounds, st.LeaderlessRounds, c.Rounds)
+	case st.HandoverRounds < st.Handovers*c.Lease:
+		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, c.Lease)
+	}
+	return nil
+}
+
+// Check runs c with schedule s, checks CheckInvariants, and runs it again
+// with fencing turned the other way to check that fencing changes none of
+// the rounds and handovers: fencing corrects effect, not belief.
+func (r *Runner) Check(c Config, s Schedule) error {
+	st, err := r.RunSchedule(c, s)
+	if err != nil {
+		return err
+	}
+	if err := CheckInvariants(c, st); err != nil {
+		return err
+	}
+	other := c
+	other.Fencing = !c.Fencing
+	ot, err := r.RunSchedule(other, s)
+	if err != nil {
+		return err
+	}
+	if err := CheckInvariants(other, ot); err != nil {
+		return err
+	}
+	if st.TwoLeaderRounds != ot.TwoLeaderRounds || st.LeaderlessRounds != ot.LeaderlessRounds ||
+		st.HandoverRounds != ot.HandoverRounds || st.Handovers != ot.Handovers {
+		return fmt.Errorf("fencing changed the rounds or handovers: %+v without, %+v with", pick(c.Fencing, ot, st), pick(c.Fencing, st, ot))
+	}
+	return nil
+}
+
+func pick(cond bool, a, b Stats) Stats {
+	if cond {
+		return a
+	}
+	return b
+}

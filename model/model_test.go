@@ -1,0 +1,190 @@
+package model_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+func TestValidate(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*model.Config)
+		param model.Param // the parameter named in the error; -1 for none
+	}{
+		{"defaults", func(*model.Config) {}, -1},
+		{"renewal 0", func(c *model.Config) { c.Renewal = 0 }, model.Renewal},
+		{"nodes 0", func(c *model.Config) { c.Nodes = 0 }, model.Nodes},
+		{"outage -1", func(c *model.Config) { c.Outage = -1 }, model.Outage},
+		{"lease 0", func(c *model.Config) { c.Lease = 0 }, model.Lease},
+		{"start 0", func(c *model.Config) { c.Start = 0 }, model.Start},
+		{"rounds too many", func(c *model.Config) { c.Rounds = model.MaxRounds + 1 }, model.Rounds},
+		{"period 0", func(c *model.Config) { c.Period = 0 }, model.Period},
+		{"down -1", func(c *model.Config) { c.Down = -1 }, model.Down},
+		{"nodes too many", func(c *model.Config) { c.Nodes = model.MaxNodes + 1 }, model.Nodes},
+		{"outage 0 is valid", func(c *model.Config) { c.Outage = 0 }, -1},
+		{"down beyond nodes is valid", func(c *model.Config) { c.Down = 9 }, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := model.Default()
+			tt.edit(&c)
+			err := c.Validate()
+			_, runErr := model.Run(c)
+			if (err == nil) != (runErr == nil) {
+				t.Errorf("Validate() = %v but Run() error = %v", err, runErr)
+			}
+			var re *model.RangeError
+			switch {
+			case tt.param < 0 && err != nil:
+				t.Errorf("Validate() = %v, want nil", err)
+			case tt.param >= 0 && !errors.As(err, &re):
+				t.Errorf("Validate() = %v, want a *RangeError", err)
+			case tt.param >= 0 && re.Param != tt.param:
+				t.Errorf("Validate() names %s, want %s", re.Param.Name(), tt.param.Name())
+			}
+		})
+	}
+}
+
+func TestParamNames(t *testing.T) {
+	want := []string{"nodes", "lease", "renewal", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "down", "quorum"}
+	for i, name := range want {
+		p := model.Param(i)
+		if p.Name() != name {
+			t.Errorf("Param(%d).Name() = %q, want %q", i, p.Name(), name)
+		}
+		if q, ok := model.ParamByName(name); !ok || q != p {
+			t.Errorf("ParamByName(%q) = %v, %v", name, q, ok)
+		}
+		c := model.Default()
+		c.Set(p, 1)
+		if c.Get(p) != 1 {
+			t.Errorf("Set(%s, 1) then Get = %d", name, c.Get(p))
+		}
+	}
+	if model.PersistentTrigger.Flag() != "persistent-trigger" {
+		t.Errorf("flag name %q", model.PersistentTrigger.Flag())
+	}
+}
+
+// TestInvariantsSmallSpace checks every invariant over a small grid that
+// crosses every parameter, including the corner cases C1 (one node, a zone
+// as large as the cluster), C5 (period 1) and C6 (an outage to the end).
+func TestInvariantsSmallSpace(t *testing.T) {
+	var r model.Runner
+	n := 0
+	for nodes := 1; nodes <= 4; nodes++ {
+		for lease := 1; lease <= 4; lease++ {
+			for renewal := 1; renewal <= 3; renewal++ {
+				for outage := 0; outage <= 14; outage += 2 {
+					for start := 1; start <= 7; start += 3 {
+						for period := 1; period <= 5; period += 2 {
+							for down := 0; down <= nodes; down++ {
+								for toggles := range 8 {
+									c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, Outage: outage,
+										Start: start, Rounds: 16, Period: period, Down: down,
+										PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0}
+									if err := r.Check(c, c.Schedule()); err != nil {
+										t.Fatalf("%+v: %v", c, err)
+									}
+									n++
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if n < 10000 {
+		t.Fatalf("checked only %d configurations", n)
+	}
+}
+
+// TestRunAllocatesNothing: once a Runner has grown, a run allocates nothing.
+func TestRunAllocatesNothing(t *testing.T) {
+	var r model.Runner
+	c := model.Default()
+	c.PersistentTrigger = true
+	if _, err := r.Run(c); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { r.Run(c) }); n != 0 {
+		t.Errorf("Run allocates %v times per run, want 0", n)
+	}
+}
+
+// TestNodeCountDoesNotMatterForOneFailingNode: in the seed's scenario only
+// node 0 fails, so the node count beyond two changes nothing.
+func TestNodeCountDoesNotMatterForOneFailingNode(t *testing.T) {
+	base := model.Default()
+	want, _ := model.Run(base)
+	for _, nodes := range []int{2, 3, 10, 1000} {
+		c := base
+		c.Nodes = nodes
+		got, err := model.Run(c)
+		if err != nil || got != want {
+			t.Errorf("nodes %d: %+v, %v; want %+v", nodes, got, err, want)
+		}
+	}
+}
+
+func BenchmarkRunSeed(b *testing.B) {
+	var r model.Runner
+	c := model.Default()
+	b.ReportAllocs()
+	for b.Loop() {
+		r.Run(c)
+	}
+}
+
+// BenchmarkRunNodes shows that the cost of a run does not grow with the
+// node count: only the nodes that believe they lead are touched each round.
+func BenchmarkRunNodes(b *testing.B) {
+	for _, nodes := range []int{5, 1000} {
+		b.Run(fmt.Sprintf("nodes=%d", nodes), func(b *testing.B) {
+			var r model.Runner
+			c := model.Default()
+			c.Nodes, c.Rounds = nodes, 1000
+			b.ReportAllocs()
+			for b.Loop() {
+				r.Run(c)
+			}
+		})
+	}
+}
+
+// TestQuietStretchesSkipped: a run that skips quiet stretches gives the
+// same statistics as one observed round by round, which skips nothing.
+func TestQuietStretchesSkipped(t *testing.T) {
+	var r model.Runner
+	for nodes := 1; nodes <= 3; nodes++ {
+		for lease := 1; lease <= 5; lease++ {
+			for renewal := 1; renewal <= 4; renewal++ {
+				for outage := 0; outage <= 12; outage += 3 {
+					for period := 1; period <= 7; period += 3 {
+						for toggles := range 8 {
+							c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, Outage: outage,
+								Start: 5, Rounds: 40, Period: period, Down: 1,
+								PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0}
+							skipped, err := r.Run(c)
+							if err != nil {
+								t.Fatal(err)
+							}
+							stepped, err := r.Trace(c, c.Schedule(), func(*model.RoundView) {})
+							if err != nil {
+								t.Fatal(err)
+							}
+							if skipped != stepped {
+								t.Fatalf("%+v:\nskipping       %+v\nround by round %+v", c, skipped, stepped)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package model_test
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/leasesim/leasesim/internal/golden"
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
+)
+
+// TestScenarios runs the scenario files under testdata/golden/model. Each
+// case is a command and its expected output:
+//
+//	run nodes=1 outage=5 [windows=0:6-12,1:9-12]
+//	trace nodes=2 ...
+//
+// "run" prints the statistics of one run, "trace" the round-by-round
+// timeline. Arguments are model parameters by their snake_case names; the
+// rest keep the seed's defaults. windows= replaces the seed's outage by
+// per-node windows node:first-last.
+func TestScenarios(t *testing.T) {
+	if golden.Update() {
+		if err := flag.Set("rewrite", "true"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	datadriven.Walk(t, golden.Path(t, "model"), func(t *testing.T, path string) {
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			c := model.Default()
+			var windows model.Windows
+			for _, arg := range d.CmdArgs {
+				if arg.Key == "windows" {
+					windows = parseWindows(t, arg.Vals)
+					continue
+				}
+				p, ok := model.ParamByName(arg.Key)
+				if !ok || len(arg.Vals) != 1 {
+					d.Fatalf(t, "unknown argument %s", arg)
+				}
+				v := 0
+				switch arg.Vals[0] {
+				case "true":
+					v = 1
+				case "false":
+				default:
+					var err error
+					if v, err = strconv.Atoi(arg.Vals[0]); err != nil {
+						d.Fatalf(t, "%s: %v", arg, err)
+					}
+				}
+				c.Set(p, v)
+			}
+			var schedule model.Schedule = c.Schedule()
+			if windows != nil {
+				schedule = windows
+			}
+			switch d.Cmd {
+			case "run":
+				var r model.Runner
+				st, err := r.RunSchedule(c, schedule)
+				if err != nil {
+					return "error: " + err.Error() + "\n"
+				}
+				checkInvariants(t, c, st)
+				return formatStats(st)
+			case "trace":
+				var b strings.Builder
+				if err := reports.WriteTrace(&b, c, schedule); err != nil {
+					return "error: " + err.Error() + "\n"
+				}
+				return b.String()
+			}
+			d.Fatalf(t, "unknown command %s", d.Cmd)
+			return ""
+		})
+	})
+}
+
+func parseWindows(t *testing.T, vals []string) model.Windows {
+	var ws model.Windows
+	for _, v := range vals {
+		var w model.Window
+		if _, err := fmt.Sscanf(v, "%d:%d-%d", &w.Node, &w.First, &w.Last); err != nil {
+			t.Fatalf("window %q: want node:first-last", v)
+		}
+		ws = append(ws, w)
+	}
+	return ws
+}
+
+func formatStats(st model.Stats) string {
+	var b strings.Builder
+	for s := model.Stat(0); int(s) < model.NumStats; s++ {
+		if s > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "%s=%d", s.Name(), st.Get(s))
+	}
+	return b.String() + "\n"
+}
+
+// checkInvariants checks SPEC section 1's invariants of one run.
+func checkInvariants(t *testing.T, c model.Config, st model.Stats) {
+	t.Helper()
+	if err := model.CheckInvariants(c, st); err != nil {
+		t.Errorf("%+v: %v", c, err)
+	}
+}

@@ -1,0 +1,142 @@
+package model
+
+import "math"
+
+// Never is the round a Schedule returns when reachability changes no more.
+const Never = math.MaxInt
+
+// Reachability is which nodes can reach the shared record in the current
+// round. A Schedule changes it; the round loop only reads it.
+type Reachability struct {
+	down  []bool
+	count int // reachable nodes
+}
+
+func (r *Reachability) reset(nodes int) {
+	if cap(r.down) < nodes {
+		r.down = make([]bool, nodes)
+	}
+	r.down = r.down[:nodes]
+	clear(r.down)
+	r.count = nodes
+}
+
+// Nodes is the number of nodes.
+func (r *Reachability) Nodes() int { return len(r.down) }
+
+// Reachable reports whether node can reach the record.
+func (r *Reachability) Reachable(node int) bool { return !r.down[node] }
+
+// Count is the number of reachable nodes.
+func (r *Reachability) Count() int { return r.count }
+
+// SetReachable marks node reachable or not.
+func (r *Reachability) SetReachable(node int, reachable bool) {
+	if r.down[node] == !reachable {
+		return
+	}
+	r.down[node] = !reachable
+	if reachable {
+		r.count++
+	} else {
+		r.count--
+	}
+}
+
+// lowestReachableExcept returns the lowest-numbered reachable node other
+// than except, or -1 if there is none.
+func (r *Reachability) lowestReachableExcept(except int) int {
+	for i, d := range r.down {
+		if !d && i != except {
+			return i
+		}
+	}
+	return -1
+}
+
+// A Schedule says when nodes become unreachable and reachable again. Runs
+// call it only in the rounds it names, so a quiet round costs nothing.
+type Schedule interface {
+	// Begin sets the reachability before round 1 (every node starts
+	// reachable) and returns the first round in which it changes, or Never.
+	Begin(r *Reachability) (next int)
+	// Apply makes the changes that take effect in round t and returns the
+	// next round, after t, in which reachability changes, or Never.
+	Apply(t int, r *Reachability) (next int)
+}
+
+// GroupOutage makes nodes 0 … Down-1 unreachable together in rounds
+// Start … Start+Length-1: the seed's failing leader when Down is 1, a rack
+// or zone when it is larger.
+type GroupOutage struct {
+	Down, Start, Length int
+}
+
+// Begin implements Schedule.
+func (g *GroupOutage) Begin(*Reachability) int {
+	if g.Length == 0 || g.Down == 0 {
+		return Never
+	}
+	return g.Start
+}
+
+// Apply implements Schedule.
+func (g *GroupOutage) Apply(t int, r *Reachability) int {
+	up := t != g.Start
+	for n := range min(g.Down, r.Nodes()) {
+		r.SetReachable(n, up)
+	}
+	if up {
+		return Never
+	}
+	return g.Start + g.Length
+}
+
+// Schedule returns the configuration's failure schedule: the seed's
+// outage, widened to Down nodes.
+func (c Config) Schedule() *GroupOutage {
+	return &GroupOutage{Down: c.Down, Start: c.Start, Length: c.Outage}
+}
+
+// Window makes one node unreachable in rounds First … Last.
+type Window struct {
+	Node, First, Last int
+}
+
+// Windows is a schedule of outage windows, any number per node. Windows of
+// one node must not overlap. It suits hand-written scenarios; each change
+// costs a pass over the windows.
+type Windows []Window
+
+// Begin implements Schedule.
+func (ws Windows) Begin(*Reachability) int { return ws.after(0) }
+
+// Apply implements Schedule.
+func (ws Windows) Apply(t int, r *Reachability) int {
+	for _, w := range ws {
+		if w.Node >= r.Nodes() {
+			continue
+		}
+		switch t {
+		case w.First:
+			r.SetReachable(w.Node, false)
+		case w.Last + 1:
+			r.SetReachable(w.Node, true)
+		}
+	}
+	return ws.after(t)
+}
+
+// after returns the first round after t in which a window starts or ends.
+func (ws Windows) after(t int) int {
+	next := Never
+	for _, w := range ws {
+		if w.First > t && w.First < next {
+			next = w.First
+		}
+		if w.Last+1 > t && w.Last+1 < next && w.Last >= w.First {
+			next = w.Last + 1
+		}
+	}
+	return next
+}

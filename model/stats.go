@@ -1,0 +1,88 @@
+package model
+
+// Stat names one statistic of a run. Stats are numbered in the order of the
+// statistic columns of every CSV and JSON output.
+type Stat int
+
+// The statistics of a run, in column order.
+const (
+	Started Stat = iota
+	Missed
+	Unresolved
+	DelayedRounds
+	DoubleStarts
+	Rejected
+	TwoLeaderRounds
+	LeaderlessRounds
+	HandoverRounds
+	Handovers
+	NumStats int = iota
+)
+
+// Name is the statistic's snake_case name, as in CSV headers and JSON keys.
+func (s Stat) Name() string {
+	switch s {
+	case Started:
+		return "started"
+	case Missed:
+		return "missed"
+	case Unresolved:
+		return "unresolved"
+	case DelayedRounds:
+		return "delayed_rounds"
+	case DoubleStarts:
+		return "double_starts"
+	case Rejected:
+		return "rejected"
+	case TwoLeaderRounds:
+		return "two_leader_rounds"
+	case LeaderlessRounds:
+		return "leaderless_rounds"
+	case HandoverRounds:
+		return "handover_rounds"
+	case Handovers:
+		return "handovers"
+	}
+	panic("model: unknown statistic")
+}
+
+// Stats counts what happened in one run.
+type Stats struct {
+	Started          int // batches started, on time or from the queue
+	Missed           int // triggers no node accepted, without a persistent trigger
+	Unresolved       int // batches still queued after the last round
+	DelayedRounds    int // rounds queued batches waited, summed over batches
+	DoubleStarts     int // extra starts of a batch by a second accepted node
+	Rejected         int // node-rounds of work refused for a stale fencing token
+	TwoLeaderRounds  int // rounds with more than one reachable believer
+	LeaderlessRounds int // rounds with no reachable believer
+	HandoverRounds   int // rounds from the last renewal to each handover, summed
+	Handovers        int // times a standby took over the lease
+}
+
+// Get returns statistic s.
+func (st *Stats) Get(s Stat) int {
+	switch s {
+	case Started:
+		return st.Started
+	case Missed:
+		return st.Missed
+	case Unresolved:
+		return st.Unresolved
+	case DelayedRounds:
+		return st.DelayedRounds
+	case DoubleStarts:
+		return st.DoubleStarts
+	case Rejected:
+		return st.Rejected
+	case TwoLeaderRounds:
+		return st.TwoLeaderRounds
+	case LeaderlessRounds:
+		return st.LeaderlessRounds
+	case HandoverRounds:
+		return st.HandoverRounds
+	case Handovers:
+		return st.Handovers
+	}
+	panic("model: unknown statistic")
+}
