@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bufio"
+	"context"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/sweep"
+	"github.com/spf13/pflag"
+)
+
+func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	in := reports.CostInput{Config: model.Default(), Handovers: []float64{6, 12}, LinesPerBatch: reports.SeedLinesPerBatch}
+	method := "window"
+	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the seed's), phase (averaged over outage phases) or both")
+	fs.Var(ratesValue{&in.Handovers}, "handovers", "outage events (handovers) per year: "+sweep.ListSyntax)
+	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
+	csvPath := fs.String("csv", "", "also write the projection as CSV to this file")
+	addModelFlags(fs, &in.Config)
+	return func(_ context.Context, std *streams) error {
+		r, err := reports.ComputeCost(in)
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		methods := []cost.Method{cost.Method(method)}
+		write := reports.WriteWindowCost
+		switch method {
+		case "phase":
+			write = reports.WritePhaseCost
+		case "both":
+			methods = []cost.Method{cost.Window, cost.Phase}
+			write = reports.WriteBothCost
+		}
+		if *csvPath != "" {
+			err := reports.WriteFileAtomic(*csvPath, func(w *bufio.Writer) error {
+				return reports.WriteCostCSV(w, in.Config, r.Projections(methods...))
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return write(std.out, r)
+	}
+}
+
+func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	in := reports.RecommendInput{Config: model.Default(), HandoversPerYear: 6, LinesPerBatch: reports.SeedLinesPerBatch}
+	fs.Var(listValue{model.Lease, &in.Leases}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
+	in.Leases = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+	mix := "2:0.9,5:0.1"
+	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,…")
+	rates := []float64{in.HandoversPerYear}
+	fs.Var(ratesValue{&rates}, "handovers", "outage events (handovers) per year: one positive number")
+	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
+	csvPath := fs.String("csv", "", "also write the ranking as CSV to this file")
+	addModelFlags(fs, &in.Config, model.Lease, model.Outage)
+	return func(_ context.Context, std *streams) error {
+		var err error
+		if in.Mix, err = cost.ParseMix(mix); err != nil {
+			return usagef("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
+		}
+		if len(rates) != 1 {
+			return usagef("--handovers takes one rate for recommend, got %d", len(rates))
+		}
+		in.HandoversPerYear = rates[0]
+		ranks, err := cost.Recommend(in.Config, in.Leases, in.Mix, in.HandoversPerYear, float64(in.LinesPerBatch))
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		if *csvPath != "" {
+			err := reports.WriteFileAtomic(*csvPath, func(w *bufio.Writer) error { return reports.WriteRecommendCSV(w, ranks) })
+			if err != nil {
+				return err
+			}
+		}
+		return reports.WriteRecommend(std.out, in, ranks)
+	}
+}

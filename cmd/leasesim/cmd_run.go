@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
+	"github.com/spf13/pflag"
+)
+
+func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	c := model.Default()
+	addModelFlags(fs, &c)
+	format := "table"
+	fs.Var(choiceValue{&format, []string{"table", "json", "csv"}}, "format", "output format: table, json or csv")
+	trace := fs.Bool("trace", false, "print the run round by round before the table")
+	return func(_ context.Context, std *streams) error {
+		if *trace && format != "table" {
+			return usagef("--trace goes only with --format table")
+		}
+		st, err := model.Run(c)
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		if *trace {
+			if err := reports.WriteTrace(std.out, c, c.Schedule()); err != nil {
+				return err
+			}
+			if _, err := std.out.Write([]byte("\n")); err != nil {
+				return err
+			}
+		}
+		switch format {
+		case "json":
+			return reports.WriteRunJSON(std.out, c, st)
+		case "csv":
+			return reports.WriteRunCSV(std.out, c, st)
+		}
+		return reports.WriteRunTable(std.out, c, st)
+	}
+}
+
+func setupMeasure(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	c := model.Default()
+	addModelFlags(fs, &c, model.Fencing, model.PersistentTrigger)
+	return func(_ context.Context, std *streams) error {
+		return reports.WriteMeasure(std.out, c)
+	}
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/sweep"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+)
+
+// shardValue is a --shard K/N flag.
+type shardValue struct{ k, n *int }
+
+func (v shardValue) String() string { return fmt.Sprintf("%d/%d", *v.k, *v.n) }
+
+func (v shardValue) Set(s string) error {
+	ks, ns, ok := strings.Cut(s, "/")
+	k, err1 := strconv.Atoi(ks)
+	n, err2 := strconv.Atoi(ns)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
+		return fmt.Errorf("want K/N with 0 <= K < N, e.g. 0/4")
+	}
+	*v.k, *v.n = k, n
+	return nil
+}
+
+func (v shardValue) Type() string { return "K/N" }
+
+func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	g := sweep.NewGrid(model.Default())
+	addGridFlags(fs, &g, allParams()...)
+	out := fs.String("out", "-", "write the CSV to this file, atomically; - is standard output")
+	workers := runtime.NumCPU()
+	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
+	var k, n int = 0, 1
+	fs.Var(shardValue{&k, &n}, "shard", "write only shard K of N: a contiguous slice of the rows, with the header")
+	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")
+	maxConfigs := 50_000_000
+	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a grid with more configurations than this")
+	return func(ctx context.Context, std *streams) error {
+		size, err := g.Size()
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		if size > maxConfigs {
+			return usagef("the grid has %d configurations, more than --max-configs %d", size, maxConfigs)
+		}
+		first, last := sweep.Shard(size, k, n)
+		if *dryRun {
+			if n > 1 {
+				fmt.Fprintf(std.out, "%d configurations; shard %d/%d has %d (rows %d to %d)\n", size, k, n, last-first, first, last-1)
+				return nil
+			}
+			fmt.Fprintf(std.out, "%d configurations\n", size)
+			return nil
+		}
+		opt := sweep.Options{First: first, Last: last, Workers: workers}
+		if bar := progressBar(std.err, last-first, "sweep"); bar != nil {
+			opt.Progress = func(rows int) { bar.Add(rows) }
+			defer bar.Finish()
+		}
+		if *out == "-" {
+			w := bufio.NewWriterSize(std.out, 1<<16)
+			if err := sweep.Write(ctx, w, &g, opt); err != nil {
+				return err
+			}
+			return w.Flush()
+		}
+		return reports.WriteFileAtomic(*out, func(w *bufio.Writer) error {
+			return sweep.Write(ctx, w, &g, opt)
+		})
+	}
+}
+
+// progressBar returns a progress bar on stderr if it is a terminal, else nil.
+func progressBar(stderr io.Writer, total int, what string) *progressbar.ProgressBar {
+	f, ok := stderr.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return nil
+	}
+	return progressbar.NewOptions64(int64(total),
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetItsString("configs"),
+		progressbar.OptionShowIts(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	)
+}
+
+func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	out := fs.String("out", "-", "write the merged CSV to this file, atomically; - is standard output")
+	return func(_ context.Context, std *streams) error {
+		files := fs.Args()
+		if len(files) == 0 {
+			return usagef("no input files: want the shard CSVs of one sweep, in shard order")
+		}
+		merge := func(w *bufio.Writer) error { return mergeCSV(w, files) }
+		if *out == "-" {
+			w := bufio.NewWriter(std.out)
+			if err := merge(w); err != nil {
+				return err
+			}
+			return w.Flush()
+		}
+		return reports.WriteFileAtomic(*out, merge)
+	}
+}
+
+// mergeCSV concatenates CSV files with identical headers, keeping the first
+// header only.
+func mergeCSV(w io.Writer, files []string) error {
+	var header []byte
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		r := bufio.NewReaderSize(f, 1<<16)
+		h, err := r.ReadBytes('\n')
+		if err != nil && len(h) == 0 {
+			f.Close()
+			return fmt.Errorf("%s: empty file, want a sweep CSV with a header", name)
+		}
+		switch {
+		case header == nil:
+			header = h
+			_, err = w.Write(h)
+		case !bytes.Equal(h, header):
+			err = fmt.Errorf("%s: header differs from %s's: the files are not shards of one sweep", name, files[0])
+		}
+		if err == nil {
+			_, err = io.Copy(w, r)
+		}
+		f.Close()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// A command is one subcommand of leasesim.
+type command struct {
+	name    string
+	summary string
+	// setup registers the command's flags and returns the function that
+	// runs it once they are parsed.
+	setup func(fs *pflag.FlagSet) func(ctx context.Context, io *streams) error
+}
+
+// streams are a command's standard output and error.
+type streams struct {
+	out, err io.Writer
+}
+
+func commands() []command {
+	return []command{
+		{"run", "run one configuration of the round model", setupRun},
+		{"measure", "print the seed's measure table and lease block", setupMeasure},
+		{"cost", "project missed and double invoice lines per year", setupCost},
+		{"recommend", "rank lease lengths over a mix of outages", setupRecommend},
+		{"sweep", "run a grid of configurations to CSV", setupSweep},
+		{"merge", "join the shard CSVs of one sweep", setupMerge},
+	}
+}
+
+// usageError is bad input: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitFailure     = 1 // the command failed, e.g. an output file could not be written
+	exitUsage       = 2 // bad input
+	exitInterrupted = 130
+)
+
+// run runs leasesim with args (without the program name) and returns the
+// exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	std := &streams{out: stdout, err: stderr}
+	if len(args) == 0 {
+		writeHelp(stderr)
+		return exitUsage
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		writeHelp(stdout)
+		return exitOK
+	case "version", "--version":
+		fmt.Fprintf(stdout, "leasesim %s\n", version())
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name != args[0] {
+			continue
+		}
+		fs := pflag.NewFlagSet("leasesim "+c.name, pflag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		fs.SortFlags = false
+		exec := c.setup(fs)
+		err := fs.Parse(args[1:])
+		switch {
+		case errors.Is(err, pflag.ErrHelp):
+			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s", c.name, c.summary, c.name, positional(c.name), fs.FlagUsages())
+			return exitOK
+		case err != nil:
+			err = &usageError{err.Error()}
+		case fs.NArg() > 0 && positional(c.name) == "":
+			err = usagef("unexpected argument %q: %s takes only flags", fs.Arg(0), c.name)
+		default:
+			err = exec(ctx, std)
+		}
+		return report(stderr, c.name, err)
+	}
+	fmt.Fprintf(stderr, "leasesim: unknown command %q: want one of %s\n", args[0], strings.Join(commandNames(), ", "))
+	return exitUsage
+}
+
+// report prints err, if any, as one line and returns the exit status.
+func report(stderr io.Writer, name string, err error) int {
+	var ue *usageError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "leasesim %s: interrupted; no output file was written\n", name)
+		return exitInterrupted
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, ue.msg)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "leasesim %s: %s\n", name, err)
+	return exitFailure
+}
+
+func positional(name string) string {
+	if name == "merge" {
+		return " FILE..."
+	}
+	return ""
+}
+
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+func writeHelp(w io.Writer) {
+	fmt.Fprintf(w, "leasesim sizes lease-based leader election for a singleton batch job.\n\nUsage: leasesim <command> [flags]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\nRun \"leasesim <command> --help\" for a command's flags; \"leasesim --version\" for the version.\n")
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

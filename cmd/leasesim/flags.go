@@ -1,0 +1,163 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
+	"github.com/spf13/pflag"
+)
+
+// paramValue is a flag holding one value of a model parameter, checked
+// against the parameter's range when it is set.
+type paramValue struct {
+	p model.Param
+	c *model.Config
+}
+
+func (v paramValue) String() string {
+	return string(sweep.AppendValue(nil, v.p, v.c.Get(v.p)))
+}
+
+func (v paramValue) Set(s string) error {
+	vals, err := sweep.ParseValues(v.p, s)
+	if err != nil || len(vals) != 1 {
+		return fmt.Errorf("want %s", v.p.Accepts())
+	}
+	v.c.Set(v.p, vals[0])
+	return nil
+}
+
+func (v paramValue) Type() string {
+	if v.p.Bool() {
+		return "bool"
+	}
+	return "int"
+}
+
+// addModelFlags registers one flag per model parameter, writing into c,
+// except the parameters in skip.
+func addModelFlags(fs *pflag.FlagSet, c *model.Config, skip ...model.Param) {
+	for p := model.Param(0); int(p) < model.NumParams; p++ {
+		if contains(skip, p) {
+			continue
+		}
+		fs.Var(paramValue{p, c}, p.Flag(), p.Doc())
+		if p.Bool() {
+			fs.Lookup(p.Flag()).NoOptDefVal = "true"
+		}
+	}
+}
+
+// listValue is a flag holding a list of values of a model parameter, in
+// sweep's list syntax.
+type listValue struct {
+	p    model.Param
+	vals *[]int
+}
+
+func (v listValue) String() string { return sweep.FormatValues(v.p, *v.vals) }
+
+func (v listValue) Set(s string) error {
+	vals, err := sweep.ParseValues(v.p, s)
+	if err != nil {
+		return err
+	}
+	*v.vals = vals
+	return nil
+}
+
+func (v listValue) Type() string {
+	if v.p.Bool() {
+		return "bools"
+	}
+	return "list"
+}
+
+// addGridFlags registers one list flag per model parameter, writing into g.
+func addGridFlags(fs *pflag.FlagSet, g *sweep.Grid, params ...model.Param) {
+	for _, p := range params {
+		fs.Var(listValue{p, &g.Values[p]}, p.Flag(), p.Doc())
+	}
+}
+
+func allParams() []model.Param {
+	ps := make([]model.Param, model.NumParams)
+	for i := range ps {
+		ps[i] = model.Param(i)
+	}
+	return ps
+}
+
+// ratesValue is a flag holding a list of positive rates.
+type ratesValue struct{ vals *[]float64 }
+
+func (v ratesValue) String() string {
+	var b []byte
+	for i, f := range *v.vals {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendFloat(b, f, 'f', -1, 64)
+	}
+	return string(b)
+}
+
+func (v ratesValue) Set(s string) error {
+	vals, err := sweep.ParseRates(s)
+	if err != nil {
+		return err
+	}
+	*v.vals = vals
+	return nil
+}
+
+func (v ratesValue) Type() string { return "rates" }
+
+// positiveValue is a flag holding a positive whole number up to max.
+type positiveValue struct {
+	n   *int
+	max int
+}
+
+func (v positiveValue) String() string { return strconv.Itoa(*v.n) }
+
+func (v positiveValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > v.max {
+		return fmt.Errorf("want a whole number from 1 to %d", v.max)
+	}
+	*v.n = n
+	return nil
+}
+
+func (v positiveValue) Type() string { return "int" }
+
+// choiceValue is a flag holding one of a fixed set of words.
+type choiceValue struct {
+	s       *string
+	choices []string
+}
+
+func (v choiceValue) String() string { return *v.s }
+
+func (v choiceValue) Set(s string) error {
+	if !contains(v.choices, s) {
+		return fmt.Errorf("want one of %s", strings.Join(v.choices, ", "))
+	}
+	*v.s = s
+	return nil
+}
+
+func (v choiceValue) Type() string { return "string" }
+
+func contains[T comparable](xs []T, x T) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leasesim/leasesim/internal/golden"
+)
+
+// runCmd runs leasesim in-process and returns its exit status, stdout and
+// stderr.
+func runCmd(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// TestGolden compares each command's standard output with its golden file.
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		{"measure.txt", []string{"measure"}},
+		{"cost.txt", []string{"cost"}},
+		{"run-table.txt", []string{"run"}},
+		{"run-json.json", []string{"run", "--format", "json"}},
+		{"run-csv.csv", []string{"run", "--format=csv"}},
+		{"run-trace.txt", []string{"run", "--trace"}},
+		{"run-fencing-trigger.json", []string{"run", "--fencing", "--persistent-trigger", "--format", "json"}},
+		{"measure-zone.txt", []string{"measure", "--nodes", "7", "--down", "2", "--quorum"}},
+		{"help.txt", []string{"help"}},
+		{"run-help.txt", []string{"run", "--help"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, tt.args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("leasesim %s: exit %d, stderr %q", strings.Join(tt.args, " "), code, stderr)
+			}
+			golden.Check(t, filepath.Join("cmd", tt.golden), []byte(stdout))
+		})
+	}
+}
+
+// TestSeedTables: measure and cost reproduce the publication's printed
+// tables byte for byte. The golden files are those tables; where the shared
+// reference is beside the checkout, it is compared too.
+func TestSeedTables(t *testing.T) {
+	for _, tt := range []struct{ cmd, golden, seed string }{
+		{"measure", "cmd/measure.txt", "seed-measure.txt"},
+		{"cost", "cmd/cost.txt", "seed-cost.txt"},
+	} {
+		_, stdout, _ := runCmd(t, tt.cmd)
+		want, err := os.ReadFile(golden.Path(t, tt.golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stdout != string(want) {
+			t.Errorf("%s differs from %s", tt.cmd, tt.golden)
+		}
+		seed, err := os.ReadFile(filepath.Join(filepath.Dir(golden.Path(t, "")), "..", "..", "..", "shared", "reference", tt.seed))
+		if err == nil && stdout != string(seed) {
+			t.Errorf("%s differs from the publication's %s", tt.cmd, tt.seed)
+		}
+	}
+}
+
+// TestBadInput: bad input exits 2 with one line on stderr that names the
+// flag and what it accepts, and writes nothing to stdout.
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // the whole stderr line
+	}{
+		{[]string{"run", "--renewal", "0"}, `leasesim run: invalid argument "0" for "--renewal" flag: want a whole number from 1 to 1000000000`},
+		{[]string{"run", "--lease", "abc"}, `leasesim run: invalid argument "abc" for "--lease" flag: want a whole number from 1 to 1000000000`},
+		{[]string{"run", "--nodes", "0"}, `leasesim run: invalid argument "0" for "--nodes" flag: want a whole number from 1 to 1000000`},
+		{[]string{"run", "--outage", "-1"}, `leasesim run: invalid argument "-1" for "--outage" flag: want a whole number from 0 to 1000000000`},
+		{[]string{"run", "--rounds", "99999999999999999999"}, `leasesim run: invalid argument "99999999999999999999" for "--rounds" flag: want a whole number from 1 to 1000000000`},
+		{[]string{"run", "--fencing=maybe"}, `leasesim run: invalid argument "maybe" for "--fencing" flag: want true or false`},
+		{[]string{"run", "--format", "xml"}, `leasesim run: invalid argument "xml" for "--format" flag: want one of table, json, csv`},
+		{[]string{"run", "--lease", "1,2"}, `leasesim run: invalid argument "1,2" for "--lease" flag: want a whole number from 1 to 1000000000`},
+		{[]string{"run", "--foo"}, `leasesim run: unknown flag: --foo`},
+		{[]string{"run", "extra"}, `leasesim run: unexpected argument "extra": run takes only flags`},
+		{[]string{"run", "--trace", "--format", "csv"}, `leasesim run: --trace goes only with --format table`},
+		{[]string{"measure", "--period", "x"}, `leasesim measure: invalid argument "x" for "--period" flag: want a whole number from 1 to 1000000000`},
+		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, tt.args...)
+			if code != 2 {
+				t.Errorf("exit status %d, want 2", code)
+			}
+			if stdout != "" {
+				t.Errorf("stdout %q, want nothing", stdout)
+			}
+			if stderr != tt.want+"\n" {
+				t.Errorf("stderr:\n got %q\nwant %q", stderr, tt.want+"\n")
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, stdout, _ := runCmd(t, "--version")
+	if code != 0 || !strings.HasPrefix(stdout, "leasesim ") {
+		t.Errorf("--version: exit %d, %q", code, stdout)
+	}
+}

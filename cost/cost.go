@@ -1,0 +1,174 @@
+// Package cost turns runs of the round model into yearly projections of
+// missed and double-started batches and invoice lines.
+//
+// Two methods estimate what one outage event costs:
+//
+//   - Window, the seed's: the share of the run's rounds spent leaderless
+//     (or with two leaders) is taken as the chance that the one trigger of
+//     an event falls there.
+//   - Phase: the model itself is asked. The outage is started at every
+//     phase of lcm(period, renewal), each run long enough for the system to
+//     settle, and the batches missed and double-started are averaged.
+//
+// Either way, per year = events per year × per event, and lines = batches ×
+// lines per batch.
+package cost
+
+import (
+	"fmt"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+// Method names a way of estimating the cost of one outage event.
+type Method string
+
+// The methods.
+const (
+	Window Method = "window"
+	Phase  Method = "phase"
+)
+
+// PerEvent is the expected cost of one outage event, in batches.
+type PerEvent struct {
+	Missed float64 // batches never started (missed or left queued)
+	Double float64 // extra starts of a batch
+}
+
+// Projection is the yearly cost of one method at one rate of events.
+type Projection struct {
+	Method           Method
+	HandoversPerYear float64
+	LinesPerBatch    float64
+	MissedBatches    float64 // per year
+	DoubleBatches    float64 // per year
+}
+
+// MissedLines is the invoice lines per year never produced.
+func (p Projection) MissedLines() float64 { return p.MissedBatches * p.LinesPerBatch }
+
+// DoubleLines is the invoice lines per year produced twice.
+func (p Projection) DoubleLines() float64 { return p.DoubleBatches * p.LinesPerBatch }
+
+// Project scales the cost of one event to a year of events.
+func Project(m Method, e PerEvent, handoversPerYear, linesPerBatch float64) Projection {
+	return Projection{
+		Method: m, HandoversPerYear: handoversPerYear, LinesPerBatch: linesPerBatch,
+		MissedBatches: handoversPerYear * e.Missed, DoubleBatches: handoversPerYear * e.Double,
+	}
+}
+
+// WindowShares is the seed's measure of a run: the share of its rounds
+// spent leaderless and with two leaders.
+type WindowShares struct {
+	Run        model.Stats
+	Rounds     int
+	Leaderless float64
+	TwoLeader  float64
+}
+
+// PerEvent is the window method's cost of one event: one trigger, falling
+// into the leaderless or two-leader window with the window's share.
+func (w WindowShares) PerEvent() PerEvent {
+	return PerEvent{Missed: w.Leaderless, Double: w.TwoLeader}
+}
+
+// WindowMethod runs c once and measures its window shares.
+func WindowMethod(c model.Config) (WindowShares, error) {
+	st, err := model.Run(c)
+	if err != nil {
+		return WindowShares{}, err
+	}
+	return WindowShares{
+		Run: st, Rounds: c.Rounds,
+		Leaderless: float64(st.LeaderlessRounds) / float64(c.Rounds),
+		TwoLeader:  float64(st.TwoLeaderRounds) / float64(c.Rounds),
+	}, nil
+}
+
+// Incident is the phase method's mean effect of one outage event.
+type Incident struct {
+	Phases  int // lcm(period, renewal): the outage starts tried
+	Horizon int // rounds after the outage's start that each run covers
+
+	Missed           float64
+	Unresolved       float64
+	DoubleStarts     float64
+	DelayedRounds    float64
+	Rejected         float64
+	LeaderlessRounds float64
+	TwoLeaderRounds  float64
+}
+
+// WindowRounds is the mean leaderless plus two-leader rounds per event, the
+// seed's decision measure.
+func (in Incident) WindowRounds() float64 { return in.LeaderlessRounds + in.TwoLeaderRounds }
+
+// PerEvent is the phase method's cost of one event.
+func (in Incident) PerEvent() PerEvent {
+	return PerEvent{Missed: in.Missed + in.Unresolved, Double: in.DoubleStarts}
+}
+
+// MaxPhaseRounds bounds the rounds the phase method may simulate in all.
+const MaxPhaseRounds = 1_000_000_000
+
+// PhaseMethod averages the incident statistics of c over every phase of
+// the outage: start = period+1+k for k = 0 … lcm(period, renewal)-1. The
+// outage then begins after one trigger has passed normally. c.Start and
+// c.Rounds are not used; each run lasts SettleRounds(c) rounds past its
+// start.
+func PhaseMethod(c model.Config) (Incident, error) {
+	if err := c.Validate(); err != nil {
+		return Incident{}, err
+	}
+	phases := lcm(c.Period, c.Renewal)
+	horizon := SettleRounds(c)
+	if phases > MaxPhaseRounds/(c.Period+1+phases+horizon) {
+		return Incident{}, fmt.Errorf("the phase method would simulate more than %d rounds for period %d and renewal %d: lcm(period, renewal) is too large", MaxPhaseRounds, c.Period, c.Renewal)
+	}
+	in := Incident{Phases: phases, Horizon: horizon}
+	var r model.Runner
+	for k := range phases {
+		run := c
+		run.Start = c.Period + 1 + k
+		run.Rounds = run.Start + horizon
+		st, err := r.Run(run)
+		if err != nil {
+			return Incident{}, err
+		}
+		in.Missed += float64(st.Missed)
+		in.Unresolved += float64(st.Unresolved)
+		in.DoubleStarts += float64(st.DoubleStarts)
+		in.DelayedRounds += float64(st.DelayedRounds)
+		in.Rejected += float64(st.Rejected)
+		in.LeaderlessRounds += float64(st.LeaderlessRounds)
+		in.TwoLeaderRounds += float64(st.TwoLeaderRounds)
+	}
+	n := float64(phases)
+	in.Missed /= n
+	in.Unresolved /= n
+	in.DoubleStarts /= n
+	in.DelayedRounds /= n
+	in.Rejected /= n
+	in.LeaderlessRounds /= n
+	in.TwoLeaderRounds /= n
+	return in, nil
+}
+
+// SettleRounds is how many rounds after an outage starts the model needs
+// to settle: once every node is reachable again, the record's leader renews
+// (so no further handover), queued batches start in the first round, and
+// every stale believer drops out at its next re-read, within renewal
+// rounds. One more period covers a clean trigger after that.
+func SettleRounds(c model.Config) int {
+	return c.Outage + c.Renewal + c.Period
+}
+
+// lcm of two valid periods; at most MaxRounds², which fits an int64.
+func lcm(a, b int) int {
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	return a / x * b
+}

@@ -1,0 +1,216 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
+)
+
+// CostInput is what a cost projection is asked for.
+type CostInput struct {
+	Config        model.Config
+	Handovers     []float64 // outage events (handovers) per year
+	LinesPerBatch int       // invoice lines one batch produces
+}
+
+// SeedLinesPerBatch is the seed's end-of-day batch: 4,000 invoice lines.
+const SeedLinesPerBatch = 4000
+
+// CostResult holds both methods' measures of one configuration.
+type CostResult struct {
+	CostInput
+	Window cost.WindowShares
+	Phase  cost.Incident
+}
+
+// ComputeCost measures c by both methods.
+func ComputeCost(in CostInput) (CostResult, error) {
+	w, err := cost.WindowMethod(in.Config)
+	if err != nil {
+		return CostResult{}, err
+	}
+	p, err := cost.PhaseMethod(in.Config)
+	if err != nil {
+		return CostResult{}, err
+	}
+	return CostResult{CostInput: in, Window: w, Phase: p}, nil
+}
+
+// Projections returns one projection per method in methods and rate, rate
+// outermost.
+func (r CostResult) Projections(methods ...cost.Method) []cost.Projection {
+	var ps []cost.Projection
+	lines := float64(r.LinesPerBatch)
+	for _, rate := range r.Handovers {
+		for _, m := range methods {
+			e := r.Window.PerEvent()
+			if m == cost.Phase {
+				e = r.Phase.PerEvent()
+			}
+			ps = append(ps, cost.Project(m, e, rate, lines))
+		}
+	}
+	return ps
+}
+
+func (r CostResult) linesLine() string {
+	if r.LinesPerBatch == SeedLinesPerBatch {
+		return fmt.Sprintf("one batch = %d invoice lines (K01, computed value)\n", r.LinesPerBatch)
+	}
+	return fmt.Sprintf("one batch = %d invoice lines\n", r.LinesPerBatch)
+}
+
+func (r CostResult) windowLine() string {
+	return fmt.Sprintf("model window: leaderless %d/%d = %.4f, two-leader %d/%d = %.4f\n",
+		r.Window.Run.LeaderlessRounds, r.Window.Rounds, r.Window.Leaderless,
+		r.Window.Run.TwoLeaderRounds, r.Window.Rounds, r.Window.TwoLeader)
+}
+
+func (r CostResult) phaseLines() string {
+	c, p := r.Config, r.Phase
+	return fmt.Sprintf("phase method: the outage starts at each of the %d phases of lcm(period %d, renewal %d); each run lasts %d rounds from the outage's start\n"+
+		"per outage event: missed %.4f, double-started %.4f, delayed start %.4f rounds, rejected %.4f, leaderless %.4f and two-leader %.4f rounds\n",
+		p.Phases, c.Period, c.Renewal, p.Horizon, p.Missed+p.Unresolved, p.DoubleStarts, p.DelayedRounds, p.Rejected, p.LeaderlessRounds, p.TwoLeaderRounds)
+}
+
+// WriteWindowCost writes the seed's cost table: the window method at each
+// rate, then the fenced run and a long lease for comparison. On the
+// defaults it is byte for byte the seed's published table.
+func WriteWindowCost(w io.Writer, r CostResult) error {
+	fenced, err := model.Run(Variants()[2].Apply(r.Config))
+	if err != nil {
+		return err
+	}
+	long := r.Config
+	long.Lease = 8
+	ls, err := model.Run(long)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	b.WriteString(r.windowLine())
+	b.WriteString(r.linesLine())
+	fmt.Fprintf(&b, "\n%5s%21s%19s%18s%13s\n", "KK4", "missed batches/yr", "lines not produced", "double batches/yr", "double lines")
+	for _, p := range r.Projections(cost.Window) {
+		fmt.Fprintf(&b, "%5s%21.2f%19.0f%18.2f%13.0f\n", rate(p.HandoversPerYear), p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
+	}
+	fmt.Fprintf(&b, "\nwith fencing + persistent trigger: missed batches %d, double-started batches %d, delayed start %d rounds\n",
+		fenced.Missed, fenced.DoubleStarts, fenced.DelayedRounds)
+	fmt.Fprintf(&b, "with lease 8 (long): handover rounds %d, leaderless rounds %d, two-leader rounds %d\n",
+		ls.HandoverRounds, ls.LeaderlessRounds, ls.TwoLeaderRounds)
+	_, err = io.WriteString(w, b.String())
+	return err
+}
+
+const costHead = "%12s  %-12s%19s%20s%19s%14s\n"
+
+// WritePhaseCost writes the phase method's table.
+func WritePhaseCost(w io.Writer, r CostResult) error {
+	return writeCostTable(w, r, cost.Phase)
+}
+
+// WriteBothCost writes both methods side by side, with the ratio of the
+// phase method's figure to the window method's.
+func WriteBothCost(w io.Writer, r CostResult) error {
+	return writeCostTable(w, r, cost.Window, cost.Phase)
+}
+
+func writeCostTable(w io.Writer, r CostResult, methods ...cost.Method) error {
+	var b strings.Builder
+	if len(methods) > 1 {
+		b.WriteString(r.windowLine())
+	}
+	b.WriteString(r.phaseLines())
+	b.WriteString(r.linesLine())
+	fmt.Fprintf(&b, "\n"+costHead, "handovers/yr", "method", "missed batches/yr", "lines not produced", "double batches/yr", "double lines")
+	ps := r.Projections(methods...)
+	for i, p := range ps {
+		fmt.Fprintf(&b, "%12s  %-12s%19.2f%20.0f%19.2f%14.0f\n", rate(p.HandoversPerYear), p.Method, p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
+		if len(methods) == 2 && i%2 == 1 {
+			win := ps[i-1]
+			fmt.Fprintf(&b, costHead, "", "phase/window", ratio(p.MissedBatches, win.MissedBatches), "", ratio(p.DoubleBatches, win.DoubleBatches), "")
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteCostCSV writes projections as CSV: the parameter columns of c, then
+// the method, the rate, lines per batch and the yearly figures.
+func WriteCostCSV(w io.Writer, c model.Config, ps []cost.Projection) error {
+	b := costCSVHeader(nil)
+	for _, p := range ps {
+		b = sweep.AppendParams(b, &c)
+		b = fmt.Appendf(b, ",%s,%s,%s,%.6f,%.6f,%.6f,%.6f\n", p.Method, rate(p.HandoversPerYear), rate(p.LinesPerBatch),
+			p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+func costCSVHeader(b []byte) []byte {
+	for p := model.Param(0); int(p) < model.NumParams; p++ {
+		b = append(b, p.Name()...)
+		b = append(b, ',')
+	}
+	return append(b, "method,handovers_per_year,lines_per_batch,missed_batches_per_year,missed_lines_per_year,double_batches_per_year,double_lines_per_year\n"...)
+}
+
+func rate(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// ratio formats a/b to two decimals, or "-" when b is zero.
+func ratio(a, b float64) string {
+	if b == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(a/b, 'f', 2, 64)
+}
+
+// RecommendInput is what a lease recommendation is asked for.
+type RecommendInput struct {
+	Config           model.Config
+	Leases           []int
+	Mix              []cost.MixEntry
+	HandoversPerYear float64
+	LinesPerBatch    int
+}
+
+// WriteRecommend writes the lease ranking and the best lease by each
+// measure.
+func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) error {
+	var b strings.Builder
+	var mix []string
+	for _, e := range in.Mix {
+		mix = append(mix, fmt.Sprintf("%d rounds (%.0f%%)", e.Outage, 100*e.Weight))
+	}
+	c := in.Config
+	c.Outage = 0
+	fmt.Fprintf(&b, "outage mix: %s\n", strings.Join(mix, ", "))
+	fmt.Fprintf(&b, "phase method, %s handovers a year, %d invoice lines per batch; %d nodes, renewal %d, period %d, fencing %t, persistent trigger %t, down %d, quorum %t\n\n",
+		rate(in.HandoversPerYear), in.LinesPerBatch, c.Nodes, c.Renewal, c.Period, c.Fencing, c.PersistentTrigger, c.Down, c.Quorum)
+	fmt.Fprintf(&b, "%5s%22s%19s%19s%19s\n", "lease", "window rounds/event", "missed lines/yr", "double lines/yr", "total lines/yr")
+	for _, r := range ranks {
+		fmt.Fprintf(&b, "%5d%22.4f%19.1f%19.1f%19.1f\n", r.Lease, r.WindowRounds, r.MissedLines, r.DoubleLines, r.Lines())
+	}
+	byWindow := cost.Best(ranks, func(r cost.LeaseRank) float64 { return r.WindowRounds })
+	byLines := cost.Best(ranks, cost.LeaseRank.Lines)
+	fmt.Fprintf(&b, "\nbest lease by leaderless + two-leader rounds per event: %d (%.4f rounds)\n", byWindow.Lease, byWindow.WindowRounds)
+	fmt.Fprintf(&b, "best lease by missed + double invoice lines per year: %d (%.1f lines)\n", byLines.Lease, byLines.Lines())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteRecommendCSV writes one row per lease.
+func WriteRecommendCSV(w io.Writer, ranks []cost.LeaseRank) error {
+	b := []byte("lease,window_rounds_per_event,missed_lines_per_year,double_lines_per_year\n")
+	for _, r := range ranks {
+		b = fmt.Appendf(b, "%d,%.6f,%.6f,%.6f\n", r.Lease, r.WindowRounds, r.MissedLines, r.DoubleLines)
+	}
+	_, err := w.Write(b)
+	return err
+}

@@ -1,0 +1,95 @@
+// Package sweep expands grids of model configurations and runs them in
+// parallel, streaming one CSV row per configuration in grid order.
+package sweep
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+// Grid is the cartesian product of one list of values per parameter. The
+// first parameter (nodes) is outermost, the last innermost; within a list,
+// values run in the order given.
+type Grid struct {
+	Values [model.NumParams][]int
+}
+
+// NewGrid returns the grid of the single configuration c.
+func NewGrid(c model.Config) Grid {
+	var g Grid
+	for p := model.Param(0); int(p) < model.NumParams; p++ {
+		g.Values[p] = []int{c.Get(p)}
+	}
+	return g
+}
+
+// Size is the number of configurations in the grid. It fails if the count
+// does not fit an int.
+func (g *Grid) Size() (int, error) {
+	n := uint64(1)
+	for p := range g.Values {
+		hi, lo := bits.Mul64(n, uint64(len(g.Values[p])))
+		if hi != 0 || lo > 1<<62 {
+			return 0, fmt.Errorf("the grid has more than 2^62 configurations")
+		}
+		n = lo
+	}
+	return int(n), nil
+}
+
+// Config returns configuration i of the grid, 0 ≤ i < Size().
+func (g *Grid) Config(i int) model.Config {
+	var o odometer
+	o.seek(g, i)
+	return o.config(g)
+}
+
+// odometer walks the grid in row order: the last parameter turns fastest.
+type odometer struct {
+	idx [model.NumParams]int
+}
+
+func (o *odometer) seek(g *Grid, i int) {
+	for p := model.NumParams - 1; p >= 0; p-- {
+		n := len(g.Values[p])
+		o.idx[p] = i % n
+		i /= n
+	}
+}
+
+func (o *odometer) config(g *Grid) model.Config {
+	var c model.Config
+	for p := range g.Values {
+		c.Set(model.Param(p), g.Values[p][o.idx[p]])
+	}
+	return c
+}
+
+// next advances to the following row and updates c, setting only the
+// parameters that changed.
+func (o *odometer) next(g *Grid, c *model.Config) {
+	for p := model.NumParams - 1; p >= 0; p-- {
+		o.idx[p]++
+		if o.idx[p] < len(g.Values[p]) {
+			c.Set(model.Param(p), g.Values[p][o.idx[p]])
+			return
+		}
+		o.idx[p] = 0
+		c.Set(model.Param(p), g.Values[p][0])
+	}
+}
+
+// Shard returns the rows [first, last) that shard k of n covers in a grid
+// of size rows: floor(k·size/n) … floor((k+1)·size/n)-1. Shards 0 … n-1
+// together cover every row once, in order.
+func Shard(size, k, n int) (first, last int) {
+	return shardBound(size, k, n), shardBound(size, k+1, n)
+}
+
+func shardBound(size, k, n int) int {
+	hi, lo := bits.Mul64(uint64(k), uint64(size))
+	q, _ := bits.Div64(hi, lo, uint64(n))
+	return int(q)
+}

@@ -1,0 +1,136 @@
+package sweep
+
+import (
+	"context"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+// Options says which rows of a grid Write runs and how.
+type Options struct {
+	First, Last int // rows [First, Last) of the grid; both zero means all
+	Workers     int // goroutines running configurations; 0 means GOMAXPROCS
+	// Progress, if set, is called after each block of rows is written,
+	// with the number of rows in it.
+	Progress func(rows int)
+}
+
+// chunkRows is how many rows a worker renders at a time. Large enough to
+// amortise the hand-off, small enough to keep memory flat.
+const chunkRows = 2048
+
+type chunk struct {
+	buf  []byte
+	rows int
+	err  error
+}
+
+// Write writes the CSV header and one row per configuration of g in rows
+// [opt.First, opt.Last), in grid order. The output is byte-identical for
+// every worker count. At most a few chunks per worker are held in memory,
+// whatever the grid size. Write stops early, returning ctx.Err(), when ctx
+// is cancelled.
+func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
+	if opt.First == 0 && opt.Last == 0 {
+		size, err := g.Size()
+		if err != nil {
+			return err
+		}
+		opt.Last = size
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if _, err := w.Write(AppendHeader(nil)); err != nil {
+		return err
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type job struct {
+		first, last int
+		out         chan chunk
+	}
+	jobs := make(chan job)
+	order := make(chan chan chunk, 2*workers) // bounds the chunks in flight
+	free := make(chan []byte, 3*workers)      // buffers written out, for reuse
+
+	go func() { // dispatcher: hands out chunks and remembers their order
+		defer close(jobs)
+		defer close(order)
+		for first := opt.First; first < opt.Last; first += chunkRows {
+			out := make(chan chunk, 1)
+			select {
+			case order <- out:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- job{first, min(first+chunkRows, opt.Last), out}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var r model.Runner
+			for j := range jobs {
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				buf, err := render(buf[:0], g, &r, j.first, j.last)
+				j.out <- chunk{buf, j.last - j.first, err}
+			}
+		}()
+	}
+	defer wg.Wait()
+
+	for out := range order {
+		var c chunk
+		select {
+		case c = <-out:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		if c.err != nil {
+			return c.err
+		}
+		_, err := w.Write(c.buf)
+		if err != nil {
+			return err
+		}
+		select {
+		case free <- c.buf:
+		default:
+		}
+		if opt.Progress != nil {
+			opt.Progress(c.rows)
+		}
+	}
+	return ctx.Err()
+}
+
+func render(buf []byte, g *Grid, r *model.Runner, first, last int) ([]byte, error) {
+	var o odometer
+	o.seek(g, first)
+	c := o.config(g)
+	for i := first; i < last; i++ {
+		st, err := r.Run(c)
+		if err != nil {
+			return buf, err
+		}
+		buf = AppendRecord(buf, &c, &st)
+		o.next(g, &c)
+	}
+	return buf, nil
+}
