@@ -32,9 +32,8 @@ const (
 )
 
 type paramInfo struct {
-	name    string
-	boolean bool
-	doc     string
+	name string
+	doc  string
 }
 
 // paramTable is indexed by Param. It is a function so that the package keeps
@@ -42,27 +41,27 @@ type paramInfo struct {
 func paramTable(p Param) paramInfo {
 	switch p {
 	case Nodes:
-		return paramInfo{"nodes", false, "number of nodes that can lead"}
+		return paramInfo{"nodes", "number of nodes that can lead"}
 	case Lease:
-		return paramInfo{"lease", false, "rounds without renewal after which a standby takes over"}
+		return paramInfo{"lease", "rounds without renewal after which a standby takes over"}
 	case Renewal:
-		return paramInfo{"renewal", false, "a node that believes it leads re-reads the record every this many rounds"}
+		return paramInfo{"renewal", "a node that believes it leads re-reads the record every this many rounds"}
 	case Outage:
-		return paramInfo{"outage", false, "rounds the failing nodes stay unreachable"}
+		return paramInfo{"outage", "rounds the failing nodes stay unreachable"}
 	case Start:
-		return paramInfo{"start", false, "first round of the outage"}
+		return paramInfo{"start", "first round of the outage"}
 	case Rounds:
-		return paramInfo{"rounds", false, "rounds in the run"}
+		return paramInfo{"rounds", "rounds in the run"}
 	case Period:
-		return paramInfo{"period", false, "the batch must start every this many rounds"}
+		return paramInfo{"period", "the batch must start every this many rounds"}
 	case Fencing:
-		return paramInfo{"fencing", true, "the record refuses work from a node with a stale fencing token"}
+		return paramInfo{"fencing", "the record refuses work from a node with a stale fencing token"}
 	case PersistentTrigger:
-		return paramInfo{"persistent_trigger", true, "a trigger no node accepts is queued for the next leader"}
+		return paramInfo{"persistent_trigger", "a trigger no node accepts is queued for the next leader"}
 	case Down:
-		return paramInfo{"down", false, "nodes 0 … down-1 are unreachable together during the outage"}
+		return paramInfo{"down", "nodes 0 … down-1 are unreachable together during the outage"}
 	case Quorum:
-		return paramInfo{"quorum", true, "a handover needs a strict majority of all nodes reachable"}
+		return paramInfo{"quorum", "a handover needs a strict majority of all nodes reachable"}
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
@@ -85,7 +84,7 @@ func (p Param) Flag() string {
 func (p Param) Doc() string { return paramTable(p).doc }
 
 // Bool reports whether the parameter is a toggle, stored as 0 or 1.
-func (p Param) Bool() bool { return paramTable(p).boolean }
+func (p Param) Bool() bool { return p == Fencing || p == PersistentTrigger || p == Quorum }
 
 // Range is the inclusive range of values the parameter accepts.
 func (p Param) Range() (min, max int) {

@@ -61,28 +61,10 @@ type Stats struct {
 }
 
 // Get returns statistic s.
-func (st *Stats) Get(s Stat) int {
-	switch s {
-	case Started:
-		return st.Started
-	case Missed:
-		return st.Missed
-	case Unresolved:
-		return st.Unresolved
-	case DelayedRounds:
-		return st.DelayedRounds
-	case DoubleStarts:
-		return st.DoubleStarts
-	case Rejected:
-		return st.Rejected
-	case TwoLeaderRounds:
-		return st.TwoLeaderRounds
-	case LeaderlessRounds:
-		return st.LeaderlessRounds
-	case HandoverRounds:
-		return st.HandoverRounds
-	case Handovers:
-		return st.Handovers
-	}
-	panic("model: unknown statistic")
+func (st *Stats) Get(s Stat) int { return st.Values()[s] }
+
+// Values returns every statistic, in column order.
+func (st *Stats) Values() [NumStats]int {
+	return [NumStats]int{st.Started, st.Missed, st.Unresolved, st.DelayedRounds, st.DoubleStarts,
+		st.Rejected, st.TwoLeaderRounds, st.LeaderlessRounds, st.HandoverRounds, st.Handovers}
 }

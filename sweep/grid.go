@@ -68,17 +68,27 @@ func (o *odometer) config(g *Grid) model.Config {
 }
 
 // next advances to the following row and updates c, setting only the
-// parameters that changed.
-func (o *odometer) next(g *Grid, c *model.Config) {
-	for p := model.NumParams - 1; p >= 0; p-- {
+// parameters that changed. It returns the outermost one that changed: it
+// and every parameter after it have new values.
+func (o *odometer) next(g *Grid, c *model.Config) model.Param {
+	p := model.NumParams - 1
+	for ; p > 0; p-- {
 		o.idx[p]++
 		if o.idx[p] < len(g.Values[p]) {
-			c.Set(model.Param(p), g.Values[p][o.idx[p]])
-			return
+			break
 		}
 		o.idx[p] = 0
-		c.Set(model.Param(p), g.Values[p][0])
 	}
+	if p == 0 {
+		o.idx[0]++
+		if o.idx[0] == len(g.Values[0]) {
+			o.idx[0] = 0
+		}
+	}
+	for q := p; q < model.NumParams; q++ {
+		c.Set(model.Param(q), g.Values[q][o.idx[q]])
+	}
+	return model.Param(p)
 }
 
 // Shard returns the rows [first, last) that shard k of n covers in a grid

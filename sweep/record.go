@@ -25,10 +25,14 @@ func AppendHeader(buf []byte) []byte {
 // AppendRecord appends one CSV row for configuration c and its statistics,
 // in the columns of AppendHeader.
 func AppendRecord(buf []byte, c *model.Config, st *model.Stats) []byte {
-	buf = AppendParams(buf, c)
-	for s := model.Stat(0); int(s) < model.NumStats; s++ {
+	return appendStats(AppendParams(buf, c), st)
+}
+
+// appendStats appends ",started,…,handovers\n".
+func appendStats(buf []byte, st *model.Stats) []byte {
+	for _, v := range st.Values() {
 		buf = append(buf, ',')
-		buf = strconv.AppendInt(buf, int64(st.Get(s)), 10)
+		buf = strconv.AppendInt(buf, int64(v), 10)
 	}
 	return append(buf, '\n')
 }

@@ -9,10 +9,13 @@ import (
 	"github.com/leasesim/leasesim/model"
 )
 
-// Options says which rows of a grid Write runs and how.
+// Options says which rows of a grid Write runs and how. The zero value
+// runs every row with GOMAXPROCS workers.
 type Options struct {
-	First, Last int // rows [First, Last) of the grid; both zero means all
-	Workers     int // goroutines running configurations; 0 means GOMAXPROCS
+	// Shard K of Shards: rows Shard(size, K, Shards) of the grid. Shards 0
+	// means one shard, the whole grid.
+	K, Shards int
+	Workers   int // goroutines running configurations; 0 means GOMAXPROCS
 	// Progress, if set, is called after each block of rows is written,
 	// with the number of rows in it.
 	Progress func(rows int)
@@ -28,18 +31,19 @@ type chunk struct {
 	err  error
 }
 
-// Write writes the CSV header and one row per configuration of g in rows
-// [opt.First, opt.Last), in grid order. The output is byte-identical for
+// Write writes the CSV header and one row per configuration of g in the
+// shard's rows, in grid order. The output is byte-identical for
 // every worker count. At most a few chunks per worker are held in memory,
 // whatever the grid size. Write stops early, returning ctx.Err(), when ctx
 // is cancelled.
 func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
-	if opt.First == 0 && opt.Last == 0 {
-		size, err := g.Size()
-		if err != nil {
-			return err
-		}
-		opt.Last = size
+	size, err := g.Size()
+	if err != nil {
+		return err
+	}
+	first, last := 0, size
+	if opt.Shards > 0 {
+		first, last = Shard(size, opt.K, opt.Shards)
 	}
 	workers := opt.Workers
 	if workers <= 0 {
@@ -62,7 +66,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 	go func() { // dispatcher: hands out chunks and remembers their order
 		defer close(jobs)
 		defer close(order)
-		for first := opt.First; first < opt.Last; first += chunkRows {
+		for first := first; first < last; first += chunkRows {
 			out := make(chan chunk, 1)
 			select {
 			case order <- out:
@@ -70,7 +74,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 				return
 			}
 			select {
-			case jobs <- job{first, min(first+chunkRows, opt.Last), out}:
+			case jobs <- job{first, min(first+chunkRows, last), out}:
 			case <-ctx.Done():
 				return
 			}
@@ -120,17 +124,44 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 	return ctx.Err()
 }
 
+// render appends the rows [first, last) of g to buf.
 func render(buf []byte, g *Grid, r *model.Runner, first, last int) ([]byte, error) {
 	var o odometer
 	o.seek(g, first)
 	c := o.config(g)
+	var params paramText
+	params.update(&c, 0)
 	for i := first; i < last; i++ {
 		st, err := r.Run(c)
 		if err != nil {
 			return buf, err
 		}
-		buf = AppendRecord(buf, &c, &st)
-		o.next(g, &c)
+		buf = append(buf, params.text...)
+		buf = appendStats(buf, &st)
+		params.update(&c, o.next(g, &c))
 	}
 	return buf, nil
+}
+
+// paramText is the parameter columns of the current row as CSV text. From
+// one row to the next mostly the innermost parameters change, so only the
+// text from the outermost changed parameter on is written anew.
+type paramText struct {
+	text []byte
+	ends [model.NumParams]int // where each parameter's text ends
+}
+
+func (pt *paramText) update(c *model.Config, from model.Param) {
+	if from > 0 {
+		pt.text = pt.text[:pt.ends[from-1]]
+	} else {
+		pt.text = pt.text[:0]
+	}
+	for p := from; int(p) < model.NumParams; p++ {
+		if p > 0 {
+			pt.text = append(pt.text, ',')
+		}
+		pt.text = AppendValue(pt.text, p, c.Get(p))
+		pt.ends[p] = len(pt.text)
+	}
 }

@@ -66,7 +66,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			fmt.Fprintf(std.out, "%d configurations\n", size)
 			return nil
 		}
-		opt := sweep.Options{First: first, Last: last, Workers: workers}
+		opt := sweep.Options{K: k, Shards: n, Workers: workers}
 		if bar := progressBar(std.err, last-first, "sweep"); bar != nil {
 			opt.Progress = func(rows int) { bar.Add(rows) }
 			defer bar.Finish()

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/leasesim/leasesim/internal/golden"
+	"github.com/leasesim/leasesim/model"
+)
+
+// TestSweepAgreesWithRun: every row of a sweep crossing every parameter,
+// corner cases of C1-C7 included, is what "leasesim run --format csv"
+// prints for that configuration.
+func TestSweepAgreesWithRun(t *testing.T) {
+	code, out, stderr := runCmd(t, "sweep", "--nodes", "1,2,5", "--lease", "1,3,8", "--renewal", "1,3",
+		"--outage", "0,5,30", "--start", "1,6", "--rounds", "24", "--period", "1,6", "--fencing", "false,true",
+		"--persistent-trigger", "false,true", "--down", "0,1,5", "--quorum", "false,true")
+	if code != 0 {
+		t.Fatalf("sweep: exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 1+3*3*2*3*2*1*2*2*2*3*2 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	header := strings.Split(lines[0], ",")
+	for _, row := range lines[1:] {
+		fields := strings.Split(row, ",")
+		args := []string{"run", "--format", "csv"}
+		for p := range model.NumParams {
+			args = append(args, "--"+model.Param(p).Flag()+"="+fields[p])
+		}
+		_, want, _ := runCmd(t, args...)
+		if want != lines[0]+"\n"+row+"\n" {
+			t.Fatalf("sweep row\n%s\ndiffers from leasesim %s:\n%s", row, strings.Join(args, " "), want)
+		}
+	}
+	if header[0] != "nodes" || header[model.NumParams] != "started" {
+		t.Errorf("header %v", header)
+	}
+}
+
+// TestSeedLeaseCSVAgreesWithMeasure: the sweep's CSV of the seed's lease
+// block holds the numbers that "leasesim measure" prints in that block.
+func TestSeedLeaseCSVAgreesWithMeasure(t *testing.T) {
+	_, csv, _ := runCmd(t, "sweep", "--lease", "2,3,5,8", "--outage", "5,2")
+	golden.Check(t, "sweep/seed-lease.csv", []byte(csv))
+	_, table, _ := runCmd(t, "measure")
+	block := strings.Split(table, "\n")[14:18] // the rows of lease 2, 3, 5, 8
+	rows := strings.Split(strings.TrimSuffix(csv, "\n"), "\n")[1:]
+	col := func(name string) int {
+		for i, h := range strings.Split(strings.Split(csv, "\n")[0], ",") {
+			if h == name {
+				return i
+			}
+		}
+		t.Fatalf("no column %s", name)
+		return 0
+	}
+	stats := []string{"handover_rounds", "leaderless_rounds", "missed", "two_leader_rounds", "double_starts"}
+	for i, line := range block {
+		got := strings.Fields(line)
+		want := []string{strings.Split(rows[2*i], ",")[col("lease")]}
+		for _, row := range rows[2*i : 2*i+2] { // long outage, then short
+			f := strings.Split(row, ",")
+			for _, s := range stats {
+				want = append(want, f[col(s)])
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("measure's lease row %q, CSV says %v", line, want)
+		}
+	}
+}
+
+func TestSweepOutFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "grid.csv")
+	_, stdout, _ := runCmd(t, "sweep", "--lease", "1:12", "--outage", "0:9")
+	if code, out, stderr := runCmd(t, "sweep", "--lease", "1:12", "--outage", "0:9", "--out", path, "--workers", "3"); code != 0 || out != "" || stderr != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != stdout {
+		t.Fatalf("--out file differs from standard output (%v)", err)
+	}
+	onlyFiles(t, dir, "grid.csv")
+
+	// An unwritable --out: exit 1, one line, nothing left behind.
+	code, _, stderr := runCmd(t, "sweep", "--out", filepath.Join(dir, "missing", "x.csv"))
+	if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "missing") {
+		t.Errorf("unwritable --out: exit %d, stderr %q", code, stderr)
+	}
+	onlyFiles(t, dir, "grid.csv")
+
+	// Interrupted (Ctrl-C cancels the context): non-zero, no file.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var so, se strings.Builder
+	if code := run(ctx, []string{"sweep", "--lease", "1:100", "--out", filepath.Join(dir, "cut.csv")}, &so, &se); code != exitInterrupted {
+		t.Errorf("interrupted sweep: exit %d (%s)", code, se.String())
+	}
+	onlyFiles(t, dir, "grid.csv")
+}
+
+// onlyFiles fails unless dir holds exactly the named files: no partial
+// output, no temporary file.
+func onlyFiles(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	if strings.Join(got, " ") != strings.Join(names, " ") {
+		t.Errorf("%s holds %v, want %v", dir, got, names)
+	}
+}
+
+func TestSweepDryRunAndLimits(t *testing.T) {
+	tests := []struct {
+		args     []string
+		code     int
+		out, err string
+	}{
+		{[]string{"sweep", "--lease", "1:4,8,16", "--fencing", "false,true", "--dry-run"}, 0, "12 configurations\n", ""},
+		{[]string{"sweep", "--lease", "1:10", "--shard", "1/3", "--dry-run"}, 0, "10 configurations; shard 1/3 has 3 (rows 3 to 5)\n", ""},
+		{[]string{"sweep", "--lease", "1:10", "--outage", "0:9", "--max-configs", "99"}, 2, "", "leasesim sweep: the grid has 100 configurations, more than --max-configs 99\n"},
+		{[]string{"sweep", "--shard", "3/3"}, 2, "", "leasesim sweep: invalid argument \"3/3\" for \"--shard\" flag: want K/N with 0 <= K < N, e.g. 0/4\n"},
+		{[]string{"sweep", "--lease", "4:1"}, 2, "", "leasesim sweep: invalid argument \"4:1\" for \"--lease\" flag: range \"4:1\" is empty: want lo <= hi\n"},
+		{[]string{"sweep", "--lease", "1,1"}, 2, "", "leasesim sweep: invalid argument \"1,1\" for \"--lease\" flag: duplicate value 1\n"},
+		{[]string{"sweep", "--lease", "1:9:0"}, 2, "", "leasesim sweep: invalid argument \"1:9:0\" for \"--lease\" flag: range \"1:9:0\" has step 0: want a step of 1 or more\n"},
+		{[]string{"sweep", "--workers", "0"}, 2, "", "leasesim sweep: invalid argument \"0\" for \"--workers\" flag: want a whole number from 1 to 1024\n"},
+		{[]string{"sweep", "--quorum", "maybe"}, 2, "", "leasesim sweep: invalid argument \"maybe\" for \"--quorum\" flag: \"maybe\" is not a toggle: want false, true or false,true\n"},
+	}
+	for _, tt := range tests {
+		code, out, stderr := runCmd(t, tt.args...)
+		if code != tt.code || out != tt.out || stderr != tt.err {
+			t.Errorf("leasesim %s:\n exit %d, stdout %q, stderr %q\nwant %d, %q, %q", strings.Join(tt.args, " "), code, out, stderr, tt.code, tt.out, tt.err)
+		}
+	}
+}
+
+// TestShardsMerge: shards written to files and merged give the unsharded
+// file byte for byte; merge refuses files whose headers differ.
+func TestShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	grid := []string{"--nodes", "1:3", "--lease", "1:5", "--outage", "0:6", "--persistent-trigger", "false,true"}
+	_, whole, _ := runCmd(t, append([]string{"sweep"}, grid...)...)
+	var parts []string
+	for k := range 4 {
+		part := filepath.Join(dir, "part-"+strconv.Itoa(k)+".csv")
+		if code, _, stderr := runCmd(t, append([]string{"sweep", "--shard", strconv.Itoa(k) + "/4", "--out", part}, grid...)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		parts = append(parts, part)
+	}
+	merged := filepath.Join(dir, "merged.csv")
+	if code, _, stderr := runCmd(t, append([]string{"merge", "--out", merged}, parts...)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	if got, _ := os.ReadFile(merged); string(got) != whole {
+		t.Error("merged shards differ from the unsharded sweep")
+	}
+	if code, stdout, _ := runCmd(t, append([]string{"merge"}, parts...)...); code != 0 || stdout != whole {
+		t.Error("merge to standard output differs from the unsharded sweep")
+	}
+
+	other := filepath.Join(dir, "other.csv")
+	os.WriteFile(other, []byte("lease,started\n3,4\n"), 0o644)
+	code, _, stderr := runCmd(t, "merge", "--out", filepath.Join(dir, "bad.csv"), parts[0], other)
+	if code != 1 || !strings.Contains(stderr, "header differs") {
+		t.Errorf("mismatched headers: exit %d, %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad.csv")); !os.IsNotExist(err) {
+		t.Error("merge left a partial file")
+	}
+	if code, _, stderr := runCmd(t, "merge"); code != 2 || !strings.HasPrefix(stderr, "leasesim merge: no input files") {
+		t.Errorf("merge without files: exit %d, %q", code, stderr)
+	}
+}

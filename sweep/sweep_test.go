@@ -1,0 +1,297 @@
+package sweep_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leasesim/leasesim/internal/golden"
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
+)
+
+func TestParseValues(t *testing.T) {
+	tests := []struct {
+		p       model.Param
+		in      string
+		want    []int
+		wantErr string
+	}{
+		{model.Lease, "3", []int{3}, ""},
+		{model.Lease, "1:4,8,16", []int{1, 2, 3, 4, 8, 16}, ""},
+		{model.Lease, "2:10:4", []int{2, 6, 10}, ""},
+		{model.Lease, "2:9:4", []int{2, 6}, ""},
+		{model.Lease, "5:5", []int{5}, ""},
+		{model.Lease, "8,1:3", []int{8, 1, 2, 3}, ""},
+		{model.Outage, "0:2", []int{0, 1, 2}, ""},
+		{model.Fencing, "false,true", []int{0, 1}, ""},
+		{model.Fencing, "true", []int{1}, ""},
+		{model.Lease, "1:4,3", nil, "duplicate value 3"},
+		{model.Fencing, "true,true", nil, "duplicate value true"},
+		{model.Lease, "4:1", nil, `range "4:1" is empty: want lo <= hi`},
+		{model.Lease, "1:4:0", nil, `range "1:4:0" has step 0: want a step of 1 or more`},
+		{model.Lease, "1:4:-1", nil, `range "1:4:-1" has step -1: want a step of 1 or more`},
+		{model.Lease, "0:4", nil, `"0:4" is out of range: want a whole number from 1 to 1000000000`},
+		{model.Lease, "abc", nil, `"abc" is not a whole number or range`},
+		{model.Lease, "", nil, `"" is not a whole number or range`},
+		{model.Lease, "1,,2", nil, `"" is not a whole number or range`},
+		{model.Lease, "1:2:3:4", nil, `"1:2:3:4" has too many colons`},
+		{model.Lease, "1:1000000000", nil, "more than 1000000 values"},
+		{model.Fencing, "yes", nil, `"yes" is not a toggle: want false, true or false,true`},
+		{model.Nodes, "99999999999999999999", nil, "is not a whole number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.p.Name()+" "+tt.in, func(t *testing.T) {
+			got, err := sweep.ParseValues(tt.p, tt.in)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(tt.want) {
+				t.Fatalf("got %v, %v; want %v", got, err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseRates(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    string
+		wantErr string
+	}{
+		{"6,12", "[6 12]", ""},
+		{"0.5", "[0.5]", ""},
+		{"1:2:0.25", "[1 1.25 1.5 1.75 2]", ""},
+		{"0.1:0.3:0.1", "[0.1 0.2 0.3]", ""},
+		{"0", "", "not a positive number"},
+		{"-6", "", "not a positive number"},
+		{"NaN", "", "not a positive number"},
+		{"6,6", "", "duplicate value 6"},
+		{"12:6", "", "is empty"},
+	}
+	for _, tt := range tests {
+		got, err := sweep.ParseRates(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseRates(%q) error %v, want %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || fmt.Sprint(got) != tt.want {
+			t.Errorf("ParseRates(%q) = %v, %v; want %s", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// grid builds a grid from flag-style lists over the defaults.
+func grid(t testing.TB, lists map[model.Param]string) *sweep.Grid {
+	t.Helper()
+	g := sweep.NewGrid(model.Default())
+	for p, s := range lists {
+		v, err := sweep.ParseValues(p, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.Values[p] = v
+	}
+	return &g
+}
+
+// cornerGrid crosses every parameter, with the corners of C1 (one node, a
+// zone as large as the cluster), C5 (period 1) and C6 (outages to the end).
+func cornerGrid(t testing.TB) *sweep.Grid {
+	return grid(t, map[model.Param]string{
+		model.Nodes: "1:3,5", model.Lease: "1,2,3,8", model.Renewal: "1,3,4", model.Outage: "0,2,5,30",
+		model.Start: "1,6", model.Rounds: "24,48", model.Period: "1,5,6", model.Fencing: "false,true",
+		model.PersistentTrigger: "false,true", model.Down: "0:2,5", model.Quorum: "false,true",
+	})
+}
+
+func write(t testing.TB, g *sweep.Grid, opt sweep.Options) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := sweep.Write(context.Background(), &b, g, opt); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestRowsAgreeWithModel: every row of a grid crossing every parameter is
+// the model's run of that configuration, in grid order (first parameter
+// outermost), and every run keeps the invariants.
+func TestRowsAgreeWithModel(t *testing.T) {
+	g := cornerGrid(t)
+	size, _ := g.Size()
+	lines := strings.Split(strings.TrimSuffix(string(write(t, g, sweep.Options{Workers: 2})), "\n"), "\n")
+	if len(lines) != size+1 || lines[0]+"\n" != string(sweep.AppendHeader(nil)) {
+		t.Fatalf("%d lines for %d configurations, header %q", len(lines), size, lines[0])
+	}
+	var r model.Runner
+	for i := range size {
+		c := g.Config(i)
+		st, err := r.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := strings.TrimSuffix(string(sweep.AppendRecord(nil, &c, &st)), "\n")
+		if lines[i+1] != want {
+			t.Fatalf("row %d:\n got %s\nwant %s", i, lines[i+1], want)
+		}
+		if err := r.Check(c, c.Schedule()); err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+	}
+	// The first parameter is outermost, the last innermost.
+	if c := g.Config(1); c.Quorum != true || c.Nodes != 1 {
+		t.Errorf("row 1 = %+v, want quorum to turn first", c)
+	}
+	if c := g.Config(size - 1); c.Nodes != 5 {
+		t.Errorf("last row has nodes %d, want 5", c.Nodes)
+	}
+}
+
+// TestWorkersAndShards: the output is byte-identical for every worker
+// count, and the shards of any split concatenate to the whole file.
+func TestWorkersAndShards(t *testing.T) {
+	g := cornerGrid(t)
+	size, _ := g.Size()
+	whole := write(t, g, sweep.Options{Workers: 1})
+	for _, w := range []int{2, 3, 8} {
+		if got := write(t, g, sweep.Options{Workers: w}); !bytes.Equal(got, whole) {
+			t.Errorf("workers %d: output differs from workers 1", w)
+		}
+	}
+	header := sweep.AppendHeader(nil)
+	for _, n := range []int{1, 2, 3, 7, 64, size + 5} {
+		joined := append([]byte(nil), header...)
+		for k := range n {
+			part := write(t, g, sweep.Options{K: k, Shards: n, Workers: 2})
+			if !bytes.HasPrefix(part, header) {
+				t.Fatalf("shard %d/%d has no header", k, n)
+			}
+			joined = append(joined, part[len(header):]...)
+		}
+		if !bytes.Equal(joined, whole) {
+			t.Errorf("%d shards do not concatenate to the whole file", n)
+		}
+	}
+}
+
+func TestShardBounds(t *testing.T) {
+	tests := []struct{ size, k, n, first, last int }{
+		{10, 0, 3, 0, 3}, {10, 1, 3, 3, 6}, {10, 2, 3, 6, 10},
+		{2, 0, 4, 0, 0}, {2, 1, 4, 0, 1}, {2, 3, 4, 1, 2},
+		{1 << 62, 1, 2, 1 << 61, 1 << 62},
+	}
+	for _, tt := range tests {
+		if first, last := sweep.Shard(tt.size, tt.k, tt.n); first != tt.first || last != tt.last {
+			t.Errorf("Shard(%d, %d, %d) = %d, %d; want %d, %d", tt.size, tt.k, tt.n, first, last, tt.first, tt.last)
+		}
+	}
+}
+
+func TestGridSizeOverflow(t *testing.T) {
+	g := sweep.NewGrid(model.Default())
+	for p := range g.Values {
+		if model.Param(p).Bool() {
+			continue
+		}
+		g.Values[p] = make([]int, 1_000_000)
+	}
+	if _, err := g.Size(); err == nil {
+		t.Error("Size() of a 10^48-row grid did not fail")
+	}
+}
+
+func TestCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	err := sweep.Write(ctx, &bytes.Buffer{}, cornerGrid(t), sweep.Options{Workers: 2})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Write with a cancelled context = %v, want context.Canceled", err)
+	}
+}
+
+// TestSeedLeaseSweep writes the seed's lease block (lease 2, 3, 5, 8 ×
+// outage 5, 2) as a sweep, against its golden CSV.
+func TestSeedLeaseSweep(t *testing.T) {
+	g := grid(t, map[model.Param]string{model.Lease: "2,3,5,8", model.Outage: "5,2"})
+	golden.Check(t, "sweep/seed-lease.csv", write(t, g, sweep.Options{}))
+}
+
+// bigGrid is 700,000 configurations of 24 or 48 rounds.
+func bigGrid(b *testing.B) *sweep.Grid {
+	return grid(b, map[model.Param]string{
+		model.Nodes: "1:5", model.Lease: "1:10", model.Renewal: "1:5", model.Outage: "0:6", model.Start: "1:5",
+		model.Rounds: "24,48", model.Period: "1:10", model.Fencing: "false,true", model.PersistentTrigger: "false,true",
+	})
+}
+
+// BenchmarkSweep700k writes a 700,000-configuration sweep to a CSV file,
+// with 1 and 2 workers. It reports configurations per second and the
+// process's peak resident memory.
+func BenchmarkSweep700k(b *testing.B) {
+	g := bigGrid(b)
+	size, _ := g.Size()
+	for _, workers := range []int{1, 2} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "sweep.csv")
+			for b.Loop() {
+				f, err := os.Create(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sweep.Write(context.Background(), f, g, sweep.Options{Workers: workers}); err != nil {
+					b.Fatal(err)
+				}
+				f.Close()
+			}
+			b.ReportMetric(float64(size)*float64(b.N)/b.Elapsed().Seconds(), "configs/s")
+			b.ReportMetric(peakRSSMiB(b), "MiB-peak-RSS")
+		})
+	}
+}
+
+// BenchmarkSweepMemory streams grids of 700,000 and 7,000,000
+// configurations to a discarding writer; the peak resident memory it reports
+// after the larger one shows that memory does not grow with the grid.
+func BenchmarkSweepMemory(b *testing.B) {
+	for _, periods := range []string{"1:10", "1:100"} {
+		g := bigGrid(b)
+		g.Values[model.Period], _ = sweep.ParseValues(model.Period, periods)
+		size, _ := g.Size()
+		b.Run(fmt.Sprintf("configs=%d", size), func(b *testing.B) {
+			for b.Loop() {
+				if err := sweep.Write(context.Background(), io.Discard, g, sweep.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(peakRSSMiB(b), "MiB-peak-RSS")
+		})
+	}
+}
+
+// peakRSSMiB reads the process's peak resident set size (VmHWM) in MiB.
+func peakRSSMiB(b *testing.B) float64 {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		b.Skip("no /proc/self/status")
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		var kb float64
+		if _, err := fmt.Sscanf(line, "VmHWM: %f kB", &kb); err == nil {
+			return kb / 1024
+		}
+	}
+	b.Fatal("no VmHWM in /proc/self/status")
+	return 0
+}
