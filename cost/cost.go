@@ -121,8 +121,13 @@ func PhaseMethod(c model.Config) (Incident, error) {
 	if err := c.Validate(); err != nil {
 		return Incident{}, err
 	}
+	return phaseMethod(c, SettleRounds(c))
+}
+
+// phaseMethod is PhaseMethod with each run lasting horizon rounds past the
+// outage's start.
+func phaseMethod(c model.Config, horizon int) (Incident, error) {
 	phases := lcm(c.Period, c.Renewal)
-	horizon := SettleRounds(c)
 	if phases > MaxPhaseRounds/(c.Period+1+phases+horizon) {
 		return Incident{}, fmt.Errorf("the phase method would simulate more than %d rounds for period %d and renewal %d: lcm(period, renewal) is too large", MaxPhaseRounds, c.Period, c.Renewal)
 	}

@@ -133,7 +133,8 @@ func writeCostTable(w io.Writer, r CostResult, methods ...cost.Method) error {
 		fmt.Fprintf(&b, "%12s  %-12s%19.2f%20.0f%19.2f%14.0f\n", rate(p.HandoversPerYear), p.Method, p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 		if len(methods) == 2 && i%2 == 1 {
 			win := ps[i-1]
-			fmt.Fprintf(&b, costHead, "", "phase/window", ratio(p.MissedBatches, win.MissedBatches), "", ratio(p.DoubleBatches, win.DoubleBatches), "")
+			row := fmt.Sprintf(costHead, "", "phase/window", ratio(p.MissedBatches, win.MissedBatches), "", ratio(p.DoubleBatches, win.DoubleBatches), "")
+			b.WriteString(strings.TrimRight(row, " \n") + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leasesim/leasesim/internal/golden"
+)
+
+func TestCostGolden(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		golden string
+		args   []string
+		csv    string // the --csv file's golden, if any
+	}{
+		{"cost-both.txt", []string{"cost", "--method", "both"}, "cost-both.csv"},
+		{"cost-phase.txt", []string{"cost", "--method", "phase", "--handovers", "1:4", "--lines-per-batch", "2500"}, ""},
+		{"cost-window-fenced.txt", []string{"cost", "--fencing", "--persistent-trigger"}, ""},
+		{"recommend.txt", []string{"recommend"}, "recommend.csv"},
+		{"recommend-fenced.txt", []string{"recommend", "--fencing", "--persistent-trigger", "--lease", "2:6", "--outage-mix", "2:3,5:1", "--handovers", "12"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			args := tt.args
+			path := filepath.Join(dir, tt.golden+".csv")
+			if tt.csv != "" {
+				args = append(args, "--csv", path)
+			}
+			code, stdout, stderr := runCmd(t, args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			golden.Check(t, "cmd/"+tt.golden, []byte(stdout))
+			if tt.csv != "" {
+				csv, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatal(err)
+				}
+				golden.Check(t, "cmd/"+tt.csv, csv)
+			}
+		})
+	}
+}
+
+func TestCostBadInput(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cost", "--handovers", "0"}, `leasesim cost: invalid argument "0" for "--handovers" flag: "0" is not a positive number or range`},
+		{[]string{"cost", "--handovers", "-6"}, `leasesim cost: invalid argument "-6" for "--handovers" flag: "-6" is not a positive number or range`},
+		{[]string{"cost", "--lines-per-batch", "0"}, `leasesim cost: invalid argument "0" for "--lines-per-batch" flag: want a whole number from 1 to 1000000000000`},
+		{[]string{"cost", "--method", "median"}, `leasesim cost: invalid argument "median" for "--method" flag: want one of window, phase, both`},
+		{[]string{"cost", "--period", "999999937", "--renewal", "999999929", "--csv", filepath.Join(dir, "x.csv")}, `leasesim cost: the phase method would simulate more than 1000000000 rounds`},
+		{[]string{"recommend", "--outage-mix", "2:0,5:1"}, `leasesim recommend: invalid argument "2:0,5:1" for "--outage-mix" flag: weight "0" in "2:0": want a positive number`},
+		{[]string{"recommend", "--outage-mix", "2:x"}, `leasesim recommend: invalid argument "2:x" for "--outage-mix" flag: weight "x" in "2:x": want a positive number`},
+		{[]string{"recommend", "--outage-mix", "2;0.9"}, `leasesim recommend: invalid argument "2;0.9" for "--outage-mix" flag: "2;0.9" is not outage:weight, e.g. 2:0.9,5:0.1`},
+		{[]string{"recommend", "--handovers", "6,12"}, `leasesim recommend: --handovers takes one rate for recommend, got 2`},
+		{[]string{"recommend", "--lease", "0:3"}, `leasesim recommend: invalid argument "0:3" for "--lease" flag: "0:3" is out of range`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, tt.args...)
+			if code != 2 || stdout != "" || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and a line starting %q", code, stdout, stderr, tt.want)
+			}
+		})
+	}
+	onlyFiles(t, dir)
+}

@@ -1,0 +1,235 @@
+package cost
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	_ "github.com/leasesim/leasesim/internal/golden" // defines -update for go test ./... -update
+	"github.com/leasesim/leasesim/model"
+)
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+// TestMethodsByHand checks both methods against values computed by hand.
+func TestMethodsByHand(t *testing.T) {
+	seed := model.Default()
+	fenced := seed
+	fenced.Fencing, fenced.PersistentTrigger = true, true
+	longLease := seed
+	longLease.Lease = 8
+	everyRound := model.Config{Nodes: 3, Lease: 2, Renewal: 1, Outage: 3, Start: 6, Rounds: 24, Period: 1, Down: 1}
+
+	tests := []struct {
+		name   string
+		c      model.Config
+		window PerEvent // leaderless and two-leader rounds of the run / its rounds
+		phase  Incident
+	}{
+		{
+			// The seed's run: leaderless rounds 6-7, two-leader rounds
+			// 11-12, of 24. Phase method, lcm(6, 3) = 6 outage starts:
+			//   start  outage  handover  leaderless  two-leader      missed  double
+			//      7    7-11        9     7-8        12 (re-read)      -      12
+			//      8    8-12       10     8-9        13-15             -      -
+			//      9    9-13       11     9-10       14-15             -      -
+			//     10   10-14       12    10-11       15                -      -
+			//     11   11-15       13    11-12       16-18            12      18
+			//     12   12-16       14    12-13       17-18            12      18
+			// means: missed 2/6, double 3/6, leaderless 2, two-leader 12/6.
+			"seed", seed,
+			PerEvent{Missed: 2.0 / 24, Double: 2.0 / 24},
+			Incident{Phases: 6, Missed: 2.0 / 6, DoubleStarts: 3.0 / 6, LeaderlessRounds: 2, TwoLeaderRounds: 2},
+		},
+		{
+			// Fencing and the persistent trigger: the same rounds, so the
+			// window method, which reads only rounds, projects the same
+			// missed and double batches. Per phase nothing is missed (the
+			// trigger of round 12 is queued at starts 11 and 12 and starts
+			// at the handover, 1 and 2 rounds late) and nothing doubled; the
+			// stale node's work is refused in each two-leader round.
+			"fencing+trigger", fenced,
+			PerEvent{Missed: 2.0 / 24, Double: 2.0 / 24},
+			Incident{Phases: 6, DelayedRounds: 3.0 / 6, Rejected: 12.0 / 6, LeaderlessRounds: 2, TwoLeaderRounds: 2},
+		},
+		{
+			// Lease 8 outlasts the 5-round outage: no handover, 5 leaderless
+			// rounds. Window: 5/24. Phase: the outages 7-11, 8-12, 9-13,
+			// 10-14, 11-15, 12-16 hold a trigger (a multiple of 6) in 5 of 6
+			// phases: missed 5/6.
+			"lease 8", longLease,
+			PerEvent{Missed: 5.0 / 24, Double: 0},
+			Incident{Phases: 6, Missed: 5.0 / 6, LeaderlessRounds: 5},
+		},
+		{
+			// A batch every round, re-read every round, lease 2, outage 3.
+			// Window (outage 6-8): handover at 7, leaderless round 6, node 0
+			// back in round 9 and re-reading at once: two-leader round 9:
+			// 1/24 each. Phase: lcm(1, 1) = 1, one start, round 2: outage
+			// 2-4, handover at 3; round 2 leaderless and its batch missed;
+			// round 5 two-leader and its batch doubled.
+			"every round", everyRound,
+			PerEvent{Missed: 1.0 / 24, Double: 1.0 / 24},
+			Incident{Phases: 1, Missed: 1, DoubleStarts: 1, LeaderlessRounds: 1, TwoLeaderRounds: 1},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w, err := WindowMethod(tt.c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := w.PerEvent(); !near(got.Missed, tt.window.Missed) || !near(got.Double, tt.window.Double) {
+				t.Errorf("window per event = %+v, want %+v", got, tt.window)
+			}
+			in, err := PhaseMethod(tt.c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.Horizon = 0
+			for _, f := range []struct {
+				name      string
+				got, want float64
+			}{
+				{"missed", in.Missed, tt.phase.Missed}, {"unresolved", in.Unresolved, tt.phase.Unresolved},
+				{"double", in.DoubleStarts, tt.phase.DoubleStarts}, {"delayed", in.DelayedRounds, tt.phase.DelayedRounds},
+				{"rejected", in.Rejected, tt.phase.Rejected}, {"leaderless", in.LeaderlessRounds, tt.phase.LeaderlessRounds},
+				{"two-leader", in.TwoLeaderRounds, tt.phase.TwoLeaderRounds}, {"phases", float64(in.Phases), float64(tt.phase.Phases)},
+			} {
+				if !near(f.got, f.want) {
+					t.Errorf("phase %s = %v, want %v", f.name, f.got, f.want)
+				}
+			}
+		})
+	}
+}
+
+// TestProjectByHand: the seed's 6 and 12 handovers a year, 4,000 lines.
+func TestProjectByHand(t *testing.T) {
+	seedWindow := PerEvent{Missed: 2.0 / 24, Double: 2.0 / 24}
+	seedPhase := PerEvent{Missed: 1.0 / 3, Double: 0.5}
+	tests := []struct {
+		m                                  Method
+		e                                  PerEvent
+		rate                               float64
+		missed, missedLines, double, lines float64
+	}{
+		{Window, seedWindow, 6, 0.5, 2000, 0.5, 2000}, // the seed's published row
+		{Window, seedWindow, 12, 1, 4000, 1, 4000},    // and its sensitivity row
+		{Phase, seedPhase, 6, 2, 8000, 3, 12000},
+		{Phase, seedPhase, 12, 4, 16000, 6, 24000},
+	}
+	for _, tt := range tests {
+		p := Project(tt.m, tt.e, tt.rate, 4000)
+		if !near(p.MissedBatches, tt.missed) || !near(p.MissedLines(), tt.missedLines) ||
+			!near(p.DoubleBatches, tt.double) || !near(p.DoubleLines(), tt.lines) {
+			t.Errorf("%s at %v/yr = %+v (%v, %v lines)", tt.m, tt.rate, p, p.MissedLines(), p.DoubleLines())
+		}
+	}
+}
+
+// TestPhaseHorizonLongEnough: running each phase well past SettleRounds
+// changes no incident statistic, over a grid of configurations.
+func TestPhaseHorizonLongEnough(t *testing.T) {
+	n := 0
+	for nodes := 1; nodes <= 4; nodes++ {
+		for lease := 1; lease <= 9; lease += 2 {
+			for renewal := 1; renewal <= 5; renewal++ {
+				for outage := 0; outage <= 12; outage += 3 {
+					for period := 1; period <= 7; period += 2 {
+						for toggles := range 16 {
+							c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, Outage: outage, Start: 1, Rounds: 1,
+								Period: period, Down: 1 + toggles>>3, Fencing: toggles&1 != 0,
+								PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0}
+							short, err := PhaseMethod(c)
+							if err != nil {
+								t.Fatal(err)
+							}
+							long, err := phaseMethod(c, 3*SettleRounds(c)+17)
+							if err != nil {
+								t.Fatal(err)
+							}
+							short.Horizon, long.Horizon = 0, 0
+							if short != long {
+								t.Fatalf("%+v: horizon %d gives %+v, a longer one %+v", c, SettleRounds(c), short, long)
+							}
+							if short.Unresolved != 0 {
+								t.Fatalf("%+v: batches still queued after the horizon", c)
+							}
+							n++
+						}
+					}
+				}
+			}
+		}
+	}
+	if n < 5000 {
+		t.Fatalf("checked %d configurations", n)
+	}
+}
+
+func TestPhaseTooLarge(t *testing.T) {
+	c := model.Default()
+	c.Period, c.Renewal = 999_999_937, 999_999_929
+	if _, err := PhaseMethod(c); err == nil || !strings.Contains(err.Error(), "lcm(period, renewal) is too large") {
+		t.Errorf("PhaseMethod with coprime huge periods: %v", err)
+	}
+}
+
+func TestParseMix(t *testing.T) {
+	tests := []struct {
+		in, want, wantErr string
+	}{
+		{"2:0.9,5:0.1", "[{2 0.9} {5 0.1}]", ""},
+		{"2:9,5:1", "[{2 0.9} {5 0.1}]", ""},
+		{"3:1", "[{3 1}]", ""},
+		{"2:0", "", `weight "0" in "2:0": want a positive number`},
+		{"2:-1", "", "want a positive number"},
+		{"2:abc", "", "want a positive number"},
+		{"2:NaN", "", "want a positive number"},
+		{"2", "", `"2" is not outage:weight`},
+		{"x:1", "", `outage "x" in "x:1"`},
+		{"-1:1", "", "want a whole number from 0 to 1000000000"},
+		{"2:1,2:1", "", "outage 2 appears twice"},
+		{"", "", "is not outage:weight"},
+	}
+	for _, tt := range tests {
+		mix, err := ParseMix(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseMix(%q) error %v, want %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if got := fmt.Sprint(mix); err != nil || got != tt.want {
+			t.Errorf("ParseMix(%q) = %v, %v; want %s", tt.in, got, err, tt.want)
+		}
+	}
+}
+
+// TestRecommendByHand: over a mix of 2-round outages only, for the seed's
+// configuration, lease 2 hands over needlessly (two-leader rounds), lease 3
+// rides the outage out: the lease-3 row is the phase method's short-outage
+// incident, weighted 1.
+func TestRecommendByHand(t *testing.T) {
+	mix := []MixEntry{{Outage: 2, Weight: 1}}
+	ranks, err := Recommend(model.Default(), []int{2, 3}, mix, 6, 4000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := model.Default()
+	c.Outage, c.Lease = 2, 3
+	in, _ := PhaseMethod(c)
+	// Lease 3 against a 2-round outage: no handover, 2 leaderless rounds in
+	// every phase; a trigger falls in the outage in 2 of 6 phases.
+	if !near(in.LeaderlessRounds, 2) || !near(in.Missed, 2.0/6) || in.TwoLeaderRounds != 0 {
+		t.Fatalf("lease 3, outage 2: %+v", in)
+	}
+	if r := ranks[1]; r.Lease != 3 || !near(r.WindowRounds, 2) || !near(r.MissedLines, 6*(2.0/6)*4000) || r.DoubleLines != 0 {
+		t.Errorf("lease 3 row %+v", r)
+	}
+	if best := Best(ranks, func(r LeaseRank) float64 { return r.WindowRounds }); best.Lease != 3 {
+		t.Errorf("best by window rounds: lease %d (%+v)", best.Lease, ranks)
+	}
+}
