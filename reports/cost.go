@@ -141,12 +141,22 @@ func writeCostTable(w io.Writer, r CostResult, methods ...cost.Method) error {
 	return err
 }
 
-// WriteCostCSV writes projections as CSV: the parameter columns of c, then
-// the method, the rate, lines per batch and the yearly figures.
-func WriteCostCSV(w io.Writer, c model.Config, ps []cost.Projection) error {
+// Arranged pairs each of projections with the configuration c it is of.
+func Arranged(c model.Config, projections []cost.Projection) []ArrangedProjection {
+	ps := make([]ArrangedProjection, len(projections))
+	for i, p := range projections {
+		ps[i] = ArrangedProjection{c, p}
+	}
+	return ps
+}
+
+// WriteCostCSV writes projections as CSV: the parameter columns of each
+// projection's configuration, then the method, the rate, lines per batch
+// and the yearly figures.
+func WriteCostCSV(w io.Writer, ps []ArrangedProjection) error {
 	b := costCSVHeader(nil)
 	for _, p := range ps {
-		b = sweep.AppendParams(b, &c)
+		b = sweep.AppendParams(b, &p.Config)
 		b = fmt.Appendf(b, ",%s,%s,%s,%.6f,%.6f,%.6f,%.6f\n", p.Method, rate(p.HandoversPerYear), rate(p.LinesPerBatch),
 			p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 	}

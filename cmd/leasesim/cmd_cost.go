@@ -35,7 +35,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		if *csvPath != "" {
 			err := reports.WriteFileAtomic(*csvPath, func(w *bufio.Writer) error {
-				return reports.WriteCostCSV(w, in.Config, r.Projections(methods...))
+				return reports.WriteCostCSV(w, reports.Arranged(in.Config, r.Projections(methods...)))
 			})
 			if err != nil {
 				return err

@@ -1,0 +1,422 @@
+package reports
+
+import (
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/model"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// DPI is the resolution of the report's PNG plots.
+const DPI = 96
+
+// Figure is one PNG plot of the report: its file name, its size in points
+// and how it is drawn.
+type Figure struct {
+	Name          string
+	Width, Height vg.Length
+	Draw          func(dc draw.Canvas) error
+}
+
+// Pixels is the figure's size in pixels.
+func (f Figure) Pixels() (w, h int) {
+	return int(math.Round(f.Width.Points() * DPI / 72)), int(math.Round(f.Height.Points() * DPI / 72))
+}
+
+// WriteTo draws the figure and writes it as PNG.
+func (f Figure) WriteTo(w io.Writer) (int64, error) {
+	img := vgimg.NewWith(vgimg.UseWH(f.Width, f.Height), vgimg.UseDPI(DPI), vgimg.UseBackgroundColor(color.White))
+	if err := f.Draw(draw.New(img)); err != nil {
+		return 0, err
+	}
+	return vgimg.PngCanvas{Canvas: img}.WriteTo(w)
+}
+
+// Figures returns the report's plots.
+func (rv *Review) Figures() []Figure {
+	return []Figure{
+		{"lease-sweep.png", 10 * vg.Inch, 7 * vg.Inch, rv.drawLeaseSweep},
+		{"heatmap.png", 10 * vg.Inch, 6.5 * vg.Inch, rv.drawHeatMap},
+		{"cost.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawCost},
+		{"timeline.png", 10 * vg.Inch, timelineHeight(rv.Base.Nodes), rv.drawTimeline},
+		{"variants.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawVariants},
+	}
+}
+
+// newPlot returns a plot with the report's type sizes.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = 14
+	p.X.Label.Text, p.Y.Label.Text = x, y
+	p.X.Label.TextStyle.Font.Size, p.Y.Label.TextStyle.Font.Size = 12, 12
+	p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = 10, 10
+	p.Legend.TextStyle.Font.Size = 11
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+// wholeTicks marks whole numbers of an axis at a round step (1, 2, 5, 10,
+// 20, …) chosen so that there are at most about most, or a dozen if most is 0.
+type wholeTicks struct{ most int }
+
+func (w wholeTicks) Ticks(min, max float64) []plot.Tick {
+	most := float64(w.most)
+	if most == 0 {
+		most = 12
+	}
+	step := 1.0
+	for i := 0; (max-min)/step > most; i++ {
+		step *= []float64{2, 2.5, 2}[i%3] // 1, 2, 5, 10, 20, 50, …
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(min/step)*step + 0; v <= max; v += step { // + 0 turns -0 into 0
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', -1, 64)})
+	}
+	return ts
+}
+
+// drawLeaseSweep: rounds (top) and batches (bottom) against the lease, for
+// the long outage (left) and the short one (right).
+func (rv *Review) drawLeaseSweep(dc draw.Canvas) error {
+	var grid [2][2]*plot.Plot
+	for col, outage := range []int{LongOutage, ShortOutage} {
+		series := map[model.Stat]plotter.XYs{}
+		for _, r := range rv.LeaseSweep {
+			if r.Config.Outage != outage {
+				continue
+			}
+			for s := model.Stat(0); int(s) < model.NumStats; s++ {
+				series[s] = append(series[s], plotter.XY{X: float64(r.Config.Lease), Y: float64(r.Stats.Get(s))})
+			}
+		}
+		top := newPlot(fmt.Sprintf("Rounds, outage of %d rounds", outage), "lease (rounds)", "rounds per run")
+		bottom := newPlot(fmt.Sprintf("Batches, outage of %d rounds", outage), "lease (rounds)", "batches per run")
+		if err := plotutil.AddLinePoints(top,
+			"handover rounds", series[model.HandoverRounds],
+			"leaderless rounds", series[model.LeaderlessRounds],
+			"two-leader rounds", series[model.TwoLeaderRounds]); err != nil {
+			return err
+		}
+		if err := plotutil.AddLinePoints(bottom,
+			"missed batches", series[model.Missed],
+			"double-started batches", series[model.DoubleStarts]); err != nil {
+			return err
+		}
+		for _, p := range []*plot.Plot{top, bottom} {
+			p.X.Tick.Marker = wholeTicks{}
+			p.Y.Tick.Marker = wholeTicks{}
+			p.Y.Min = 0
+			p.Legend.Top = true
+		}
+		top.Y.Max = math.Max(top.Y.Max+1.5, 6) // room for the legend
+		bottom.Y.Max = math.Max(bottom.Y.Max+1, 3)
+		grid[0][col], grid[1][col] = top, bottom
+	}
+	plots := [][]*plot.Plot{grid[0][:], grid[1][:]}
+	canvases := plot.Align(plots, draw.Tiles{Rows: 2, Cols: 2, PadX: vg.Centimeter, PadY: vg.Centimeter,
+		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}, dc)
+	for i := range plots {
+		for j := range plots[i] {
+			plots[i][j].Draw(canvases[i][j])
+		}
+	}
+	return nil
+}
+
+// heatGrid is the lease × outage grid of leaderless plus two-leader rounds.
+type heatGrid struct{ rv *Review }
+
+func (g heatGrid) Dims() (c, r int) { return MaxReportLease, MaxHeatOutage + 1 }
+func (g heatGrid) X(c int) float64  { return float64(c + 1) }
+func (g heatGrid) Y(r int) float64  { return float64(r) }
+func (g heatGrid) Z(c, r int) float64 {
+	return float64(WindowRounds(g.rv.Heat[c*(MaxHeatOutage+1)+r].Stats))
+}
+
+// WindowRounds is the publication's decision measure: leaderless plus
+// two-leader rounds.
+func WindowRounds(st model.Stats) int { return st.LeaderlessRounds + st.TwoLeaderRounds }
+
+func (rv *Review) drawHeatMap(dc draw.Canvas) error {
+	g := heatGrid{rv}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range rv.Heat {
+		w := float64(WindowRounds(r.Stats))
+		lo, hi = math.Min(lo, w), math.Max(hi, w)
+	}
+	if hi == lo {
+		hi = lo + 1
+	}
+	cm := moreland.SmoothBlueRed()
+	cm.SetMin(lo)
+	cm.SetMax(hi)
+	p := newPlot(fmt.Sprintf("Leaderless + two-leader rounds per run (%d nodes, renewal %d, %d rounds)", rv.Base.Nodes, rv.Base.Renewal, rv.Base.Rounds),
+		"lease (rounds)", "outage (rounds)")
+	p.Add(plotter.NewHeatMap(g, cm.Palette(256)))
+	var labels plotter.XYLabels
+	for c := range MaxReportLease {
+		for r := 0; r <= MaxHeatOutage; r++ {
+			labels.XYs = append(labels.XYs, plotter.XY{X: g.X(c), Y: g.Y(r)})
+			labels.Labels = append(labels.Labels, strconv.Itoa(int(g.Z(c, r))))
+		}
+	}
+	l, err := plotter.NewLabels(labels)
+	if err != nil {
+		return err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i].Font.Size = 10
+		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
+	}
+	p.Add(l)
+	p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
+	p.X.Padding, p.Y.Padding = 0, 0
+
+	bar := plot.New()
+	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
+	bar.HideX()
+	bar.Y.Padding = 0
+	bar.Y.Label.Text = "leaderless + two-leader rounds"
+	bar.Y.Label.TextStyle.Font.Size = 12
+	bar.Y.Tick.Label.Font.Size = 10
+	bar.Y.Tick.Marker = wholeTicks{}
+
+	barWidth := 1.1 * vg.Inch
+	main := draw.Crop(dc, 2*vg.Millimeter, -barWidth-3*vg.Millimeter, 2*vg.Millimeter, -2*vg.Millimeter)
+	p.Draw(main)
+	data := p.DataCanvas(main) // the bar spans the heat map's height exactly
+	side := draw.Crop(dc, dc.Max.X-dc.Min.X-barWidth, -3*vg.Millimeter, data.Min.Y-dc.Min.Y, data.Max.Y-dc.Max.Y)
+	bar.Draw(side)
+	return nil
+}
+
+// drawCost: missed and duplicate invoice lines per year against handovers
+// per year, by both methods, plain and with fencing + persistent trigger.
+func (rv *Review) drawCost(dc draw.Canvas) error {
+	type key struct {
+		m     cost.Method
+		fence bool
+	}
+	missed, double := map[key]plotter.XYs{}, map[key]plotter.XYs{}
+	for _, p := range rv.Projections() {
+		k := key{p.Method, p.Config.Fencing}
+		missed[k] = append(missed[k], plotter.XY{X: p.HandoversPerYear, Y: p.MissedLines()})
+		double[k] = append(double[k], plotter.XY{X: p.HandoversPerYear, Y: p.DoubleLines()})
+	}
+	var row []*plot.Plot
+	for _, part := range []struct {
+		title string
+		data  map[key]plotter.XYs
+	}{{"Invoice lines never produced", missed}, {"Invoice lines produced twice", double}} {
+		p := newPlot(part.title, "outage events (handovers) per year", fmt.Sprintf("lines per year (%d per batch)", rv.LinesPerBatch))
+		if err := plotutil.AddLinePoints(p,
+			"window method (plain; fencing + trigger alike)", part.data[key{cost.Window, false}],
+			"phase method, plain", part.data[key{cost.Phase, false}],
+			"phase method, fencing + persistent trigger", part.data[key{cost.Phase, true}]); err != nil {
+			return err
+		}
+		p.Legend.Top, p.Legend.Left = true, true
+		p.Y.Min = 0
+		p.Y.Max *= 1.25 // room for the legend
+		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
+		row = append(row, p)
+	}
+	plots := [][]*plot.Plot{row}
+	canvases := plot.Align(plots, draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter,
+		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}, dc)
+	for j, p := range row {
+		p.Draw(canvases[0][j])
+	}
+	return nil
+}
+
+// maxTimelineNodes bounds the nodes the timeline draws.
+const maxTimelineNodes = 12
+
+func timelineHeight(nodes int) vg.Length {
+	return 2.5*vg.Inch + vg.Length(min(nodes, maxTimelineNodes)+2)*0.45*vg.Inch
+}
+
+// drawTimeline: one row per node (reachable, believing it leads, with its
+// fencing token), one for the batch's trigger and one for the record.
+func (rv *Review) drawTimeline(dc draw.Canvas) error {
+	nodes := min(rv.Base.Nodes, maxTimelineNodes)
+	batchRow, recordRow := -1.0, -2.0
+	type state struct {
+		name  string
+		shape draw.GlyphDrawer
+		color color.Color
+		size  vg.Length
+	}
+	grey, red, blue := color.RGBA{160, 160, 160, 255}, color.RGBA{200, 30, 30, 255}, color.RGBA{30, 90, 200, 255}
+	states := []state{
+		{"reachable", draw.CircleGlyph{}, grey, 3},
+		{"unreachable", draw.CrossGlyph{}, red, 6},
+		{"believes it leads (active)", draw.CircleGlyph{}, blue, 8},
+		{"believes it leads, unreachable", draw.RingGlyph{}, blue, 8},
+		{"batch started", draw.TriangleGlyph{}, color.RGBA{20, 150, 60, 255}, 8},
+		{"batch started twice", draw.SquareGlyph{}, color.RGBA{230, 130, 0, 255}, 8},
+		{"batch missed", draw.CrossGlyph{}, red, 8},
+		{"batch queued", draw.RingGlyph{}, color.RGBA{230, 130, 0, 255}, 8},
+	}
+	points := make([]plotter.XYs, len(states))
+	var tokens, record plotter.XYLabels
+	for _, r := range rv.Timeline {
+		x := float64(r.Round)
+		for n := range nodes {
+			y := float64(nodes - 1 - n)
+			s := 0
+			switch {
+			case r.Token[n] > 0 && r.Reachable[n]:
+				s = 2
+			case r.Token[n] > 0:
+				s = 3
+			case !r.Reachable[n]:
+				s = 1
+			}
+			points[s] = append(points[s], plotter.XY{X: x, Y: y})
+			if r.Token[n] > 0 {
+				tokens.XYs = append(tokens.XYs, plotter.XY{X: x, Y: y + 0.3})
+				tokens.Labels = append(tokens.Labels, strconv.Itoa(r.Token[n]))
+			}
+		}
+		switch {
+		case r.Trigger == model.TriggerStarted && r.Accepted > 1:
+			points[5] = append(points[5], plotter.XY{X: x, Y: batchRow})
+		case r.Trigger == model.TriggerStarted:
+			points[4] = append(points[4], plotter.XY{X: x, Y: batchRow})
+		case r.Trigger == model.TriggerMissed:
+			points[6] = append(points[6], plotter.XY{X: x, Y: batchRow})
+		case r.Trigger == model.TriggerQueued:
+			points[7] = append(points[7], plotter.XY{X: x, Y: batchRow})
+		}
+		var notes []string
+		if r.Dequeued > 0 {
+			notes = append(notes, fmt.Sprintf("+%d queued", r.Dequeued))
+		}
+		if rej := r.Active - r.Accepted; rej > 0 && (r.Trigger != model.NoTrigger || r.Dequeued > 0) {
+			notes = append(notes, fmt.Sprintf("%d refused", rej))
+		}
+		for i, note := range notes {
+			tokens.XYs = append(tokens.XYs, plotter.XY{X: x, Y: batchRow - 0.35 - 0.25*float64(i)})
+			tokens.Labels = append(tokens.Labels, note)
+		}
+		if r.Round == 1 || r.Handover {
+			record.XYs = append(record.XYs, plotter.XY{X: x, Y: recordRow})
+			record.Labels = append(record.Labels, fmt.Sprintf("leader %d, token %d", r.Leader, r.Record))
+		}
+	}
+
+	scenario := strings.Replace(Scenario(rv.Base), ". End-of-day", ".\nEnd-of-day", 1)
+	p := newPlot("Round by round, plain arrangement\n"+scenario, "round", "")
+	p.Title.TextStyle.Font.Size = 11
+	for i, s := range states {
+		if len(points[i]) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(points[i])
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Shape: s.shape, Color: s.color, Radius: s.size / 2}
+		p.Add(sc)
+		p.Legend.Add(s.name, sc)
+	}
+	for _, set := range []struct {
+		labels plotter.XYLabels
+		align  draw.XAlignment
+	}{{tokens, draw.XCenter}, {record, draw.XLeft}} {
+		if len(set.labels.Labels) == 0 {
+			continue
+		}
+		l, err := plotter.NewLabels(set.labels)
+		if err != nil {
+			return err
+		}
+		for i := range l.TextStyle {
+			l.TextStyle[i].Font.Size = 9
+			l.TextStyle[i].XAlign = set.align
+			l.TextStyle[i].YAlign = draw.YCenter
+		}
+		p.Add(l)
+	}
+	var rows []plot.Tick
+	for n := range nodes {
+		rows = append(rows, plot.Tick{Value: float64(nodes - 1 - n), Label: fmt.Sprintf("node %d", n)})
+	}
+	rows = append(rows, plot.Tick{Value: batchRow, Label: "batch"}, plot.Tick{Value: recordRow, Label: "record"})
+	p.Y.Tick.Marker = plot.ConstantTicks(rows)
+	p.X.Tick.Marker = wholeTicks{most: 30}
+	p.Y.Min, p.Y.Max = recordRow-0.6, float64(nodes)-0.4
+	p.X.Min, p.X.Max = 0.3, float64(rv.Base.Rounds)+0.7
+	p.Legend.Top = true
+	legendWidth := 2.6 * vg.Inch
+	p.Legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth, -2*vg.Millimeter, 0, -vg.Inch))
+	p.Legend = plot.NewLegend()
+	p.Draw(draw.Crop(dc, 2*vg.Millimeter, -legendWidth, 2*vg.Millimeter, -2*vg.Millimeter))
+	return nil
+}
+
+// drawVariants: the seed's measures for plain, fencing, and fencing with the
+// persistent trigger, as grouped bars.
+func (rv *Review) drawVariants(dc draw.Canvas) error {
+	p := newPlot(fmt.Sprintf("Plain, fencing, fencing + persistent trigger (%d rounds, lease %d, outage %d)", rv.Base.Rounds, rv.Base.Lease, rv.Base.Outage), "", "count per run (batches or rounds)")
+	measures := variantMeasures()
+	width := vg.Points(16)
+	for i, v := range rv.Variants {
+		var vals plotter.Values
+		for _, m := range measures {
+			vals = append(vals, float64(v.Stats.Get(m.stat)))
+		}
+		bars, err := plotter.NewBarChart(vals, width)
+		if err != nil {
+			return err
+		}
+		bars.LineStyle.Width = 0
+		bars.Color = plotutil.Color(i)
+		bars.Offset = vg.Length(i-1) * width
+		p.Add(bars)
+		p.Legend.Add(Variants()[i].Name, bars)
+	}
+	var names []string
+	for _, m := range measures {
+		names = append(names, m.short)
+	}
+	p.NominalX(names...)
+	p.X.Min, p.X.Max = -0.7, float64(len(names))-0.3
+	p.Legend.Top = true
+	p.Y.Min = 0
+	p.Y.Max = math.Max(p.Y.Max*1.3, 1)
+	p.Y.Tick.Marker = wholeTicks{}
+	p.Draw(draw.Crop(dc, 2*vg.Millimeter, -5*vg.Millimeter, 2*vg.Millimeter, -3*vg.Millimeter))
+	return nil
+}
+
+type variantMeasure struct {
+	stat  model.Stat
+	short string // axis label
+	long  string // the seed's row label
+}
+
+// variantMeasures are the seed's measures, in the seed's order.
+func variantMeasures() []variantMeasure {
+	return []variantMeasure{
+		{model.Started, "started", "batches started"}, {model.Missed, "missed", "batches missed"},
+		{model.DelayedRounds, "delayed rounds", "delayed start rounds"}, {model.DoubleStarts, "started twice", "double-started batches"},
+		{model.Rejected, "refused work", "rejected by fencing"}, {model.TwoLeaderRounds, "two-leader rounds", "two-leader rounds"},
+		{model.LeaderlessRounds, "leaderless rounds", "leaderless rounds"}, {model.HandoverRounds, "handover rounds", "handover rounds"},
+	}
+}

@@ -1,0 +1,288 @@
+package reports
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
+)
+
+// File is one file of the report: its name and how it is written.
+type File struct {
+	Name  string
+	Write func(w io.Writer) error
+}
+
+// Files returns every text and CSV file of the report, report.md last.
+func (rv *Review) Files() []File {
+	runs := func(rs []Run) func(io.Writer) error {
+		return func(w io.Writer) error {
+			b := sweep.AppendHeader(nil)
+			for _, r := range rs {
+				b = sweep.AppendRecord(b, &r.Config, &r.Stats)
+			}
+			_, err := w.Write(b)
+			return err
+		}
+	}
+	return []File{
+		{"measure.txt", func(w io.Writer) error { return WriteMeasure(w, rv.Base) }},
+		{"cost.txt", func(w io.Writer) error { return WriteWindowCost(w, rv.CostAt(0)) }},
+		{"cost-both.txt", func(w io.Writer) error { return WriteBothCost(w, rv.CostAt(0)) }},
+		{"variants.csv", runs(rv.Variants)},
+		{"lease-sweep.csv", runs(rv.LeaseSweep)},
+		{"heatmap.csv", runs(rv.Heat)},
+		{"cost.csv", func(w io.Writer) error { return WriteCostCSV(w, rv.Projections()) }},
+		{"timeline.txt", func(w io.Writer) error {
+			plain := Variants()[0].Apply(rv.Base)
+			return WriteTrace(w, plain, plain.Schedule())
+		}},
+		{"report.md", rv.writeMarkdown},
+	}
+}
+
+// WriteDir writes the whole report into dir, creating it if need be. Every
+// file is written into a temporary folder inside dir first and moved into
+// place only when all are written, so an error leaves dir as it was.
+func (rv *Review) WriteDir(dir string) (err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(dir, ".report-*")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	var names []string
+	write := func(name string, fill func(w io.Writer) error) error {
+		names = append(names, name)
+		return WriteFileAtomic(filepath.Join(tmp, name), func(w *bufio.Writer) error { return fill(w) })
+	}
+	for _, f := range rv.Files() {
+		if err := write(f.Name, f.Write); err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	for _, f := range rv.Figures() {
+		if err := write(f.Name, func(w io.Writer) error { _, err := f.WriteTo(w); return err }); err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	for _, name := range names {
+		if err := os.Rename(filepath.Join(tmp, name), filepath.Join(dir, name)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeMarkdown writes report.md: every plot and table with a reading
+// computed from the numbers.
+func (rv *Review) writeMarkdown(w io.Writer) error {
+	var b strings.Builder
+	c := rv.Base
+	b.WriteString("# Lease-based leader election for the end-of-day batch: capacity-planning review\n\n")
+	b.WriteString("Written by `leasesim report`. Every figure below is computed by the round model; the files beside this one hold the numbers.\n\n")
+
+	b.WriteString("## Parameters\n\n| parameter | value |\n|---|---|\n")
+	for p := model.Param(0); int(p) < model.NumParams; p++ {
+		fmt.Fprintf(&b, "| %s | %s |\n", p.Name(), sweep.AppendValue(nil, p, c.Get(p)))
+	}
+	fmt.Fprintf(&b, "| handovers per year | %s |\n| invoice lines per batch | %d |\n\n", rates(rv.Handovers), rv.LinesPerBatch)
+	fmt.Fprintf(&b, "Scenario: %s\n\n", Scenario(c))
+
+	rv.writeVariants(&b)
+	rv.writeTimeline(&b)
+	rv.writeLease(&b)
+	rv.writeHeat(&b)
+	rv.writeCost(&b)
+
+	b.WriteString("## Files\n\n")
+	for _, f := range rv.Files() {
+		fmt.Fprintf(&b, "- `%s`\n", f.Name)
+	}
+	for _, f := range rv.Figures() {
+		fmt.Fprintf(&b, "- `%s`\n", f.Name)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (rv *Review) writeVariants(b *strings.Builder) {
+	plain, fenced, both := rv.Variants[0].Stats, rv.Variants[1].Stats, rv.Variants[2].Stats
+	triggers := rv.Base.Triggers()
+	b.WriteString("## Plain, fencing, fencing + persistent trigger\n\n![The three arrangements](variants.png)\n\n")
+	b.WriteString("| measure | plain | fencing | fencing + trigger |\n|---|---:|---:|---:|\n")
+	for _, m := range variantMeasures() {
+		fmt.Fprintf(b, "| %s | %d | %d | %d |\n", m.long, plain.Get(m.stat), fenced.Get(m.stat), both.Get(m.stat))
+	}
+	fmt.Fprintf(b, "\nOf %s, the plain arrangement started %d, missed %d and started %d twice. ",
+		plural(triggers, "batch", "batches"), plain.Started, plain.Missed, plain.DoubleStarts)
+	doubles := fmt.Sprintf("took double starts from %d to %d", plain.DoubleStarts, fenced.DoubleStarts)
+	if plain.DoubleStarts == fenced.DoubleStarts {
+		doubles = fmt.Sprintf("left double starts at %d", fenced.DoubleStarts)
+	}
+	fmt.Fprintf(b, "Fencing refused %s of stale work and %s; its two-leader rounds stay %d, as without it: fencing corrects effect, not belief. ",
+		plural(fenced.Rejected, "round", "rounds"), doubles, fenced.TwoLeaderRounds)
+	fmt.Fprintf(b, "With the persistent trigger as well, %d batches were missed and %d left queued, at %s of delay.\n\n",
+		both.Missed, both.Unresolved, plural(both.DelayedRounds, "round", "rounds"))
+}
+
+func (rv *Review) writeTimeline(b *strings.Builder) {
+	b.WriteString("## Round by round (plain)\n\n![Timeline of the plain run](timeline.png)\n\n")
+	var leaderless, twoLeader []int
+	var events []string
+	for _, r := range rv.Timeline {
+		switch {
+		case r.Active == 0:
+			leaderless = append(leaderless, r.Round)
+		case r.Active > 1:
+			twoLeader = append(twoLeader, r.Round)
+		}
+		if r.Handover {
+			events = append(events, fmt.Sprintf("node %d took over in round %d with token %d", r.Leader, r.Round, r.Record))
+		}
+		if e := r.Event(); e != "" {
+			events = append(events, fmt.Sprintf("round %d: batch %s", r.Round, e))
+		}
+	}
+	fmt.Fprintf(b, "Leaderless rounds: %s. Two-leader rounds: %s. ", roundList(leaderless), roundList(twoLeader))
+	const most = 20
+	if len(events) > most {
+		events = append(events[:most], fmt.Sprintf("and %d more", len(events)-most))
+	}
+	if len(events) > 0 {
+		fmt.Fprintf(b, "In order: %s.", strings.Join(events, "; "))
+	}
+	b.WriteString(" The round-by-round text is in `timeline.txt`.\n\n")
+}
+
+func (rv *Review) writeLease(b *strings.Builder) {
+	b.WriteString("## The lease\n\n![Lease sweep](lease-sweep.png)\n\n")
+	at := func(lease, outage int) model.Stats {
+		for _, r := range rv.LeaseSweep {
+			if r.Config.Lease == lease && r.Config.Outage == outage {
+				return r.Stats
+			}
+		}
+		panic("reports: lease sweep has no lease " + strconv.Itoa(lease))
+	}
+	lo, hi := at(1, LongOutage), at(MaxReportLease, LongOutage)
+	fmt.Fprintf(b, "Against an outage of %d rounds, leaderless rounds go from %d at lease 1 to %d at lease %d. ",
+		LongOutage, lo.LeaderlessRounds, hi.LeaderlessRounds, MaxReportLease)
+	var twoLeader []int
+	for lease := 1; lease <= MaxReportLease; lease++ {
+		if st := at(lease, LongOutage); st.Handovers > 0 {
+			twoLeader = append(twoLeader, st.TwoLeaderRounds)
+		}
+	}
+	sort.Ints(twoLeader)
+	switch {
+	case len(twoLeader) == 0:
+	case twoLeader[0] == twoLeader[len(twoLeader)-1]:
+		fmt.Fprintf(b, "Wherever a handover happens, there are %s, whatever the lease: they come from when the returning node next re-reads the record. ",
+			plural(twoLeader[0], "two-leader round", "two-leader rounds"))
+	default:
+		fmt.Fprintf(b, "Wherever a handover happens, the two-leader rounds lie between %d and %d: they come from when the returning node next re-reads the record, not from the lease. ",
+			twoLeader[0], twoLeader[len(twoLeader)-1])
+	}
+	rideOut := 0
+	for lease := MaxReportLease; lease >= 1 && at(lease, ShortOutage).Handovers == 0; lease-- {
+		rideOut = lease
+	}
+	switch rideOut {
+	case 0:
+		fmt.Fprintf(b, "No lease up to %d rides out a %d-round outage without a handover.\n\n", MaxReportLease, ShortOutage)
+	case 1:
+		fmt.Fprintf(b, "Every lease rides out a %d-round outage without a handover.\n\n", ShortOutage)
+	default:
+		fmt.Fprintf(b, "A lease of %d or more rides out a %d-round outage without a handover; at lease %d it hands over needlessly, with %s.\n\n",
+			rideOut, ShortOutage, rideOut-1, plural(at(rideOut-1, ShortOutage).TwoLeaderRounds, "two-leader round", "two-leader rounds"))
+	}
+}
+
+func (rv *Review) writeHeat(b *strings.Builder) {
+	b.WriteString("## Lease × outage\n\n![Leaderless plus two-leader rounds over lease and outage](heatmap.png)\n\n")
+	worst, sums := rv.Heat[0], make([]int, MaxReportLease+1)
+	for _, r := range rv.Heat {
+		if WindowRounds(r.Stats) > WindowRounds(worst.Stats) {
+			worst = r
+		}
+		sums[r.Config.Lease] += WindowRounds(r.Stats)
+	}
+	best := 1
+	for lease := 2; lease <= MaxReportLease; lease++ {
+		if sums[lease] < sums[best] {
+			best = lease
+		}
+	}
+	fmt.Fprintf(b, "The worst cell is lease %d against an outage of %s: %s. ",
+		worst.Config.Lease, plural(worst.Config.Outage, "round", "rounds"), plural(WindowRounds(worst.Stats), "leaderless or two-leader round", "leaderless plus two-leader rounds"))
+	fmt.Fprintf(b, "Summed over outages of 0 to %d rounds, taken as equally likely, lease %d has the fewest: %d. `leasesim recommend` ranks leases for a weighted outage mix.\n\n",
+		MaxHeatOutage, best, sums[best])
+}
+
+func (rv *Review) writeCost(b *strings.Builder) {
+	b.WriteString("## Invoice lines per year\n\n![Cost per handover rate](cost.png)\n\n")
+	plain := rv.CostAt(0)
+	ps := plain.Projections(cost.Window, cost.Phase)
+	b.WriteString("| handovers/yr | method | missed batches/yr | lines not produced | double batches/yr | double lines |\n|---:|---|---:|---:|---:|---:|\n")
+	for _, p := range ps {
+		fmt.Fprintf(b, "| %s | %s | %.2f | %.0f | %.2f | %.0f |\n", rate(p.HandoversPerYear), p.Method, p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
+	}
+	win, ph := ps[0], ps[1]
+	times := ""
+	if win.MissedLines() > 0 && win.DoubleLines() > 0 {
+		times = fmt.Sprintf(" (%s and %s times as many)", ratio(ph.MissedLines(), win.MissedLines()), ratio(ph.DoubleLines(), win.DoubleLines()))
+	}
+	fmt.Fprintf(b, "\nAt %s handovers a year the publication's window method projects %.0f lines never produced and %.0f produced twice; the phase method, which averages what the model does over every phase of the outage, projects %.0f and %.0f%s. ",
+		rate(win.HandoversPerYear), win.MissedLines(), win.DoubleLines(), ph.MissedLines(), ph.DoubleLines(), times)
+	fenced := rv.CostAt(1).Projections(cost.Window, cost.Phase)
+	fmt.Fprintf(b, "With fencing and the persistent trigger the phase method projects %.0f and %.0f, at a mean delay of %.2f rounds per event; the window method, which reads only rounds, still projects %.0f and %.0f.\n\n",
+		fenced[1].MissedLines(), fenced[1].DoubleLines(), rv.Cost[1].Result.Phase.DelayedRounds, fenced[0].MissedLines(), fenced[0].DoubleLines())
+}
+
+// plural writes n and the noun in the form that goes with it.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// roundList writes rounds as ranges: "6-7, 11-12", or "none".
+func roundList(rounds []int) string {
+	if len(rounds) == 0 {
+		return "none"
+	}
+	var parts []string
+	for i := 0; i < len(rounds); {
+		j := i
+		for j+1 < len(rounds) && rounds[j+1] == rounds[j]+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(rounds[i]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d-%d", rounds[i], rounds[j]))
+		}
+		i = j + 1
+	}
+	return strings.Join(parts, ", ")
+}
+
+func rates(rs []float64) string {
+	var s []string
+	for _, r := range rs {
+		s = append(s, rate(r))
+	}
+	return strings.Join(s, ", ")
+}
