@@ -3,6 +3,7 @@ package model_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/leasesim/leasesim/model"
@@ -185,6 +186,36 @@ func TestQuietStretchesSkipped(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+func TestParseLengths(t *testing.T) {
+	tests := []struct{ in, want, wantErr string }{
+		{"fixed:5", "fixed:5", ""},
+		{"geometric:2000", "geometric:2000", ""},
+		{"geometric:1.5", "geometric:1.5", ""},
+		{"lognormal:1.2,0.6", "lognormal:1.2,0.6", ""},
+		{"fixed:0", "", "want a whole number of rounds from 1"},
+		{"fixed:2.5", "", "want a whole number of rounds"},
+		{"geometric:0.5", "", "want a mean from 1"},
+		{"lognormal:1", "", "want fixed:N, geometric:MEAN or lognormal:MU,SIGMA"},
+		{"lognormal:1,-1", "", "SIGMA from 0 to 10"},
+		{"lognormal:99,1", "", "want MU up to"},
+		{"weibull:2", "", "want fixed:N"},
+		{"geometric:NaN", "", "want fixed:N"},
+		{"", "", "want fixed:N"},
+	}
+	for _, tt := range tests {
+		l, err := model.ParseLengths(tt.in)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseLengths(%q) error %v, want %q", tt.in, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || l.String() != tt.want {
+			t.Errorf("ParseLengths(%q) = %v, %v", tt.in, l, err)
 		}
 	}
 }

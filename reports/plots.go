@@ -10,6 +10,7 @@ import (
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
@@ -52,6 +53,8 @@ func (rv *Review) Figures() []Figure {
 		{"cost.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawCost},
 		{"timeline.png", 10 * vg.Inch, timelineHeight(rv.Base.Nodes), rv.drawTimeline},
 		{"variants.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawVariants},
+		{"quorum.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawZone},
+		{"nodes.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawNodes},
 	}
 }
 
@@ -234,12 +237,7 @@ func (rv *Review) drawCost(dc draw.Canvas) error {
 		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
 		row = append(row, p)
 	}
-	plots := [][]*plot.Plot{row}
-	canvases := plot.Align(plots, draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter,
-		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}, dc)
-	for j, p := range row {
-		p.Draw(canvases[0][j])
-	}
+	sidePanels(dc, row...)
 	return nil
 }
 
@@ -419,4 +417,107 @@ func variantMeasures() []variantMeasure {
 		{model.Rejected, "refused work", "rejected by fencing"}, {model.TwoLeaderRounds, "two-leader rounds", "two-leader rounds"},
 		{model.LeaderlessRounds, "leaderless rounds", "leaderless rounds"}, {model.HandoverRounds, "handover rounds", "handover rounds"},
 	}
+}
+
+// sidePanels draws plots side by side, aligned.
+func sidePanels(dc draw.Canvas, row ...*plot.Plot) {
+	plots := [][]*plot.Plot{row}
+	canvases := plot.Align(plots, draw.Tiles{Rows: 1, Cols: len(row), PadX: vg.Centimeter,
+		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}, dc)
+	for j, p := range row {
+		p.Draw(canvases[0][j])
+	}
+}
+
+// drawZone: a zone of nodes failing together, quorum off and on, against
+// the node count.
+func (rv *Review) drawZone(dc draw.Canvas) error {
+	series := func(quorum bool, s model.Stat) plotter.XYs {
+		var xys plotter.XYs
+		for _, r := range rv.Zone {
+			if r.Config.Quorum == quorum {
+				xys = append(xys, plotter.XY{X: float64(r.Config.Nodes), Y: float64(r.Stats.Get(s))})
+			}
+		}
+		return xys
+	}
+	what := fmt.Sprintf("zone of %d down for %d rounds", ZoneDown, rv.Base.Outage)
+	rounds := newPlot("Rounds, "+what, "nodes", "rounds per run")
+	batches := newPlot("Batches, "+what, "nodes", "batches per run")
+	if err := plotutil.AddLinePoints(rounds,
+		"leaderless, no quorum", series(false, model.LeaderlessRounds), "leaderless, quorum", series(true, model.LeaderlessRounds),
+		"two-leader, no quorum", series(false, model.TwoLeaderRounds), "two-leader, quorum", series(true, model.TwoLeaderRounds)); err != nil {
+		return err
+	}
+	if err := plotutil.AddLinePoints(batches,
+		"missed, no quorum", series(false, model.Missed), "missed, quorum", series(true, model.Missed),
+		"started twice, no quorum", series(false, model.DoubleStarts), "started twice, quorum", series(true, model.DoubleStarts)); err != nil {
+		return err
+	}
+	for _, p := range []*plot.Plot{rounds, batches} {
+		p.Y.Min = 0
+		p.Y.Max = math.Max(p.Y.Max*1.6, 3)
+		p.Legend.Top = true
+		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
+	}
+	sidePanels(dc, rounds, batches)
+	return nil
+}
+
+// errPoints are points with vertical error bars.
+type errPoints struct {
+	plotter.XYs
+	plotter.YErrors
+}
+
+// drawNodes: missed and duplicate invoice lines per year against the node
+// count, under independent failures, with 95% confidence intervals.
+func (rv *Review) drawNodes(dc draw.Canvas) error {
+	lines := rv.NodeStudy.LinesPerBatch
+	var panels []*plot.Plot
+	for _, part := range []struct {
+		title     string
+		mean, err func(s *sweep.Summary) float64
+	}{
+		{"Invoice lines never produced", func(s *sweep.Summary) float64 { return s.MissedPerYear }, func(s *sweep.Summary) float64 { return s.MissedPerYearCI95 }},
+		{"Invoice lines produced twice", func(s *sweep.Summary) float64 { return s.DoublePerYear }, func(s *sweep.Summary) float64 { return s.DoublePerYearCI95 }},
+	} {
+		p := newPlot(part.title+", independent failures", "nodes", "lines per year (mean, 95% CI)")
+		for i, quorum := range []bool{false, true} {
+			var pts errPoints
+			for j := range rv.Nodes {
+				s := &rv.Nodes[j]
+				if s.Config.Quorum != quorum {
+					continue
+				}
+				// Quorum is drawn a little to the right so the bars do not overlap.
+				pts.XYs = append(pts.XYs, plotter.XY{X: float64(s.Config.Nodes) + 0.08*float64(i), Y: lines * part.mean(s)})
+				e := lines * part.err(s)
+				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{e, e})
+			}
+			line, points, err := plotter.NewLinePoints(pts.XYs)
+			if err != nil {
+				return err
+			}
+			bars, err := plotter.NewYErrorBars(pts)
+			if err != nil {
+				return err
+			}
+			line.Color, points.Color, bars.Color = plotutil.Color(i), plotutil.Color(i), plotutil.Color(i)
+			line.Dashes, points.Shape = plotutil.Dashes(i), plotutil.Shape(i)
+			p.Add(line, points, bars)
+			name := "no quorum"
+			if quorum {
+				name = "quorum"
+			}
+			p.Legend.Add(name, line, points)
+		}
+		p.Legend.Top = true
+		p.Y.Min = 0
+		p.Y.Max *= 1.15
+		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
+		panels = append(panels, p)
+	}
+	sidePanels(dc, panels...)
+	return nil
 }

@@ -41,6 +41,15 @@ func (rv *Review) Files() []File {
 		{"lease-sweep.csv", runs(rv.LeaseSweep)},
 		{"heatmap.csv", runs(rv.Heat)},
 		{"cost.csv", func(w io.Writer) error { return WriteCostCSV(w, rv.Projections()) }},
+		{"quorum.csv", runs(rv.Zone)},
+		{"nodes.csv", func(w io.Writer) error {
+			b := rv.NodeStudy.AppendMonteCarloHeader(nil)
+			for _, s := range rv.Nodes {
+				b = rv.NodeStudy.AppendMonteCarloRow(b, &s)
+			}
+			_, err := w.Write(b)
+			return err
+		}},
 		{"timeline.txt", func(w io.Writer) error {
 			plain := Variants()[0].Apply(rv.Base)
 			return WriteTrace(w, plain, plain.Schedule())
@@ -104,6 +113,8 @@ func (rv *Review) writeMarkdown(w io.Writer) error {
 	rv.writeLease(&b)
 	rv.writeHeat(&b)
 	rv.writeCost(&b)
+	rv.writeZone(&b)
+	rv.writeNodes(&b)
 
 	b.WriteString("## Files\n\n")
 	for _, f := range rv.Files() {
@@ -248,6 +259,48 @@ func (rv *Review) writeCost(b *strings.Builder) {
 	fenced := rv.CostAt(1).Projections(cost.Window, cost.Phase)
 	fmt.Fprintf(b, "With fencing and the persistent trigger the phase method projects %.0f and %.0f, at a mean delay of %.2f rounds per event; the window method, which reads only rounds, still projects %.0f and %.0f.\n\n",
 		fenced[1].MissedLines(), fenced[1].DoubleLines(), rv.Cost[1].Result.Phase.DelayedRounds, fenced[0].MissedLines(), fenced[0].DoubleLines())
+}
+
+func (rv *Review) writeZone(b *strings.Builder) {
+	fmt.Fprintf(b, "## Quorum under a zone outage\n\n![Quorum on and off, %d to %d nodes](quorum.png)\n\n", MinZoneNodes, MaxZoneNodes)
+	b.WriteString("| nodes | quorum | handovers | leaderless rounds | two-leader rounds | missed | started twice |\n|---:|---|---:|---:|---:|---:|---:|\n")
+	blocked := 0
+	for i, r := range rv.Zone {
+		st := r.Stats
+		fmt.Fprintf(b, "| %d | %t | %d | %d | %d | %d | %d |\n", r.Config.Nodes, r.Config.Quorum, st.Handovers, st.LeaderlessRounds, st.TwoLeaderRounds, st.Missed, st.DoubleStarts)
+		if r.Config.Quorum && st.Handovers == 0 && rv.Zone[i-1].Stats.Handovers > 0 {
+			blocked = r.Config.Nodes
+		}
+	}
+	fmt.Fprintf(b, "\nNodes 0-%d fail together for %s. ", ZoneDown-1, plural(rv.Base.Outage, "round", "rounds"))
+	if blocked > 0 {
+		fmt.Fprintf(b, "Up to %d nodes, quorum blocks the handover (the %d reachable are no strict majority) and the whole outage is leaderless; from %d nodes on, quorum costs nothing here.\n\n",
+			blocked, blocked-ZoneDown, blocked+1)
+	} else {
+		b.WriteString("Quorum changes nothing here.\n\n")
+	}
+}
+
+func (rv *Review) writeNodes(b *strings.Builder) {
+	mc := rv.NodeStudy
+	fmt.Fprintf(b, "## How many nodes, under independent failures\n\n![Invoice lines per year against node count](nodes.png)\n\n")
+	fmt.Fprintf(b, "Every node is up for %s rounds, then down for %s, independently of the others; %d replicas of %d rounds (%d years of %s rounds), seed %d. Means with 95%% confidence intervals.\n\n",
+		mc.Up, mc.Down, mc.Replicas, mc.Grid.Values[model.Rounds][0], StudyYears, rate(rv.RoundsPerYear), mc.Seed)
+	b.WriteString("| nodes | quorum | missed lines/yr | ± | double lines/yr | ± |\n|---:|---|---:|---:|---:|---:|\n")
+	lines := func(s sweep.Summary) (float64, float64, float64, float64) {
+		return s.MissedPerYear * mc.LinesPerBatch, s.MissedPerYearCI95 * mc.LinesPerBatch, s.DoublePerYear * mc.LinesPerBatch, s.DoublePerYearCI95 * mc.LinesPerBatch
+	}
+	for _, s := range rv.Nodes {
+		m, mci, d, dci := lines(s)
+		fmt.Fprintf(b, "| %d | %t | %.0f | %.0f | %.0f | %.0f |\n", s.Config.Nodes, s.Config.Quorum, m, mci, d, dci)
+	}
+	one, _, _, _ := lines(rv.Nodes[0])
+	two, _, twoDouble, _ := lines(rv.Nodes[2])
+	last, _, lastDouble, _ := lines(rv.Nodes[2*(MaxStudyNodes-1)])
+	fmt.Fprintf(b, "\nWithout quorum, one node misses %.0f lines a year: nobody can take over. A second node takes that to %.0f missed and %.0f doubled; with %d nodes it is %.0f and %.0f. ",
+		one, two, twoDouble, MaxStudyNodes, last, lastDouble)
+	qTwo, _, _, _ := lines(rv.Nodes[3])
+	fmt.Fprintf(b, "With quorum, two nodes miss %.0f lines a year: when either fails, the other alone is no majority.\n\n", qTwo)
 }
 
 // plural writes n and the noun in the form that goes with it.

@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"bytes"
+	"context"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -15,7 +16,7 @@ import (
 
 func seedReview(t *testing.T) *reports.Review {
 	t.Helper()
-	rv, err := reports.NewReview(model.Default(), []float64{6, 12}, reports.SeedLinesPerBatch)
+	rv, err := reports.NewReview(context.Background(), model.Default(), reports.DefaultReviewOptions(model.Default()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +42,9 @@ func TestReportFiles(t *testing.T) {
 func TestZoneReport(t *testing.T) {
 	base := model.Default()
 	base.Nodes, base.Down, base.Lease, base.Outage, base.Renewal = 3, 2, 4, 7, 4
-	rv, err := reports.NewReview(base, []float64{4}, 1000)
+	opt := reports.DefaultReviewOptions(base)
+	opt.Handovers, opt.LinesPerBatch, opt.Replicas = []float64{4}, 1000, 50
+	rv, err := reports.NewReview(context.Background(), base, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

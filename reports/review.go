@@ -1,8 +1,11 @@
 package reports
 
 import (
+	"context"
+
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
 )
 
 // Run is one configuration and what its run counted.
@@ -21,15 +24,41 @@ type Arrangement struct {
 // a base configuration. The plots, the CSV and text files and report.md all
 // read it.
 type Review struct {
-	Base          model.Config
-	Handovers     []float64 // the rates of the cost tables
-	LinesPerBatch int
+	Base model.Config
+	ReviewOptions
 
 	Variants   []Run           // plain, fencing, fencing+trigger, as Variants()
 	LeaseSweep []Run           // ReportLeases × {LongOutage, ShortOutage}, lease outermost
 	Heat       []Run           // ReportLeases × HeatOutages, lease outermost
 	Cost       [2]Arrangement  // plain, and fencing + persistent trigger
 	Timeline   []TimelineRound // the plain run, round by round
+	Zone       []Run           // a zone of ZoneDown nodes failing together: ZoneNodes × quorum off, on
+	NodeStudy  *sweep.MonteCarlo
+	Nodes      []sweep.Summary // independent failures: StudyNodes × quorum off, on
+}
+
+// ReviewOptions are the report's settings beyond the base configuration.
+type ReviewOptions struct {
+	Handovers     []float64 // outage events per year, for the cost tables
+	LinesPerBatch int
+
+	// The node-count study: independent up and down periods.
+	Up, Down      model.Lengths
+	Replicas      int
+	Seed          uint64
+	RoundsPerYear float64 // rounds in a year; each replica lasts StudyYears
+}
+
+// DefaultReviewOptions returns the report's defaults for base: the seed's
+// rates and batch, nodes up for 2,000 rounds on average and down for about
+// 3, and a year of one batch a day (period × 365 rounds).
+func DefaultReviewOptions(base model.Config) ReviewOptions {
+	up, _ := model.ParseLengths("geometric:2000")
+	down, _ := model.ParseLengths("lognormal:1.2,0.6")
+	return ReviewOptions{
+		Handovers: []float64{6, 12}, LinesPerBatch: SeedLinesPerBatch,
+		Up: up, Down: down, Replicas: 200, Seed: 1, RoundsPerYear: float64(base.Period) * 365,
+	}
 }
 
 // The ranges the report sweeps.
@@ -39,11 +68,16 @@ const (
 	LongOutage      = 5  // the seed's long outage
 	ShortOutage     = 2  // and its short one
 	MaxPlotHandover = 24 // the cost plot's handovers per year, 1 … 24
+	ZoneDown        = 2  // the zone outage of the quorum plot
+	MinZoneNodes    = 2  // its node counts, 2 …
+	MaxZoneNodes    = 7  // … 7
+	MaxStudyNodes   = 7  // the node-count study's node counts, 1 … 7
+	StudyYears      = 10 // the length of each replica of the study
 )
 
-// NewReview computes a review of base at the given rates.
-func NewReview(base model.Config, handovers []float64, linesPerBatch int) (*Review, error) {
-	rv := &Review{Base: base, Handovers: handovers, LinesPerBatch: linesPerBatch}
+// NewReview computes a review of base.
+func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
+	rv := &Review{Base: base, ReviewOptions: opt}
 	var r model.Runner
 	run := func(c model.Config) (Run, error) {
 		st, err := r.Run(c)
@@ -82,15 +116,44 @@ func NewReview(base model.Config, handovers []float64, linesPerBatch int) (*Revi
 		plotRates = append(plotRates, float64(h))
 	}
 	for i, v := range []Variant{Variants()[0], Variants()[2]} {
-		res, err := ComputeCost(CostInput{Config: v.Apply(base), Handovers: plotRates, LinesPerBatch: linesPerBatch})
+		res, err := ComputeCost(CostInput{Config: v.Apply(base), Handovers: plotRates, LinesPerBatch: opt.LinesPerBatch})
 		if err != nil {
 			return nil, err
 		}
 		rv.Cost[i] = Arrangement{v.Name, res}
 	}
 	var err error
-	rv.Timeline, _, err = Timeline(plain, plain.Schedule())
-	return rv, err
+	if rv.Timeline, _, err = Timeline(plain, plain.Schedule()); err != nil {
+		return nil, err
+	}
+	for nodes := MinZoneNodes; nodes <= MaxZoneNodes; nodes++ {
+		for _, quorum := range []bool{false, true} {
+			c := plain
+			c.Nodes, c.Down, c.Quorum = nodes, ZoneDown, quorum
+			x, err := run(c)
+			if err != nil {
+				return nil, err
+			}
+			rv.Zone = append(rv.Zone, x)
+		}
+	}
+	return rv, rv.studyNodes(ctx, plain)
+}
+
+// studyNodes runs the node-count study: nodes 1 … MaxStudyNodes, quorum
+// off and on, every node failing independently, each replica StudyYears
+// long.
+func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
+	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(plain), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
+		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch)}
+	mc.Grid.Values[model.Nodes] = nil
+	for n := 1; n <= MaxStudyNodes; n++ {
+		mc.Grid.Values[model.Nodes] = append(mc.Grid.Values[model.Nodes], n)
+	}
+	mc.Grid.Values[model.Quorum] = []int{0, 1}
+	mc.Grid.Values[model.Rounds] = []int{max(1, min(model.MaxRounds, int(StudyYears*rv.RoundsPerYear)))}
+	rv.NodeStudy = mc
+	return mc.Run(ctx, 0, func(s *sweep.Summary) error { rv.Nodes = append(rv.Nodes, *s); return nil }, nil)
 }
 
 // CostAt returns the cost result of arrangement i at the review's own rates.

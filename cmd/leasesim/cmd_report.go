@@ -12,14 +12,23 @@ import (
 
 func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
+	opt := reports.DefaultReviewOptions(base)
 	out := fs.String("out", "out", "folder to write the report into; created if missing")
-	handovers := []float64{6, 12}
-	fs.Var(ratesValue{&handovers}, "handovers", "outage events (handovers) per year for the cost tables: "+sweep.ListSyntax)
-	lines := reports.SeedLinesPerBatch
-	fs.Var(positiveValue{&lines, 1e12}, "lines-per-batch", "invoice lines one batch produces")
+	fs.Var(ratesValue{&opt.Handovers}, "handovers", "outage events (handovers) per year for the cost tables: "+sweep.ListSyntax)
+	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &base, model.Fencing, model.PersistentTrigger)
+	fs.Var(lengthsValue{&opt.Up}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax)
+	fs.Var(lengthsValue{&opt.Down}, "downtime", "node-count study: how long a node stays unreachable: "+model.LengthsSyntax)
+	fs.Var(positiveValue{&opt.Replicas, 100_000}, "replicas", "node-count study: replicas of each configuration")
+	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "node-count study: seed of the random failures")
+	roundsPerYear := 0.0
+	fs.Var(rateValue{&roundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day)")
 	return func(ctx context.Context, std *streams) error {
-		rv, err := reports.NewReview(base, handovers, lines)
+		opt.RoundsPerYear = float64(base.Period) * 365
+		if roundsPerYear > 0 {
+			opt.RoundsPerYear = roundsPerYear
+		}
+		rv, err := reports.NewReview(ctx, base, opt)
 		if err != nil {
 			return &usageError{err.Error()}
 		}

@@ -33,6 +33,7 @@ func commands() []command {
 		{"recommend", "rank lease lengths over a mix of outages", setupRecommend},
 		{"sweep", "run a grid of configurations to CSV", setupSweep},
 		{"merge", "join the shard CSVs of one sweep", setupMerge},
+		{"montecarlo", "run configurations under independent random node failures", setupMonteCarlo},
 		{"report", "write every table, CSV and plot of a capacity-planning review", setupReport},
 	}
 }

@@ -90,7 +90,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "extra"}, `leasesim run: unexpected argument "extra": run takes only flags`},
 		{[]string{"run", "--trace", "--format", "csv"}, `leasesim run: --trace goes only with --format table`},
 		{[]string{"measure", "--period", "x"}, `leasesim measure: invalid argument "x" for "--period" flag: want a whole number from 1 to 1000000000`},
-		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, report`},
+		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, report`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/sweep"
+	"github.com/spf13/pflag"
+)
+
+// lengthsValue is a flag holding a distribution of period lengths.
+type lengthsValue struct{ l *model.Lengths }
+
+func (v lengthsValue) String() string { return v.l.String() }
+
+func (v lengthsValue) Set(s string) error {
+	l, err := model.ParseLengths(s)
+	if err != nil {
+		return err
+	}
+	*v.l = l
+	return nil
+}
+
+func (v lengthsValue) Type() string { return "dist" }
+
+// rateValue is a flag holding one non-negative number.
+type rateValue struct{ f *float64 }
+
+func (v rateValue) String() string { return strconv.FormatFloat(*v.f, 'f', -1, 64) }
+
+func (v rateValue) Set(s string) error {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f >= 0) || f > 1e12 {
+		return fmt.Errorf("want a number from 0 to 1e12")
+	}
+	*v.f = f
+	return nil
+}
+
+func (v rateValue) Type() string { return "float" }
+
+func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	base := model.Default()
+	base.Rounds = 100_000
+	mc := sweep.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: reports.SeedLinesPerBatch}
+	mc.Up, _ = model.ParseLengths("geometric:2000")
+	mc.Down, _ = model.ParseLengths("lognormal:1.2,0.6")
+	params := MonteCarloFlags()
+	addGridFlags(fs, &mc.Grid, params...)
+	fs.Var(paramValue{model.Rounds, &base}, "rounds", "rounds in each replica")
+	fs.Var(lengthsValue{&mc.Up}, "uptime", "how long a node stays reachable: "+model.LengthsSyntax)
+	fs.Var(lengthsValue{&mc.Down}, "downtime", "how long a node stays unreachable: "+model.LengthsSyntax)
+	fs.Var(positiveValue{&mc.Replicas, 10_000_000}, "replicas", "independent runs of each configuration")
+	fs.Uint64Var(&mc.Seed, "seed", 1, "seed of the random failures; the same seed gives the same output")
+	workers := runtime.NumCPU()
+	fs.Var(positiveValue{&workers, 1024}, "workers", "replicas run in parallel")
+	fs.Var(rateValue{&mc.RoundsPerYear}, "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off)")
+	lines := float64(mc.LinesPerBatch)
+	fs.Var(rateValue{&lines}, "lines-per-batch", "invoice lines one batch produces")
+	csvPath := fs.String("csv", "", "also write the summaries as CSV to this file")
+	return func(ctx context.Context, std *streams) error {
+		mc.Grid.Values[model.Rounds] = []int{base.Rounds}
+		mc.LinesPerBatch = lines
+		size, err := mc.Grid.Size()
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		if total := float64(size) * float64(mc.Replicas) * float64(base.Rounds); total > 1e15 {
+			return usagef("the study would simulate %.3g rounds: fewer configurations, --replicas or --rounds", total)
+		}
+		var summaries []sweep.Summary
+		csv := mc.AppendMonteCarloHeader(nil)
+		progress := func(int) {}
+		if bar := progressBar(std.err, size*mc.Replicas, "montecarlo"); bar != nil {
+			progress = func(n int) { bar.Add(n) }
+			defer bar.Finish()
+		}
+		err = mc.Run(ctx, workers, func(s *sweep.Summary) error {
+			summaries = append(summaries, *s)
+			csv = mc.AppendMonteCarloRow(csv, s)
+			return nil
+		}, progress)
+		if err != nil {
+			return err
+		}
+		if *csvPath != "" {
+			err := reports.WriteFileAtomic(*csvPath, func(w *bufio.Writer) error { _, err := w.Write(csv); return err })
+			if err != nil {
+				return err
+			}
+		}
+		return writeMonteCarlo(std.out, &mc, summaries)
+	}
+}
+
+// MonteCarloFlags are the model parameters montecarlo sweeps as lists.
+func MonteCarloFlags() []model.Param {
+	var ps []model.Param
+	for _, p := range sweep.MonteCarloParams() {
+		if p != model.Rounds {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+func writeMonteCarlo(w io.Writer, mc *sweep.MonteCarlo, summaries []sweep.Summary) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "every node up for %s rounds, then down for %s, independently; %d replicas of %d rounds, seed %d\n",
+		mc.Up, mc.Down, mc.Replicas, summaries[0].Config.Rounds, mc.Seed)
+	for _, s := range summaries {
+		c := s.Config
+		fmt.Fprintf(&b, "\nnodes %d, lease %d, renewal %d, period %d, fencing %t, persistent trigger %t, quorum %t\n",
+			c.Nodes, c.Lease, c.Renewal, c.Period, c.Fencing, c.PersistentTrigger, c.Quorum)
+		fmt.Fprintf(&b, "  %-22s%16s%14s\n", "per replica", "mean", "± 95% CI")
+		for k := model.Stat(0); int(k) < model.NumStats; k++ {
+			fmt.Fprintf(&b, "  %-22s%16.3f%14.3f\n", k.Name(), s.Mean[k], s.CI95[k])
+		}
+		if mc.RoundsPerYear > 0 {
+			fmt.Fprintf(&b, "  per year (%s rounds, %s lines a batch):\n", strconv.FormatFloat(mc.RoundsPerYear, 'f', -1, 64), strconv.FormatFloat(mc.LinesPerBatch, 'f', -1, 64))
+			fmt.Fprintf(&b, "  %-22s%16.3f%14.3f  = %.1f ± %.1f lines\n", "missed batches", s.MissedPerYear, s.MissedPerYearCI95, s.MissedPerYear*mc.LinesPerBatch, s.MissedPerYearCI95*mc.LinesPerBatch)
+			fmt.Fprintf(&b, "  %-22s%16.3f%14.3f  = %.1f ± %.1f lines\n", "double batches", s.DoublePerYear, s.DoublePerYearCI95, s.DoublePerYear*mc.LinesPerBatch, s.DoublePerYearCI95*mc.LinesPerBatch)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

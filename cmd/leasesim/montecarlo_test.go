@@ -1,0 +1,63 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leasesim/leasesim/internal/golden"
+)
+
+// TestMonteCarlo: a small study against its golden output and CSV; the same
+// seed gives the same CSV for any worker count.
+func TestMonteCarlo(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"montecarlo", "--nodes", "1,3", "--lease", "2,4", "--quorum", "false,true", "--rounds", "5000",
+		"--uptime", "geometric:150", "--downtime", "lognormal:1.5,0.7", "--replicas", "60", "--seed", "42",
+		"--rounds-per-year", "2190", "--lines-per-batch", "2500"}
+	var csvs []string
+	for _, workers := range []string{"1", "3"} {
+		path := filepath.Join(dir, "mc-"+workers+".csv")
+		code, stdout, stderr := runCmd(t, append(args, "--workers", workers, "--csv", path)...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		golden.Check(t, "cmd/montecarlo.txt", []byte(stdout))
+		csv, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		csvs = append(csvs, string(csv))
+	}
+	if csvs[0] != csvs[1] {
+		t.Error("--workers 1 and 3 give different CSV")
+	}
+	golden.Check(t, "cmd/montecarlo.csv", []byte(csvs[0]))
+	if header := strings.SplitN(csvs[0], "\n", 2)[0]; !strings.HasPrefix(header, "nodes,lease,renewal,rounds,period,fencing,persistent_trigger,quorum,uptime,downtime,seed,replicas,started_mean,started_ci95,") ||
+		!strings.HasSuffix(header, ",double_lines_per_year,double_lines_per_year_ci95") {
+		t.Errorf("header %s", header)
+	}
+}
+
+func TestMonteCarloBadInput(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"montecarlo", "--uptime", "weibull:2"}, `leasesim montecarlo: invalid argument "weibull:2" for "--uptime" flag: "weibull:2": want fixed:N, geometric:MEAN or lognormal:MU,SIGMA (rounds)`},
+		{[]string{"montecarlo", "--downtime", "fixed:0"}, `leasesim montecarlo: invalid argument "fixed:0" for "--downtime" flag: "fixed:0": want a whole number of rounds from 1 to 1000000000`},
+		{[]string{"montecarlo", "--replicas", "0"}, `leasesim montecarlo: invalid argument "0" for "--replicas" flag: want a whole number from 1 to 10000000`},
+		{[]string{"montecarlo", "--seed", "-1"}, `leasesim montecarlo: invalid argument "-1" for "--seed" flag:`},
+		{[]string{"montecarlo", "--rounds-per-year", "-5"}, `leasesim montecarlo: invalid argument "-5" for "--rounds-per-year" flag: want a number from 0 to 1e12`},
+		{[]string{"montecarlo", "--rounds", "1:5"}, `leasesim montecarlo: invalid argument "1:5" for "--rounds" flag: want a whole number from 1 to 1000000000`},
+		{[]string{"montecarlo", "--outage", "3"}, `leasesim montecarlo: unknown flag: --outage`},
+		{[]string{"montecarlo", "--replicas", "10000000", "--rounds", "1000000000"}, `leasesim montecarlo: the study would simulate 1e+16 rounds`},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runCmd(t, tt.args...)
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("leasesim %s: exit %d, stdout %q, stderr %q", strings.Join(tt.args, " "), code, stdout, stderr)
+		}
+	}
+}

@@ -1,0 +1,156 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Lengths is a distribution of the lengths, in rounds, of up or down
+// periods. Every period lasts at least one round.
+type Lengths struct {
+	Kind LengthKind
+	A, B float64 // fixed: A rounds; geometric: mean A; lognormal: mu A, sigma B
+}
+
+// LengthKind names a family of period-length distributions.
+type LengthKind int
+
+// The families.
+const (
+	Fixed     LengthKind = iota // always A rounds
+	Geometric                   // each round ends the period with chance 1/A: mean A
+	LogNormal                   // exp(N(A, B²)) rounded, at least 1
+)
+
+// LengthsSyntax describes the distribution syntax in words.
+const LengthsSyntax = "fixed:N, geometric:MEAN or lognormal:MU,SIGMA (rounds)"
+
+// ParseLengths parses fixed:N, geometric:MEAN (MEAN >= 1) or
+// lognormal:MU,SIGMA (SIGMA >= 0).
+func ParseLengths(s string) (Lengths, error) {
+	kind, args, _ := strings.Cut(s, ":")
+	nums := strings.Split(args, ",")
+	vals := make([]float64, len(nums))
+	for i, n := range nums {
+		v, err := strconv.ParseFloat(n, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return Lengths{}, fmt.Errorf("%q: want %s", s, LengthsSyntax)
+		}
+		vals[i] = v
+	}
+	bad := func(why string) (Lengths, error) { return Lengths{}, fmt.Errorf("%q: %s", s, why) }
+	switch {
+	case kind == "fixed" && len(vals) == 1:
+		if vals[0] != math.Trunc(vals[0]) || vals[0] < 1 || vals[0] > MaxRounds {
+			return bad(fmt.Sprintf("want a whole number of rounds from 1 to %d", MaxRounds))
+		}
+		return Lengths{Kind: Fixed, A: vals[0]}, nil
+	case kind == "geometric" && len(vals) == 1:
+		if vals[0] < 1 || vals[0] > MaxRounds {
+			return bad(fmt.Sprintf("want a mean from 1 to %d rounds", MaxRounds))
+		}
+		return Lengths{Kind: Geometric, A: vals[0]}, nil
+	case kind == "lognormal" && len(vals) == 2:
+		if vals[1] < 0 || vals[0] > math.Log(MaxRounds) || vals[1] > 10 {
+			return bad(fmt.Sprintf("want MU up to %.1f and SIGMA from 0 to 10", math.Log(MaxRounds)))
+		}
+		return Lengths{Kind: LogNormal, A: vals[0], B: vals[1]}, nil
+	}
+	return Lengths{}, fmt.Errorf("%q: want %s", s, LengthsSyntax)
+}
+
+// String writes the distribution back in ParseLengths' syntax.
+func (l Lengths) String() string {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	switch l.Kind {
+	case Geometric:
+		return "geometric:" + f(l.A)
+	case LogNormal:
+		return "lognormal:" + f(l.A) + "," + f(l.B)
+	}
+	return "fixed:" + f(l.A)
+}
+
+// draw draws one period length from src.
+func (l Lengths) draw(src rand.Source) int {
+	var x float64
+	switch l.Kind {
+	case Fixed:
+		return int(l.A)
+	case Geometric:
+		// 1 + floor(Exp(λ)) with e^-λ = 1 - 1/mean is geometric on
+		// {1, 2, …}: P(length > k) = (1 - 1/mean)^k.
+		x = 1 + math.Floor(distuv.Exponential{Rate: -math.Log1p(-1 / l.A), Src: src}.Rand())
+	case LogNormal:
+		x = math.Round(distuv.LogNormal{Mu: l.A, Sigma: l.B, Src: src}.Rand())
+	}
+	return int(math.Max(1, math.Min(x, MaxRounds)))
+}
+
+// Alternating is a failure schedule in which every node alternates
+// between up and down periods whose lengths are drawn independently from
+// Up and Down, using Src. Every node starts up, at the start of an up
+// period. It keeps its state between Begin and the end of a run, so each
+// concurrent run needs its own.
+type Alternating struct {
+	Up, Down Lengths
+	Src      rand.Source
+
+	next []int // per node, the round its reachability next changes
+	heap []int // nodes ordered by next, soonest first
+}
+
+// Begin implements Schedule.
+func (a *Alternating) Begin(r *Reachability) int {
+	n := r.Nodes()
+	a.next = a.next[:0]
+	a.heap = a.heap[:0]
+	for i := range n {
+		a.next = append(a.next, 1+a.Up.draw(a.Src))
+		a.heap = append(a.heap, i)
+	}
+	for i := n/2 - 1; i >= 0; i-- {
+		a.down(i)
+	}
+	return a.next[a.heap[0]]
+}
+
+// Apply implements Schedule: each change costs a draw and O(log nodes).
+func (a *Alternating) Apply(t int, r *Reachability) int {
+	for a.next[a.heap[0]] == t {
+		node := a.heap[0]
+		if r.Reachable(node) {
+			r.SetReachable(node, false)
+			a.next[node] = t + a.Down.draw(a.Src)
+		} else {
+			r.SetReachable(node, true)
+			a.next[node] = t + a.Up.draw(a.Src)
+		}
+		a.down(0)
+	}
+	return a.next[a.heap[0]]
+}
+
+// down restores the heap order below position i.
+func (a *Alternating) down(i int) {
+	h, next := a.heap, a.next
+	for {
+		least, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && next[h[l]] < next[h[least]] {
+			least = l
+		}
+		if r < len(h) && next[h[r]] < next[h[least]] {
+			least = r
+		}
+		if least == i {
+			return
+		}
+		h[i], h[least] = h[least], h[i]
+		i = least
+	}
+}

@@ -1,0 +1,223 @@
+package sweep
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"sync"
+
+	"github.com/leasesim/leasesim/model"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// MonteCarloParams are the parameters a Monte Carlo study varies; the
+// others (outage, start, down) belong to the seed's fixed schedule.
+func MonteCarloParams() []model.Param {
+	return []model.Param{model.Nodes, model.Lease, model.Renewal, model.Rounds, model.Period,
+		model.Fencing, model.PersistentTrigger, model.Quorum}
+}
+
+// MonteCarlo is a study in which every node fails independently: each
+// configuration of Grid is run Replicas times, each replica with its own
+// random up and down periods.
+type MonteCarlo struct {
+	Grid     Grid // only MonteCarloParams() vary
+	Up, Down model.Lengths
+	Replicas int
+	Seed     uint64
+	// RoundsPerYear, if positive, turns missed and double batches into
+	// yearly figures, with LinesPerBatch invoice lines each.
+	RoundsPerYear float64
+	LinesPerBatch float64
+}
+
+// Summary is one configuration's result over all replicas.
+type Summary struct {
+	Config model.Config
+	Mean   [model.NumStats]float64
+	CI95   [model.NumStats]float64 // half-width of the 95% confidence interval
+	// Per year, when RoundsPerYear is set: missed (missed or left queued)
+	// and double-started batches, mean and CI95 half-width.
+	MissedPerYear, MissedPerYearCI95 float64
+	DoublePerYear, DoublePerYearCI95 float64
+}
+
+// replicaSeed derives replica r's random source from the study's seed,
+// the part of the configuration that shapes the failures (the node count
+// and the distributions) and the replica index. A replica draws the same
+// periods whatever the grid around it and whichever worker runs it, and
+// configurations that differ only in policy (lease, renewal, period,
+// fencing, trigger, quorum) meet the very same failures: common random
+// numbers, so that their differences are the policy's, not chance's.
+func (mc *MonteCarlo) replicaSeed(c *model.Config, r int) (uint64, uint64) {
+	h := splitmix(mc.Seed ^ splitmix(uint64(c.Nodes)))
+	for _, s := range []string{mc.Up.String(), mc.Down.String()} {
+		for _, b := range []byte(s) {
+			h = splitmix(h ^ uint64(b))
+		}
+	}
+	h = splitmix(h ^ uint64(r))
+	return h, splitmix(h)
+}
+
+// splitmix is one step of SplitMix64, a well-mixed hash of x.
+func splitmix(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ x>>30) * 0xbf58476d1ce4e5b9
+	x = (x ^ x>>27) * 0x94d049bb133111eb
+	return x ^ x>>31
+}
+
+// Run runs the study and calls emit with each configuration's summary, in
+// grid order. The result does not depend on workers.
+func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) error, progress func(replicas int)) error {
+	size, err := mc.Grid.Size()
+	if err != nil {
+		return err
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	results := make([][model.NumStats]float64, mc.Replicas)
+	type job struct {
+		c           model.Config
+		first, last int
+	}
+	jobs := make(chan job)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var runErr error // the first error of any replica
+	for range workers {
+		go func() {
+			var r model.Runner
+			pcg := rand.NewPCG(0, 0)
+			a := model.Alternating{Up: mc.Up, Down: mc.Down, Src: pcg}
+			for j := range jobs {
+				for rep := j.first; rep < j.last; rep++ {
+					pcg.Seed(mc.replicaSeed(&j.c, rep))
+					st, err := r.RunSchedule(j.c, &a)
+					if err != nil {
+						mu.Lock()
+						runErr = cmp.Or(runErr, err)
+						mu.Unlock()
+					}
+					for s, v := range st.Values() {
+						results[rep][s] = float64(v)
+					}
+				}
+				wg.Done()
+			}
+		}()
+	}
+	defer close(jobs)
+
+	const chunk = 16
+	for i := range size {
+		c := mc.Grid.Config(i)
+		for first := 0; first < mc.Replicas; first += chunk {
+			wg.Add(1)
+			select {
+			case jobs <- job{c, first, min(first+chunk, mc.Replicas)}:
+			case <-ctx.Done():
+				wg.Done()
+				wg.Wait()
+				return ctx.Err()
+			}
+		}
+		wg.Wait()
+		if err := cmp.Or(runErr, ctx.Err()); err != nil {
+			return err
+		}
+		s := mc.summarise(c, results)
+		if err := emit(&s); err != nil {
+			return err
+		}
+		if progress != nil {
+			progress(mc.Replicas)
+		}
+	}
+	return nil
+}
+
+// summarise computes means and 95% confidence half-widths (Student's t)
+// over the replicas, in replica order.
+func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]float64) Summary {
+	s := Summary{Config: c}
+	n := len(results)
+	t := math.NaN()
+	if n > 1 {
+		t = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+	}
+	ci := func(xs []float64) (mean, half float64) {
+		mean, sd := stat.MeanStdDev(xs, nil)
+		if n < 2 {
+			return mean, 0
+		}
+		return mean, t * sd / math.Sqrt(float64(n))
+	}
+	xs := make([]float64, n)
+	for k := range model.NumStats {
+		for i := range results {
+			xs[i] = results[i][k]
+		}
+		s.Mean[k], s.CI95[k] = ci(xs)
+	}
+	if mc.RoundsPerYear > 0 {
+		scale := mc.RoundsPerYear / float64(c.Rounds)
+		for i := range results {
+			xs[i] = scale * (results[i][model.Missed] + results[i][model.Unresolved])
+		}
+		s.MissedPerYear, s.MissedPerYearCI95 = ci(xs)
+		for i := range results {
+			xs[i] = scale * results[i][model.DoubleStarts]
+		}
+		s.DoublePerYear, s.DoublePerYearCI95 = ci(xs)
+	}
+	return s
+}
+
+// AppendMonteCarloHeader appends the CSV header of a study's summaries.
+func (mc *MonteCarlo) AppendMonteCarloHeader(b []byte) []byte {
+	for _, p := range MonteCarloParams() {
+		b = append(b, p.Name()...)
+		b = append(b, ',')
+	}
+	b = append(b, "uptime,downtime,seed,replicas"...)
+	for s := model.Stat(0); int(s) < model.NumStats; s++ {
+		b = fmt.Appendf(b, ",%s_mean,%s_ci95", s.Name(), s.Name())
+	}
+	if mc.RoundsPerYear > 0 {
+		b = append(b, ",rounds_per_year,lines_per_batch"...)
+		for _, what := range []string{"missed", "double"} {
+			b = fmt.Appendf(b, ",%[1]s_batches_per_year,%[1]s_batches_per_year_ci95,%[1]s_lines_per_year,%[1]s_lines_per_year_ci95", what)
+		}
+	}
+	return append(b, '\n')
+}
+
+// AppendMonteCarloRow appends one summary as a CSV row.
+func (mc *MonteCarlo) AppendMonteCarloRow(b []byte, s *Summary) []byte {
+	for _, p := range MonteCarloParams() {
+		b = AppendValue(b, p, s.Config.Get(p))
+		b = append(b, ',')
+	}
+	b = fmt.Appendf(b, "%q,%q,%d,%d", mc.Up.String(), mc.Down.String(), mc.Seed, mc.Replicas)
+	for k := range model.NumStats {
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, s.Mean[k], 'f', 6, 64)
+		b = append(b, ',')
+		b = strconv.AppendFloat(b, s.CI95[k], 'f', 6, 64)
+	}
+	if mc.RoundsPerYear > 0 {
+		b = fmt.Appendf(b, ",%s,%s", strconv.FormatFloat(mc.RoundsPerYear, 'f', -1, 64), strconv.FormatFloat(mc.LinesPerBatch, 'f', -1, 64))
+		for _, v := range [][2]float64{{s.MissedPerYear, s.MissedPerYearCI95}, {s.DoublePerYear, s.DoublePerYearCI95}} {
+			b = fmt.Appendf(b, ",%.6f,%.6f,%.6f,%.6f", v[0], v[1], v[0]*mc.LinesPerBatch, v[1]*mc.LinesPerBatch)
+		}
+	}
+	return append(b, '\n')
+}

@@ -1,0 +1,205 @@
+package sweep_test
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
+)
+
+func lengths(t testing.TB, s string) model.Lengths {
+	t.Helper()
+	l, err := model.ParseLengths(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func study(t testing.TB, base model.Config, up, down string, replicas int) *sweep.MonteCarlo {
+	return &sweep.MonteCarlo{Grid: sweep.NewGrid(base), Up: lengths(t, up), Down: lengths(t, down), Replicas: replicas, Seed: 7}
+}
+
+func summaries(t testing.TB, mc *sweep.MonteCarlo, workers int) []sweep.Summary {
+	t.Helper()
+	var out []sweep.Summary
+	err := mc.Run(context.Background(), workers, func(s *sweep.Summary) error { out = append(out, *s); return nil }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestSingleNodeDownTenPercent: one node, up for 900 rounds on average and
+// down for 100, spends about 10% of its rounds leaderless: with no standby,
+// every round it is down is leaderless.
+func TestSingleNodeDownTenPercent(t *testing.T) {
+	base := model.Default()
+	base.Nodes, base.Rounds = 1, 100_000
+	s := summaries(t, study(t, base, "geometric:900", "fixed:100", 200), 2)[0]
+	share := s.Mean[model.LeaderlessRounds] / float64(base.Rounds)
+	if math.Abs(share-0.1) > 0.005 {
+		t.Errorf("leaderless share %.4f, want about 0.100", share)
+	}
+	if s.Mean[model.Handovers] != 0 {
+		t.Errorf("%v handovers with a single node", s.Mean[model.Handovers])
+	}
+}
+
+// TestFixedEqualsSchedule: with fixed up and down periods every node is up
+// 7 rounds, then down 3, in step: the deterministic windows 8-10, 18-20, …
+// for every node. Every replica is that run: means equal it, intervals are 0.
+func TestFixedEqualsSchedule(t *testing.T) {
+	for _, c := range []model.Config{
+		{Nodes: 3, Lease: 2, Renewal: 3, Rounds: 60, Period: 4},
+		{Nodes: 4, Lease: 1, Renewal: 5, Rounds: 97, Period: 6, Fencing: true, PersistentTrigger: true},
+		{Nodes: 1, Lease: 5, Renewal: 2, Rounds: 50, Period: 1, PersistentTrigger: true},
+	} {
+		c.Start, c.Down = 1, 1
+		var windows model.Windows
+		for n := range c.Nodes {
+			for first := 8; first <= c.Rounds; first += 10 {
+				windows = append(windows, model.Window{Node: n, First: first, Last: first + 2})
+			}
+		}
+		var r model.Runner
+		want, err := r.RunSchedule(c, windows)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := summaries(t, study(t, c, "fixed:7", "fixed:3", 5), 2)[0]
+		for k, v := range want.Values() {
+			if s.Mean[k] != float64(v) || s.CI95[k] != 0 {
+				t.Errorf("%+v: %s mean %v ± %v, want %d ± 0", c, model.Stat(k).Name(), s.Mean[k], s.CI95[k], v)
+			}
+		}
+	}
+}
+
+// TestIntervalsShrink: four times the replicas, half the interval.
+func TestIntervalsShrink(t *testing.T) {
+	base := model.Default()
+	base.Rounds = 20_000
+	ci := func(replicas int) float64 {
+		return summaries(t, study(t, base, "geometric:300", "lognormal:1.5,0.5", replicas), 2)[0].CI95[model.LeaderlessRounds]
+	}
+	small, large := ci(200), ci(800)
+	if ratio := small / large; ratio < 1.7 || ratio > 2.3 {
+		t.Errorf("CI95 %.3f at 200 replicas, %.3f at 800: ratio %.2f, want about 2", small, large, ratio)
+	}
+}
+
+// TestMonteCarloDeterministic: the same seed gives byte-identical CSV for
+// any worker count; another seed gives another result.
+func TestMonteCarloDeterministic(t *testing.T) {
+	csv := func(seed uint64, workers int) string {
+		mc := study(t, model.Default(), "geometric:200", "lognormal:1.2,0.6", 37)
+		mc.Seed, mc.RoundsPerYear, mc.LinesPerBatch = seed, 2190, 4000
+		for p, s := range map[model.Param]string{model.Nodes: "1,2,5", model.Lease: "2,4", model.Quorum: "false,true", model.Rounds: "5000"} {
+			mc.Grid.Values[p], _ = sweep.ParseValues(p, s)
+		}
+		b := mc.AppendMonteCarloHeader(nil)
+		for _, s := range summaries(t, mc, workers) {
+			b = mc.AppendMonteCarloRow(b, &s)
+		}
+		return string(b)
+	}
+	one := csv(1, 1)
+	for _, w := range []int{2, 3, 8} {
+		if csv(1, w) != one {
+			t.Errorf("workers %d: output differs from workers 1", w)
+		}
+	}
+	if csv(2, 2) == one {
+		t.Error("seeds 1 and 2 give the same output")
+	}
+	if lines := strings.Count(one, "\n"); lines != 13 {
+		t.Errorf("%d lines, want a header and 12 rows", lines)
+	}
+}
+
+// TestCommonRandomNumbers: configurations that differ only in policy meet
+// the same failures, so a policy that cannot matter changes nothing: quorum
+// with a single node, fencing for every count but rejected and double starts.
+func TestCommonRandomNumbers(t *testing.T) {
+	base := model.Default()
+	base.Rounds = 20_000
+	mc := study(t, base, "geometric:300", "lognormal:1.5,0.5", 40)
+	mc.Grid.Values[model.Nodes] = []int{1, 4}
+	mc.Grid.Values[model.Fencing] = []int{0, 1}
+	mc.Grid.Values[model.Quorum] = []int{0, 1}
+	s := summaries(t, mc, 2) // nodes, fencing, quorum: innermost last
+	if s[0].Mean != s[1].Mean {
+		t.Errorf("one node: quorum changed the results: %v vs %v", s[0].Mean, s[1].Mean)
+	}
+	for _, k := range []model.Stat{model.TwoLeaderRounds, model.LeaderlessRounds, model.HandoverRounds, model.Handovers} {
+		if a, b := s[4].Mean[k], s[6].Mean[k]; a != b {
+			t.Errorf("four nodes: fencing changed %s: %v vs %v", k.Name(), a, b)
+		}
+	}
+}
+
+// TestNodeCountMatters: under independent failures a lone node has no one to
+// hand over to, and with quorum two nodes cannot hand over when one fails
+// (one of two is no majority) while three can.
+func TestNodeCountMatters(t *testing.T) {
+	base := model.Default()
+	base.Rounds, base.Quorum = 20_000, true
+	mc := study(t, base, "geometric:300", "lognormal:1.5,0.5", 50)
+	mc.Grid.Values[model.Nodes] = []int{1, 2, 3}
+	s := summaries(t, mc, 2)
+	if s[0].Mean[model.Handovers] != 0 || s[1].Mean[model.Handovers] != 0 {
+		t.Errorf("handovers with 1 and 2 nodes under quorum: %v, %v", s[0].Mean[model.Handovers], s[1].Mean[model.Handovers])
+	}
+	if s[2].Mean[model.Handovers] < 10 {
+		t.Errorf("3 nodes under quorum hand over only %v times", s[2].Mean[model.Handovers])
+	}
+	if s[2].Mean[model.LeaderlessRounds] >= s[1].Mean[model.LeaderlessRounds] {
+		t.Errorf("3 nodes are leaderless %v rounds, 2 nodes %v", s[2].Mean[model.LeaderlessRounds], s[1].Mean[model.LeaderlessRounds])
+	}
+}
+
+// TestLengthMeans: each distribution has the mean it should: the one given
+// for fixed and geometric, e^(mu+sigma²/2) for the lognormal.
+func TestLengthMeans(t *testing.T) {
+	var r model.Runner
+	src := rand.NewPCG(1, 2)
+	for _, tt := range []struct {
+		dist string
+		want float64 // mean of up periods, from the rounds a single node is up
+	}{
+		{"geometric:50", 50}, {"fixed:40", 40}, {"geometric:1", 1}, {"lognormal:3,0.5", math.Exp(3 + 0.5*0.5/2)},
+	} {
+		c := model.Config{Nodes: 1, Lease: 1, Renewal: 1, Start: 1, Rounds: 1_000_000, Period: 1_000_000, Down: 1}
+		a := &model.Alternating{Up: lengths(t, tt.dist), Down: lengths(t, "fixed:10"), Src: src}
+		st, err := r.RunSchedule(c, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Cycles of (up, 10 down): up share = mean/(mean+10).
+		share := 1 - float64(st.LeaderlessRounds)/float64(c.Rounds)
+		if mean := 10 * share / (1 - share); math.Abs(mean-tt.want) > 0.03*tt.want {
+			t.Errorf("%s: mean up period %.2f, want %.2f", tt.dist, mean, tt.want)
+		}
+	}
+}
+
+func BenchmarkMonteCarlo(b *testing.B) {
+	base := model.Default()
+	base.Rounds = 100_000
+	for _, d := range []struct{ name, up, down string }{
+		{"default", "geometric:2000", "lognormal:1.2,0.6"},
+		{"churn", "geometric:20", "geometric:5"},
+	} {
+		b.Run(d.name+"/1000x100k", func(b *testing.B) {
+			mc := study(b, base, d.up, d.down, 1000)
+			for b.Loop() {
+				summaries(b, mc, 0)
+			}
+		})
+	}
+}
