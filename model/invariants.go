@@ -35,9 +35,12 @@ func CheckInvariants(c Config, st Stats) error {
 	return nil
 }
 
-// Check runs c with schedule s, checks CheckInvariants, and runs it again
-// with fencing turned the other way to check that fencing changes none of
-// the rounds and handovers: fencing corrects effect, not belief.
+// Check runs c with schedule s and checks CheckInvariants; checks that
+// the run, computed stretch by stretch, equals the same run computed round
+// by round; and runs it again with fencing turned the other way to check
+// that fencing changes none of the rounds and handovers: fencing corrects
+// effect, not belief. The schedule must give the same failures each time
+// it begins (a random one must be reseeded by the caller between runs).
 func (r *Runner) Check(c Config, s Schedule) error {
 	st, err := r.RunSchedule(c, s)
 	if err != nil {
@@ -45,6 +48,10 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	}
 	if err := CheckInvariants(c, st); err != nil {
 		return err
+	}
+	stepped, _ := r.Trace(c, s, func(*RoundView) {})
+	if stepped != st {
+		return fmt.Errorf("computed stretch by stretch %+v, round by round %+v", st, stepped)
 	}
 	other := c
 	other.Fencing = !c.Fencing

@@ -94,24 +94,27 @@ func (l Lengths) draw(src rand.Source) int {
 
 // Alternating is a failure schedule in which every node alternates
 // between up and down periods whose lengths are drawn independently from
-// Up and Down, using Src. Every node starts up, at the start of an up
-// period. It keeps its state between Begin and the end of a run, so each
-// concurrent run needs its own.
+// Up and Down by a PCG source seeded with Seed. Every node starts up, at
+// the start of an up period. Each Begin reseeds the source, so every run
+// with the same Alternating meets the same failures. It keeps its state
+// during a run, so each concurrent run needs its own.
 type Alternating struct {
 	Up, Down Lengths
-	Src      rand.Source
+	Seed     [2]uint64
 
+	src  rand.PCG
 	next []int // per node, the round its reachability next changes
 	heap []int // nodes ordered by next, soonest first
 }
 
 // Begin implements Schedule.
 func (a *Alternating) Begin(r *Reachability) int {
+	a.src.Seed(a.Seed[0], a.Seed[1])
 	n := r.Nodes()
 	a.next = a.next[:0]
 	a.heap = a.heap[:0]
 	for i := range n {
-		a.next = append(a.next, 1+a.Up.draw(a.Src))
+		a.next = append(a.next, 1+a.Up.draw(&a.src))
 		a.heap = append(a.heap, i)
 	}
 	for i := n/2 - 1; i >= 0; i-- {
@@ -126,10 +129,10 @@ func (a *Alternating) Apply(t int, r *Reachability) int {
 		node := a.heap[0]
 		if r.Reachable(node) {
 			r.SetReachable(node, false)
-			a.next[node] = t + a.Down.draw(a.Src)
+			a.next[node] = t + a.Down.draw(&a.src)
 		} else {
 			r.SetReachable(node, true)
-			a.next[node] = t + a.Up.draw(a.Src)
+			a.next[node] = t + a.Up.draw(&a.src)
 		}
 		a.down(0)
 	}

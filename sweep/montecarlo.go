@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"sync"
@@ -54,7 +53,7 @@ type Summary struct {
 // configurations that differ only in policy (lease, renewal, period,
 // fencing, trigger, quorum) meet the very same failures: common random
 // numbers, so that their differences are the policy's, not chance's.
-func (mc *MonteCarlo) replicaSeed(c *model.Config, r int) (uint64, uint64) {
+func (mc *MonteCarlo) replicaSeed(c *model.Config, r int) [2]uint64 {
 	h := splitmix(mc.Seed ^ splitmix(uint64(c.Nodes)))
 	for _, s := range []string{mc.Up.String(), mc.Down.String()} {
 		for _, b := range []byte(s) {
@@ -62,7 +61,7 @@ func (mc *MonteCarlo) replicaSeed(c *model.Config, r int) (uint64, uint64) {
 		}
 	}
 	h = splitmix(h ^ uint64(r))
-	return h, splitmix(h)
+	return [2]uint64{h, splitmix(h)}
 }
 
 // splitmix is one step of SplitMix64, a well-mixed hash of x.
@@ -95,11 +94,10 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 	for range workers {
 		go func() {
 			var r model.Runner
-			pcg := rand.NewPCG(0, 0)
-			a := model.Alternating{Up: mc.Up, Down: mc.Down, Src: pcg}
+			a := model.Alternating{Up: mc.Up, Down: mc.Down}
 			for j := range jobs {
 				for rep := j.first; rep < j.last; rep++ {
-					pcg.Seed(mc.replicaSeed(&j.c, rep))
+					a.Seed = mc.replicaSeed(&j.c, rep)
 					st, err := r.RunSchedule(j.c, &a)
 					if err != nil {
 						mu.Lock()

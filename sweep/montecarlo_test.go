@@ -3,7 +3,6 @@ package sweep_test
 import (
 	"context"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -167,7 +166,6 @@ func TestNodeCountMatters(t *testing.T) {
 // for fixed and geometric, e^(mu+sigma²/2) for the lognormal.
 func TestLengthMeans(t *testing.T) {
 	var r model.Runner
-	src := rand.NewPCG(1, 2)
 	for _, tt := range []struct {
 		dist string
 		want float64 // mean of up periods, from the rounds a single node is up
@@ -175,7 +173,7 @@ func TestLengthMeans(t *testing.T) {
 		{"geometric:50", 50}, {"fixed:40", 40}, {"geometric:1", 1}, {"lognormal:3,0.5", math.Exp(3 + 0.5*0.5/2)},
 	} {
 		c := model.Config{Nodes: 1, Lease: 1, Renewal: 1, Start: 1, Rounds: 1_000_000, Period: 1_000_000, Down: 1}
-		a := &model.Alternating{Up: lengths(t, tt.dist), Down: lengths(t, "fixed:10"), Src: src}
+		a := &model.Alternating{Up: lengths(t, tt.dist), Down: lengths(t, "fixed:10"), Seed: [2]uint64{1, 2}}
 		st, err := r.RunSchedule(c, a)
 		if err != nil {
 			t.Fatal(err)
