@@ -193,6 +193,7 @@ func TestParseMix(t *testing.T) {
 		{"-1:1", "", "want a whole number from 0 to 1000000000"},
 		{"2:1,2:1", "", "outage 2 appears twice"},
 		{"", "", "is not outage:weight"},
+		{"0:1e308,1:1e308", "", "add up past the largest number"},
 	}
 	for _, tt := range tests {
 		mix, err := ParseMix(tt.in)

@@ -42,6 +42,9 @@ func ParseMix(s string) ([]MixEntry, error) {
 		mix = append(mix, MixEntry{o, w})
 		total += w
 	}
+	if math.IsInf(total, 0) {
+		return nil, fmt.Errorf("the weights of %q add up past the largest number: scale them down", s)
+	}
 	for i := range mix {
 		mix[i].Weight /= total
 	}
