@@ -219,3 +219,38 @@ func TestParseLengths(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckInvariantsCatches: each invariant, broken on purpose, is named.
+func TestCheckInvariantsCatches(t *testing.T) {
+	c := model.Default()
+	good, _ := model.Run(c)
+	fenced := c
+	fenced.Fencing = true
+	trigger := c
+	trigger.PersistentTrigger = true
+	tests := []struct {
+		name string
+		c    model.Config
+		edit func(*model.Stats)
+		want string
+	}{
+		{"a trigger lost", c, func(s *model.Stats) { s.Started-- }, "trigger rounds"},
+		{"double start with fencing", fenced, func(s *model.Stats) { s.Missed, s.DoubleStarts = 1, 1 }, "double_starts = 1 with fencing"},
+		{"missed with the trigger", trigger, func(s *model.Stats) {}, "missed = 1 with the persistent trigger"},
+		{"rejected without fencing", c, func(s *model.Stats) { s.Rejected = 1 }, "rejected = 1 without fencing"},
+		{"negative", c, func(s *model.Stats) { s.DelayedRounds = -1 }, "delayed_rounds = -1 is negative"},
+		{"too many window rounds", c, func(s *model.Stats) { s.LeaderlessRounds = 23 }, "> 24 rounds"},
+		{"handover before the lease", c, func(s *model.Stats) { s.HandoverRounds = 2 }, "handover_rounds 2 < handovers 1 × lease 3"},
+	}
+	for _, tt := range tests {
+		st := good
+		tt.edit(&st)
+		err := model.CheckInvariants(tt.c, st)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want an error containing %q", tt.name, err, tt.want)
+		}
+	}
+	if err := model.CheckInvariants(c, good); err != nil {
+		t.Errorf("the seed's run: %v", err)
+	}
+}

@@ -29,11 +29,11 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			opt.RoundsPerYear = roundsPerYear
 		}
 		rv, err := reports.NewReview(ctx, base, opt)
-		if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
 			return &usageError{err.Error()}
-		}
-		if err := ctx.Err(); err != nil {
-			return err
 		}
 		if err := rv.WriteDir(*out); err != nil {
 			return err

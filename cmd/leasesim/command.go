@@ -34,6 +34,7 @@ func commands() []command {
 		{"sweep", "run a grid of configurations to CSV", setupSweep},
 		{"merge", "join the shard CSVs of one sweep", setupMerge},
 		{"montecarlo", "run configurations under independent random node failures", setupMonteCarlo},
+		{"check", "check the model's invariants over a bounded space, exhaustively", setupCheck},
 		{"report", "write every table, CSV and plot of a capacity-planning review", setupReport},
 	}
 }

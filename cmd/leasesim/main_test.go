@@ -90,7 +90,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "extra"}, `leasesim run: unexpected argument "extra": run takes only flags`},
 		{[]string{"run", "--trace", "--format", "csv"}, `leasesim run: --trace goes only with --format table`},
 		{[]string{"measure", "--period", "x"}, `leasesim measure: invalid argument "x" for "--period" flag: want a whole number from 1 to 1000000000`},
-		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, report`},
+		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, report`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -112,5 +112,17 @@ func TestVersion(t *testing.T) {
 	code, stdout, _ := runCmd(t, "--version")
 	if code != 0 || !strings.HasPrefix(stdout, "leasesim ") {
 		t.Errorf("--version: exit %d, %q", code, stdout)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	code, stdout, stderr := runCmd(t, "check")
+	if code != 0 || stderr != "" || stdout != "checked 276480 configurations: every invariant holds\n" {
+		t.Errorf("check: exit %d, %q, %q", code, stdout, stderr)
+	}
+	// 20 leases × 3 renewals × 2 outages × 3 starts × 8 toggles × 4 downs.
+	code, stdout, _ = runCmd(t, "check", "--nodes", "7", "--rounds", "100", "--lease", "1:20", "--outage", "0,30", "--period", "7")
+	if code != 0 || stdout != "checked 11520 configurations: every invariant holds\n" {
+		t.Errorf("check with lists: exit %d, %q", code, stdout)
 	}
 }

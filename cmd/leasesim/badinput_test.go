@@ -1,0 +1,123 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// badValues are values each type of flag must refuse, numbers too large for
+// the model among them.
+var badValues = map[string][]string{
+	"int":    {"abc", "", "1.5", "-99999999999999999999", "99999999999999999999", "0x10"},
+	"list":   {"abc", "", "4:1", "1:9:0", "1,1", "0:99999999999999999999", "99999999999999999999"},
+	"bool":   {"maybe", "2", "true,false"},
+	"bools":  {"maybe", "true,true", "", "1"},
+	"rates":  {"0", "-6", "abc", "NaN", "Inf", "12:6", "1e13"},
+	"dist":   {"weibull:2", "fixed:0", "geometric:0.5", "lognormal:1", "fixed:99999999999"},
+	"K/N":    {"4/4", "-1/2", "1", "a/b", "0/0"},
+	"float":  {"-1", "abc", "NaN", "1e13"},
+	"uint64": {"-1", "abc", "99999999999999999999999"},
+}
+
+// TestEveryFlagRefusesBadInput: for every command and every flag, each bad
+// value of the flag's type exits 2 with one line on stderr that names the
+// flag, and writes nothing.
+func TestEveryFlagRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	cases := 0
+	for _, c := range commands() {
+		fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+		c.setup(fs)
+		fs.VisitAll(func(f *pflag.Flag) {
+			values := badValues[f.Value.Type()]
+			switch f.Name {
+			case "method", "format":
+				values = []string{"nonsense", ""}
+			case "outage-mix":
+				values = []string{"2;0.9", "2:0", "2:-1", "x:1", "2:1,2:1", "0:1e308,1:1e308"}
+			case "out", "csv":
+				return // any path is valid; TestUnwritableOutput covers them
+			}
+			if len(values) == 0 {
+				t.Errorf("%s --%s: no bad values for type %q", c.name, f.Name, f.Value.Type())
+			}
+			for _, v := range values {
+				args := []string{c.name, "--" + f.Name + "=" + v, "--out=" + filepath.Join(dir, "out"), "--csv=" + filepath.Join(dir, "csv")}
+				if c.name != "report" && c.name != "sweep" && c.name != "merge" {
+					args = args[:2] // commands without --out
+					if c.name == "cost" || c.name == "recommend" || c.name == "montecarlo" {
+						args = append(args, "--csv="+filepath.Join(dir, "csv"))
+					}
+				}
+				if c.name == "merge" {
+					args = args[:3]
+				}
+				cases++
+				code, stdout, stderr := runCmd(t, args...)
+				if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--"+f.Name) {
+					t.Errorf("leasesim %s --%s=%q: exit %d, stdout %q, stderr %q", c.name, f.Name, v, code, stdout, stderr)
+				}
+			}
+		})
+	}
+	t.Logf("%d cases", cases)
+	if cases < 500 {
+		t.Errorf("only %d cases", cases)
+	}
+	onlyFiles(t, dir)
+}
+
+// TestUnwritableOutput: every command that writes a file fails with exit 1
+// and one line when it cannot, and leaves nothing behind.
+func TestUnwritableOutput(t *testing.T) {
+	dir := t.TempDir()
+	part := filepath.Join(dir, "part.csv")
+	os.WriteFile(part, []byte("nodes,started\n1,2\n"), 0o644)
+	missing := filepath.Join(dir, "missing", "file")
+	for _, args := range [][]string{
+		{"sweep", "--out", missing},
+		{"merge", "--out", missing, part},
+		{"cost", "--csv", missing},
+		{"recommend", "--csv", missing},
+		{"montecarlo", "--replicas", "5", "--rounds", "100", "--csv", missing},
+		{"report", "--out", part},
+		{"merge", filepath.Join(dir, "no-such.csv")},
+	} {
+		code, stdout, stderr := runCmd(t, args...)
+		if code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("leasesim %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+	onlyFiles(t, dir, "part.csv")
+}
+
+// TestInterrupted: Ctrl-C (a cancelled context) stops every long command
+// with exit 130 and no output file.
+func TestInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{
+		{"sweep", "--lease", "1:50", "--out", filepath.Join(dir, "sweep.csv")},
+		{"montecarlo", "--csv", filepath.Join(dir, "mc.csv")},
+		{"report", "--out", filepath.Join(dir, "report")},
+		{"check"},
+	} {
+		var stdout, stderr strings.Builder
+		if code := run(ctx, args, &stdout, &stderr); code != exitInterrupted || stdout.Len() != 0 {
+			t.Errorf("leasesim %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout.String(), stderr.String())
+		}
+	}
+	// The report's folder may be made, but holds nothing.
+	entries, _ := os.ReadDir(filepath.Join(dir, "report"))
+	if len(entries) != 0 {
+		t.Errorf("an interrupted report left %d files", len(entries))
+	}
+	os.Remove(filepath.Join(dir, "report"))
+	onlyFiles(t, dir)
+}

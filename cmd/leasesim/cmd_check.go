@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
+	"github.com/spf13/pflag"
+)
+
+// errViolations is check's failure: the violations are already printed.
+type errViolations struct{ configs, checked int }
+
+func (e errViolations) Error() string {
+	return fmt.Sprintf("%d of %d configurations break an invariant", e.configs, e.checked)
+}
+
+func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	g := sweep.CheckGrid()
+	addGridFlags(fs, &g, allParams()...)
+	return func(ctx context.Context, std *streams) error {
+		size, err := g.Size()
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		progress := func(int) {}
+		if bar := progressBar(std.err, size, "check"); bar != nil {
+			progress = func(n int) { bar.Add(n) }
+			defer bar.Finish()
+		}
+		bad := 0
+		checked, err := sweep.Check(ctx, &g, func(c model.Config, err error) {
+			bad++
+			fmt.Fprintf(std.out, "violation: leasesim run%s: %v\n", runFlags(c), err)
+		}, progress)
+		if err != nil {
+			return err
+		}
+		if bad > 0 {
+			return errViolations{bad, checked}
+		}
+		fmt.Fprintf(std.out, "checked %d configurations: every invariant holds\n", checked)
+		return nil
+	}
+}
+
+// runFlags writes c as the flags of "leasesim run" that reproduce it.
+func runFlags(c model.Config) string {
+	var b []byte
+	for p := model.Param(0); int(p) < model.NumParams; p++ {
+		b = fmt.Appendf(b, " --%s=%s", p.Flag(), sweep.AppendValue(nil, p, c.Get(p)))
+	}
+	return string(b)
+}

@@ -1,0 +1,51 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+// FuzzParseLengths: an accepted distribution reads back the same from its
+// String.
+func FuzzParseLengths(f *testing.F) {
+	for _, s := range []string{"fixed:5", "geometric:2000", "lognormal:1.2,0.6", "fixed:0", "geometric:0.5", "lognormal:1", "lognormal:20.7,10", "weibull:2", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := model.ParseLengths(s)
+		if err != nil {
+			return
+		}
+		again, err := model.ParseLengths(l.String())
+		if err != nil || again != l {
+			t.Fatalf("%q reads back from %q as %+v, %v", s, l.String(), again, err)
+		}
+	})
+}
+
+// FuzzRun: any configuration, valid or not, gives an error or a run that
+// passes every check; nothing panics.
+func FuzzRun(f *testing.F) {
+	f.Add(5, 3, 3, 5, 6, 24, 6, uint8(0), 1)
+	f.Add(1, 1, 1, 0, 1, 1, 1, uint8(7), 0)
+	f.Add(0, -1, 0, -1, 0, 0, 0, uint8(0), -1)
+	f.Add(4, 2, 5, 30, 2, 60, 1, uint8(5), 2)
+	f.Add(1_000_001, 1, 1, 1, 1, 1_000_000_001, 1, uint8(1), 1)
+	f.Fuzz(func(t *testing.T, nodes, lease, renewal, outage, start, rounds, period int, toggles uint8, down int) {
+		c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, Outage: outage, Start: start,
+			Rounds: min(rounds, 5000), Period: period, Down: down,
+			Fencing: toggles&1 != 0, PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0}
+		c.Nodes = min(c.Nodes, 5000)
+		var r model.Runner
+		if c.Validate() != nil {
+			if _, err := r.Run(c); err == nil {
+				t.Fatalf("%+v: invalid, yet Run gave no error", c)
+			}
+			return
+		}
+		if err := r.Check(c, c.Schedule()); err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+	})
+}

@@ -1,0 +1,84 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/leasesim/leasesim/model"
+	"pgregory.net/rapid"
+)
+
+// drawConfig draws a valid configuration, often small, sometimes with a
+// long horizon or many nodes.
+func drawConfig(t *rapid.T) model.Config {
+	nodes := rapid.OneOf(rapid.IntRange(1, 8), rapid.IntRange(9, 2000)).Draw(t, "nodes")
+	return model.Config{
+		Nodes:             nodes,
+		Lease:             rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "lease"),
+		Renewal:           rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "renewal"),
+		Outage:            rapid.OneOf(rapid.IntRange(0, 20), rapid.IntRange(21, 5000)).Draw(t, "outage"),
+		Start:             rapid.IntRange(1, 2000).Draw(t, "start"),
+		Rounds:            rapid.OneOf(rapid.IntRange(1, 100), rapid.IntRange(101, 100_000)).Draw(t, "rounds"),
+		Period:            rapid.OneOf(rapid.IntRange(1, 12), rapid.IntRange(13, 1000)).Draw(t, "period"),
+		Fencing:           rapid.Bool().Draw(t, "fencing"),
+		PersistentTrigger: rapid.Bool().Draw(t, "persistent_trigger"),
+		Down:              rapid.IntRange(0, nodes+1).Draw(t, "down"),
+		Quorum:            rapid.Bool().Draw(t, "quorum"),
+	}
+}
+
+// drawSchedule draws a failure schedule for c: the seed's (a zone), random
+// per-node windows, or independent random up and down periods.
+func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
+	switch rapid.IntRange(0, 2).Draw(t, "schedule") {
+	case 1:
+		var ws model.Windows
+		for node := range min(c.Nodes, 6) {
+			first := 1
+			for range rapid.IntRange(0, 4).Draw(t, "windows") {
+				first += rapid.IntRange(0, 200).Draw(t, "gap")
+				last := first + rapid.IntRange(0, 200).Draw(t, "length")
+				ws = append(ws, model.Window{Node: node, First: first, Last: last})
+				first = last + 2
+			}
+		}
+		return ws
+	case 2:
+		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
+		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
+		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
+		return &model.Alternating{Up: up, Down: down, Seed: [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}}
+	}
+	return c.Schedule()
+}
+
+// TestPropertyInvariants: SPEC's invariants, fencing's invariance and the
+// agreement of stretch-by-stretch and round-by-round runs hold for random
+// valid configurations under every kind of schedule.
+func TestPropertyInvariants(t *testing.T) {
+	var r model.Runner
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawConfig(t)
+		if err := r.Check(c, drawSchedule(t, c)); err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+	})
+}
+
+// TestPropertyExtraNodesIdle: under the seed's schedule, nodes beyond the
+// zone and the first standby never matter: adding nodes changes nothing
+// unless quorum counts them.
+func TestPropertyExtraNodesIdle(t *testing.T) {
+	var r model.Runner
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawConfig(t)
+		c.Quorum = false
+		c.Nodes = max(c.Nodes, c.Down+1)
+		more := c
+		more.Nodes += rapid.IntRange(1, 100).Draw(t, "extra")
+		a, _ := r.Run(c)
+		b, _ := r.Run(more)
+		if a != b {
+			t.Fatalf("%+v: %d nodes give %+v, %d give %+v", c, c.Nodes, a, more.Nodes, b)
+		}
+	})
+}

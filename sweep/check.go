@@ -1,0 +1,54 @@
+package sweep
+
+import (
+	"context"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+// CheckGrid is the bounded space "leasesim check" enumerates by default:
+// small values of every parameter, corners included (one node, no outage,
+// an outage past the end, a zone as large as the cluster, period 1).
+func CheckGrid() Grid {
+	lists := map[model.Param][]int{
+		model.Nodes: {1, 2, 3, 4}, model.Lease: {1, 2, 3, 4}, model.Renewal: {1, 2, 3},
+		model.Outage: {0, 1, 2, 4, 7}, model.Start: {1, 2, 3}, model.Rounds: {8, 13, 24},
+		model.Period: {1, 2, 3, 4}, model.Fencing: {0, 1}, model.PersistentTrigger: {0, 1},
+		model.Down: {0, 1, 2, 3}, model.Quorum: {0, 1},
+	}
+	var g Grid
+	for p, vals := range lists {
+		g.Values[p] = vals
+	}
+	return g
+}
+
+// Check runs every configuration of g through model.Runner.Check (the
+// invariants, fencing's invariance, and the run computed round by round)
+// and calls violation for each configuration that fails, in grid order. It
+// returns how many configurations it checked.
+func Check(ctx context.Context, g *Grid, violation func(c model.Config, err error), progress func(int)) (int, error) {
+	size, err := g.Size()
+	if err != nil {
+		return 0, err
+	}
+	var r model.Runner
+	var o odometer
+	o.seek(g, 0)
+	c := o.config(g)
+	for i := range size {
+		if i%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return i, err
+			}
+			if progress != nil && i > 0 {
+				progress(4096)
+			}
+		}
+		if err := r.Check(c, c.Schedule()); err != nil {
+			violation(c, err)
+		}
+		o.next(g, &c)
+	}
+	return size, nil
+}

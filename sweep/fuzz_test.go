@@ -1,0 +1,61 @@
+package sweep_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
+)
+
+// FuzzParseValues: whatever the input, ParseValues does not panic, and a
+// list it accepts is non-empty, in range, free of duplicates, and reads back
+// the same from FormatValues.
+func FuzzParseValues(f *testing.F) {
+	for _, s := range []string{"3", "1:4,8,16", "2:10:4", "false,true", "0:0", "1:1000000", "-1", "1::2", ",", "9223372036854775807:9223372036854775807"} {
+		f.Add(uint8(model.Lease), s)
+		f.Add(uint8(model.Fencing), s)
+		f.Add(uint8(model.Outage), s)
+	}
+	f.Fuzz(func(t *testing.T, param uint8, s string) {
+		p := model.Param(int(param) % model.NumParams)
+		vals, err := sweep.ParseValues(p, s)
+		if err != nil {
+			return
+		}
+		if len(vals) == 0 {
+			t.Fatalf("%q: no values and no error", s)
+		}
+		seen := map[int]bool{}
+		for _, v := range vals {
+			if p.Check(v) != nil || seen[v] {
+				t.Fatalf("%s %q: value %d out of range or repeated", p.Name(), s, v)
+			}
+			seen[v] = true
+		}
+		again, err := sweep.ParseValues(p, sweep.FormatValues(p, vals))
+		if err != nil || len(again) != len(vals) {
+			t.Fatalf("%s %q: FormatValues does not read back: %v", p.Name(), s, err)
+		}
+	})
+}
+
+// FuzzParseRates: accepted rates are positive, finite and distinct.
+func FuzzParseRates(f *testing.F) {
+	for _, s := range []string{"6,12", "0.5", "1:24", "1:2:0.25", "0", "1e308:1e309", "1:1e12:1e-300", "NaN", "6,6"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		vals, err := sweep.ParseRates(s)
+		if err != nil {
+			return
+		}
+		seen := map[float64]bool{}
+		for _, v := range vals {
+			if !(v > 0) || math.IsInf(v, 0) || seen[v] {
+				t.Fatalf("%q: bad rate %v", s, v)
+			}
+			seen[v] = true
+		}
+	})
+}
