@@ -1,7 +1,9 @@
 package model
 
-// believer is a node that believes it leads, with the fencing token it was
-// handed when it took over.
+// believer is a node that believes it leads but is no longer the record's
+// leader, with the fencing token it was handed when it took over. The
+// record's leader always believes and always holds the current token, so
+// it is not listed.
 type believer struct {
 	node, token int
 }
@@ -12,7 +14,7 @@ type believer struct {
 // give each goroutine its own.
 type Runner struct {
 	reach     Reachability
-	believers []believer
+	believers []believer // stale believers
 	outage    GroupOutage // the seed's schedule, kept here so it needs no allocation
 }
 
@@ -63,9 +65,10 @@ func (r *Runner) run(c *Config, s Schedule, observe func(*RoundView)) Stats {
 	change := s.Begin(reach)
 	down := reach.down
 
-	// The shared durable record.
+	// The shared durable record. Node 0 leads and believes it; nobody else
+	// believes yet.
 	leader, renewed, token := 0, 0, 1
-	bel := append(r.believers[:0], believer{node: 0, token: 1})
+	bel := r.believers[:0]
 
 	var st Stats
 	queued, queuedSum := 0, 0 // batches waiting and the sum of their trigger rounds
@@ -87,21 +90,25 @@ func (r *Runner) run(c *Config, s Schedule, observe func(*RoundView)) Stats {
 			if next := reach.lowestReachableExcept(leader); next >= 0 { // C1
 				st.HandoverRounds += t - renewed
 				st.Handovers++
+				bel = handOver(bel, leader, token, next)
 				leader, renewed = next, t
 				token++
-				bel = believe(bel, next, token)
 				handover = true
 			}
 		}
 
-		// 3. Count believers, 4. fence. Stale: reachable believers other
-		// than the leader, who drop out at the next re-read.
-		active, accepted, stale := 0, 0, 0
-		for _, b := range bel { // without branches: their outcome varies by stretch
-			up := b2i(!down[b.node])
-			active += up
-			stale += up & b2i(b.node != leader)
-			accepted += up & b2i(!c.Fencing || b.token == token)
+		// 3. Count believers, 4. fence. The leader's work is accepted when
+		// it is reachable; stale believers' tokens are older than the
+		// record's, so fencing refuses theirs. Reachable stale believers
+		// drop out at the next re-read.
+		stale := 0
+		for _, b := range bel {
+			stale += b2i(!down[b.node])
+		}
+		leaderUp := b2i(!down[leader])
+		active, accepted := leaderUp+stale, leaderUp
+		if !c.Fencing {
+			accepted += stale
 		}
 
 		// The stretch t … last.
@@ -165,11 +172,11 @@ func (r *Runner) run(c *Config, s Schedule, observe func(*RoundView)) Stats {
 		}
 
 		// 6. Re-read. Re-reads before the stretch's last round find no
-		// stale believer: the stretch ends at the first that does.
+		// reachable stale believer: the stretch ends at the first that does.
 		if reread == last {
 			kept := bel[:0]
 			for _, b := range bel {
-				if b.node == leader || down[b.node] {
+				if down[b.node] {
 					kept = append(kept, b)
 				}
 			}
@@ -201,16 +208,17 @@ func stepsThrough(next, last, step int) (n, after int) {
 	return n, next + n*step
 }
 
-// believe records that node believes it leads with token, replacing an
-// older belief of the same node.
-func believe(bel []believer, node, token int) []believer {
+// handOver updates the stale believers when next takes over from leader,
+// which held token: the old leader, still believing, becomes stale, and next,
+// if it was a stale believer, now leads.
+func handOver(bel []believer, leader, token, next int) []believer {
 	for i := range bel {
-		if bel[i].node == node {
-			bel[i].token = token
+		if bel[i].node == next {
+			bel[i] = believer{node: leader, token: token}
 			return bel
 		}
 	}
-	return append(bel, believer{node: node, token: token})
+	return append(bel, believer{node: leader, token: token})
 }
 
 // Outcome is what became of the trigger in one round.
@@ -250,6 +258,9 @@ func (v *RoundView) Reachable(node int) bool { return v.reach.Reachable(node) }
 // Belief reports whether node believes it leads in this round, and the
 // fencing token it holds if so.
 func (v *RoundView) Belief(node int) (token int, believes bool) {
+	if node == v.Leader {
+		return v.Token, true
+	}
 	for _, b := range v.believers {
 		if b.node == node {
 			return b.token, true
