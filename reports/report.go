@@ -43,9 +43,9 @@ func (rv *Review) Files() []File {
 		{"cost.csv", func(w io.Writer) error { return WriteCostCSV(w, rv.Projections()) }},
 		{"quorum.csv", runs(rv.Zone)},
 		{"nodes.csv", func(w io.Writer) error {
-			b := rv.NodeStudy.AppendMonteCarloHeader(nil)
+			b := rv.NodeStudy.AppendHeader(nil)
 			for _, s := range rv.Nodes {
-				b = rv.NodeStudy.AppendMonteCarloRow(b, &s)
+				b = rv.NodeStudy.AppendRow(b, &s)
 			}
 			_, err := w.Write(b)
 			return err

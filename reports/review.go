@@ -79,36 +79,30 @@ const (
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
 	rv := &Review{Base: base, ReviewOptions: opt}
 	var r model.Runner
-	run := func(c model.Config) (Run, error) {
+	// add runs base with edit applied and appends the run to dst.
+	add := func(dst *[]Run, base model.Config, edit func(*model.Config)) error {
+		c := base
+		edit(&c)
 		st, err := r.Run(c)
-		return Run{c, st}, err
+		*dst = append(*dst, Run{c, st})
+		return err
 	}
 	for _, v := range Variants() {
-		x, err := run(v.Apply(base))
-		if err != nil {
+		if err := add(&rv.Variants, base, func(c *model.Config) { *c = v.Apply(*c) }); err != nil {
 			return nil, err
 		}
-		rv.Variants = append(rv.Variants, x)
 	}
 	plain := Variants()[0].Apply(base)
 	for lease := 1; lease <= MaxReportLease; lease++ {
 		for _, outage := range []int{LongOutage, ShortOutage} {
-			c := plain
-			c.Lease, c.Outage = lease, outage
-			x, err := run(c)
-			if err != nil {
+			if err := add(&rv.LeaseSweep, plain, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
 				return nil, err
 			}
-			rv.LeaseSweep = append(rv.LeaseSweep, x)
 		}
 		for outage := 0; outage <= MaxHeatOutage; outage++ {
-			c := plain
-			c.Lease, c.Outage = lease, outage
-			x, err := run(c)
-			if err != nil {
+			if err := add(&rv.Heat, plain, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
 				return nil, err
 			}
-			rv.Heat = append(rv.Heat, x)
 		}
 	}
 	var plotRates []float64
@@ -128,13 +122,9 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	}
 	for nodes := MinZoneNodes; nodes <= MaxZoneNodes; nodes++ {
 		for _, quorum := range []bool{false, true} {
-			c := plain
-			c.Nodes, c.Down, c.Quorum = nodes, ZoneDown, quorum
-			x, err := run(c)
-			if err != nil {
+			if err := add(&rv.Zone, plain, func(c *model.Config) { c.Nodes, c.Down, c.Quorum = nodes, ZoneDown, quorum }); err != nil {
 				return nil, err
 			}
-			rv.Zone = append(rv.Zone, x)
 		}
 	}
 	return rv, rv.studyNodes(ctx, plain)

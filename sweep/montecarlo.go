@@ -179,8 +179,8 @@ func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]float6
 	return s
 }
 
-// AppendMonteCarloHeader appends the CSV header of a study's summaries.
-func (mc *MonteCarlo) AppendMonteCarloHeader(b []byte) []byte {
+// AppendHeader appends the CSV header of a study's summaries.
+func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 	for _, p := range MonteCarloParams() {
 		b = append(b, p.Name()...)
 		b = append(b, ',')
@@ -198,8 +198,8 @@ func (mc *MonteCarlo) AppendMonteCarloHeader(b []byte) []byte {
 	return append(b, '\n')
 }
 
-// AppendMonteCarloRow appends one summary as a CSV row.
-func (mc *MonteCarlo) AppendMonteCarloRow(b []byte, s *Summary) []byte {
+// AppendRow appends one summary as a CSV row.
+func (mc *MonteCarlo) AppendRow(b []byte, s *Summary) []byte {
 	for _, p := range MonteCarloParams() {
 		b = AppendValue(b, p, s.Config.Get(p))
 		b = append(b, ',')

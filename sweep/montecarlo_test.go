@@ -101,9 +101,9 @@ func TestMonteCarloDeterministic(t *testing.T) {
 		for p, s := range map[model.Param]string{model.Nodes: "1,2,5", model.Lease: "2,4", model.Quorum: "false,true", model.Rounds: "5000"} {
 			mc.Grid.Values[p], _ = sweep.ParseValues(p, s)
 		}
-		b := mc.AppendMonteCarloHeader(nil)
+		b := mc.AppendHeader(nil)
 		for _, s := range summaries(t, mc, workers) {
-			b = mc.AppendMonteCarloRow(b, &s)
+			b = mc.AppendRow(b, &s)
 		}
 		return string(b)
 	}

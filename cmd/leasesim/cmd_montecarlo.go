@@ -53,12 +53,12 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	mc := sweep.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: reports.SeedLinesPerBatch}
 	mc.Up, _ = model.ParseLengths("geometric:2000")
 	mc.Down, _ = model.ParseLengths("lognormal:1.2,0.6")
-	params := MonteCarloFlags()
+	params := monteCarloFlags()
 	addGridFlags(fs, &mc.Grid, params...)
 	fs.Var(paramValue{model.Rounds, &base}, "rounds", "rounds in each replica")
 	fs.Var(lengthsValue{&mc.Up}, "uptime", "how long a node stays reachable: "+model.LengthsSyntax)
 	fs.Var(lengthsValue{&mc.Down}, "downtime", "how long a node stays unreachable: "+model.LengthsSyntax)
-	fs.Var(positiveValue{&mc.Replicas, 10_000_000}, "replicas", "independent runs of each configuration")
+	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration")
 	fs.Uint64Var(&mc.Seed, "seed", 1, "seed of the random failures; the same seed gives the same output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "replicas run in parallel")
@@ -77,7 +77,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("the study would simulate %.3g rounds: fewer configurations, --replicas or --rounds", total)
 		}
 		var summaries []sweep.Summary
-		csv := mc.AppendMonteCarloHeader(nil)
+		csv := mc.AppendHeader(nil)
 		progress := func(int) {}
 		if bar := progressBar(std.err, size*mc.Replicas, "montecarlo"); bar != nil {
 			progress = func(n int) { bar.Add(n) }
@@ -85,7 +85,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		err = mc.Run(ctx, workers, func(s *sweep.Summary) error {
 			summaries = append(summaries, *s)
-			csv = mc.AppendMonteCarloRow(csv, s)
+			csv = mc.AppendRow(csv, s)
 			return nil
 		}, progress)
 		if err != nil {
@@ -101,8 +101,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	}
 }
 
-// MonteCarloFlags are the model parameters montecarlo sweeps as lists.
-func MonteCarloFlags() []model.Param {
+// monteCarloFlags are the model parameters montecarlo sweeps as lists.
+func monteCarloFlags() []model.Param {
 	var ps []model.Param
 	for _, p := range sweep.MonteCarloParams() {
 		if p != model.Rounds {

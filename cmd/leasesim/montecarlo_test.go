@@ -47,12 +47,12 @@ func TestMonteCarloBadInput(t *testing.T) {
 	}{
 		{[]string{"montecarlo", "--uptime", "weibull:2"}, `leasesim montecarlo: invalid argument "weibull:2" for "--uptime" flag: "weibull:2": want fixed:N, geometric:MEAN or lognormal:MU,SIGMA (rounds)`},
 		{[]string{"montecarlo", "--downtime", "fixed:0"}, `leasesim montecarlo: invalid argument "fixed:0" for "--downtime" flag: "fixed:0": want a whole number of rounds from 1 to 1000000000`},
-		{[]string{"montecarlo", "--replicas", "0"}, `leasesim montecarlo: invalid argument "0" for "--replicas" flag: want a whole number from 1 to 10000000`},
+		{[]string{"montecarlo", "--replicas", "0"}, `leasesim montecarlo: invalid argument "0" for "--replicas" flag: want a whole number from 1 to 1000000`},
 		{[]string{"montecarlo", "--seed", "-1"}, `leasesim montecarlo: invalid argument "-1" for "--seed" flag:`},
 		{[]string{"montecarlo", "--rounds-per-year", "-5"}, `leasesim montecarlo: invalid argument "-5" for "--rounds-per-year" flag: want a number from 0 to 1e12`},
 		{[]string{"montecarlo", "--rounds", "1:5"}, `leasesim montecarlo: invalid argument "1:5" for "--rounds" flag: want a whole number from 1 to 1000000000`},
 		{[]string{"montecarlo", "--outage", "3"}, `leasesim montecarlo: unknown flag: --outage`},
-		{[]string{"montecarlo", "--replicas", "10000000", "--rounds", "1000000000"}, `leasesim montecarlo: the study would simulate 1e+16 rounds`},
+		{[]string{"montecarlo", "--replicas", "1000000", "--rounds", "1000000000", "--nodes", "1:2"}, `leasesim montecarlo: the study would simulate 2e+15 rounds`},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := runCmd(t, tt.args...)
