@@ -14,7 +14,7 @@ type believer struct {
 // give each goroutine its own.
 type Runner struct {
 	reach     Reachability
-	believers []believer // stale believers
+	believers []believer  // stale believers
 	outage    GroupOutage // the seed's schedule, kept here so it needs no allocation
 }
 
