@@ -62,6 +62,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Uint64Var(&mc.Seed, "seed", 1, "seed of the random failures; the same seed gives the same output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "replicas run in parallel")
+	fs.Lookup("workers").DefValue = "all cores"
 	fs.Var(rateValue{&mc.RoundsPerYear}, "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off)")
 	lines := float64(mc.LinesPerBatch)
 	fs.Var(rateValue{&lines}, "lines-per-batch", "invoice lines one batch produces")

@@ -44,6 +44,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	out := fs.String("out", "-", "write the CSV to this file, atomically; - is standard output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
+	fs.Lookup("workers").DefValue = "all cores"
 	var k, n int = 0, 1
 	fs.Var(shardValue{&k, &n}, "shard", "write only shard K of N: a contiguous slice of the rows, with the header")
 	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")

@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
 
@@ -83,7 +84,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err := fs.Parse(args[1:])
 		switch {
 		case errors.Is(err, pflag.ErrHelp):
-			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s", c.name, c.summary, c.name, positional(c.name), fs.FlagUsages())
+			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, positional(c.name), fs.FlagUsages(), listHelp(fs))
 			return exitOK
 		case err != nil:
 			err = &usageError{err.Error()}
@@ -113,6 +114,19 @@ func report(stderr io.Writer, name string, err error) int {
 	}
 	fmt.Fprintf(stderr, "leasesim %s: %s\n", name, err)
 	return exitFailure
+}
+
+// listHelp explains the list syntax when fs has list flags.
+func listHelp(fs *pflag.FlagSet) string {
+	lists := false
+	fs.VisitAll(func(f *pflag.Flag) {
+		_, ok := f.Value.(listValue)
+		lists = lists || ok
+	})
+	if !lists {
+		return ""
+	}
+	return "\nA list flag takes " + sweep.ListSyntax + "; a bools flag takes false, true or false,true.\n"
 }
 
 func positional(name string) string {

@@ -36,6 +36,7 @@ func TestGolden(t *testing.T) {
 		{"measure-zone.txt", []string{"measure", "--nodes", "7", "--down", "2", "--quorum"}},
 		{"help.txt", []string{"help"}},
 		{"run-help.txt", []string{"run", "--help"}},
+		{"sweep-help.txt", []string{"sweep", "--help"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
