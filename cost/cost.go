@@ -109,8 +109,9 @@ func (in Incident) PerEvent() PerEvent {
 	return PerEvent{Missed: in.Missed + in.Unresolved, Double: in.DoubleStarts}
 }
 
-// MaxPhaseRounds bounds the rounds the phase method may simulate in all.
-const MaxPhaseRounds = 1_000_000_000
+// MaxPhases bounds the outage starts the phase method tries. Runs cost per
+// event, not per round, so ten million phases take a few seconds.
+const MaxPhases = 10_000_000
 
 // PhaseMethod averages the incident statistics of c over every phase of
 // the outage: start = period+1+k for k = 0 … lcm(period, renewal)-1. The
@@ -128,8 +129,11 @@ func PhaseMethod(c model.Config) (Incident, error) {
 // outage's start.
 func phaseMethod(c model.Config, horizon int) (Incident, error) {
 	phases := lcm(c.Period, c.Renewal)
-	if phases > MaxPhaseRounds/(c.Period+1+phases+horizon) {
-		return Incident{}, fmt.Errorf("the phase method would simulate more than %d rounds for period %d and renewal %d: lcm(period, renewal) is too large", MaxPhaseRounds, c.Period, c.Renewal)
+	if phases > MaxPhases {
+		return Incident{}, fmt.Errorf("the phase method would try lcm(period %d, renewal %d) = %d outage starts, more than %d", c.Period, c.Renewal, phases, MaxPhases)
+	}
+	if longest := c.Period + phases + horizon; longest > model.MaxRounds {
+		return Incident{}, fmt.Errorf("the phase method needs runs of up to %d rounds (period + lcm(period, renewal) + outage + renewal + period), more than the model's %d", longest, model.MaxRounds)
 	}
 	in := Incident{Phases: phases, Horizon: horizon}
 	var r model.Runner

@@ -172,8 +172,17 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 func TestPhaseTooLarge(t *testing.T) {
 	c := model.Default()
 	c.Period, c.Renewal = 999_999_937, 999_999_929
-	if _, err := PhaseMethod(c); err == nil || !strings.Contains(err.Error(), "lcm(period, renewal) is too large") {
+	if _, err := PhaseMethod(c); err == nil || !strings.Contains(err.Error(), "outage starts, more than 10000000") {
 		t.Errorf("PhaseMethod with coprime huge periods: %v", err)
+	}
+	c = model.Default()
+	c.Outage = model.MaxRounds
+	if _, err := PhaseMethod(c); err == nil || !strings.Contains(err.Error(), "more than the model's 1000000000") {
+		t.Errorf("PhaseMethod with a huge outage: %v", err)
+	}
+	c.Outage = model.MaxRounds - 100 // event by event, a long run is cheap
+	if in, err := PhaseMethod(c); err != nil || in.LeaderlessRounds != 2 {
+		t.Errorf("PhaseMethod with a long outage: %+v, %v", in, err)
 	}
 }
 
