@@ -166,7 +166,7 @@ func (r *Runner) run(c *Config, s Schedule, observe func(*RoundView)) Stats {
 			observe(&RoundView{
 				Round: t, Leader: leader, Token: token, Handover: handover,
 				Active: active, Accepted: accepted, Trigger: outcome,
-				Dequeued: dequeued, Queued: queued, Reread: t%c.Renewal == 0,
+				Dequeued: dequeued, Reread: t%c.Renewal == 0,
 				reach: reach, believers: bel,
 			})
 		}
@@ -242,7 +242,6 @@ type RoundView struct {
 	Accepted int     // active nodes whose work was accepted
 	Trigger  Outcome // what became of this round's trigger
 	Dequeued int     // queued batches started in this round
-	Queued   int     // batches still queued after this round
 	Reread   bool    // believers re-read the record at the end of this round
 
 	reach     *Reachability
