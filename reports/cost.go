@@ -157,7 +157,7 @@ func WriteCostCSV(w io.Writer, ps []ArrangedProjection) error {
 	b := costCSVHeader(nil)
 	for _, p := range ps {
 		b = sweep.AppendParams(b, &p.Config)
-		b = fmt.Appendf(b, ",%s,%s,%s,%.6f,%.6f,%.6f,%.6f\n", p.Method, rate(p.HandoversPerYear), rate(p.LinesPerBatch),
+		b = fmt.Appendf(b, ",%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", p.Method, p.HandoversPerYear, p.LinesPerBatch,
 			p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 	}
 	_, err := w.Write(b)
