@@ -64,14 +64,7 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	}
 	if st.TwoLeaderRounds != ot.TwoLeaderRounds || st.LeaderlessRounds != ot.LeaderlessRounds ||
 		st.HandoverRounds != ot.HandoverRounds || st.Handovers != ot.Handovers {
-		return fmt.Errorf("fencing changed the rounds or handovers: %+v without, %+v with", pick(c.Fencing, ot, st), pick(c.Fencing, st, ot))
+		return fmt.Errorf("fencing changed the rounds or handovers: fencing %t gives %+v, fencing %t gives %+v", c.Fencing, st, other.Fencing, ot)
 	}
 	return nil
-}
-
-func pick(cond bool, a, b Stats) Stats {
-	if cond {
-		return a
-	}
-	return b
 }

@@ -13,7 +13,7 @@ import (
 // temporary file in the same folder, which is renamed to path only when
 // write and the flush succeed. On any error the temporary file is removed,
 // so path either appears whole or is left as it was.
-func WriteFileAtomic(path string, write func(w *bufio.Writer) error) (err error) {
+func WriteFileAtomic(path string, write func(w *bufio.Writer) error) error {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -22,24 +22,29 @@ func WriteFileAtomic(path string, write func(w *bufio.Writer) error) (err error)
 	if err != nil {
 		return err
 	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	w := bufio.NewWriterSize(f, 1<<16)
-	if err := write(w); err != nil {
+	if err := fill(f, path, write); err != nil {
+		os.Remove(f.Name())
 		return err
-	}
-	if err := w.Flush(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// fill writes f through a buffer, makes it readable by all and closes it,
+// reporting write errors under the name path.
+func fill(f *os.File, path string, write func(w *bufio.Writer) error) error {
+	w := bufio.NewWriterSize(f, 1<<16)
+	err := write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }

@@ -154,7 +154,8 @@ func Arranged(c model.Config, projections []cost.Projection) []ArrangedProjectio
 // projection's configuration, then the method, the rate, lines per batch
 // and the yearly figures.
 func WriteCostCSV(w io.Writer, ps []ArrangedProjection) error {
-	b := costCSVHeader(nil)
+	b := sweep.AppendNames(nil, sweep.AllParams()...)
+	b = append(b, "method,handovers_per_year,lines_per_batch,missed_batches_per_year,missed_lines_per_year,double_batches_per_year,double_lines_per_year\n"...)
 	for _, p := range ps {
 		b = sweep.AppendParams(b, &p.Config)
 		b = fmt.Appendf(b, ",%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", p.Method, p.HandoversPerYear, p.LinesPerBatch,
@@ -162,14 +163,6 @@ func WriteCostCSV(w io.Writer, ps []ArrangedProjection) error {
 	}
 	_, err := w.Write(b)
 	return err
-}
-
-func costCSVHeader(b []byte) []byte {
-	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		b = append(b, p.Name()...)
-		b = append(b, ',')
-	}
-	return append(b, "method,handovers_per_year,lines_per_batch,missed_batches_per_year,missed_lines_per_year,double_batches_per_year,double_lines_per_year\n"...)
 }
 
 func rate(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -128,14 +128,7 @@ func (rv *Review) drawLeaseSweep(dc draw.Canvas) error {
 		bottom.Y.Max = math.Max(bottom.Y.Max+1, 3)
 		grid[0][col], grid[1][col] = top, bottom
 	}
-	plots := [][]*plot.Plot{grid[0][:], grid[1][:]}
-	canvases := plot.Align(plots, draw.Tiles{Rows: 2, Cols: 2, PadX: vg.Centimeter, PadY: vg.Centimeter,
-		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}, dc)
-	for i := range plots {
-		for j := range plots[i] {
-			plots[i][j].Draw(canvases[i][j])
-		}
-	}
+	panels(dc, grid[0][:], grid[1][:])
 	return nil
 }
 
@@ -237,7 +230,7 @@ func (rv *Review) drawCost(dc draw.Canvas) error {
 		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
 		row = append(row, p)
 	}
-	sidePanels(dc, row...)
+	panels(dc, row)
 	return nil
 }
 
@@ -419,13 +412,14 @@ func variantMeasures() []variantMeasure {
 	}
 }
 
-// sidePanels draws plots side by side, aligned.
-func sidePanels(dc draw.Canvas, row ...*plot.Plot) {
-	plots := [][]*plot.Plot{row}
-	canvases := plot.Align(plots, draw.Tiles{Rows: 1, Cols: len(row), PadX: vg.Centimeter,
+// panels draws rows of plots of equal length as a grid, their axes aligned.
+func panels(dc draw.Canvas, rows ...[]*plot.Plot) {
+	canvases := plot.Align(rows, draw.Tiles{Rows: len(rows), Cols: len(rows[0]), PadX: vg.Centimeter, PadY: vg.Centimeter,
 		PadTop: 2 * vg.Millimeter, PadBottom: 2 * vg.Millimeter, PadLeft: 2 * vg.Millimeter, PadRight: 4 * vg.Millimeter}, dc)
-	for j, p := range row {
-		p.Draw(canvases[0][j])
+	for i, row := range rows {
+		for j, p := range row {
+			p.Draw(canvases[i][j])
+		}
 	}
 }
 
@@ -460,7 +454,7 @@ func (rv *Review) drawZone(dc draw.Canvas) error {
 		p.Legend.Top = true
 		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
 	}
-	sidePanels(dc, rounds, batches)
+	panels(dc, []*plot.Plot{rounds, batches})
 	return nil
 }
 
@@ -474,7 +468,7 @@ type errPoints struct {
 // count, under independent failures, with 95% confidence intervals.
 func (rv *Review) drawNodes(dc draw.Canvas) error {
 	lines := rv.NodeStudy.LinesPerBatch
-	var panels []*plot.Plot
+	var row []*plot.Plot
 	for _, part := range []struct {
 		title     string
 		mean, err func(s *sweep.Summary) float64
@@ -516,8 +510,8 @@ func (rv *Review) drawNodes(dc draw.Canvas) error {
 		p.Y.Min = 0
 		p.Y.Max *= 1.15
 		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
-		panels = append(panels, p)
+		row = append(row, p)
 	}
-	sidePanels(dc, panels...)
+	panels(dc, row)
 	return nil
 }

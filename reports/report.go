@@ -71,9 +71,13 @@ func (rv *Review) WriteDir(dir string) (err error) {
 	}
 	defer os.RemoveAll(tmp)
 	var names []string
-	write := func(name string, fill func(w io.Writer) error) error {
+	write := func(name string, content func(w io.Writer) error) error {
 		names = append(names, name)
-		return WriteFileAtomic(filepath.Join(tmp, name), func(w *bufio.Writer) error { return fill(w) })
+		f, err := os.Create(filepath.Join(tmp, name))
+		if err != nil {
+			return err
+		}
+		return fill(f, filepath.Join(dir, name), func(w *bufio.Writer) error { return content(w) })
 	}
 	for _, f := range rv.Files() {
 		if err := write(f.Name, f.Write); err != nil {

@@ -181,10 +181,7 @@ func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]float6
 
 // AppendHeader appends the CSV header of a study's summaries.
 func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
-	for _, p := range MonteCarloParams() {
-		b = append(b, p.Name()...)
-		b = append(b, ',')
-	}
+	b = AppendNames(b, MonteCarloParams()...)
 	b = append(b, "uptime,downtime,seed,replicas"...)
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		b = fmt.Appendf(b, ",%s_mean,%s_ci95", s.Name(), s.Name())

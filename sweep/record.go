@@ -9,10 +9,7 @@ import (
 // AppendHeader appends the CSV header of a run record: every parameter of
 // the model, then every statistic, then a newline.
 func AppendHeader(buf []byte) []byte {
-	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		buf = append(buf, p.Name()...)
-		buf = append(buf, ',')
-	}
+	buf = AppendNames(buf, AllParams()...)
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		if s > 0 {
 			buf = append(buf, ',')
@@ -20,6 +17,25 @@ func AppendHeader(buf []byte) []byte {
 		buf = append(buf, s.Name()...)
 	}
 	return append(buf, '\n')
+}
+
+// AppendNames appends the names of params, each followed by a comma: the
+// start of a CSV header.
+func AppendNames(buf []byte, params ...model.Param) []byte {
+	for _, p := range params {
+		buf = append(buf, p.Name()...)
+		buf = append(buf, ',')
+	}
+	return buf
+}
+
+// AllParams returns every parameter of the model, in column order.
+func AllParams() []model.Param {
+	ps := make([]model.Param, model.NumParams)
+	for i := range ps {
+		ps[i] = model.Param(i)
+	}
+	return ps
 }
 
 // AppendRecord appends one CSV row for configuration c and its statistics,

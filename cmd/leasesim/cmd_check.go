@@ -18,7 +18,7 @@ func (e errViolations) Error() string {
 
 func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.CheckGrid()
-	addGridFlags(fs, &g, allParams()...)
+	addGridFlags(fs, &g, sweep.AllParams()...)
 	return func(ctx context.Context, std *streams) error {
 		size, err := g.Size()
 		if err != nil {

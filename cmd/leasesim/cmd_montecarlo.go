@@ -31,22 +31,6 @@ func (v lengthsValue) Set(s string) error {
 
 func (v lengthsValue) Type() string { return "dist" }
 
-// rateValue is a flag holding one non-negative number.
-type rateValue struct{ f *float64 }
-
-func (v rateValue) String() string { return strconv.FormatFloat(*v.f, 'f', -1, 64) }
-
-func (v rateValue) Set(s string) error {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(f >= 0) || f > 1e12 {
-		return fmt.Errorf("want a number from 0 to 1e12")
-	}
-	*v.f = f
-	return nil
-}
-
-func (v rateValue) Type() string { return "float" }
-
 func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
 	base.Rounds = 100_000

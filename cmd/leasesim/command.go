@@ -16,6 +16,7 @@ import (
 type command struct {
 	name    string
 	summary string
+	args    string // positional arguments, for the usage line; "" if none
 	// setup registers the command's flags and returns the function that
 	// runs it once they are parsed.
 	setup func(fs *pflag.FlagSet) func(ctx context.Context, io *streams) error
@@ -28,15 +29,15 @@ type streams struct {
 
 func commands() []command {
 	return []command{
-		{"run", "run one configuration of the round model", setupRun},
-		{"measure", "print the seed's measure table and lease block", setupMeasure},
-		{"cost", "project missed and double invoice lines per year", setupCost},
-		{"recommend", "rank lease lengths over a mix of outages", setupRecommend},
-		{"sweep", "run a grid of configurations to CSV", setupSweep},
-		{"merge", "join the shard CSVs of one sweep", setupMerge},
-		{"montecarlo", "run configurations under independent random node failures", setupMonteCarlo},
-		{"check", "check the model's invariants over a bounded space, exhaustively", setupCheck},
-		{"report", "write every table, CSV and plot of a capacity-planning review", setupReport},
+		{"run", "run one configuration of the round model", "", setupRun},
+		{"measure", "print the seed's measure table and lease block", "", setupMeasure},
+		{"cost", "project missed and double invoice lines per year", "", setupCost},
+		{"recommend", "rank lease lengths over a mix of outages", "", setupRecommend},
+		{"sweep", "run a grid of configurations to CSV", "", setupSweep},
+		{"merge", "join the shard CSVs of one sweep", " FILE...", setupMerge},
+		{"montecarlo", "run configurations under independent random node failures", "", setupMonteCarlo},
+		{"check", "check the model's invariants over a bounded space, exhaustively", "", setupCheck},
+		{"report", "write every table, CSV and plot of a capacity-planning review", "", setupReport},
 	}
 }
 
@@ -84,11 +85,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err := fs.Parse(args[1:])
 		switch {
 		case errors.Is(err, pflag.ErrHelp):
-			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, positional(c.name), fs.FlagUsages(), listHelp(fs))
+			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), listHelp(fs))
 			return exitOK
 		case err != nil:
 			err = &usageError{err.Error()}
-		case fs.NArg() > 0 && positional(c.name) == "":
+		case fs.NArg() > 0 && c.args == "":
 			err = usagef("unexpected argument %q: %s takes only flags", fs.Arg(0), c.name)
 		default:
 			err = exec(ctx, std)
@@ -127,13 +128,6 @@ func listHelp(fs *pflag.FlagSet) string {
 		return ""
 	}
 	return "\nA list flag takes " + sweep.ListSyntax + "; a bools flag takes false, true or false,true.\n"
-}
-
-func positional(name string) string {
-	if name == "merge" {
-		return " FILE..."
-	}
-	return ""
 }
 
 func commandNames() []string {

@@ -83,14 +83,6 @@ func addGridFlags(fs *pflag.FlagSet, g *sweep.Grid, params ...model.Param) {
 	}
 }
 
-func allParams() []model.Param {
-	ps := make([]model.Param, model.NumParams)
-	for i := range ps {
-		ps[i] = model.Param(i)
-	}
-	return ps
-}
-
 // ratesValue is a flag holding a list of positive rates.
 type ratesValue struct{ vals *[]float64 }
 
@@ -115,6 +107,22 @@ func (v ratesValue) Set(s string) error {
 }
 
 func (v ratesValue) Type() string { return "rates" }
+
+// rateValue is a flag holding one non-negative number.
+type rateValue struct{ f *float64 }
+
+func (v rateValue) String() string { return strconv.FormatFloat(*v.f, 'f', -1, 64) }
+
+func (v rateValue) Set(s string) error {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f >= 0) || f > 1e12 {
+		return fmt.Errorf("want a number from 0 to 1e12")
+	}
+	*v.f = f
+	return nil
+}
+
+func (v rateValue) Type() string { return "float" }
 
 // positiveValue is a flag holding a positive whole number up to max.
 type positiveValue struct {
