@@ -53,15 +53,19 @@ type Summary struct {
 // configurations that differ only in policy (lease, renewal, period,
 // fencing, trigger, quorum) meet the very same failures: common random
 // numbers, so that their differences are the policy's, not chance's.
-func (mc *MonteCarlo) replicaSeed(c *model.Config, r int) [2]uint64 {
+func (mc *MonteCarlo) replicaSeed(dists []byte, c *model.Config, r int) [2]uint64 {
 	h := splitmix(mc.Seed ^ splitmix(uint64(c.Nodes)))
-	for _, s := range []string{mc.Up.String(), mc.Down.String()} {
-		for _, b := range []byte(s) {
-			h = splitmix(h ^ uint64(b))
-		}
+	for _, b := range dists {
+		h = splitmix(h ^ uint64(b))
 	}
 	h = splitmix(h ^ uint64(r))
 	return [2]uint64{h, splitmix(h)}
+}
+
+// distributions is the text replicaSeed mixes in for the distributions,
+// the same for every replica of the study.
+func (mc *MonteCarlo) distributions() []byte {
+	return []byte(mc.Up.String() + mc.Down.String())
 }
 
 // splitmix is one step of SplitMix64, a well-mixed hash of x.
@@ -83,6 +87,7 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 		workers = runtime.GOMAXPROCS(0)
 	}
 	results := make([][model.NumStats]float64, mc.Replicas)
+	dists := mc.distributions()
 	type job struct {
 		c           model.Config
 		first, last int
@@ -97,7 +102,7 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 			a := model.Alternating{Up: mc.Up, Down: mc.Down}
 			for j := range jobs {
 				for rep := j.first; rep < j.last; rep++ {
-					a.Seed = mc.replicaSeed(&j.c, rep)
+					a.Seed = mc.replicaSeed(dists, &j.c, rep)
 					st, err := r.RunSchedule(j.c, &a)
 					if err != nil {
 						mu.Lock()
