@@ -202,7 +202,7 @@ func (c *Config) Set(p Param, v int) {
 }
 
 // Validate returns a *RangeError for the first parameter out of range.
-func (c Config) Validate() error {
+func (c *Config) Validate() error {
 	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) &&
 		inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) &&
 		inRange(c.Period, Period) && inRange(c.Down, Down) {

@@ -13,9 +13,36 @@ type believer struct {
 // largest node count it has seen. A Runner is not safe for concurrent use;
 // give each goroutine its own.
 type Runner struct {
-	reach     Reachability
-	believers []believer  // stale believers
-	outage    GroupOutage // the seed's schedule, kept here so it needs no allocation
+	state
+	outage GroupOutage // the seed's schedule, kept here so it needs no allocation
+}
+
+// state is a run in progress: who can reach the shared record, what the
+// record and the believers hold, the queue and the counts so far, and what
+// the latest stretch of rounds saw.
+type state struct {
+	c     Config
+	reach Reachability
+	t     int // the first round of the next stretch
+
+	// The shared durable record, and the stale believers.
+	leader, renewed, token int
+	believers              []believer
+
+	queued, queuedSum int // batches waiting and the sum of their trigger rounds
+	nextTrigger       int // the next round in which the batch must start
+	st                Stats
+
+	// The latest stretch: its last round, what each of its rounds saw, and
+	// whether its last round's re-read drops stale believers.
+	last             int
+	handover         bool
+	active, accepted int
+	trigger          Outcome
+	dequeued         int
+	dropStale        bool
+
+	seen RoundView // the view observers get, reused so traces allocate nothing
 }
 
 // Run runs c with the seed's failure scenario, c.Schedule().
@@ -51,142 +78,157 @@ func (r *Runner) Trace(c Config, s Schedule, observe func(*RoundView)) (Stats, e
 	return r.run(&c, s, observe), nil
 }
 
-// run is the round loop, run stretch by stretch. Within a stretch every
-// round behaves like its first: reachability is fixed (the schedule is
-// called only where it changes), no handover falls due, and no believer
-// drops out before the stretch's last round. So the first round is run in
-// full and the others are counted in bulk: a run costs per event, not per
-// round, and a round costs the same whatever the node count, touching only
-// the record's leader and the nodes that believe they lead. Observed runs
-// use stretches of one round.
+// run runs c stretch by stretch. Within a stretch every round behaves like
+// its first: reachability is fixed (the schedule is called only where it
+// changes), no handover falls due, and no believer drops out before the
+// stretch's last round. So a run costs per event, not per round, and a
+// round costs the same whatever the node count, touching only the record's
+// leader and the nodes that believe they lead. Observed runs use stretches
+// of one round.
 func (r *Runner) run(c *Config, s Schedule, observe func(*RoundView)) Stats {
-	reach := &r.reach
-	reach.reset(c.Nodes)
-	change := s.Begin(reach)
-	down := reach.down
-
-	// The shared durable record. Node 0 leads and believes it; nobody else
-	// believes yet.
-	leader, renewed, token := 0, 0, 1
-	bel := r.believers[:0]
-
-	var st Stats
-	queued, queuedSum := 0, 0 // batches waiting and the sum of their trigger rounds
-	nextTrigger := c.Period
-
-	for t := 1; t <= c.Rounds; {
-		for t == change {
-			change = s.Apply(t, reach)
+	x := &r.state
+	x.begin(c)
+	change := s.Begin(&x.reach)
+	for x.t <= c.Rounds {
+		for x.t == change {
+			change = s.Apply(x.t, &x.reach)
 		}
-
-		// 1. Renew.
-		if !down[leader] {
-			renewed = t
+		if observe == nil {
+			x.stretch(change - 1)
+		} else {
+			x.stretch(x.t)
+			observe(x.view())
 		}
-
-		// 2. Handover.
-		handover := false
-		if t-renewed >= c.Lease && (!c.Quorum || 2*reach.count > c.Nodes) {
-			if next := reach.lowestReachableExcept(leader); next >= 0 { // C1
-				st.HandoverRounds += t - renewed
-				st.Handovers++
-				bel = handOver(bel, leader, token, next)
-				leader, renewed = next, t
-				token++
-				handover = true
-			}
-		}
-
-		// 3. Count believers, 4. fence. The leader's work is accepted when
-		// it is reachable; stale believers' tokens are older than the
-		// record's, so fencing refuses theirs. Reachable stale believers
-		// drop out at the next re-read.
-		stale := 0
-		for _, b := range bel {
-			stale += b2i(!down[b.node])
-		}
-		leaderUp := b2i(!down[leader])
-		active, accepted := leaderUp+stale, leaderUp
-		if !c.Fencing {
-			accepted += stale
-		}
-
-		// The stretch t … last.
-		last := min(change-1, c.Rounds)
-		if observe != nil {
-			last = t
-		}
-		if down[leader] && renewed+c.Lease > t {
-			last = min(last, renewed+c.Lease-1) // the lease expires after last
-		}
-		reread := 0 // the round whose re-read drops the stale believers
-		if stale > 0 {
-			reread = (t + c.Renewal - 1) / c.Renewal * c.Renewal
-			last = min(last, reread)
-		}
-		n := last - t + 1
-		if active > 1 {
-			st.TwoLeaderRounds += n
-		} else if active == 0 {
-			st.LeaderlessRounds += n
-		}
-		st.Rejected += n * (active - accepted)
-		if !down[leader] {
-			renewed = last
-		}
-
-		// 5. Trigger, at every multiple of the period in the stretch (C7).
-		first := nextTrigger
-		outcome := NoTrigger
-		if k, after := stepsThrough(nextTrigger, last, c.Period); k > 0 {
-			nextTrigger = after
-			switch {
-			case accepted > 0:
-				st.Started += k
-				st.DoubleStarts += k * (accepted - 1)
-				outcome = TriggerStarted
-			case c.PersistentTrigger:
-				queued += k
-				queuedSum += k*first + c.Period*(k*(k-1)/2)
-				outcome = TriggerQueued
-			default:
-				st.Missed += k
-				outcome = TriggerMissed
-			}
-		}
-		dequeued := 0
-		if queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t
-			st.Started += queued
-			st.DoubleStarts += queued * (accepted - 1)
-			st.DelayedRounds += queued*t - queuedSum
-			dequeued, queued, queuedSum = queued, 0, 0
-		}
-
-		if observe != nil {
-			observe(&RoundView{
-				Round: t, Leader: leader, Token: token, Handover: handover,
-				Active: active, Accepted: accepted, Trigger: outcome,
-				Dequeued: dequeued, Reread: t%c.Renewal == 0,
-				reach: reach, believers: bel,
-			})
-		}
-
-		// 6. Re-read. Re-reads before the stretch's last round find no
-		// reachable stale believer: the stretch ends at the first that does.
-		if reread == last {
-			kept := bel[:0]
-			for _, b := range bel {
-				if down[b.node] {
-					kept = append(kept, b)
-				}
-			}
-			bel = kept
-		}
-		t = last + 1
+		x.reread()
 	}
-	st.Unresolved = queued // C6
-	r.believers = bel
-	return st
+	x.st.Unresolved = x.queued // C6
+	return x.st
+}
+
+// begin sets up a run of c: every node reachable, node 0 leading and
+// believing it, nobody else believing yet, nothing queued.
+func (x *state) begin(c *Config) {
+	x.c = *c
+	x.reach.reset(c.Nodes)
+	x.t, x.leader, x.renewed, x.token = 1, 0, 0, 1
+	x.believers = x.believers[:0]
+	x.queued, x.queuedSum, x.nextTrigger = 0, 0, c.Period
+	x.st = Stats{}
+}
+
+// stretch runs steps 1 to 5 of the rounds t … last, where last is at most
+// end: the first round in full, the others counted in bulk.
+func (x *state) stretch(end int) {
+	c, down, t := &x.c, x.reach.down, x.t
+
+	// 1. Renew, or 2. hand over once the lease has expired. A reachable
+	// leader renews every round, so its lease never expires.
+	x.handover = false
+	if !down[x.leader] {
+		x.renewed = t
+	} else if t-x.renewed >= c.Lease && (!c.Quorum || 2*x.reach.count > c.Nodes) {
+		if next := x.reach.lowestReachableExcept(x.leader); next >= 0 { // C1
+			x.st.HandoverRounds += t - x.renewed
+			x.st.Handovers++
+			x.believers = handOver(x.believers, x.leader, x.token, next)
+			x.leader, x.renewed = next, t
+			x.token++
+			x.handover = true
+		}
+	}
+
+	// 3. Count believers, 4. fence. The leader's work is accepted when it
+	// is reachable; stale believers' tokens are older than the record's,
+	// so fencing refuses theirs. Reachable stale believers drop out at the
+	// next re-read.
+	stale := 0
+	for _, b := range x.believers {
+		stale += b2i(!down[b.node])
+	}
+	leaderUp := !down[x.leader]
+	active, accepted := b2i(leaderUp)+stale, b2i(leaderUp)
+	if !c.Fencing {
+		accepted += stale
+	}
+
+	// The stretch ends before reachability changes, when the lease expires,
+	// or with the re-read that drops the stale believers.
+	last := min(end, c.Rounds)
+	if !leaderUp && x.renewed+c.Lease > t {
+		last = min(last, x.renewed+c.Lease-1)
+	}
+	x.dropStale = false
+	if stale > 0 {
+		if reread := (t + c.Renewal - 1) / c.Renewal * c.Renewal; reread <= last {
+			last, x.dropStale = reread, true
+		}
+	}
+	n := last - t + 1
+	if active > 1 {
+		x.st.TwoLeaderRounds += n
+	} else if active == 0 {
+		x.st.LeaderlessRounds += n
+	}
+	x.st.Rejected += n * (active - accepted)
+	if leaderUp {
+		x.renewed = last
+	}
+
+	// 5. Trigger, at every multiple of the period in the stretch (C7).
+	first := x.nextTrigger
+	x.trigger = NoTrigger
+	if k, after := stepsThrough(first, last, c.Period); k > 0 {
+		x.nextTrigger = after
+		switch {
+		case accepted > 0:
+			x.st.Started += k
+			x.st.DoubleStarts += k * (accepted - 1)
+			x.trigger = TriggerStarted
+		case c.PersistentTrigger:
+			x.queued += k
+			x.queuedSum += k*first + c.Period*(k*(k-1)/2)
+			x.trigger = TriggerQueued
+		default:
+			x.st.Missed += k
+			x.trigger = TriggerMissed
+		}
+	}
+	x.dequeued = 0
+	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t
+		x.st.Started += x.queued
+		x.st.DoubleStarts += x.queued * (accepted - 1)
+		x.st.DelayedRounds += x.queued*t - x.queuedSum
+		x.dequeued, x.queued, x.queuedSum = x.queued, 0, 0
+	}
+	x.last, x.active, x.accepted = last, active, accepted
+}
+
+// reread is step 6 of the stretch's last round: the reachable stale
+// believers re-read the record and drop out. Re-reads before the last
+// round find none: the stretch ends at the first that does.
+func (x *state) reread() {
+	if x.dropStale {
+		kept := x.believers[:0]
+		for _, b := range x.believers {
+			if x.reach.down[b.node] {
+				kept = append(kept, b)
+			}
+		}
+		x.believers = kept
+	}
+	x.t = x.last + 1
+}
+
+// view is the latest stretch, one round long, as observers see it.
+func (x *state) view() *RoundView {
+	t := x.t
+	x.seen = RoundView{
+		Round: t, Leader: x.leader, Token: x.token, Handover: x.handover,
+		Active: x.active, Accepted: x.accepted, Trigger: x.trigger,
+		Dequeued: x.dequeued, Reread: t%x.c.Renewal == 0,
+		reach: &x.reach, believers: x.believers,
+	}
+	return &x.seen
 }
 
 // stepsThrough counts the rounds next, next+step, next+2·step, … up to and
