@@ -82,3 +82,26 @@ func TestPropertyExtraNodesIdle(t *testing.T) {
 		}
 	})
 }
+
+// TestPropertyRunnerReuse: a Runner that has run anything before, with any
+// node count and schedule and nodes still down at its end, gives what a
+// fresh Runner gives.
+func TestPropertyRunnerReuse(t *testing.T) {
+	var used model.Runner
+	rapid.Check(t, func(t *rapid.T) {
+		before := drawConfig(t)
+		if _, err := used.RunSchedule(before, drawSchedule(t, before)); err != nil {
+			t.Fatal(err)
+		}
+		c := drawConfig(t)
+		s := drawSchedule(t, c)
+		var fresh model.Runner
+		want, err := fresh.RunSchedule(c, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := used.RunSchedule(c, s); got != want {
+			t.Fatalf("after %+v, %+v gives %+v; a fresh Runner gives %+v", before, c, got, want)
+		}
+	})
+}

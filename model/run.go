@@ -33,16 +33,20 @@ type state struct {
 	nextTrigger       int // the next round in which the batch must start
 	st                Stats
 
-	// The latest stretch: its last round, what each of its rounds saw, and
-	// whether its last round's re-read drops stale believers.
-	last             int
+	// The latest stretch: whether its last round's re-read drops stale
+	// believers, and what each of its rounds saw.
+	dropStale bool
+	saw       seen
+
+	view RoundView // what observers get, reused so traces allocate nothing
+}
+
+// seen is what each round of a stretch saw, kept for observers.
+type seen struct {
 	handover         bool
 	active, accepted int
 	trigger          Outcome
 	dequeued         int
-	dropStale        bool
-
-	seen RoundView // the view observers get, reused so traces allocate nothing
 }
 
 // Run runs c with the seed's failure scenario, c.Schedule().
@@ -53,41 +57,43 @@ func Run(c Config) (Stats, error) {
 
 // Run runs c with the seed's failure scenario, c.Schedule().
 func (r *Runner) Run(c Config) (Stats, error) {
-	if err := c.Validate(); err != nil {
+	r.c = c
+	if err := r.c.Validate(); err != nil {
 		return Stats{}, err
 	}
-	r.outage = *c.Schedule()
-	return r.run(&c, &r.outage, nil), nil
+	r.outage = *r.c.Schedule()
+	r.run(&r.outage, nil)
+	return r.st, nil
 }
 
 // RunSchedule runs c with the failure schedule s instead of the seed's
 // outage; c.Outage, c.Start and c.Down are then not used.
 func (r *Runner) RunSchedule(c Config, s Schedule) (Stats, error) {
-	if err := c.Validate(); err != nil {
-		return Stats{}, err
-	}
-	return r.run(&c, s, nil), nil
+	return r.Trace(c, s, nil)
 }
 
 // Trace runs c with schedule s like RunSchedule and calls observe after
 // each round's trigger step, before the re-read, with a view of that round.
 func (r *Runner) Trace(c Config, s Schedule, observe func(*RoundView)) (Stats, error) {
-	if err := c.Validate(); err != nil {
+	r.c = c
+	if err := r.c.Validate(); err != nil {
 		return Stats{}, err
 	}
-	return r.run(&c, s, observe), nil
+	r.run(s, observe)
+	return r.st, nil
 }
 
-// run runs c stretch by stretch. Within a stretch every round behaves like
+// run runs r.c with schedule s, stretch by stretch, and leaves the
+// statistics in r.st. Within a stretch every round behaves like
 // its first: reachability is fixed (the schedule is called only where it
 // changes), no handover falls due, and no believer drops out before the
 // stretch's last round. So a run costs per event, not per round, and a
 // round costs the same whatever the node count, touching only the record's
 // leader and the nodes that believe they lead. Observed runs use stretches
 // of one round.
-func (r *Runner) run(c *Config, s Schedule, observe func(*RoundView)) Stats {
-	x := &r.state
-	x.begin(c)
+func (r *Runner) run(s Schedule, observe func(*RoundView)) {
+	x, c := &r.state, &r.c
+	x.begin()
 	change := s.Begin(&x.reach)
 	for x.t <= c.Rounds {
 		for x.t == change {
@@ -97,18 +103,19 @@ func (r *Runner) run(c *Config, s Schedule, observe func(*RoundView)) Stats {
 			x.stretch(change - 1)
 		} else {
 			x.stretch(x.t)
-			observe(x.view())
+			observe(x.observed())
 		}
-		x.reread()
+		if x.dropStale {
+			x.reread()
+		}
 	}
 	x.st.Unresolved = x.queued // C6
-	return x.st
 }
 
-// begin sets up a run of c: every node reachable, node 0 leading and
+// begin sets up a run of x.c: every node reachable, node 0 leading and
 // believing it, nobody else believing yet, nothing queued.
-func (x *state) begin(c *Config) {
-	x.c = *c
+func (x *state) begin() {
+	c := &x.c
 	x.reach.reset(c.Nodes)
 	x.t, x.leader, x.renewed, x.token = 1, 0, 0, 1
 	x.believers = x.believers[:0]
@@ -117,13 +124,27 @@ func (x *state) begin(c *Config) {
 }
 
 // stretch runs steps 1 to 5 of the rounds t … last, where last is at most
-// end: the first round in full, the others counted in bulk.
+// end: the first round in full, the others counted in bulk. It leaves t at
+// the round after last.
 func (x *state) stretch(end int) {
 	c, down, t := &x.c, x.reach.down, x.t
 
+	// Most stretches of most runs are settled: the leader is reachable,
+	// nobody else believes it leads and nothing is queued. Then the leader
+	// renews every round and starts every batch, and nothing else happens.
+	if !down[x.leader] && len(x.believers) == 0 && x.queued == 0 {
+		last := min(end, c.Rounds)
+		k, after := stepsThrough(x.nextTrigger, last, c.Period)
+		x.st.Started += k
+		x.renewed, x.nextTrigger, x.t, x.dropStale = last, after, last+1, false
+		x.saw.handover, x.saw.active, x.saw.accepted = false, 1, 1
+		x.saw.trigger, x.saw.dequeued = started(k), 0
+		return
+	}
+
 	// 1. Renew, or 2. hand over once the lease has expired. A reachable
 	// leader renews every round, so its lease never expires.
-	x.handover = false
+	handover := false
 	if !down[x.leader] {
 		x.renewed = t
 	} else if t-x.renewed >= c.Lease && (!c.Quorum || 2*x.reach.count > c.Nodes) {
@@ -133,7 +154,7 @@ func (x *state) stretch(end int) {
 			x.believers = handOver(x.believers, x.leader, x.token, next)
 			x.leader, x.renewed = next, t
 			x.token++
-			x.handover = true
+			handover = true
 		}
 	}
 
@@ -176,59 +197,67 @@ func (x *state) stretch(end int) {
 
 	// 5. Trigger, at every multiple of the period in the stretch (C7).
 	first := x.nextTrigger
-	x.trigger = NoTrigger
+	trigger := NoTrigger
 	if k, after := stepsThrough(first, last, c.Period); k > 0 {
 		x.nextTrigger = after
 		switch {
 		case accepted > 0:
 			x.st.Started += k
 			x.st.DoubleStarts += k * (accepted - 1)
-			x.trigger = TriggerStarted
+			trigger = TriggerStarted
 		case c.PersistentTrigger:
 			x.queued += k
 			x.queuedSum += k*first + c.Period*(k*(k-1)/2)
-			x.trigger = TriggerQueued
+			trigger = TriggerQueued
 		default:
 			x.st.Missed += k
-			x.trigger = TriggerMissed
+			trigger = TriggerMissed
 		}
 	}
-	x.dequeued = 0
+	dequeued := 0
 	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t
 		x.st.Started += x.queued
 		x.st.DoubleStarts += x.queued * (accepted - 1)
 		x.st.DelayedRounds += x.queued*t - x.queuedSum
-		x.dequeued, x.queued, x.queuedSum = x.queued, 0, 0
+		dequeued, x.queued, x.queuedSum = x.queued, 0, 0
 	}
-	x.last, x.active, x.accepted = last, active, accepted
+	x.t = last + 1
+	x.saw.handover, x.saw.active, x.saw.accepted = handover, active, accepted
+	x.saw.trigger, x.saw.dequeued = trigger, dequeued
+}
+
+// started is the outcome of a stretch's triggers when the leader alone
+// believes it leads: none if no trigger fell in the stretch.
+func started(triggers int) Outcome {
+	if triggers == 0 {
+		return NoTrigger
+	}
+	return TriggerStarted
 }
 
 // reread is step 6 of the stretch's last round: the reachable stale
 // believers re-read the record and drop out. Re-reads before the last
 // round find none: the stretch ends at the first that does.
 func (x *state) reread() {
-	if x.dropStale {
-		kept := x.believers[:0]
-		for _, b := range x.believers {
-			if x.reach.down[b.node] {
-				kept = append(kept, b)
-			}
+	kept := x.believers[:0]
+	for _, b := range x.believers {
+		if x.reach.down[b.node] {
+			kept = append(kept, b)
 		}
-		x.believers = kept
 	}
-	x.t = x.last + 1
+	x.believers = kept
 }
 
-// view is the latest stretch, one round long, as observers see it.
-func (x *state) view() *RoundView {
-	t := x.t
-	x.seen = RoundView{
-		Round: t, Leader: x.leader, Token: x.token, Handover: x.handover,
-		Active: x.active, Accepted: x.accepted, Trigger: x.trigger,
-		Dequeued: x.dequeued, Reread: t%x.c.Renewal == 0,
+// observed is the latest stretch, one round long, as observers see it.
+func (x *state) observed() *RoundView {
+	t := x.t - 1
+	x.view = RoundView{
+		Round: t, Leader: x.leader, Token: x.token, Handover: x.saw.handover,
+		Active: x.saw.active, Accepted: x.saw.accepted, Trigger: x.saw.trigger,
+		Dequeued: x.saw.dequeued, Reread: t%x.c.Renewal == 0,
 		reach: &x.reach, believers: x.believers,
 	}
-	return &x.seen
+	return &x.view
 }
 
 // stepsThrough counts the rounds next, next+step, next+2·step, … up to and

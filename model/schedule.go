@@ -16,8 +16,10 @@ func (r *Reachability) reset(nodes int) {
 	if cap(r.down) < nodes {
 		r.down = make([]bool, nodes)
 	}
+	if r.count < len(r.down) { // some node is still down from the last run
+		clear(r.down)
+	}
 	r.down = r.down[:nodes]
-	clear(r.down)
 	r.count = nodes
 }
 
@@ -94,7 +96,7 @@ func (g *GroupOutage) Apply(t int, r *Reachability) int {
 
 // Schedule returns the configuration's failure schedule: the seed's
 // outage, widened to Down nodes.
-func (c Config) Schedule() *GroupOutage {
+func (c *Config) Schedule() *GroupOutage {
 	return &GroupOutage{Down: c.Down, Start: c.Start, Length: c.Outage}
 }
 
