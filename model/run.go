@@ -84,13 +84,12 @@ func (r *Runner) Trace(c Config, s Schedule, observe func(*RoundView)) (Stats, e
 }
 
 // run runs r.c with schedule s, stretch by stretch, and leaves the
-// statistics in r.st. Within a stretch every round behaves like
-// its first: reachability is fixed (the schedule is called only where it
-// changes), no handover falls due, and no believer drops out before the
-// stretch's last round. So a run costs per event, not per round, and a
-// round costs the same whatever the node count, touching only the record's
-// leader and the nodes that believe they lead. Observed runs use stretches
-// of one round.
+// statistics in r.st. Within a stretch every round behaves like its first:
+// reachability is fixed (the schedule is called only where it changes), no
+// handover falls due, and no believer drops out before the stretch's last
+// round. So a run costs per event, not per round, and a round costs the
+// same whatever the node count, touching only the record's leader and the
+// nodes that believe they lead. Observed runs use stretches of one round.
 func (r *Runner) run(s Schedule, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
@@ -235,9 +234,10 @@ func started(triggers int) Outcome {
 	return TriggerStarted
 }
 
-// reread is step 6 of the stretch's last round: the reachable stale
-// believers re-read the record and drop out. Re-reads before the last
-// round find none: the stretch ends at the first that does.
+// reread is step 6 of the stretch's last round, run when dropStale says
+// it matters: the reachable stale believers re-read the record and drop
+// out. Re-reads before the last round find none: the stretch ends at the
+// first that does.
 func (x *state) reread() {
 	kept := x.believers[:0]
 	for _, b := range x.believers {
