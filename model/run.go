@@ -128,9 +128,10 @@ func (x *state) begin() {
 func (x *state) stretch(end int) {
 	c, down, t := &x.c, x.reach.down, x.t
 
-	// Most stretches of most runs are settled: the leader is reachable,
-	// nobody else believes it leads and nothing is queued. Then the leader
-	// renews every round and starts every batch, and nothing else happens.
+	// A settled stretch, the usual one between failures: the leader is
+	// reachable, nobody else believes it leads and nothing is queued. The
+	// leader renews every round and starts every batch; nothing else
+	// happens.
 	if !down[x.leader] && len(x.believers) == 0 && x.queued == 0 {
 		last := min(end, c.Rounds)
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
