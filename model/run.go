@@ -18,8 +18,7 @@ type Runner struct {
 }
 
 // state is a run in progress: who can reach the shared record, what the
-// record and the believers hold, the queue and the counts so far, and what
-// the latest stretch of rounds saw.
+// record and the believers hold, the queue and the counts so far.
 type state struct {
 	c     Config
 	reach Reachability
@@ -33,20 +32,9 @@ type state struct {
 	nextTrigger       int // the next round in which the batch must start
 	st                Stats
 
-	// The latest stretch: whether its last round's re-read drops stale
-	// believers, and what each of its rounds saw.
-	dropStale bool
-	saw       seen
+	dropStale bool // the re-read at the end of the latest stretch drops stale believers
 
 	view RoundView // what observers get, reused so traces allocate nothing
-}
-
-// seen is what each round of a stretch saw, kept for observers.
-type seen struct {
-	handover         bool
-	active, accepted int
-	trigger          Outcome
-	dequeued         int
 }
 
 // Run runs c with the seed's failure scenario, c.Schedule().
@@ -99,9 +87,9 @@ func (r *Runner) run(s Schedule, observe func(*RoundView)) {
 			change = s.Apply(x.t, &x.reach)
 		}
 		if observe == nil {
-			x.stretch(change - 1)
+			x.stretch(change-1, nil)
 		} else {
-			x.stretch(x.t)
+			x.stretch(x.t, &x.view)
 			observe(x.observed())
 		}
 		if x.dropStale {
@@ -124,8 +112,9 @@ func (x *state) begin() {
 
 // stretch runs steps 1 to 5 of the rounds t … last, where last is at most
 // end: the first round in full, the others counted in bulk. It leaves t at
-// the round after last.
-func (x *state) stretch(end int) {
+// the round after last and, if view is not nil, records there what each
+// round of the stretch saw.
+func (x *state) stretch(end int, view *RoundView) {
 	c, down, t := &x.c, x.reach.down, x.t
 
 	// A settled stretch, the usual one between failures: the leader is
@@ -137,8 +126,9 @@ func (x *state) stretch(end int) {
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
 		x.st.Started += k
 		x.renewed, x.nextTrigger, x.t, x.dropStale = last, after, last+1, false
-		x.saw.handover, x.saw.active, x.saw.accepted = false, 1, 1
-		x.saw.trigger, x.saw.dequeued = started(k), 0
+		if view != nil {
+			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
+		}
 		return
 	}
 
@@ -222,8 +212,9 @@ func (x *state) stretch(end int) {
 		dequeued, x.queued, x.queuedSum = x.queued, 0, 0
 	}
 	x.t = last + 1
-	x.saw.handover, x.saw.active, x.saw.accepted = handover, active, accepted
-	x.saw.trigger, x.saw.dequeued = trigger, dequeued
+	if view != nil {
+		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued}
+	}
 }
 
 // started is the outcome of a stretch's triggers when the leader alone
@@ -249,16 +240,14 @@ func (x *state) reread() {
 	x.believers = kept
 }
 
-// observed is the latest stretch, one round long, as observers see it.
+// observed completes the view of the latest stretch, one round long, with
+// the round, the record and who believes.
 func (x *state) observed() *RoundView {
-	t := x.t - 1
-	x.view = RoundView{
-		Round: t, Leader: x.leader, Token: x.token, Handover: x.saw.handover,
-		Active: x.saw.active, Accepted: x.saw.accepted, Trigger: x.saw.trigger,
-		Dequeued: x.saw.dequeued, Reread: t%x.c.Renewal == 0,
-		reach: &x.reach, believers: x.believers,
-	}
-	return &x.view
+	v := &x.view
+	v.Round, v.Leader, v.Token = x.t-1, x.leader, x.token
+	v.Reread = v.Round%x.c.Renewal == 0
+	v.reach, v.believers = &x.reach, x.believers
+	return v
 }
 
 // stepsThrough counts the rounds next, next+step, next+2·step, … up to and
