@@ -26,8 +26,9 @@ func CheckGrid() Grid {
 // Check runs every configuration of g through model.Runner.Check (the
 // invariants, fencing's invariance, and the run computed round by round)
 // and calls violation for each configuration that fails, in grid order. It
-// returns how many configurations it checked.
-func Check(ctx context.Context, g *Grid, violation func(c model.Config, err error), progress func(int)) (int, error) {
+// returns how many configurations it checked; it stops at the first error
+// violation returns (its output failed) or when ctx is cancelled.
+func Check(ctx context.Context, g *Grid, violation func(c model.Config, err error) error, progress func(int)) (int, error) {
 	size, err := g.Size()
 	if err != nil {
 		return 0, err
@@ -46,7 +47,9 @@ func Check(ctx context.Context, g *Grid, violation func(c model.Config, err erro
 			}
 		}
 		if err := r.Check(c, c.Schedule()); err != nil {
-			violation(c, err)
+			if err := violation(c, err); err != nil {
+				return i, err
+			}
 		}
 		o.next(g, &c)
 	}

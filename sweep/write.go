@@ -54,7 +54,6 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
 	type job struct {
 		first, last int
 		out         chan chunk
@@ -97,7 +96,13 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 			}
 		}()
 	}
-	defer wg.Wait()
+	// On any return, cancel first so that the dispatcher stops and closes
+	// jobs, then wait for the workers: waiting first would hang whenever
+	// the writer fails with the dispatcher blocked on a full order queue.
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
 
 	for out := range order {
 		var c chunk

@@ -30,9 +30,10 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			defer bar.Finish()
 		}
 		bad := 0
-		checked, err := sweep.Check(ctx, &g, func(c model.Config, err error) {
+		checked, err := sweep.Check(ctx, &g, func(c model.Config, violation error) error {
 			bad++
-			fmt.Fprintf(std.out, "violation: leasesim run%s: %v\n", runFlags(c), err)
+			_, err := fmt.Fprintf(std.out, "violation: leasesim run%s: %v\n", runFlags(c), violation)
+			return err
 		}, progress)
 		if err != nil {
 			return err
@@ -40,8 +41,8 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if bad > 0 {
 			return errViolations{bad, checked}
 		}
-		fmt.Fprintf(std.out, "checked %d configurations: every invariant holds\n", checked)
-		return nil
+		_, err = fmt.Fprintf(std.out, "checked %d configurations: every invariant holds\n", checked)
+		return err
 	}
 }
 

@@ -1,0 +1,84 @@
+package sweep_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
+)
+
+var errFull = errors.New("no space left on device")
+
+// failWriter accepts n bytes, then fails every write.
+type failWriter struct{ n int }
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if len(p) <= w.n {
+		w.n -= len(p)
+		return len(p), nil
+	}
+	k := w.n
+	w.n = 0
+	return k, errFull
+}
+
+// returnsWithin fails the test if f has not returned after a generous
+// guard: it catches a hang, it does not time a run.
+func returnsWithin(t *testing.T, what string, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%s: still running 20 s after its output failed", what)
+		return nil
+	}
+}
+
+// TestWriteStopsOnWriterError: a writer that fails after any number of
+// bytes stops Write with the writer's error, for any worker count; the
+// pool's goroutines do not keep it waiting.
+func TestWriteStopsOnWriterError(t *testing.T) {
+	g := grid(t, map[model.Param]string{model.Lease: "1:2000", model.Outage: "0:9"})
+	for _, workers := range []int{1, 2, 8} {
+		for _, n := range []int{0, 1, 100_000, 1 << 20} {
+			err := returnsWithin(t, "Write", func() error {
+				return sweep.Write(context.Background(), &failWriter{n}, g, sweep.Options{Workers: workers})
+			})
+			if !errors.Is(err, errFull) {
+				t.Errorf("workers %d, failing after %d bytes: error %v, want %v", workers, n, err, errFull)
+			}
+		}
+	}
+}
+
+// TestMonteCarloStopsOnEmitError: an error from emit (the output failed)
+// ends the study with that error after the configuration it came from.
+func TestMonteCarloStopsOnEmitError(t *testing.T) {
+	base := model.Default()
+	base.Rounds = 2000
+	mc := study(t, base, "geometric:50", "fixed:3", 40)
+	mc.Grid.Values[model.Lease] = []int{1, 2, 3, 4, 5, 6, 7, 8}
+	for _, workers := range []int{1, 2, 8} {
+		for _, after := range []int{0, 1, 7} {
+			emitted := 0
+			err := returnsWithin(t, "MonteCarlo.Run", func() error {
+				return mc.Run(context.Background(), workers, func(*sweep.Summary) error {
+					if emitted == after {
+						return errFull
+					}
+					emitted++
+					return nil
+				}, nil)
+			})
+			if !errors.Is(err, errFull) || emitted != after {
+				t.Errorf("workers %d, emit failing after %d: error %v after %d summaries", workers, after, err, emitted)
+			}
+		}
+	}
+}
