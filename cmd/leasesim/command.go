@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/leasesim/leasesim/sweep"
@@ -96,7 +97,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return report(stderr, c.name, err)
 	}
-	fmt.Fprintf(stderr, "leasesim: unknown command %q: want one of %s\n", args[0], strings.Join(commandNames(), ", "))
+	fmt.Fprintf(stderr, "leasesim: %s\n", shorten(fmt.Sprintf("unknown command %q: want one of %s", args[0], strings.Join(commandNames(), ", "))))
 	return exitUsage
 }
 
@@ -110,11 +111,49 @@ func report(stderr io.Writer, name string, err error) int {
 		fmt.Fprintf(stderr, "leasesim %s: interrupted; no output file was written\n", name)
 		return exitInterrupted
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, ue.msg)
+		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(ue.msg))
 		return exitUsage
 	}
-	fmt.Fprintf(stderr, "leasesim %s: %s\n", name, err)
+	fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(err.Error()))
 	return exitFailure
+}
+
+// Bounds on what an error line echoes of the input.
+const (
+	maxQuoted = 60  // characters of one quoted argument
+	maxLine   = 500 // characters of the whole message
+)
+
+// shorten bounds an error message, so that a 100 KB argument does not make
+// a 100 KB line: each quoted argument longer than maxQuoted keeps its start
+// and says how long it was, which leaves the flag's name and what it
+// accepts readable; past maxLine the message is cut.
+func shorten(msg string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(msg, '"')
+		if i < 0 {
+			b.WriteString(msg)
+			break
+		}
+		b.WriteString(msg[:i])
+		lit, err := strconv.QuotedPrefix(msg[i:])
+		if err != nil { // a lone quote mark
+			b.WriteByte('"')
+			msg = msg[i+1:]
+			continue
+		}
+		msg = msg[i+len(lit):]
+		if s, _ := strconv.Unquote(lit); len(s) > maxQuoted {
+			q := strconv.Quote(string([]rune(s)[:maxQuoted/2]))
+			lit = fmt.Sprintf("%s…\" (%d bytes)", q[:len(q)-1], len(s))
+		}
+		b.WriteString(lit)
+	}
+	if s := b.String(); len(s) > maxLine {
+		return strings.ToValidUTF8(s[:maxLine], "") + "…"
+	}
+	return b.String()
 }
 
 // listHelp explains the list syntax when fs has list flags.

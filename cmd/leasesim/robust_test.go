@@ -64,3 +64,31 @@ func TestFailingOutput(t *testing.T) {
 		}
 	}
 }
+
+// TestLongArgumentsAreNotEchoedWhole: a huge bad argument gives a short
+// error line that still names the flag and what it accepts.
+func TestLongArgumentsAreNotEchoedWhole(t *testing.T) {
+	huge := strings.Repeat("9", 100_000)
+	tests := []struct {
+		args []string
+		want []string // parts the line must keep
+	}{
+		{[]string{"run", "--lease", huge}, []string{`--lease`, "want a whole number from 1 to 1000000000", "(100000 bytes)"}},
+		{[]string{"sweep", "--lease", "1," + huge}, []string{`--lease`, "is not a whole number or range", "(100000 bytes)"}},
+		{[]string{"run", "--" + huge}, []string{"unknown flag"}},
+		{[]string{"run", huge}, []string{"unexpected argument", "run takes only flags"}},
+		{[]string{huge}, []string{"unknown command", "want one of run"}},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runCmd(t, tt.args...)
+		if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || len(stderr) > maxLine+100 {
+			t.Errorf("%.40s: exit %d, stdout %d bytes, stderr %d bytes: %.300q", strings.Join(tt.args, " "), code, len(stdout), len(stderr), stderr)
+			continue
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%.40s: stderr %q lacks %q", strings.Join(tt.args, " "), stderr, w)
+			}
+		}
+	}
+}
