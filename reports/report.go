@@ -1,16 +1,15 @@
 package reports
 
 import (
-	"bufio"
+	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 )
@@ -58,43 +57,18 @@ func (rv *Review) Files() []File {
 	}
 }
 
-// WriteDir writes the whole report into dir, creating it if need be. Every
-// file is written into a temporary folder inside dir first and moved into
-// place only when all are written, so an error leaves dir as it was.
-func (rv *Review) WriteDir(dir string) (err error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.MkdirTemp(dir, ".report-*")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	var names []string
-	write := func(name string, content func(w io.Writer) error) error {
-		names = append(names, name)
-		f, err := os.Create(filepath.Join(tmp, name))
-		if err != nil {
-			return err
-		}
-		return fill(f, filepath.Join(dir, name), func(w *bufio.Writer) error { return content(w) })
-	}
+// WriteDir writes the whole report into dir, creating it if need be, all
+// or nothing (atomicfile.WriteDir): an error or a cancelled ctx leaves dir
+// as it was.
+func (rv *Review) WriteDir(ctx context.Context, dir string) error {
+	var files []atomicfile.File
 	for _, f := range rv.Files() {
-		if err := write(f.Name, f.Write); err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
+		files = append(files, atomicfile.File{Name: f.Name, Write: f.Write})
 	}
 	for _, f := range rv.Figures() {
-		if err := write(f.Name, func(w io.Writer) error { _, err := f.WriteTo(w); return err }); err != nil {
-			return fmt.Errorf("%s: %w", f.Name, err)
-		}
+		files = append(files, atomicfile.File{Name: f.Name, Write: func(w io.Writer) error { _, err := f.WriteTo(w); return err }})
 	}
-	for _, name := range names {
-		if err := os.Rename(filepath.Join(tmp, name), filepath.Join(dir, name)); err != nil {
-			return err
-		}
-	}
-	return nil
+	return atomicfile.WriteDir(ctx, dir, files)
 }
 
 // writeMarkdown writes report.md: every plot and table with a reading

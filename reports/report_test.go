@@ -102,7 +102,7 @@ func TestFigures(t *testing.T) {
 func TestWriteDir(t *testing.T) {
 	rv := seedReview(t)
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := rv.WriteDir(dir); err != nil {
+	if err := rv.WriteDir(context.Background(), dir); err != nil {
 		t.Fatal(err)
 	}
 	var want []string
@@ -129,7 +129,7 @@ func TestWriteDir(t *testing.T) {
 
 	blocker := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocker, []byte("x"), 0o644)
-	if err := rv.WriteDir(filepath.Join(blocker, "out")); err == nil {
+	if err := rv.WriteDir(context.Background(), filepath.Join(blocker, "out")); err == nil {
 		t.Error("WriteDir under a regular file succeeded")
 	}
 	if b, _ := os.ReadFile(blocker); string(b) != "x" {

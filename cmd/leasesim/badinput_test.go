@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,25 +73,65 @@ func TestEveryFlagRefusesBadInput(t *testing.T) {
 	onlyFiles(t, dir)
 }
 
+// TestBadDestination: an output that cannot be a file (an empty name, a
+// folder, a name ending in a slash, a missing folder) is refused before any
+// work with exit 2 and one line naming the flag; nothing is left behind.
+func TestBadDestination(t *testing.T) {
+	dir := t.TempDir()
+	part := filepath.Join(dir, "part.csv")
+	os.WriteFile(part, []byte("nodes,started\n1,2\n"), 0o644)
+	sub := filepath.Join(dir, "sub")
+	os.Mkdir(sub, 0o755)
+	bad := map[string]string{
+		"":                                     "want a file name, not an empty one",
+		sub:                                    "a folder: want a file name",
+		sub + "/":                              "a folder name (it ends in a slash): want a file name",
+		filepath.Join(dir, "missing", "x.csv"): "folder " + filepath.Join(dir, "missing") + " does not exist",
+	}
+	for path, why := range bad {
+		for _, args := range [][]string{
+			{"sweep", "--lease", "1:500", "--out", path},
+			{"merge", "--out", path, part},
+			{"cost", "--csv", path},
+			{"recommend", "--csv", path},
+			{"montecarlo", "--csv", path},
+		} {
+			flag := args[len(args)-2]
+			if args[0] == "merge" {
+				flag = args[1]
+			}
+			want := fmt.Sprintf("leasesim %s: invalid argument %q for %q flag: %s\n", args[0], path, flag, why)
+			code, stdout, stderr := runCmd(t, args...)
+			if code != exitUsage || stdout != "" || stderr != want {
+				t.Errorf("leasesim %s: exit %d, stdout %q, stderr\n%q, want\n%q", strings.Join(args, " "), code, stdout, stderr, want)
+			}
+		}
+	}
+	if code, _, stderr := runCmd(t, "report", "--out", ""); code != exitUsage || stderr != "leasesim report: invalid argument \"\" for \"--out\" flag: want a folder name\n" {
+		t.Errorf("report --out '': exit %d, %q", code, stderr)
+	}
+	onlyFiles(t, dir, "part.csv", "sub")
+	onlyFiles(t, sub)
+}
+
 // TestUnwritableOutput: every command that writes a file fails with exit 1
-// and one line when it cannot, and leaves nothing behind.
+// and one line when the write itself fails (here /dev/full, as a full disk
+// does), and leaves nothing behind.
 func TestUnwritableOutput(t *testing.T) {
 	dir := t.TempDir()
 	part := filepath.Join(dir, "part.csv")
 	os.WriteFile(part, []byte("nodes,started\n1,2\n"), 0o644)
-	missing := filepath.Join(dir, "missing", "file")
 	for _, args := range [][]string{
-		{"sweep", "--out", missing},
-		{"merge", "--out", missing, part},
-		{"cost", "--csv", missing},
-		{"recommend", "--csv", missing},
-		{"montecarlo", "--replicas", "5", "--rounds", "100", "--csv", missing},
-		{"report", "--out", part},
+		{"sweep", "--out", "/dev/full"},
+		{"merge", "--out", "/dev/full", part},
+		{"cost", "--csv", "/dev/full"},
+		{"recommend", "--csv", "/dev/full"},
+		{"montecarlo", "--replicas", "5", "--rounds", "100", "--csv", "/dev/full"},
 		{"merge", filepath.Join(dir, "no-such.csv")},
 	} {
-		code, stdout, stderr := runCmd(t, args...)
-		if code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("leasesim %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout, stderr)
+		code, _, stderr := runCmd(t, args...)
+		if code != exitFailure || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
 		}
 	}
 	onlyFiles(t, dir, "part.csv")

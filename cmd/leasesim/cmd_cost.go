@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/sweep"
@@ -17,7 +18,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the seed's), phase (averaged over outage phases) or both")
 	fs.Var(ratesValue{&in.Handovers}, "handovers", "outage events (handovers) per year: "+sweep.ListSyntax)
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
-	csvPath := fs.String("csv", "", "also write the projection as CSV to this file")
+	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")
 	addModelFlags(fs, &in.Config)
 	return func(_ context.Context, std *streams) error {
 		r, err := reports.ComputeCost(in)
@@ -34,7 +35,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			write = reports.WriteBothCost
 		}
 		if *csvPath != "" {
-			err := reports.WriteFileAtomic(*csvPath, func(w *bufio.Writer) error {
+			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error {
 				return reports.WriteCostCSV(w, reports.Arranged(in.Config, r.Projections(methods...)))
 			})
 			if err != nil {
@@ -54,7 +55,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	rates := []float64{in.HandoversPerYear}
 	fs.Var(ratesValue{&rates}, "handovers", "outage events (handovers) per year: one positive number")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
-	csvPath := fs.String("csv", "", "also write the ranking as CSV to this file")
+	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
 	addModelFlags(fs, &in.Config, model.Lease, model.Outage)
 	return func(_ context.Context, std *streams) error {
 		var err error
@@ -70,7 +71,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return &usageError{err.Error()}
 		}
 		if *csvPath != "" {
-			err := reports.WriteFileAtomic(*csvPath, func(w *bufio.Writer) error { return reports.WriteRecommendCSV(w, ranks) })
+			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { return reports.WriteRecommendCSV(w, ranks) })
 			if err != nil {
 				return err
 			}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/sweep"
@@ -50,7 +51,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(rateValue{&mc.RoundsPerYear}, "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off)")
 	lines := float64(mc.LinesPerBatch)
 	fs.Var(rateValue{&lines}, "lines-per-batch", "invoice lines one batch produces")
-	csvPath := fs.String("csv", "", "also write the summaries as CSV to this file")
+	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
 	return func(ctx context.Context, std *streams) error {
 		mc.Grid.Values[model.Rounds] = []int{base.Rounds}
 		mc.LinesPerBatch = lines
@@ -77,7 +78,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return err
 		}
 		if *csvPath != "" {
-			err := reports.WriteFileAtomic(*csvPath, func(w *bufio.Writer) error { _, err := w.Write(csv); return err })
+			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { _, err := w.Write(csv); return err })
 			if err != nil {
 				return err
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
@@ -24,6 +25,12 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	roundsPerYear := 0.0
 	fs.Var(rateValue{&roundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day)")
 	return func(ctx context.Context, std *streams) error {
+		if *out == "" {
+			return usagef("invalid argument \"\" for \"--out\" flag: want a folder name")
+		}
+		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
+			return usagef("invalid argument %q for \"--out\" flag: a file: want a folder", *out)
+		}
 		opt.RoundsPerYear = float64(base.Period) * 365
 		if roundsPerYear > 0 {
 			opt.RoundsPerYear = roundsPerYear
@@ -35,7 +42,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return &usageError{err.Error()}
 		}
-		if err := rv.WriteDir(*out); err != nil {
+		if err := rv.WriteDir(ctx, *out); err != nil {
 			return err
 		}
 		fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/model"
-	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
@@ -41,7 +40,7 @@ func (v shardValue) Type() string { return "K/N" }
 func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.NewGrid(model.Default())
 	addGridFlags(fs, &g, sweep.AllParams()...)
-	out := fs.String("out", "-", "write the CSV to this file, atomically; - is standard output")
+	out := addOutputFlag(fs, "out", "-", "write the CSV to this file, atomically; - is standard output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
@@ -72,14 +71,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			opt.Progress = func(rows int) { bar.Add(rows) }
 			defer bar.Finish()
 		}
-		if *out == "-" {
-			w := bufio.NewWriterSize(std.out, 1<<16)
-			if err := sweep.Write(ctx, w, &g, opt); err != nil {
-				return err
-			}
-			return w.Flush()
-		}
-		return reports.WriteFileAtomic(*out, func(w *bufio.Writer) error {
+		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error {
 			return sweep.Write(ctx, w, &g, opt)
 		})
 	}
@@ -103,21 +95,13 @@ func progressBar(stderr io.Writer, total int, what string) *progressbar.Progress
 }
 
 func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
-	out := fs.String("out", "-", "write the merged CSV to this file, atomically; - is standard output")
+	out := addOutputFlag(fs, "out", "-", "write the merged CSV to this file, atomically; - is standard output")
 	return func(_ context.Context, std *streams) error {
 		files := fs.Args()
 		if len(files) == 0 {
 			return usagef("no input files: want the shard CSVs of one sweep, in shard order")
 		}
-		merge := func(w *bufio.Writer) error { return mergeCSV(w, files) }
-		if *out == "-" {
-			w := bufio.NewWriter(std.out)
-			if err := merge(w); err != nil {
-				return err
-			}
-			return w.Flush()
-		}
-		return reports.WriteFileAtomic(*out, merge)
+		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return mergeCSV(w, files) })
 	}
 }
 

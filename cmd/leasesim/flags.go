@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -168,4 +171,48 @@ func contains[T comparable](xs []T, x T) bool {
 		}
 	}
 	return false
+}
+
+// outputValue is a flag naming an output file, checked when it is set so
+// that a folder, an empty name or a missing folder is refused before any
+// work. stdout, if not empty, is the name that means standard output.
+type outputValue struct {
+	path   *string
+	stdout string
+}
+
+func (v outputValue) String() string { return *v.path }
+
+func (v outputValue) Set(s string) error {
+	if s != v.stdout || s == "" {
+		if err := atomicfile.Check(s); err != nil {
+			return err
+		}
+	}
+	*v.path = s
+	return nil
+}
+
+func (v outputValue) Type() string { return "string" }
+
+// addOutputFlag registers an output file flag. With stdout not empty, that
+// name (the default) means standard output; otherwise the default "" means
+// no file.
+func addOutputFlag(fs *pflag.FlagSet, name, stdout, usage string) *string {
+	path := stdout
+	fs.Var(outputValue{&path, stdout}, name, usage)
+	return &path
+}
+
+// writeOutput writes through write to path, atomically (atomicfile.Write),
+// or to w when path is the name for standard output.
+func writeOutput(path, stdout string, w io.Writer, write func(w *bufio.Writer) error) error {
+	if path != stdout {
+		return atomicfile.Write(path, write)
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }

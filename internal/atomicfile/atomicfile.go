@@ -1,0 +1,135 @@
+// Package atomicfile writes leasesim's output files so that a reader never
+// sees half of one: a file appears whole or is left as it was, and a folder
+// of files (the report) is updated all together or not at all.
+//
+// A regular file is written to a temporary file beside it and renamed over
+// it at the end. A symbolic link is followed, and its target is replaced in
+// the target's own folder, so the link survives. Anything else that exists
+// under the name (a FIFO, a device, /dev/stdout) cannot be replaced by a
+// rename without breaking whoever reads it, so it is written directly,
+// streaming.
+package atomicfile
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Check reports whether path can be written as an output file, before any
+// work is done for it: a non-empty name that is not a folder (nor ends in
+// a slash), in a folder that exists. Its errors do not repeat path.
+func Check(path string) error {
+	_, _, err := destination(path)
+	return err
+}
+
+// Write writes path through write, as the package doc says: atomically for
+// a regular or new file, streaming for a FIFO or device. On any error a
+// temporary file is removed and a regular file is left as it was.
+func Write(path string, write func(w *bufio.Writer) error) error {
+	target, stream, err := destination(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if stream {
+		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return fill(f, path, write)
+	}
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp*")
+	if err != nil {
+		return err
+	}
+	err = f.Chmod(0o644)
+	if err == nil {
+		err = fill(f, path, write)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), target)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// destination says where Write puts path. Something that exists and is
+// not a regular file (a FIFO, a device, /dev/stdout, whose link text is no
+// path at all) is written through path itself, streaming. A regular file,
+// or one yet to be made, is the file path's links lead to, replaced.
+func destination(path string) (target string, stream bool, err error) {
+	switch {
+	case path == "":
+		return "", false, errors.New("want a file name, not an empty one")
+	case strings.HasSuffix(path, string(filepath.Separator)):
+		return "", false, errors.New("a folder name (it ends in a slash): want a file name")
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return "", false, errors.New("a folder: want a file name")
+	case err == nil && !fi.Mode().IsRegular():
+		return path, true, nil
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return "", false, err
+	}
+	target, err = resolve(path)
+	if err != nil {
+		return "", false, err
+	}
+	dir := filepath.Dir(target)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", false, fmt.Errorf("folder %s does not exist", dir)
+	}
+	return target, false, nil
+}
+
+// fill writes f through a buffer and closes it, reporting write errors
+// under the name path.
+func fill(f *os.File, path string, write func(w *bufio.Writer) error) error {
+	w := bufio.NewWriterSize(f, 1<<16)
+	err := write(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// maxLinks bounds the symbolic links resolve follows, as the kernel does.
+const maxLinks = 40
+
+// resolve follows path's symbolic links, if any, to the file they name,
+// which need not exist yet.
+func resolve(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", fmt.Errorf("more than %d symbolic links", maxLinks)
+}
