@@ -15,6 +15,7 @@
 package cost
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/leasesim/leasesim/model"
@@ -117,17 +118,17 @@ const MaxPhases = 10_000_000
 // the outage: start = period+1+k for k = 0 … lcm(period, renewal)-1. The
 // outage then begins after one trigger has passed normally. c.Start and
 // c.Rounds are not used; each run lasts SettleRounds(c) rounds past its
-// start.
-func PhaseMethod(c model.Config) (Incident, error) {
+// start. It stops with ctx.Err() when ctx is cancelled.
+func PhaseMethod(ctx context.Context, c model.Config) (Incident, error) {
 	if err := c.Validate(); err != nil {
 		return Incident{}, err
 	}
-	return phaseMethod(c, SettleRounds(c))
+	return phaseMethod(ctx, c, SettleRounds(c))
 }
 
 // phaseMethod is PhaseMethod with each run lasting horizon rounds past the
 // outage's start.
-func phaseMethod(c model.Config, horizon int) (Incident, error) {
+func phaseMethod(ctx context.Context, c model.Config, horizon int) (Incident, error) {
 	phases := lcm(c.Period, c.Renewal)
 	if phases > MaxPhases {
 		return Incident{}, fmt.Errorf("the phase method would try lcm(period %d, renewal %d) = %d outage starts, more than %d", c.Period, c.Renewal, phases, MaxPhases)
@@ -138,6 +139,9 @@ func phaseMethod(c model.Config, horizon int) (Incident, error) {
 	in := Incident{Phases: phases, Horizon: horizon}
 	var r model.Runner
 	for k := range phases {
+		if k%4096 == 0 && ctx.Err() != nil {
+			return Incident{}, ctx.Err()
+		}
 		run := c
 		run.Start = c.Period + 1 + k
 		run.Rounds = run.Start + horizon

@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
@@ -83,7 +84,7 @@ func TestMethodsByHand(t *testing.T) {
 			if got := w.PerEvent(); !near(got.Missed, tt.window.Missed) || !near(got.Double, tt.window.Double) {
 				t.Errorf("window per event = %+v, want %+v", got, tt.window)
 			}
-			in, err := PhaseMethod(tt.c)
+			in, err := PhaseMethod(context.Background(), tt.c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,11 +143,11 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 							c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, Outage: outage, Start: 1, Rounds: 1,
 								Period: period, Down: 1 + toggles>>3, Fencing: toggles&1 != 0,
 								PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0}
-							short, err := PhaseMethod(c)
+							short, err := PhaseMethod(context.Background(), c)
 							if err != nil {
 								t.Fatal(err)
 							}
-							long, err := phaseMethod(c, 3*SettleRounds(c)+17)
+							long, err := phaseMethod(context.Background(), c, 3*SettleRounds(c)+17)
 							if err != nil {
 								t.Fatal(err)
 							}
@@ -172,16 +173,16 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 func TestPhaseTooLarge(t *testing.T) {
 	c := model.Default()
 	c.Period, c.Renewal = 999_999_937, 999_999_929
-	if _, err := PhaseMethod(c); err == nil || !strings.Contains(err.Error(), "outage starts, more than 10000000") {
+	if _, err := PhaseMethod(context.Background(), c); err == nil || !strings.Contains(err.Error(), "outage starts, more than 10000000") {
 		t.Errorf("PhaseMethod with coprime huge periods: %v", err)
 	}
 	c = model.Default()
 	c.Outage = model.MaxRounds
-	if _, err := PhaseMethod(c); err == nil || !strings.Contains(err.Error(), "more than the model's 1000000000") {
+	if _, err := PhaseMethod(context.Background(), c); err == nil || !strings.Contains(err.Error(), "more than the model's 1000000000") {
 		t.Errorf("PhaseMethod with a huge outage: %v", err)
 	}
 	c.Outage = model.MaxRounds - 100 // event by event, a long run is cheap
-	if in, err := PhaseMethod(c); err != nil || in.LeaderlessRounds != 2 {
+	if in, err := PhaseMethod(context.Background(), c); err != nil || in.LeaderlessRounds != 2 {
 		t.Errorf("PhaseMethod with a long outage: %+v, %v", in, err)
 	}
 }
@@ -224,13 +225,13 @@ func TestParseMix(t *testing.T) {
 // incident, weighted 1.
 func TestRecommendByHand(t *testing.T) {
 	mix := []MixEntry{{Outage: 2, Weight: 1}}
-	ranks, err := Recommend(model.Default(), []int{2, 3}, mix, 6, 4000)
+	ranks, err := Recommend(context.Background(), model.Default(), []int{2, 3}, mix, 6, 4000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := model.Default()
 	c.Outage, c.Lease = 2, 3
-	in, _ := PhaseMethod(c)
+	in, _ := PhaseMethod(context.Background(), c)
 	// Lease 3 against a 2-round outage: no handover, 2 leaderless rounds in
 	// every phase; a trigger falls in the outage in 2 of 6 phases.
 	if !near(in.LeaderlessRounds, 2) || !near(in.Missed, 2.0/6) || in.TwoLeaderRounds != 0 {

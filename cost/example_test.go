@@ -1,6 +1,7 @@
 package cost_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/leasesim/leasesim/cost"
@@ -12,7 +13,7 @@ import (
 func Example() {
 	c := model.Default()
 	w, _ := cost.WindowMethod(c)
-	p, _ := cost.PhaseMethod(c)
+	p, _ := cost.PhaseMethod(context.Background(), c)
 	for _, pr := range []cost.Projection{
 		cost.Project(cost.Window, w.PerEvent(), 6, 4000),
 		cost.Project(cost.Phase, p.PerEvent(), 6, 4000),

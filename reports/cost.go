@@ -1,8 +1,10 @@
 package reports
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,24 +23,32 @@ type CostInput struct {
 // SeedLinesPerBatch is the seed's end-of-day batch: 4,000 invoice lines.
 const SeedLinesPerBatch = 4000
 
-// CostResult holds both methods' measures of one configuration.
+// CostResult holds the measures of one configuration by the methods asked
+// for; a method not asked for is left zero.
 type CostResult struct {
 	CostInput
 	Window cost.WindowShares
 	Phase  cost.Incident
 }
 
-// ComputeCost measures c by both methods.
-func ComputeCost(in CostInput) (CostResult, error) {
-	w, err := cost.WindowMethod(in.Config)
-	if err != nil {
-		return CostResult{}, err
+// ComputeCost measures in.Config by each of methods, and by no other: the
+// phase method can refuse a configuration (too many phases) that the
+// window method measures at once. It stops with ctx.Err() when ctx is
+// cancelled.
+func ComputeCost(ctx context.Context, in CostInput, methods ...cost.Method) (CostResult, error) {
+	r := CostResult{CostInput: in}
+	var err error
+	if slices.Contains(methods, cost.Window) {
+		if r.Window, err = cost.WindowMethod(in.Config); err != nil {
+			return CostResult{}, err
+		}
 	}
-	p, err := cost.PhaseMethod(in.Config)
-	if err != nil {
-		return CostResult{}, err
+	if slices.Contains(methods, cost.Phase) {
+		if r.Phase, err = cost.PhaseMethod(ctx, in.Config); err != nil {
+			return CostResult{}, err
+		}
 	}
-	return CostResult{CostInput: in, Window: w, Phase: p}, nil
+	return r, nil
 }
 
 // Projections returns one projection per method in methods and rate, rate

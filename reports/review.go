@@ -75,12 +75,16 @@ const (
 	StudyYears      = 10 // the length of each replica of the study
 )
 
-// NewReview computes a review of base.
+// NewReview computes a review of base. It stops with ctx.Err() when ctx is
+// cancelled.
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
 	rv := &Review{Base: base, ReviewOptions: opt}
 	var r model.Runner
 	// add runs base with edit applied and appends the run to dst.
 	add := func(dst *[]Run, base model.Config, edit func(*model.Config)) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		c := base
 		edit(&c)
 		st, err := r.Run(c)
@@ -110,7 +114,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		plotRates = append(plotRates, float64(h))
 	}
 	for i, v := range []Variant{Variants()[0], Variants()[2]} {
-		res, err := ComputeCost(CostInput{Config: v.Apply(base), Handovers: plotRates, LinesPerBatch: opt.LinesPerBatch})
+		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), Handovers: plotRates, LinesPerBatch: opt.LinesPerBatch}, cost.Window, cost.Phase)
 		if err != nil {
 			return nil, err
 		}

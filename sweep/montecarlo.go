@@ -99,7 +99,7 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 	for range workers {
 		go func() {
 			var r model.Runner
-			a := model.Alternating{Up: mc.Up, Down: mc.Down}
+			a := stoppable{Alternating: model.Alternating{Up: mc.Up, Down: mc.Down}, done: ctx.Done()}
 			for j := range jobs {
 				for rep := j.first; rep < j.last; rep++ {
 					a.Seed = mc.replicaSeed(dists, &j.c, rep)
@@ -145,6 +145,32 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 		}
 	}
 	return nil
+}
+
+// stoppable is a replica's failure schedule that ends when done is closed:
+// from then on it reports no further change, so the replica in flight runs
+// to its end at once (a run costs per failure event, not per round) and
+// its result, computed after the study was cancelled, is thrown away. So a
+// replica of a billion rounds does not keep Ctrl-C waiting.
+type stoppable struct {
+	model.Alternating
+	done    <-chan struct{}
+	changes int
+}
+
+// stopEvery is how many changes a stoppable makes between looks at done.
+const stopEvery = 1024
+
+// Apply implements model.Schedule.
+func (s *stoppable) Apply(t int, r *model.Reachability) int {
+	if s.changes++; s.changes%stopEvery == 0 {
+		select {
+		case <-s.done:
+			return model.Never
+		default:
+		}
+	}
+	return s.Alternating.Apply(t, r)
 }
 
 // summarise computes means and 95% confidence half-widths (Student's t)

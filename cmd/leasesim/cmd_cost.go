@@ -20,11 +20,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")
 	addModelFlags(fs, &in.Config)
-	return func(_ context.Context, std *streams) error {
-		r, err := reports.ComputeCost(in)
-		if err != nil {
-			return &usageError{err.Error()}
-		}
+	return func(ctx context.Context, std *streams) error {
 		methods := []cost.Method{cost.Method(method)}
 		write := reports.WriteWindowCost
 		switch method {
@@ -33,6 +29,13 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case "both":
 			methods = []cost.Method{cost.Window, cost.Phase}
 			write = reports.WriteBothCost
+		}
+		r, err := reports.ComputeCost(ctx, in, methods...)
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
+			return &usageError{err.Error()}
 		}
 		if *csvPath != "" {
 			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error {
@@ -57,7 +60,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
 	addModelFlags(fs, &in.Config, model.Lease, model.Outage)
-	return func(_ context.Context, std *streams) error {
+	return func(ctx context.Context, std *streams) error {
 		var err error
 		if in.Mix, err = cost.ParseMix(mix); err != nil {
 			return usagef("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
@@ -66,8 +69,11 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("--handovers takes one rate for recommend, got %d", len(rates))
 		}
 		in.HandoversPerYear = rates[0]
-		ranks, err := cost.Recommend(in.Config, in.Leases, in.Mix, in.HandoversPerYear, float64(in.LinesPerBatch))
-		if err != nil {
+		ranks, err := cost.Recommend(ctx, in.Config, in.Leases, in.Mix, in.HandoversPerYear, float64(in.LinesPerBatch))
+		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case err != nil:
 			return &usageError{err.Error()}
 		}
 		if *csvPath != "" {

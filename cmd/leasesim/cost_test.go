@@ -55,7 +55,7 @@ func TestCostBadInput(t *testing.T) {
 		{[]string{"cost", "--handovers", "-6"}, `leasesim cost: invalid argument "-6" for "--handovers" flag: "-6" is not a positive number or range`},
 		{[]string{"cost", "--lines-per-batch", "0"}, `leasesim cost: invalid argument "0" for "--lines-per-batch" flag: want a whole number from 1 to 1000000000000`},
 		{[]string{"cost", "--method", "median"}, `leasesim cost: invalid argument "median" for "--method" flag: want one of window, phase, both`},
-		{[]string{"cost", "--period", "999999937", "--renewal", "999999929", "--csv", filepath.Join(dir, "x.csv")}, `leasesim cost: the phase method would try lcm(period 999999937, renewal 999999929) = 999999866000004473 outage starts, more than 10000000`},
+		{[]string{"cost", "--method", "phase", "--period", "999999937", "--renewal", "999999929", "--csv", filepath.Join(dir, "x.csv")}, `leasesim cost: the phase method would try lcm(period 999999937, renewal 999999929) = 999999866000004473 outage starts, more than 10000000`},
 		{[]string{"recommend", "--outage-mix", "2:0,5:1"}, `leasesim recommend: invalid argument "2:0,5:1" for "--outage-mix" flag: weight "0" in "2:0": want a positive number`},
 		{[]string{"recommend", "--outage-mix", "2:x"}, `leasesim recommend: invalid argument "2:x" for "--outage-mix" flag: weight "x" in "2:x": want a positive number`},
 		{[]string{"recommend", "--outage-mix", "2;0.9"}, `leasesim recommend: invalid argument "2;0.9" for "--outage-mix" flag: "2;0.9" is not outage:weight, e.g. 2:0.9,5:0.1`},
@@ -71,4 +71,15 @@ func TestCostBadInput(t *testing.T) {
 		})
 	}
 	onlyFiles(t, dir)
+
+	// The window method measures what the phase method refuses: cost
+	// computes only the method asked for.
+	for _, args := range [][]string{
+		{"cost", "--period", "99991", "--renewal", "99989"},
+		{"cost", "--outage", "999999990"},
+	} {
+		if code, stdout, stderr := runCmd(t, args...); code != 0 || !strings.HasPrefix(stdout, "model window: ") {
+			t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
+		}
+	}
 }

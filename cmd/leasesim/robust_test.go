@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -91,4 +93,37 @@ func TestLongArgumentsAreNotEchoedWhole(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCancelledMidWork: Ctrl-C or SIGTERM (a context cancelled while the
+// command works) ends every long command with exit 130, one line, and no
+// file. Each command here would run for minutes uncancelled; the guard
+// catches one that ignores the signal.
+func TestCancelledMidWork(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"montecarlo", "--rounds", "1000000000", "--uptime", "geometric:20", "--downtime", "fixed:5", "--replicas", "4", "--workers", "2", "--csv", filepath.Join(dir, "mc.csv")},
+		{"recommend", "--period", "3163", "--renewal", "3161", "--lease", "1:1000", "--csv", filepath.Join(dir, "rec.csv")},
+		{"cost", "--method", "phase", "--period", "3163", "--renewal", "3161", "--csv", filepath.Join(dir, "cost.csv")},
+		{"sweep", "--lease", "1:1000000", "--outage", "0:40", "--out", filepath.Join(dir, "sweep.csv")},
+		{"check", "--lease", "1:1000", "--nodes", "1:9"},
+		{"report", "--period", "3163", "--renewal", "3161", "--out", filepath.Join(dir, "report")},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(300*time.Millisecond, cancel)
+		var stdout, stderr strings.Builder
+		done := make(chan int, 1)
+		go func() { done <- run(ctx, args, &stdout, &stderr) }()
+		select {
+		case code := <-done:
+			if code != exitInterrupted || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("leasesim %s: still running 20 s after it was cancelled", strings.Join(args, " "))
+		}
+		cancel()
+	}
+	os.Remove(filepath.Join(dir, "report")) // the folder may be made; it must be empty
+	onlyFiles(t, dir)
 }
