@@ -4,6 +4,7 @@ package sweep
 
 import (
 	"fmt"
+	"hash/fnv"
 	"math/bits"
 
 	"github.com/leasesim/leasesim/model"
@@ -37,6 +38,17 @@ func (g *Grid) Size() (int, error) {
 		n = lo
 	}
 	return int(n), nil
+}
+
+// Fingerprint identifies the grid: a hash of its lists, the same for every
+// shard of one sweep and, but for a one-in-2^64 chance, different for any
+// other grid.
+func (g *Grid) Fingerprint() uint64 {
+	h := fnv.New64a()
+	for p, vals := range g.Values {
+		fmt.Fprintf(h, "%s=%s;", model.Param(p).Name(), FormatValues(model.Param(p), vals))
+	}
+	return h.Sum64()
 }
 
 // Config returns configuration i of the grid, 0 ≤ i < Size().

@@ -160,30 +160,54 @@ func TestRowsAgreeWithModel(t *testing.T) {
 }
 
 // TestWorkersAndShards: the output is byte-identical for every worker
-// count, and the shards of any split concatenate to the whole file.
+// count, and the shards of any split merge to the whole file.
 func TestWorkersAndShards(t *testing.T) {
 	g := cornerGrid(t)
-	size, _ := g.Size()
 	whole := write(t, g, sweep.Options{Workers: 1})
 	for _, w := range []int{2, 3, 8} {
 		if got := write(t, g, sweep.Options{Workers: w}); !bytes.Equal(got, whole) {
 			t.Errorf("workers %d: output differs from workers 1", w)
 		}
 	}
-	header := sweep.AppendHeader(nil)
-	for _, n := range []int{1, 2, 3, 7, 64, size + 5} {
-		joined := append([]byte(nil), header...)
-		for k := range n {
-			part := write(t, g, sweep.Options{K: k, Shards: n, Workers: 2})
-			if !bytes.HasPrefix(part, header) {
-				t.Fatalf("shard %d/%d has no header", k, n)
-			}
-			joined = append(joined, part[len(header):]...)
+	dir := t.TempDir()
+	for _, n := range []int{1, 2, 3, 7, 64} {
+		files := writeShards(t, dir, g, n)
+		var merged bytes.Buffer
+		if err := sweep.Merge(&merged, files); err != nil {
+			t.Fatalf("%d shards: %v", n, err)
 		}
-		if !bytes.Equal(joined, whole) {
-			t.Errorf("%d shards do not concatenate to the whole file", n)
+		if !bytes.Equal(merged.Bytes(), whole) {
+			t.Errorf("%d shards do not merge to the whole file", n)
 		}
 	}
+}
+
+// TestMoreShardsThanRows: with more shards than rows, most shards are
+// empty, and they still merge to the whole file.
+func TestMoreShardsThanRows(t *testing.T) {
+	g := grid(t, map[model.Param]string{model.Lease: "1:3"})
+	var merged bytes.Buffer
+	if err := sweep.Merge(&merged, writeShards(t, t.TempDir(), g, 8)); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(merged.Bytes(), write(t, g, sweep.Options{})) {
+		t.Error("8 shards of 3 rows do not merge to the whole file")
+	}
+}
+
+// writeShards writes the n shards of g to files in dir and returns their
+// names, in shard order.
+func writeShards(t *testing.T, dir string, g *sweep.Grid, n int) []string {
+	t.Helper()
+	var files []string
+	for k := range n {
+		name := filepath.Join(dir, fmt.Sprintf("part-%d.csv", k))
+		if err := os.WriteFile(name, write(t, g, sweep.Options{K: k, Shards: n, Workers: 2}), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, name)
+	}
+	return files
 }
 
 func TestShardBounds(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"runtime"
+	"strconv"
 	"sync"
 
 	"github.com/leasesim/leasesim/model"
@@ -12,8 +13,9 @@ import (
 // Options says which rows of a grid Write runs and how. The zero value
 // runs every row with GOMAXPROCS workers.
 type Options struct {
-	// Shard K of Shards: rows Shard(size, K, Shards) of the grid. Shards 0
-	// means one shard, the whole grid.
+	// Shard K of Shards: rows Shard(size, K, Shards) of the grid, written
+	// in the shard format that Merge reads (ShardHeader). Shards 0 means
+	// the whole grid, in the plain format.
 	K, Shards int
 	Workers   int // goroutines running configurations; 0 means GOMAXPROCS
 	// Progress, if set, is called after each block of rows is written,
@@ -42,14 +44,17 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 		return err
 	}
 	first, last := 0, size
-	if opt.Shards > 0 {
+	header := AppendHeader(nil)
+	sharded := opt.Shards > 0
+	if sharded {
 		first, last = Shard(size, opt.K, opt.Shards)
+		header = append(ShardColumn(nil, g), header...)
 	}
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	if _, err := w.Write(AppendHeader(nil)); err != nil {
+	if _, err := w.Write(header); err != nil {
 		return err
 	}
 
@@ -91,7 +96,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 				case buf = <-free:
 				default:
 				}
-				buf, err := render(buf[:0], g, &r, j.first, j.last)
+				buf, err := render(buf[:0], g, &r, j.first, j.last, sharded)
 				j.out <- chunk{buf, j.last - j.first, err}
 			}
 		}()
@@ -129,8 +134,9 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 	return ctx.Err()
 }
 
-// render appends the rows [first, last) of g to buf.
-func render(buf []byte, g *Grid, r *model.Runner, first, last int) ([]byte, error) {
+// render appends the rows [first, last) of g to buf, each led by its row
+// number in the grid if rowNumbers is set.
+func render(buf []byte, g *Grid, r *model.Runner, first, last int, rowNumbers bool) ([]byte, error) {
 	var o odometer
 	o.seek(g, first)
 	c := o.config(g)
@@ -140,6 +146,10 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last int) ([]byte, erro
 		st, err := r.Run(c)
 		if err != nil {
 			return buf, err
+		}
+		if rowNumbers {
+			buf = strconv.AppendInt(buf, int64(i), 10)
+			buf = append(buf, ',')
 		}
 		buf = append(buf, params.text...)
 		buf = appendStats(buf, &st)

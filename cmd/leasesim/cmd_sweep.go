@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -45,7 +44,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
 	var k, n int = 0, 1
-	fs.Var(shardValue{&k, &n}, "shard", "write only shard K of N: a contiguous slice of the rows, with the header")
+	fs.Var(shardValue{&k, &n}, "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check")
 	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")
 	maxConfigs := 50_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a grid with more configurations than this")
@@ -66,7 +65,10 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			fmt.Fprintf(std.out, "%d configurations\n", size)
 			return nil
 		}
-		opt := sweep.Options{K: k, Shards: n, Workers: workers}
+		opt := sweep.Options{Workers: workers}
+		if fs.Changed("shard") {
+			opt.K, opt.Shards = k, n
+		}
 		if bar := progressBar(std.err, last-first, "sweep"); bar != nil {
 			opt.Progress = func(rows int) { bar.Add(rows) }
 			defer bar.Finish()
@@ -101,39 +103,6 @@ func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if len(files) == 0 {
 			return usagef("no input files: want the shard CSVs of one sweep, in shard order")
 		}
-		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return mergeCSV(w, files) })
+		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return sweep.Merge(w, files) })
 	}
-}
-
-// mergeCSV concatenates CSV files with identical headers, keeping the first
-// header only.
-func mergeCSV(w io.Writer, files []string) error {
-	var header []byte
-	for _, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		r := bufio.NewReaderSize(f, 1<<16)
-		h, err := r.ReadBytes('\n')
-		if err != nil && len(h) == 0 {
-			f.Close()
-			return fmt.Errorf("%s: empty file, want a sweep CSV with a header", name)
-		}
-		switch {
-		case header == nil:
-			header = h
-			_, err = w.Write(h)
-		case !bytes.Equal(h, header):
-			err = fmt.Errorf("%s: header differs from %s's: the files are not shards of one sweep", name, files[0])
-		}
-		if err == nil {
-			_, err = io.Copy(w, r)
-		}
-		f.Close()
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

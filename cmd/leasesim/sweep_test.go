@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -173,6 +174,12 @@ func TestShardsMerge(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad.csv")); !os.IsNotExist(err) {
 		t.Error("merge left a partial file")
+	}
+	// A shard twice, or a later file that is no shard: exit 1, nothing written.
+	for _, files := range [][]string{{parts[0], parts[0]}, append(slices.Clone(parts), other)} {
+		if code, stdout, stderr := runCmd(t, append([]string{"merge"}, files...)...); code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("merge %v: exit %d, %d bytes on stdout, stderr %q", files, code, len(stdout), stderr)
+		}
 	}
 	if code, _, stderr := runCmd(t, "merge"); code != 2 || !strings.HasPrefix(stderr, "leasesim merge: no input files") {
 		t.Errorf("merge without files: exit %d, %q", code, stderr)

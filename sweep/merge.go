@@ -1,0 +1,141 @@
+package sweep
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// A shard of a sweep (Options.Shards > 0) is plain CSV with one column
+// more, first: its name, row_of_ROWS_grid_HASH, says how many rows the
+// whole grid has and which grid it is (Grid.Fingerprint), and each row's
+// value is the row's number in the whole grid. That is what lets Merge
+// refuse shards in the wrong order, twice, missing, cut short or of another
+// grid, and drop the column to give the unsharded file byte for byte.
+const shardColumnFormat = "row_of_%d_grid_%016x"
+
+// ShardColumn appends the name of a shard's first column for grid g,
+// followed by a comma.
+func ShardColumn(b []byte, g *Grid) []byte {
+	size, _ := g.Size()
+	return append(fmt.Appendf(b, shardColumnFormat, size, g.Fingerprint()), ',')
+}
+
+// maxLine bounds the length of a line Merge reads: a sweep's lines are a
+// few hundred bytes, so a longer one is not a sweep's, and reading it
+// whole could fill memory.
+const maxLine = 64 << 10
+
+// Merge writes to w the unsharded CSV of a sweep from the files of its
+// shards, given in shard order. It reads every file through first and
+// writes nothing unless all are the complete shards of one grid, in order,
+// each row once.
+func Merge(w io.Writer, files []string) error {
+	var m merger
+	for _, name := range files {
+		if err := m.each(name, nil); err != nil {
+			return err
+		}
+	}
+	if m.next != m.rows {
+		return fmt.Errorf("%s: the shards end at row %d of %d: the last shard is missing", files[len(files)-1], m.next, m.rows)
+	}
+	m.next = 0
+	for _, name := range files {
+		if err := m.each(name, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// merger checks shards one after another and, given a writer, copies them.
+type merger struct {
+	header []byte // the first file's header
+	first  string // the first file's name
+	fields int    // fields a row has, the row number included
+	rows   int    // rows of the whole grid
+	next   int    // the row number the next row must have
+	copied bool   // whether the header has been copied
+}
+
+// each reads one shard, checking it against the shards before it, and
+// copies its rows to w without the row column if w is not nil (its header
+// too, for the first shard).
+func (m *merger) each(name string, w io.Writer) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, maxLine)
+	for line := 1; ; line++ {
+		text, err := r.ReadSlice('\n')
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			return fmt.Errorf("%s: line %d is longer than %d bytes: not a sweep's CSV", name, line, maxLine)
+		case err == io.EOF && len(text) == 0:
+			if line == 1 {
+				return fmt.Errorf("%s: empty file, want a shard of leasesim sweep --shard", name)
+			}
+			return nil
+		case err == io.EOF:
+			return fmt.Errorf("%s: line %d is cut short (no newline at its end): the shard is incomplete", name, line)
+		case err != nil:
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if line == 1 {
+			err = m.checkHeader(name, text)
+		} else {
+			err = m.checkRow(text)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: line %d: %w", name, line, err)
+		}
+		if w != nil && (line > 1 || !m.copied) {
+			m.copied = true
+			_, rest, _ := bytes.Cut(text, []byte{','})
+			if _, err := w.Write(rest); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func (m *merger) checkHeader(name string, h []byte) error {
+	if m.header != nil {
+		if !bytes.Equal(h, m.header) {
+			return fmt.Errorf("header differs from %s's: the files are not shards of one sweep", m.first)
+		}
+		return nil
+	}
+	col, _, _ := bytes.Cut(h, []byte{','})
+	var hash uint64
+	if n, err := fmt.Sscanf(string(col), shardColumnFormat, &m.rows, &hash); n != 2 || err != nil || m.rows < 0 {
+		return fmt.Errorf("the first column is %.40q, not row_of_ROWS_grid_HASH: not a shard of leasesim sweep --shard", col)
+	}
+	m.header, m.first, m.fields = bytes.Clone(h), name, bytes.Count(h, []byte{','})+1
+	return nil
+}
+
+func (m *merger) checkRow(row []byte) error {
+	if n := bytes.Count(row, []byte{','}) + 1; n != m.fields {
+		return fmt.Errorf("%d fields, the header has %d: the row is cut short or glued to another", n, m.fields)
+	}
+	col, _, _ := bytes.Cut(row, []byte{','})
+	i, err := strconv.Atoi(string(col))
+	switch {
+	case err != nil || i < 0 || i >= m.rows:
+		return fmt.Errorf("row number %.40q: want 0 to %d", col, m.rows-1)
+	case i < m.next:
+		return fmt.Errorf("row %d again, after row %d: a shard given twice or out of order", i, m.next-1)
+	case i > m.next:
+		return fmt.Errorf("row %d where row %d belongs: a shard is missing or out of order", i, m.next)
+	}
+	m.next++
+	return nil
+}
