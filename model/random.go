@@ -76,6 +76,16 @@ func (l Lengths) String() string {
 	return "fixed:" + f(l.A)
 }
 
+// Mean is the distribution's mean length in rounds, before draws are
+// bounded to 1 … MaxRounds: A for fixed and geometric (P(length > k) =
+// (1 - 1/A)^k sums to A), exp(mu + sigma²/2) for the lognormal, at least 1.
+func (l Lengths) Mean() float64 {
+	if l.Kind == LogNormal {
+		return math.Max(1, math.Exp(l.A+l.B*l.B/2))
+	}
+	return l.A
+}
+
 // draw draws one period length from src.
 func (l Lengths) draw(src rand.Source) int {
 	var x float64

@@ -46,6 +46,28 @@ type Summary struct {
 	DoublePerYear, DoublePerYearCI95 float64
 }
 
+// Periods is the study's expected work: the up and down periods its
+// replicas draw, about replicas × nodes × (1 + 2·rounds / (mean up + mean
+// down)) per configuration. A replica's run costs per period, not per
+// round, so this, not the rounds, is what its time grows with. It is
+// computed from the lists, without walking the grid.
+func (mc *MonteCarlo) Periods() float64 {
+	cycle := mc.Up.Mean() + mc.Down.Mean()
+	sum := 0.0 // over nodes × rounds
+	for _, n := range mc.Grid.Values[model.Nodes] {
+		for _, r := range mc.Grid.Values[model.Rounds] {
+			sum += float64(n) * (1 + 2*float64(r)/cycle)
+		}
+	}
+	others := 1.0
+	for p, vals := range mc.Grid.Values {
+		if p != int(model.Nodes) && p != int(model.Rounds) {
+			others *= float64(len(vals))
+		}
+	}
+	return float64(mc.Replicas) * others * sum
+}
+
 // replicaSeed derives replica r's random source from the study's seed,
 // the part of the configuration that shapes the failures (the node count
 // and the distributions) and the replica index. A replica draws the same

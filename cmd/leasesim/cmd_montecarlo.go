@@ -52,6 +52,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	lines := float64(mc.LinesPerBatch)
 	fs.Var(rateValue{&lines}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
+	maxConfigs := 1_000_000
+	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a study with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		mc.Grid.Values[model.Rounds] = []int{base.Rounds}
 		mc.LinesPerBatch = lines
@@ -59,33 +61,55 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return &usageError{err.Error()}
 		}
-		if total := float64(size) * float64(mc.Replicas) * float64(base.Rounds); total > 1e15 {
-			return usagef("the study would simulate %.3g rounds: fewer configurations, --replicas or --rounds", total)
+		if size > maxConfigs {
+			return usagef("the study has %d configurations, more than --max-configs %d", size, maxConfigs)
 		}
-		var summaries []sweep.Summary
-		csv := mc.AppendHeader(nil)
+		if periods := mc.Periods(); periods > maxPeriods {
+			return usagef("the study would draw about %.2g up and down periods, more than %.0g (hours of work): fewer configurations, --replicas, --rounds or --nodes, or longer --uptime", periods, maxPeriods)
+		}
 		progress := func(int) {}
 		if bar := progressBar(std.err, size*mc.Replicas, "montecarlo"); bar != nil {
 			progress = func(n int) { bar.Add(n) }
 			defer bar.Finish()
 		}
-		err = mc.Run(ctx, workers, func(s *sweep.Summary) error {
-			summaries = append(summaries, *s)
-			csv = mc.AppendRow(csv, s)
-			return nil
-		}, progress)
-		if err != nil {
-			return err
-		}
-		if *csvPath != "" {
-			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { _, err := w.Write(csv); return err })
+		// The table and the CSV stream, a configuration at a time, so that
+		// memory stays flat however many configurations there are.
+		study := func(csv *bufio.Writer) error {
+			out := bufio.NewWriter(std.out)
+			if err := writeMonteCarloHead(out, &mc, base.Rounds); err != nil {
+				return err
+			}
+			var row []byte
+			if csv != nil {
+				if _, err := csv.Write(mc.AppendHeader(nil)); err != nil {
+					return err
+				}
+			}
+			err := mc.Run(ctx, workers, func(s *sweep.Summary) error {
+				if csv != nil {
+					row = mc.AppendRow(row[:0], s)
+					if _, err := csv.Write(row); err != nil {
+						return err
+					}
+				}
+				return writeMonteCarloSummary(out, &mc, s)
+			}, progress)
 			if err != nil {
 				return err
 			}
+			return out.Flush()
 		}
-		return writeMonteCarlo(std.out, &mc, summaries)
+		if *csvPath == "" {
+			return study(nil)
+		}
+		return atomicfile.Write(*csvPath, study)
 	}
 }
+
+// maxPeriods bounds a Monte Carlo study's expected up and down periods
+// (MonteCarlo.Periods): at about 50 ns a period, 10^11 is more than an hour
+// on two cores.
+const maxPeriods = 1e11
 
 // monteCarloFlags are the model parameters montecarlo sweeps as lists.
 func monteCarloFlags() []model.Param {
@@ -98,23 +122,27 @@ func monteCarloFlags() []model.Param {
 	return ps
 }
 
-func writeMonteCarlo(w io.Writer, mc *sweep.MonteCarlo, summaries []sweep.Summary) error {
+// writeMonteCarloHead writes the line that opens montecarlo's table.
+func writeMonteCarloHead(w io.Writer, mc *sweep.MonteCarlo, rounds int) error {
+	_, err := fmt.Fprintf(w, "every node up for %s rounds, then down for %s, independently; %d replicas of %d rounds, seed %d\n",
+		mc.Up, mc.Down, mc.Replicas, rounds, mc.Seed)
+	return err
+}
+
+// writeMonteCarloSummary writes one configuration's block of the table.
+func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "every node up for %s rounds, then down for %s, independently; %d replicas of %d rounds, seed %d\n",
-		mc.Up, mc.Down, mc.Replicas, summaries[0].Config.Rounds, mc.Seed)
-	for _, s := range summaries {
-		c := s.Config
-		fmt.Fprintf(&b, "\nnodes %d, lease %d, renewal %d, period %d, fencing %t, persistent trigger %t, quorum %t\n",
-			c.Nodes, c.Lease, c.Renewal, c.Period, c.Fencing, c.PersistentTrigger, c.Quorum)
-		fmt.Fprintf(&b, "  %-22s%16s%14s\n", "per replica", "mean", "± 95% CI")
-		for k := model.Stat(0); int(k) < model.NumStats; k++ {
-			fmt.Fprintf(&b, "  %-22s%16.3f%14.3f\n", k.Name(), s.Mean[k], s.CI95[k])
-		}
-		if mc.RoundsPerYear > 0 {
-			fmt.Fprintf(&b, "  per year (%s rounds, %s lines a batch):\n", strconv.FormatFloat(mc.RoundsPerYear, 'f', -1, 64), strconv.FormatFloat(mc.LinesPerBatch, 'f', -1, 64))
-			fmt.Fprintf(&b, "  %-22s%16.3f%14.3f  = %.1f ± %.1f lines\n", "missed batches", s.MissedPerYear, s.MissedPerYearCI95, s.MissedPerYear*mc.LinesPerBatch, s.MissedPerYearCI95*mc.LinesPerBatch)
-			fmt.Fprintf(&b, "  %-22s%16.3f%14.3f  = %.1f ± %.1f lines\n", "double batches", s.DoublePerYear, s.DoublePerYearCI95, s.DoublePerYear*mc.LinesPerBatch, s.DoublePerYearCI95*mc.LinesPerBatch)
-		}
+	c := s.Config
+	fmt.Fprintf(&b, "\nnodes %d, lease %d, renewal %d, period %d, fencing %t, persistent trigger %t, quorum %t\n",
+		c.Nodes, c.Lease, c.Renewal, c.Period, c.Fencing, c.PersistentTrigger, c.Quorum)
+	fmt.Fprintf(&b, "  %-22s%16s%14s\n", "per replica", "mean", "± 95% CI")
+	for k := model.Stat(0); int(k) < model.NumStats; k++ {
+		fmt.Fprintf(&b, "  %-22s%16.3f%14.3f\n", k.Name(), s.Mean[k], s.CI95[k])
+	}
+	if mc.RoundsPerYear > 0 {
+		fmt.Fprintf(&b, "  per year (%s rounds, %s lines a batch):\n", strconv.FormatFloat(mc.RoundsPerYear, 'f', -1, 64), strconv.FormatFloat(mc.LinesPerBatch, 'f', -1, 64))
+		fmt.Fprintf(&b, "  %-22s%16.3f%14.3f  = %.1f ± %.1f lines\n", "missed batches", s.MissedPerYear, s.MissedPerYearCI95, s.MissedPerYear*mc.LinesPerBatch, s.MissedPerYearCI95*mc.LinesPerBatch)
+		fmt.Fprintf(&b, "  %-22s%16.3f%14.3f  = %.1f ± %.1f lines\n", "double batches", s.DoublePerYear, s.DoublePerYearCI95, s.DoublePerYear*mc.LinesPerBatch, s.DoublePerYearCI95*mc.LinesPerBatch)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -52,7 +52,11 @@ func TestMonteCarloBadInput(t *testing.T) {
 		{[]string{"montecarlo", "--rounds-per-year", "-5"}, `leasesim montecarlo: invalid argument "-5" for "--rounds-per-year" flag: want a number from 0 to 1e12`},
 		{[]string{"montecarlo", "--rounds", "1:5"}, `leasesim montecarlo: invalid argument "1:5" for "--rounds" flag: want a whole number from 1 to 1000000000`},
 		{[]string{"montecarlo", "--outage", "3"}, `leasesim montecarlo: unknown flag: --outage`},
-		{[]string{"montecarlo", "--replicas", "1000000", "--rounds", "1000000000", "--nodes", "1:2"}, `leasesim montecarlo: the study would simulate 2e+15 rounds`},
+		{[]string{"montecarlo", "--replicas", "1000000", "--rounds", "1000000000", "--nodes", "1:2"}, `leasesim montecarlo: the study would draw about 3e+12 up and down periods, more than 1e+11 (hours of work)`},
+		{[]string{"montecarlo", "--nodes", "1000000", "--rounds", "1000000000", "--replicas", "1000000"}, `leasesim montecarlo: the study would draw about 1e+18 up and down periods`},
+		{[]string{"montecarlo", "--nodes", "1000000", "--replicas", "100000", "--rounds", "1"}, `leasesim montecarlo: the study would draw about 1e+11 up and down periods`},
+		{[]string{"montecarlo", "--lease", "1:1000", "--renewal", "1:1000", "--max-configs", "999999"}, `leasesim montecarlo: the study has 1000000 configurations, more than --max-configs 999999`},
+		{[]string{"montecarlo", "--lease", "1:1000", "--renewal", "1:1000", "--period", "1:1000"}, `leasesim montecarlo: the study has 1000000000 configurations, more than --max-configs 1000000`},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := runCmd(t, tt.args...)
