@@ -37,7 +37,8 @@ func CheckInvariants(c Config, st Stats) error {
 
 // Check runs c with schedule s and checks CheckInvariants; checks that
 // the run, computed stretch by stretch, equals the same run computed round
-// by round; and runs it again with fencing turned the other way to check
+// by round, and round by round only in its middle third (a trace's
+// window); and runs it again with fencing turned the other way to check
 // that fencing changes none of the rounds and handovers: fencing corrects
 // effect, not belief. The schedule must give the same failures each time
 // it begins (a random one must be reseeded by the caller between runs).
@@ -49,9 +50,14 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	if err := CheckInvariants(c, st); err != nil {
 		return err
 	}
-	stepped, _ := r.Trace(c, s, func(*RoundView) {})
+	stepped, _ := r.Trace(c, s, 1, c.Rounds, func(*RoundView) {})
 	if stepped != st {
 		return fmt.Errorf("computed stretch by stretch %+v, round by round %+v", st, stepped)
+	}
+	first, last := c.Rounds/3, 2*c.Rounds/3
+	windowed, _ := r.Trace(c, s, first, last, func(*RoundView) {})
+	if windowed != st {
+		return fmt.Errorf("computed stretch by stretch %+v, round by round in rounds %d to %d %+v", st, first, last, windowed)
 	}
 	other := c
 	other.Fencing = !c.Fencing

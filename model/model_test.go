@@ -175,7 +175,7 @@ func TestQuietStretchesSkipped(t *testing.T) {
 							if err != nil {
 								t.Fatal(err)
 							}
-							stepped, err := r.Trace(c, c.Schedule(), func(*model.RoundView) {})
+							stepped, err := r.Trace(c, c.Schedule(), 1, c.Rounds, func(*model.RoundView) {})
 							if err != nil {
 								t.Fatal(err)
 							}

@@ -50,24 +50,28 @@ func (r *Runner) Run(c Config) (Stats, error) {
 		return Stats{}, err
 	}
 	r.outage = *r.c.Schedule()
-	r.run(&r.outage, nil)
+	r.run(&r.outage, 1, 0, nil)
 	return r.st, nil
 }
 
 // RunSchedule runs c with the failure schedule s instead of the seed's
 // outage; c.Outage, c.Start and c.Down are then not used.
 func (r *Runner) RunSchedule(c Config, s Schedule) (Stats, error) {
-	return r.Trace(c, s, nil)
+	return r.Trace(c, s, 1, 0, nil)
 }
 
-// Trace runs c with schedule s like RunSchedule and calls observe after
-// each round's trigger step, before the re-read, with a view of that round.
-func (r *Runner) Trace(c Config, s Schedule, observe func(*RoundView)) (Stats, error) {
+// Trace runs c with schedule s like RunSchedule and, for each round from
+// first to last, calls observe after the round's trigger step, before the
+// re-read, with a view of that round. The rounds outside first … last run
+// stretch by stretch, unobserved, so a trace of a long run around its
+// events costs what the events and the observed rounds cost, not a call
+// per round.
+func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*RoundView)) (Stats, error) {
 	r.c = c
 	if err := r.c.Validate(); err != nil {
 		return Stats{}, err
 	}
-	r.run(s, observe)
+	r.run(s, first, last, observe)
 	return r.st, nil
 }
 
@@ -77,8 +81,9 @@ func (r *Runner) Trace(c Config, s Schedule, observe func(*RoundView)) (Stats, e
 // handover falls due, and no believer drops out before the stretch's last
 // round. So a run costs per event, not per round, and a round costs the
 // same whatever the node count, touching only the record's leader and the
-// nodes that believe they lead. Observed runs use stretches of one round.
-func (r *Runner) run(s Schedule, observe func(*RoundView)) {
+// nodes that believe they lead. Observed rounds, first … last, are
+// stretches of one round.
+func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
 	change := s.Begin(&x.reach)
@@ -86,9 +91,12 @@ func (r *Runner) run(s Schedule, observe func(*RoundView)) {
 		for x.t == change {
 			change = s.Apply(x.t, &x.reach)
 		}
-		if observe == nil {
+		switch {
+		case observe == nil || x.t > last:
 			x.stretch(change-1, nil)
-		} else {
+		case x.t < first:
+			x.stretch(min(change, first)-1, nil)
+		default:
 			x.stretch(x.t, &x.view)
 			observe(x.observed())
 		}

@@ -262,8 +262,13 @@ func (rv *Review) writeZone(b *strings.Builder) {
 func (rv *Review) writeNodes(b *strings.Builder) {
 	mc := rv.NodeStudy
 	fmt.Fprintf(b, "## How many nodes, under independent failures\n\n![Invoice lines per year against node count](nodes.png)\n\n")
-	fmt.Fprintf(b, "Every node is up for %s rounds, then down for %s, independently of the others; %d replicas of %d rounds (%d years of %s rounds), seed %d. Means with 95%% confidence intervals.\n\n",
-		mc.Up, mc.Down, mc.Replicas, mc.Grid.Values[model.Rounds][0], StudyYears, rate(rv.RoundsPerYear), mc.Seed)
+	rounds := mc.Grid.Values[model.Rounds][0]
+	years := fmt.Sprintf("%d years of %s rounds", StudyYears, rate(rv.RoundsPerYear))
+	if float64(rounds) < StudyYears*rv.RoundsPerYear {
+		years = fmt.Sprintf("%.3g years of %s rounds, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, rate(rv.RoundsPerYear), StudyYears, float64(MaxStudyPeriods))
+	}
+	fmt.Fprintf(b, "Every node is up for %s rounds, then down for %s, independently of the others; %d replicas of %d rounds (%s), seed %d. Means with 95%% confidence intervals.\n\n",
+		mc.Up, mc.Down, mc.Replicas, rounds, years, mc.Seed)
 	b.WriteString("| nodes | quorum | missed lines/yr | ± | double lines/yr | ± |\n|---:|---|---:|---:|---:|---:|\n")
 	lines := func(s sweep.Summary) (float64, float64, float64, float64) {
 		return s.MissedPerYear * mc.LinesPerBatch, s.MissedPerYearCI95 * mc.LinesPerBatch, s.DoublePerYear * mc.LinesPerBatch, s.DoublePerYearCI95 * mc.LinesPerBatch

@@ -72,7 +72,10 @@ const (
 	MinZoneNodes    = 2  // its node counts, 2 …
 	MaxZoneNodes    = 7  // … 7
 	MaxStudyNodes   = 7  // the node-count study's node counts, 1 … 7
-	StudyYears      = 10 // the length of each replica of the study
+	StudyYears      = 10 // the length of each replica of the study, unless
+	// a replica that long would draw more than MaxStudyPeriods failure
+	// periods in all: then replicas are shortened to fit.
+	MaxStudyPeriods = 2e7
 )
 
 // NewReview computes a review of base. It stops with ctx.Err() when ctx is
@@ -136,7 +139,9 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 
 // studyNodes runs the node-count study: nodes 1 … MaxStudyNodes, quorum
 // off and on, every node failing independently, each replica StudyYears
-// long.
+// long or, where that would cost more than MaxStudyPeriods periods, as
+// long as fits: a long period (many rounds a year) with short up periods
+// would otherwise take minutes.
 func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(plain), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
 		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch)}
@@ -145,7 +150,12 @@ func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 		mc.Grid.Values[model.Nodes] = append(mc.Grid.Values[model.Nodes], n)
 	}
 	mc.Grid.Values[model.Quorum] = []int{0, 1}
-	mc.Grid.Values[model.Rounds] = []int{max(1, min(model.MaxRounds, int(StudyYears*rv.RoundsPerYear)))}
+	rounds := max(1, min(model.MaxRounds, int(StudyYears*rv.RoundsPerYear)))
+	mc.Grid.Values[model.Rounds] = []int{rounds}
+	if periods := mc.Periods(); periods > MaxStudyPeriods {
+		// Periods grow about linearly with the rounds.
+		mc.Grid.Values[model.Rounds] = []int{max(1, int(float64(rounds)*MaxStudyPeriods/periods))}
+	}
 	rv.NodeStudy = mc
 	return mc.Run(ctx, 0, func(s *sweep.Summary) error { rv.Nodes = append(rv.Nodes, *s); return nil }, nil)
 }

@@ -90,11 +90,38 @@ func (r TimelineRound) Event() string {
 	return strings.Join(ev, ", ")
 }
 
-// Timeline runs c with failure schedule s and returns every round of it.
+// The bounds of a trace: a run of up to wholeTrace rounds is shown whole;
+// a longer one, around its outage, in at most maxTrace rounds.
+const (
+	wholeTrace = 200
+	maxTrace   = 10_000
+)
+
+// TraceWindow is the rounds a trace of c shows. A run of up to 200 rounds
+// is shown whole. Of a longer one, the trace shows its outage and the
+// rounds the model needs to settle after it (a lease, a renewal and two
+// periods), from two periods before it, at most 10,000 rounds: so a trace
+// costs what the events need, not what the run's length does.
+func TraceWindow(c model.Config) (first, last int) {
+	if c.Rounds <= wholeTrace {
+		return 1, c.Rounds
+	}
+	start, outage := c.Start, c.Outage
+	if outage == 0 || c.Down == 0 || start > c.Rounds {
+		start, outage = 1, 0
+	}
+	first = max(1, start-2*c.Period)
+	last = min(c.Rounds, start+outage+c.Lease+c.Renewal+2*c.Period, first+maxTrace-1)
+	return first, last
+}
+
+// Timeline runs c with failure schedule s and returns the rounds of it
+// that TraceWindow(c) names.
 func Timeline(c model.Config, s model.Schedule) ([]TimelineRound, model.Stats, error) {
 	var rounds []TimelineRound
 	var r model.Runner
-	st, err := r.Trace(c, s, func(v *model.RoundView) {
+	first, last := TraceWindow(c)
+	st, err := r.Trace(c, s, first, last, func(v *model.RoundView) {
 		tr := TimelineRound{
 			Round: v.Round, Reachable: make([]bool, v.Nodes()), Token: make([]int, v.Nodes()),
 			Leader: v.Leader, Record: v.Token, Handover: v.Handover, Active: v.Active,
@@ -109,7 +136,8 @@ func Timeline(c model.Config, s model.Schedule) ([]TimelineRound, model.Stats, e
 	return rounds, st, err
 }
 
-// WriteTrace writes the timeline of c under schedule s as text, one line per round. In the
+// WriteTrace writes the timeline of c under schedule s as text, one line
+// per round of TraceWindow(c), saying which rounds it leaves out. In the
 // nodes column each node is one character: '-' unreachable, 'o' reachable,
 // and, for a node that believes it leads, the last digit of the fencing
 // token it holds (bracketed while it is unreachable: it believes, but
@@ -120,6 +148,9 @@ func WriteTrace(w io.Writer, c model.Config, s model.Schedule) error {
 		return err
 	}
 	var b strings.Builder
+	if first, last := TraceWindow(c); first > 1 || last < c.Rounds {
+		fmt.Fprintf(&b, "rounds %d to %d of %d, around the outage; the others are left out\n", first, last, c.Rounds)
+	}
 	width := max(5, 3*c.Nodes)
 	fmt.Fprintf(&b, "%5s  %-*s  %6s  %5s  %6s  %8s  %s\n", "round", width, "nodes", "leader", "token", "active", "accepted", "events")
 	for _, r := range rounds {

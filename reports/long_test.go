@@ -1,0 +1,93 @@
+package reports_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
+)
+
+func TestTraceWindow(t *testing.T) {
+	d := model.Default() // lease 3, renewal 3, outage 5 from round 6, period 6, 24 rounds
+	tests := []struct {
+		name        string
+		edit        func(*model.Config)
+		first, last int
+	}{
+		{"short run: whole", func(*model.Config) {}, 1, 24},
+		{"200 rounds: whole", func(c *model.Config) { c.Rounds = 200 }, 1, 200},
+		{"long run, early outage", func(c *model.Config) { c.Rounds = 1_000_000 }, 1, 6 + 5 + 3 + 3 + 12},
+		{"long run, late outage", func(c *model.Config) { c.Rounds, c.Start = 1_000_000, 500_000 }, 500_000 - 12, 500_000 + 5 + 3 + 3 + 12},
+		{"outage to the end", func(c *model.Config) { c.Rounds, c.Start, c.Outage = 1_000_000, 999_990, 100 }, 999_978, 1_000_000},
+		{"very long outage", func(c *model.Config) { c.Rounds, c.Outage = 1_000_000_000, 900_000_000 }, 1, 10_000},
+		{"no outage", func(c *model.Config) { c.Rounds, c.Outage = 1_000_000, 0 }, 1, 1 + 3 + 3 + 12},
+		{"outage after the end", func(c *model.Config) { c.Rounds, c.Start = 1000, 5000 }, 1, 1 + 3 + 3 + 12},
+	}
+	for _, tt := range tests {
+		c := d
+		tt.edit(&c)
+		if first, last := reports.TraceWindow(c); first != tt.first || last != tt.last {
+			t.Errorf("%s: rounds %d to %d, want %d to %d", tt.name, first, last, tt.first, tt.last)
+		}
+	}
+}
+
+// TestLongRunTrace: a trace of a billion rounds shows the window around
+// the outage, says so, and agrees with the run's statistics.
+func TestLongRunTrace(t *testing.T) {
+	c := model.Default()
+	c.Rounds, c.Start = 1_000_000_000, 500_000_000
+	var b bytes.Buffer
+	if err := reports.WriteTrace(&b, c, c.Schedule()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	if lines[0] != "rounds 499999988 to 500000023 of 1000000000, around the outage; the others are left out" || len(lines) != 2+36 {
+		t.Errorf("%d lines, first %q", len(lines), lines[0])
+	}
+	rounds, st, err := reports.Timeline(c, c.Schedule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _ := model.Run(c)
+	leaderless := 0
+	for _, r := range rounds {
+		if r.Active == 0 {
+			leaderless++
+		}
+	}
+	if st != run || leaderless != run.LeaderlessRounds || leaderless == 0 {
+		t.Errorf("the window holds %d leaderless rounds; the run has %d (trace stats %+v, run %+v)", leaderless, run.LeaderlessRounds, st, run)
+	}
+}
+
+// TestNodeStudyBounded: where ten years of replicas would draw more than
+// MaxStudyPeriods failure periods, replicas are shortened to fit, and
+// report.md says so.
+func TestNodeStudyBounded(t *testing.T) {
+	base := model.Default()
+	opt := reports.DefaultReviewOptions(base)
+	opt.Up, _ = model.ParseLengths("fixed:2")
+	opt.Down, _ = model.ParseLengths("fixed:2")
+	opt.Replicas = 40
+	rv, err := reports.NewReview(context.Background(), base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := rv.NodeStudy.Grid.Values[model.Rounds][0]
+	if p := rv.NodeStudy.Periods(); rounds >= reports.StudyYears*2190 || p > reports.MaxStudyPeriods || p < 0.9*reports.MaxStudyPeriods {
+		t.Errorf("replicas of %d rounds, %.3g periods", rounds, p)
+	}
+	for _, f := range rv.Files() {
+		if f.Name == "report.md" {
+			var b bytes.Buffer
+			f.Write(&b)
+			if !strings.Contains(b.String(), "not 10: longer replicas would draw more than 2e+07 failure periods") {
+				t.Error("report.md does not say the replicas were shortened")
+			}
+		}
+	}
+}
