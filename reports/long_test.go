@@ -77,7 +77,7 @@ func TestNodeStudyBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rounds := rv.NodeStudy.Grid.Values[model.Rounds][0]
+	rounds := rv.NodeStudy.Grid.Values[model.Rounds].At(0)
 	if p := rv.NodeStudy.Periods(); rounds >= reports.StudyYears*2190 || p > reports.MaxStudyPeriods || p < 0.9*reports.MaxStudyPeriods {
 		t.Errorf("replicas of %d rounds, %.3g periods", rounds, p)
 	}

@@ -262,7 +262,7 @@ func (rv *Review) writeZone(b *strings.Builder) {
 func (rv *Review) writeNodes(b *strings.Builder) {
 	mc := rv.NodeStudy
 	fmt.Fprintf(b, "## How many nodes, under independent failures\n\n![Invoice lines per year against node count](nodes.png)\n\n")
-	rounds := mc.Grid.Values[model.Rounds][0]
+	rounds := mc.Grid.Values[model.Rounds].At(0)
 	years := fmt.Sprintf("%d years of %s rounds", StudyYears, rate(rv.RoundsPerYear))
 	if float64(rounds) < StudyYears*rv.RoundsPerYear {
 		years = fmt.Sprintf("%.3g years of %s rounds, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, rate(rv.RoundsPerYear), StudyYears, float64(MaxStudyPeriods))

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
@@ -145,16 +146,13 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(plain), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
 		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch)}
-	mc.Grid.Values[model.Nodes] = nil
-	for n := 1; n <= MaxStudyNodes; n++ {
-		mc.Grid.Values[model.Nodes] = append(mc.Grid.Values[model.Nodes], n)
-	}
-	mc.Grid.Values[model.Quorum] = []int{0, 1}
+	mc.Grid.Values[model.Nodes], _ = sweep.ParseValues(model.Nodes, fmt.Sprintf("1:%d", MaxStudyNodes))
+	mc.Grid.Values[model.Quorum] = sweep.ListOf(0, 1)
 	rounds := max(1, min(model.MaxRounds, int(StudyYears*rv.RoundsPerYear)))
-	mc.Grid.Values[model.Rounds] = []int{rounds}
+	mc.Grid.Values[model.Rounds] = sweep.ListOf(rounds)
 	if periods := mc.Periods(); periods > MaxStudyPeriods {
 		// Periods grow about linearly with the rounds.
-		mc.Grid.Values[model.Rounds] = []int{max(1, int(float64(rounds)*MaxStudyPeriods/periods))}
+		mc.Grid.Values[model.Rounds] = sweep.ListOf(max(1, int(float64(rounds)*MaxStudyPeriods/periods)))
 	}
 	rv.NodeStudy = mc
 	return mc.Run(ctx, 0, func(s *sweep.Summary) error { rv.Nodes = append(rv.Nodes, *s); return nil }, nil)

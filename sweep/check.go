@@ -18,7 +18,7 @@ func CheckGrid() Grid {
 	}
 	var g Grid
 	for p, vals := range lists {
-		g.Values[p] = vals
+		g.Values[p] = ListOf(vals...)
 	}
 	return g
 }

@@ -8,15 +8,20 @@ import (
 )
 
 func ExampleParseValues() {
-	fmt.Println(sweep.ParseValues(model.Lease, "1:4,8,16"))
-	fmt.Println(sweep.ParseValues(model.Lease, "2:10:4"))
-	fmt.Println(sweep.ParseValues(model.Fencing, "false,true"))
-	fmt.Println(sweep.ParseValues(model.Lease, "4:1"))
+	for _, s := range []string{"1:4,8,16", "2:10:4", "1:1000000000", "1:9:2,5", "4:1"} {
+		l, err := sweep.ParseValues(model.Lease, s)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(l.Len(), "values:", l.At(0), "…", l.At(l.Len()-1))
+	}
 	// Output:
-	// [1 2 3 4 8 16] <nil>
-	// [2 6 10] <nil>
-	// [0 1] <nil>
-	// [] range "4:1" is empty: want lo <= hi
+	// 6 values: 1 … 16
+	// 3 values: 2 … 10
+	// 1000000000 values: 1 … 1000000000
+	// duplicate value 5
+	// range "4:1" is empty: want lo <= hi
 }
 
 // Shards of a 10-row grid: contiguous, in order, together every row once.

@@ -14,14 +14,14 @@ import (
 // first parameter (nodes) is outermost, the last innermost; within a list,
 // values run in the order given.
 type Grid struct {
-	Values [model.NumParams][]int
+	Values [model.NumParams]List
 }
 
 // NewGrid returns the grid of the single configuration c.
 func NewGrid(c model.Config) Grid {
 	var g Grid
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		g.Values[p] = []int{c.Get(p)}
+		g.Values[p] = ListOf(c.Get(p))
 	}
 	return g
 }
@@ -31,7 +31,7 @@ func NewGrid(c model.Config) Grid {
 func (g *Grid) Size() (int, error) {
 	n := uint64(1)
 	for p := range g.Values {
-		hi, lo := bits.Mul64(n, uint64(len(g.Values[p])))
+		hi, lo := bits.Mul64(n, uint64(g.Values[p].Len()))
 		if hi != 0 || lo > 1<<62 {
 			return 0, fmt.Errorf("the grid has more than 2^62 configurations")
 		}
@@ -46,7 +46,7 @@ func (g *Grid) Size() (int, error) {
 func (g *Grid) Fingerprint() uint64 {
 	h := fnv.New64a()
 	for p, vals := range g.Values {
-		fmt.Fprintf(h, "%s=%s;", model.Param(p).Name(), FormatValues(model.Param(p), vals))
+		fmt.Fprintf(h, "%s=%s;", model.Param(p).Name(), vals.Format(model.Param(p)))
 	}
 	return h.Sum64()
 }
@@ -59,22 +59,33 @@ func (g *Grid) Config(i int) model.Config {
 }
 
 // odometer walks the grid in row order: the last parameter turns fastest.
+// For each parameter it keeps the position in its list and the value there,
+// and of the span that position is in, where it ends and its step, so that
+// a step within a span costs an addition.
 type odometer struct {
-	idx [model.NumParams]int
+	idx, val, span, end, step [model.NumParams]int
 }
 
 func (o *odometer) seek(g *Grid, i int) {
 	for p := model.NumParams - 1; p >= 0; p-- {
-		n := len(g.Values[p])
-		o.idx[p] = i % n
-		i /= n
+		l := &g.Values[p]
+		o.idx[p] = i % l.Len()
+		i /= l.Len()
+		o.enter(l, p, l.spanOf(o.idx[p]))
+		o.val[p] = l.At(o.idx[p])
 	}
+}
+
+// enter records that parameter p is in span k of its list l.
+func (o *odometer) enter(l *List, p, k int) {
+	s := &l.spans[k]
+	o.span[p], o.end[p], o.step[p] = k, s.first+s.n, s.step
 }
 
 func (o *odometer) config(g *Grid) model.Config {
 	var c model.Config
 	for p := range g.Values {
-		c.Set(model.Param(p), g.Values[p][o.idx[p]])
+		c.Set(model.Param(p), o.val[p])
 	}
 	return c
 }
@@ -84,23 +95,34 @@ func (o *odometer) config(g *Grid) model.Config {
 // and every parameter after it have new values.
 func (o *odometer) next(g *Grid, c *model.Config) model.Param {
 	p := model.NumParams - 1
-	for ; p > 0; p-- {
+	for {
 		o.idx[p]++
-		if o.idx[p] < len(g.Values[p]) {
+		if o.idx[p] < o.end[p] {
+			o.val[p] += o.step[p]
 			break
 		}
-		o.idx[p] = 0
-	}
-	if p == 0 {
-		o.idx[0]++
-		if o.idx[0] == len(g.Values[0]) {
-			o.idx[0] = 0
+		if !o.wrap(&g.Values[p], p) || p == 0 {
+			break
 		}
+		p--
 	}
 	for q := p; q < model.NumParams; q++ {
-		c.Set(model.Param(q), g.Values[q][o.idx[q]])
+		c.Set(model.Param(q), o.val[q])
 	}
 	return model.Param(p)
+}
+
+// wrap moves parameter p, past the end of its span, into the next span of
+// its list l, or back to the list's first value after its last; it reports
+// whether it went back to the first.
+func (o *odometer) wrap(l *List, p int) bool {
+	k := o.span[p] + 1
+	if o.idx[p] == l.n {
+		k, o.idx[p] = 0, 0
+	}
+	o.enter(l, p, k)
+	o.val[p] = l.spans[k].lo
+	return k == 0
 }
 
 // Shard returns the rows [first, last) that shard k of n covers in a grid

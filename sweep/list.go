@@ -2,7 +2,9 @@ package sweep
 
 import (
 	"fmt"
+	"iter"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -12,102 +14,200 @@ import (
 // ListSyntax describes the list syntax in words, for help texts.
 const ListSyntax = "comma-separated values and inclusive ranges lo:hi or lo:hi:step, e.g. 1:4,8,16"
 
+// List is one parameter's values in a grid, in order: a sequence of spans,
+// each lo, lo+step, … (a single value is a span of one). A list is never
+// expanded: its length and its i-th value come from the spans, so that a
+// list of a billion values costs a few words, and a grid is counted, and
+// refused if too large, before anything is run.
+type List struct {
+	spans []span
+	n     int // values in all spans
+}
+
+// span is n values lo, lo+step, …, lo+(n-1)·step, the first of them value
+// number first of its list.
+type span struct {
+	first, lo, step, n int
+}
+
+func (s span) last() int { return s.lo + (s.n-1)*s.step }
+
+// ListOf returns the list of vals, in order.
+func ListOf(vals ...int) List {
+	var l List
+	for _, v := range vals {
+		l.add(v, 1, 1)
+	}
+	return l
+}
+
+func (l *List) add(lo, step, n int) {
+	l.spans = append(l.spans, span{l.n, lo, step, n})
+	l.n += n
+}
+
+// Len is the number of values.
+func (l List) Len() int { return l.n }
+
+// At returns value i, 0 ≤ i < Len().
+func (l List) At(i int) int {
+	s := l.spans[l.spanOf(i)]
+	return s.lo + (i-s.first)*s.step
+}
+
+// spanOf returns the index of the span holding value i.
+func (l List) spanOf(i int) int {
+	return sort.Search(len(l.spans), func(k int) bool { return l.spans[k].first+l.spans[k].n > i })
+}
+
+// All yields the values in order.
+func (l List) All() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for _, s := range l.spans {
+			for k := range s.n {
+				if !yield(s.lo + k*s.step) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Format writes the list back in list syntax: ranges as lo:hi or
+// lo:hi:step, toggles as false and true.
+func (l List) Format(p model.Param) string {
+	var b []byte
+	for i, s := range l.spans {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendValue(b, p, s.lo)
+		if s.n > 1 {
+			b = fmt.Appendf(b, ":%d", s.last())
+			if s.step > 1 {
+				b = fmt.Appendf(b, ":%d", s.step)
+			}
+		}
+	}
+	return string(b)
+}
+
+// maxListItems bounds the comma-separated items of one list, which keeps
+// the check for duplicates among ranges quick; a range may hold any number
+// of values.
+const maxListItems = 1000
+
 // ParseValues parses a list of values of parameter p: comma-separated
 // values and inclusive ranges lo:hi or lo:hi:step (whole numbers), or for a
 // toggle false, true or both. Every value must be in p's range; a duplicate
-// value, an empty or reversed range or a step below 1 is an error.
-func ParseValues(p model.Param, s string) ([]int, error) {
-	var vals []int
-	seen := map[int]bool{}
-	for _, item := range strings.Split(s, ",") {
-		item = strings.TrimSpace(item)
-		items, err := parseItem(p, item)
-		if err != nil {
-			return nil, err
-		}
-		for _, v := range items {
-			if err := p.Check(v); err != nil {
-				return nil, fmt.Errorf("%q is out of range: want %s", item, p.Accepts())
-			}
-			if seen[v] {
-				return nil, fmt.Errorf("duplicate value %s", valueString(p, v))
-			}
-			seen[v] = true
-			vals = append(vals, v)
-		}
+// value, an empty or reversed range or a step below 1 is an error. Ranges
+// are kept as ranges, never expanded.
+func ParseValues(p model.Param, s string) (List, error) {
+	var l List
+	items := strings.Split(s, ",")
+	if len(items) > maxListItems {
+		return List{}, fmt.Errorf("%d items: want at most %d (a range lo:hi counts as one)", len(items), maxListItems)
 	}
-	return vals, nil
+	for _, item := range items {
+		item = strings.TrimSpace(item)
+		lo, step, n, err := parseItem(p, item)
+		if err != nil {
+			return List{}, err
+		}
+		l.add(lo, step, n)
+	}
+	if v, ok := l.duplicate(); ok {
+		return List{}, fmt.Errorf("duplicate value %s", AppendValue(nil, p, v))
+	}
+	return l, nil
 }
 
-func parseItem(p model.Param, item string) ([]int, error) {
+// parseItem parses one item of a list as a span.
+func parseItem(p model.Param, item string) (lo, step, n int, err error) {
 	if p.Bool() {
 		switch item {
 		case "false":
-			return []int{0}, nil
+			return 0, 1, 1, nil
 		case "true":
-			return []int{1}, nil
+			return 1, 1, 1, nil
 		}
-		return nil, fmt.Errorf("%q is not a toggle: want false, true or false,true", item)
+		return 0, 0, 0, fmt.Errorf("%q is not a toggle: want false, true or false,true", item)
 	}
 	parts := strings.Split(item, ":")
-	nums := make([]int, len(parts))
-	for i, part := range parts {
-		n, err := strconv.Atoi(strings.TrimSpace(part))
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a whole number or range: want %s", item, ListSyntax)
-		}
-		nums[i] = n
+	if len(parts) > 3 {
+		return 0, 0, 0, fmt.Errorf("%q has too many colons: want lo:hi or lo:hi:step", item)
 	}
-	switch len(nums) {
-	case 1:
-		return nums, nil
-	case 2:
-		nums = append(nums, 1)
-	case 3:
-	default:
-		return nil, fmt.Errorf("%q has too many colons: want lo:hi or lo:hi:step", item)
+	nums := []int{0, 0, 1}
+	for i, part := range parts {
+		if nums[i], err = strconv.Atoi(strings.TrimSpace(part)); err != nil {
+			return 0, 0, 0, fmt.Errorf("%q is not a whole number or range: want %s", item, ListSyntax)
+		}
+	}
+	if len(parts) == 1 {
+		nums[1] = nums[0]
 	}
 	lo, hi, step := nums[0], nums[1], nums[2]
 	switch {
 	case step < 1:
-		return nil, fmt.Errorf("range %q has step %d: want a step of 1 or more", item, step)
+		return 0, 0, 0, fmt.Errorf("range %q has step %d: want a step of 1 or more", item, step)
 	case hi < lo:
-		return nil, fmt.Errorf("range %q is empty: want lo <= hi", item)
+		return 0, 0, 0, fmt.Errorf("range %q is empty: want lo <= hi", item)
+	case p.Check(lo) != nil || p.Check(hi) != nil:
+		return 0, 0, 0, fmt.Errorf("%q is out of range: want %s", item, p.Accepts())
 	}
-	if err := p.Check(lo); err != nil {
-		return nil, fmt.Errorf("%q is out of range: want %s", item, p.Accepts())
-	}
-	if err := p.Check(hi); err != nil {
-		return nil, fmt.Errorf("%q is out of range: want %s", item, p.Accepts())
-	}
-	if (hi-lo)/step >= maxListLen {
-		return nil, fmt.Errorf("range %q has more than %d values", item, maxListLen)
-	}
-	var vals []int
-	for v := lo; v <= hi; v += step {
-		vals = append(vals, v)
-	}
-	return vals, nil
+	return lo, step, (hi-lo)/step + 1, nil
 }
 
-// maxListLen bounds the values one flag may list, so that a typo such as
-// 1:1000000000 is refused instead of filling memory.
-const maxListLen = 1_000_000
-
-func valueString(p model.Param, v int) string {
-	return string(AppendValue(nil, p, v))
-}
-
-// FormatValues writes values back in list syntax, one item per value.
-func FormatValues(p model.Param, vals []int) string {
-	var b []byte
-	for i, v := range vals {
-		if i > 0 {
-			b = append(b, ',')
+// duplicate returns the smallest value that two spans share, if any.
+func (l List) duplicate() (int, bool) {
+	found, dup := false, math.MaxInt
+	for i, a := range l.spans {
+		for _, b := range l.spans[i+1:] {
+			if v, ok := common(a, b); ok && v < dup {
+				found, dup = true, v
+			}
 		}
-		b = AppendValue(b, p, v)
 	}
-	return string(b)
+	return dup, found
+}
+
+// common returns the smallest value in both spans, if any: the values
+// x ≡ a.lo (mod a.step) and x ≡ b.lo (mod b.step) are, by the Chinese
+// remainder theorem, one residue modulo lcm(a.step, b.step), or none.
+// Values and steps are at most the model's bounds (about 10^9), so every
+// product below fits in an int.
+func common(a, b span) (int, bool) {
+	lo, hi := max(a.lo, b.lo), min(a.last(), b.last())
+	if lo > hi {
+		return 0, false
+	}
+	g, x, _ := extendedGCD(a.step, b.step) // x·a.step ≡ g (mod b.step)
+	d := b.lo - a.lo
+	if d%g != 0 {
+		return 0, false
+	}
+	m := b.step / g // a.lo + a.step·t is in b for t ≡ (d/g)·x (mod m)
+	t := mod(mod(d/g, m)*mod(x, m), m)
+	lcm := a.step * m
+	v := a.lo + a.step*t // the smallest common value ≥ a.lo
+	if v < lo {
+		v += (lo - v + lcm - 1) / lcm * lcm
+	}
+	return v, v <= hi
+}
+
+// extendedGCD returns g = gcd(a, b) and x, y with a·x + b·y = g.
+func extendedGCD(a, b int) (g, x, y int) {
+	if b == 0 {
+		return a, 1, 0
+	}
+	g, x1, y1 := extendedGCD(b, a%b)
+	return g, y1, x1 - (a/b)*y1
+}
+
+// mod is a modulo m in 0 … m-1.
+func mod(a, m int) int {
+	return ((a % m) + m) % m
 }
 
 // ParseRates parses a list of positive decimal numbers in the same syntax
@@ -140,8 +240,8 @@ func ParseRates(s string) ([]float64, error) {
 				return nil, fmt.Errorf("range %q is empty: want lo <= hi", item)
 			}
 			n := math.Floor((hi-lo)/step*(1+1e-12)) + 1
-			if n > maxListLen {
-				return nil, fmt.Errorf("range %q has more than %d values", item, maxListLen)
+			if n > maxRates {
+				return nil, fmt.Errorf("range %q has more than %d values", item, maxRates)
 			}
 			items = make([]float64, int(n))
 			for i := range items {
@@ -159,3 +259,7 @@ func ParseRates(s string) ([]float64, error) {
 	}
 	return vals, nil
 }
+
+// maxRates bounds the values one list of rates may hold, so that a typo
+// such as 1:1e9:0.001 is refused instead of filling memory.
+const maxRates = 1_000_000

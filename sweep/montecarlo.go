@@ -54,15 +54,15 @@ type Summary struct {
 func (mc *MonteCarlo) Periods() float64 {
 	cycle := mc.Up.Mean() + mc.Down.Mean()
 	sum := 0.0 // over nodes × rounds
-	for _, n := range mc.Grid.Values[model.Nodes] {
-		for _, r := range mc.Grid.Values[model.Rounds] {
+	for n := range mc.Grid.Values[model.Nodes].All() {
+		for r := range mc.Grid.Values[model.Rounds].All() {
 			sum += float64(n) * (1 + 2*float64(r)/cycle)
 		}
 	}
 	others := 1.0
 	for p, vals := range mc.Grid.Values {
 		if p != int(model.Nodes) && p != int(model.Rounds) {
-			others *= float64(len(vals))
+			others *= float64(vals.Len())
 		}
 	}
 	return float64(mc.Replicas) * others * sum

@@ -128,9 +128,9 @@ func TestCommonRandomNumbers(t *testing.T) {
 	base := model.Default()
 	base.Rounds = 20_000
 	mc := study(t, base, "geometric:300", "lognormal:1.5,0.5", 40)
-	mc.Grid.Values[model.Nodes] = []int{1, 4}
-	mc.Grid.Values[model.Fencing] = []int{0, 1}
-	mc.Grid.Values[model.Quorum] = []int{0, 1}
+	mc.Grid.Values[model.Nodes] = sweep.ListOf(1, 4)
+	mc.Grid.Values[model.Fencing] = sweep.ListOf(0, 1)
+	mc.Grid.Values[model.Quorum] = sweep.ListOf(0, 1)
 	s := summaries(t, mc, 2) // nodes, fencing, quorum: innermost last
 	if s[0].Mean != s[1].Mean {
 		t.Errorf("one node: quorum changed the results: %v vs %v", s[0].Mean, s[1].Mean)
@@ -149,7 +149,7 @@ func TestNodeCountMatters(t *testing.T) {
 	base := model.Default()
 	base.Rounds, base.Quorum = 20_000, true
 	mc := study(t, base, "geometric:300", "lognormal:1.5,0.5", 50)
-	mc.Grid.Values[model.Nodes] = []int{1, 2, 3}
+	mc.Grid.Values[model.Nodes] = sweep.ListOf(1, 2, 3)
 	s := summaries(t, mc, 2)
 	if s[0].Mean[model.Handovers] != 0 || s[1].Mean[model.Handovers] != 0 {
 		t.Errorf("handovers with 1 and 2 nodes under quorum: %v, %v", s[0].Mean[model.Handovers], s[1].Mean[model.Handovers])

@@ -63,7 +63,7 @@ func TestMonteCarloStopsOnEmitError(t *testing.T) {
 	base := model.Default()
 	base.Rounds = 2000
 	mc := study(t, base, "geometric:50", "fixed:3", 40)
-	mc.Grid.Values[model.Lease] = []int{1, 2, 3, 4, 5, 6, 7, 8}
+	mc.Grid.Values[model.Lease] = sweep.ListOf(1, 2, 3, 4, 5, 6, 7, 8)
 	for _, workers := range []int{1, 2, 8} {
 		for _, after := range []int{0, 1, 7} {
 			emitted := 0

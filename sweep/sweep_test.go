@@ -1,6 +1,7 @@
 package sweep_test
 
 import (
+	"slices"
 	"bytes"
 	"context"
 	"errors"
@@ -42,7 +43,9 @@ func TestParseValues(t *testing.T) {
 		{model.Lease, "", nil, `"" is not a whole number or range`},
 		{model.Lease, "1,,2", nil, `"" is not a whole number or range`},
 		{model.Lease, "1:2:3:4", nil, `"1:2:3:4" has too many colons`},
-		{model.Lease, "1:1000000000", nil, "more than 1000000 values"},
+		{model.Lease, "1:1000000,999999:1000000000:999999", nil, "duplicate value 999999"},
+		{model.Lease, "3:1000000000:6,11:1000000000:4", nil, "duplicate value 15"},
+		{model.Lease, strings.Repeat("1,", 1000) + "1", nil, "1001 items: want at most 1000"},
 		{model.Fencing, "yes", nil, `"yes" is not a toggle: want false, true or false,true`},
 		{model.Nodes, "99999999999999999999", nil, "is not a whole number"},
 	}
@@ -55,7 +58,7 @@ func TestParseValues(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			if err != nil || fmt.Sprint(slices.Collect(got.All())) != fmt.Sprint(tt.want) {
 				t.Fatalf("got %v, %v; want %v", got, err, tt.want)
 			}
 		})
@@ -229,7 +232,7 @@ func TestGridSizeOverflow(t *testing.T) {
 		if model.Param(p).Bool() {
 			continue
 		}
-		g.Values[p] = make([]int, 1_000_000)
+		g.Values[p], _ = sweep.ParseValues(model.Param(p), "1:1000000")
 	}
 	if _, err := g.Size(); err == nil {
 		t.Error("Size() of a 10^48-row grid did not fail")

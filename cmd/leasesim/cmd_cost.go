@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"slices"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
@@ -51,8 +52,8 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 
 func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := reports.RecommendInput{Config: model.Default(), HandoversPerYear: 6, LinesPerBatch: reports.SeedLinesPerBatch}
-	fs.Var(listValue{model.Lease, &in.Leases}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
-	in.Leases = []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}
+	leases, _ := sweep.ParseValues(model.Lease, "1:12")
+	fs.Var(listValue{model.Lease, &leases}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
 	mix := "2:0.9,5:0.1"
 	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,…")
 	rates := []float64{in.HandoversPerYear}
@@ -69,6 +70,10 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("--handovers takes one rate for recommend, got %d", len(rates))
 		}
 		in.HandoversPerYear = rates[0]
+		if leases.Len() > maxRankedLeases {
+			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), maxRankedLeases)
+		}
+		in.Leases = slices.Collect(leases.All())
 		ranks, err := cost.Recommend(ctx, in.Config, in.Leases, in.Mix, in.HandoversPerYear, float64(in.LinesPerBatch))
 		switch {
 		case ctx.Err() != nil:
@@ -85,3 +90,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		return reports.WriteRecommend(std.out, in, ranks)
 	}
 }
+
+// maxRankedLeases bounds the leases recommend ranks: each costs a run of
+// the phase method per outage of the mix.
+const maxRankedLeases = 100_000

@@ -55,7 +55,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	maxConfigs := 1_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a study with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
-		mc.Grid.Values[model.Rounds] = []int{base.Rounds}
+		mc.Grid.Values[model.Rounds] = sweep.ListOf(base.Rounds)
 		mc.LinesPerBatch = lines
 		size, err := mc.Grid.Size()
 		if err != nil {

@@ -26,10 +26,10 @@ func (v paramValue) String() string {
 
 func (v paramValue) Set(s string) error {
 	vals, err := sweep.ParseValues(v.p, s)
-	if err != nil || len(vals) != 1 {
+	if err != nil || vals.Len() != 1 {
 		return fmt.Errorf("want %s", v.p.Accepts())
 	}
-	v.c.Set(v.p, vals[0])
+	v.c.Set(v.p, vals.At(0))
 	return nil
 }
 
@@ -58,10 +58,10 @@ func addModelFlags(fs *pflag.FlagSet, c *model.Config, skip ...model.Param) {
 // sweep's list syntax.
 type listValue struct {
 	p    model.Param
-	vals *[]int
+	vals *sweep.List
 }
 
-func (v listValue) String() string { return sweep.FormatValues(v.p, *v.vals) }
+func (v listValue) String() string { return v.vals.Format(v.p) }
 
 func (v listValue) Set(s string) error {
 	vals, err := sweep.ParseValues(v.p, s)
