@@ -6,24 +6,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leasesim/leasesim/internal/testio"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 )
-
-var errFull = errors.New("no space left on device")
-
-// failWriter accepts n bytes, then fails every write.
-type failWriter struct{ n int }
-
-func (w *failWriter) Write(p []byte) (int, error) {
-	if len(p) <= w.n {
-		w.n -= len(p)
-		return len(p), nil
-	}
-	k := w.n
-	w.n = 0
-	return k, errFull
-}
 
 // returnsWithin fails the test if f has not returned after a generous
 // guard: it catches a hang, it does not time a run.
@@ -48,10 +34,10 @@ func TestWriteStopsOnWriterError(t *testing.T) {
 	for _, workers := range []int{1, 2, 8} {
 		for _, n := range []int{0, 1, 100_000, 1 << 20} {
 			err := returnsWithin(t, "Write", func() error {
-				return sweep.Write(context.Background(), &failWriter{n}, g, sweep.Options{Workers: workers})
+				return sweep.Write(context.Background(), &testio.FailWriter{N: n}, g, sweep.Options{Workers: workers})
 			})
-			if !errors.Is(err, errFull) {
-				t.Errorf("workers %d, failing after %d bytes: error %v, want %v", workers, n, err, errFull)
+			if !errors.Is(err, testio.ErrFull) {
+				t.Errorf("workers %d, failing after %d bytes: error %v, want %v", workers, n, err, testio.ErrFull)
 			}
 		}
 	}
@@ -70,13 +56,13 @@ func TestMonteCarloStopsOnEmitError(t *testing.T) {
 			err := returnsWithin(t, "MonteCarlo.Run", func() error {
 				return mc.Run(context.Background(), workers, func(*sweep.Summary) error {
 					if emitted == after {
-						return errFull
+						return testio.ErrFull
 					}
 					emitted++
 					return nil
 				}, nil)
 			})
-			if !errors.Is(err, errFull) || emitted != after {
+			if !errors.Is(err, testio.ErrFull) || emitted != after {
 				t.Errorf("workers %d, emit failing after %d: error %v after %d summaries", workers, after, err, emitted)
 			}
 		}

@@ -2,33 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leasesim/leasesim/internal/testio"
 )
-
-// failWriter accepts n bytes, then fails every write, as a full disk or a
-// closed pipe does.
-type failWriter struct{ n int }
-
-var errFull = errors.New("no space left on device")
-
-func (w *failWriter) Write(p []byte) (int, error) {
-	if len(p) <= w.n {
-		w.n -= len(p)
-		return len(p), nil
-	}
-	k := w.n
-	w.n = 0
-	return k, errFull
-}
 
 // runGuarded runs leasesim with ctx and stdout, and fails the test if it
 // has not returned after a generous guard: a hang, not a slow run.
-func runGuarded(t *testing.T, ctx context.Context, stdout *failWriter, args ...string) (int, string) {
+func runGuarded(t *testing.T, ctx context.Context, stdout *testio.FailWriter, args ...string) (int, string) {
 	t.Helper()
 	var stderr strings.Builder
 	done := make(chan int, 1)
@@ -59,8 +44,8 @@ func TestFailingOutput(t *testing.T) {
 		}
 		size := full.Len()
 		for _, n := range []int{0, 1, size / 3, size - 1} {
-			code, stderr := runGuarded(t, context.Background(), &failWriter{n}, args...)
-			if code != exitFailure || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, errFull.Error()) {
+			code, stderr := runGuarded(t, context.Background(), &testio.FailWriter{N: n}, args...)
+			if code != exitFailure || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, testio.ErrFull.Error()) {
 				t.Errorf("leasesim %s, output failing after %d bytes: exit %d, stderr %q", strings.Join(args, " "), n, code, stderr)
 			}
 		}
