@@ -1,6 +1,6 @@
 # leasesim: common tasks. The README's two commands need nothing but Go.
 
-.PHONY: build test golden bench report
+.PHONY: build test golden bench ci report
 
 build:
 	go build -o bin/leasesim ./cmd/leasesim
@@ -13,8 +13,14 @@ test:
 golden:
 	go test ./... -update
 
+# Every benchmark ten times, for benchstat: go run golang.org/x/perf/cmd/benchstat@latest bench.txt
+# (two such files, one per version, compare them; see the README's figures).
 bench:
-	go test ./... -run '^$$' -bench . -benchmem
+	go test ./... -run '^$$' -bench . -benchmem -count 10 | tee bench.txt
+
+# What CI runs on a clean clone.
+ci:
+	bash .ci/run
 
 report:
 	go run ./cmd/leasesim report

@@ -277,13 +277,24 @@ func (rv *Review) writeNodes(b *strings.Builder) {
 		m, mci, d, dci := lines(s)
 		fmt.Fprintf(b, "| %d | %t | %.0f | %.0f | %.0f | %.0f |\n", s.Config.Nodes, s.Config.Quorum, m, mci, d, dci)
 	}
-	one, _, _, _ := lines(rv.Nodes[0])
-	two, _, twoDouble, _ := lines(rv.Nodes[2])
-	last, _, lastDouble, _ := lines(rv.Nodes[2*(MaxStudyNodes-1)])
+	one, _, _, _ := lines(rv.nodeSummary(1, false))
+	two, _, twoDouble, _ := lines(rv.nodeSummary(2, false))
+	last, _, lastDouble, _ := lines(rv.nodeSummary(MaxStudyNodes, false))
 	fmt.Fprintf(b, "\nWithout quorum, one node misses %.0f lines a year: nobody can take over. A second node takes that to %.0f missed and %.0f doubled; with %d nodes it is %.0f and %.0f. ",
 		one, two, twoDouble, MaxStudyNodes, last, lastDouble)
-	qTwo, _, _, _ := lines(rv.Nodes[3])
+	qTwo, _, _, _ := lines(rv.nodeSummary(2, true))
 	fmt.Fprintf(b, "With quorum, two nodes miss %.0f lines a year: when either fails, the other alone is no majority.\n\n", qTwo)
+}
+
+// nodeSummary returns the node-count study's summary for a node count and
+// quorum setting.
+func (rv *Review) nodeSummary(nodes int, quorum bool) sweep.Summary {
+	for _, s := range rv.Nodes {
+		if s.Config.Nodes == nodes && s.Config.Quorum == quorum {
+			return s
+		}
+	}
+	panic(fmt.Sprintf("reports: the node-count study has no run of %d nodes, quorum %t", nodes, quorum))
 }
 
 // plural writes n and the noun in the form that goes with it.

@@ -16,22 +16,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// lengthsValue is a flag holding a distribution of period lengths.
-type lengthsValue struct{ l *model.Lengths }
-
-func (v lengthsValue) String() string { return v.l.String() }
-
-func (v lengthsValue) Set(s string) error {
-	l, err := model.ParseLengths(s)
-	if err != nil {
-		return err
-	}
-	*v.l = l
-	return nil
-}
-
-func (v lengthsValue) Type() string { return "dist" }
-
 func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
 	base.Rounds = 100_000

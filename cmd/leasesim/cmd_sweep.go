@@ -4,18 +4,13 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 )
 
 // shardValue is a --shard K/N flag.
@@ -77,23 +72,6 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return sweep.Write(ctx, w, &g, opt)
 		})
 	}
-}
-
-// progressBar returns a progress bar on stderr if it is a terminal, else nil.
-func progressBar(stderr io.Writer, total int, what string) *progressbar.ProgressBar {
-	f, ok := stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return progressbar.NewOptions64(int64(total),
-		progressbar.OptionSetWriter(stderr),
-		progressbar.OptionSetDescription(what),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetItsString("configs"),
-		progressbar.OptionShowIts(),
-		progressbar.OptionThrottle(100*time.Millisecond),
-		progressbar.OptionClearOnFinish(),
-	)
 }
 
 func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,7 +45,7 @@ func (v paramValue) Type() string {
 // except the parameters in skip.
 func addModelFlags(fs *pflag.FlagSet, c *model.Config, skip ...model.Param) {
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		if contains(skip, p) {
+		if slices.Contains(skip, p) {
 			continue
 		}
 		fs.Var(paramValue{p, c}, p.Flag(), p.Doc())
@@ -155,7 +156,7 @@ type choiceValue struct {
 func (v choiceValue) String() string { return *v.s }
 
 func (v choiceValue) Set(s string) error {
-	if !contains(v.choices, s) {
+	if !slices.Contains(v.choices, s) {
 		return fmt.Errorf("want one of %s", strings.Join(v.choices, ", "))
 	}
 	*v.s = s
@@ -163,15 +164,6 @@ func (v choiceValue) Set(s string) error {
 }
 
 func (v choiceValue) Type() string { return "string" }
-
-func contains[T comparable](xs []T, x T) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
-}
 
 // outputValue is a flag naming an output file, checked when it is set so
 // that a folder, an empty name or a missing folder is refused before any
@@ -216,3 +208,19 @@ func writeOutput(path, stdout string, w io.Writer, write func(w *bufio.Writer) e
 	}
 	return bw.Flush()
 }
+
+// lengthsValue is a flag holding a distribution of period lengths.
+type lengthsValue struct{ l *model.Lengths }
+
+func (v lengthsValue) String() string { return v.l.String() }
+
+func (v lengthsValue) Set(s string) error {
+	l, err := model.ParseLengths(s)
+	if err != nil {
+		return err
+	}
+	*v.l = l
+	return nil
+}
+
+func (v lengthsValue) Type() string { return "dist" }
