@@ -10,7 +10,6 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
-	"github.com/leasesim/leasesim/reports"
 )
 
 // TestScenarios runs the scenario files under testdata/golden/model. Each
@@ -69,11 +68,11 @@ func TestScenarios(t *testing.T) {
 				checkInvariants(t, c, st)
 				return formatStats(st)
 			case "trace":
-				var b strings.Builder
-				if err := reports.WriteTrace(&b, c, schedule); err != nil {
+				b, err := model.AppendTrace(nil, c, schedule)
+				if err != nil {
 					return "error: " + err.Error() + "\n"
 				}
-				return b.String()
+				return string(b)
 			}
 			d.Fatalf(t, "unknown command %s", d.Cmd)
 			return ""
@@ -104,7 +103,7 @@ func formatStats(st model.Stats) string {
 	return b.String() + "\n"
 }
 
-// checkInvariants checks SPEC section 1's invariants of one run.
+// checkInvariants checks the invariants of one run (model.CheckInvariants).
 func checkInvariants(t *testing.T, c model.Config, st model.Stats) {
 	t.Helper()
 	if err := model.CheckInvariants(c, st); err != nil {

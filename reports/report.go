@@ -139,7 +139,7 @@ func (rv *Review) writeTimeline(b *strings.Builder) {
 		if r.Handover {
 			events = append(events, fmt.Sprintf("node %d took over in round %d with token %d", r.Leader, r.Round, r.Record))
 		}
-		if e := r.Event(); e != "" {
+		if e := r.Event; e != "" {
 			events = append(events, fmt.Sprintf("round %d: batch %s", r.Round, e))
 		}
 	}
