@@ -3,6 +3,7 @@ module github.com/leasesim/leasesim
 go 1.26.0
 
 require (
+	git.sr.ht/~sbinet/cmpimg v0.1.0
 	github.com/cockroachdb/datadriven v1.0.3
 	github.com/google/go-cmp v0.7.0
 	github.com/schollz/progressbar/v3 v3.19.1
@@ -26,4 +27,5 @@ require (
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )

@@ -60,7 +60,8 @@ func TestZoneReport(t *testing.T) {
 	}
 }
 
-// TestFigures: each plot is a PNG of the expected size that is not blank.
+// TestFigures: each plot is a PNG of the expected size that is not blank,
+// and matches its golden image within a small per-pixel tolerance.
 func TestFigures(t *testing.T) {
 	for _, f := range seedReview(t).Figures() {
 		t.Run(f.Name, func(t *testing.T) {
@@ -93,6 +94,9 @@ func TestFigures(t *testing.T) {
 			if share := float64(inked) / float64(w*h); share < 0.02 || len(colours) < 8 {
 				t.Errorf("looks blank: %.1f%% of pixels inked, %d colours", 100*share, len(colours))
 			}
+			var again bytes.Buffer
+			f.WriteTo(&again)
+			golden.CheckImage(t, "report/"+f.Name, again.Bytes(), 0.05)
 		})
 	}
 }

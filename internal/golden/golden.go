@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"git.sr.ht/~sbinet/cmpimg"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -36,6 +37,33 @@ func Path(t testing.TB, name string) string {
 			t.Fatal("golden: no go.mod above the test's folder")
 		}
 		dir = parent
+	}
+}
+
+// CheckImage compares the PNG got with the golden image name (relative to
+// testdata/golden) pixel by pixel, each within delta (0 … 1, a share of
+// the largest colour difference, cmpimg's YIQ measure), or rewrites it with
+// -update. A tolerance, not bytes: an encoder's or a rasteriser's change
+// of a shade passes, a moved line or label does not.
+func CheckImage(t testing.TB, name string, got []byte, delta float64) {
+	t.Helper()
+	path := Path(t, name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./... -update to create it)", err)
+	}
+	same, err := cmpimg.EqualApprox("png", got, want, delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !same {
+		t.Errorf("image differs from %s beyond a tolerance of %g. If the change is intended, rewrite it with go test ./... -update and say why in the commit.", name, delta)
 	}
 }
 
