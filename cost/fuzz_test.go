@@ -32,3 +32,23 @@ func FuzzParseMix(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseRates: accepted rates are positive, finite and distinct.
+func FuzzParseRates(f *testing.F) {
+	for _, s := range []string{"6,12", "0.5", "1:24", "1:2:0.25", "0", "1e308:1e309", "1:1e12:1e-300", "NaN", "6,6"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		vals, err := ParseRates(s)
+		if err != nil {
+			return
+		}
+		seen := map[float64]bool{}
+		for _, v := range vals {
+			if !(v > 0) || math.IsInf(v, 0) || seen[v] {
+				t.Fatalf("%q: bad rate %v", s, v)
+			}
+			seen[v] = true
+		}
+	})
+}

@@ -10,7 +10,6 @@ import (
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
-	"github.com/leasesim/leasesim/sweep"
 )
 
 // CostInput is what a cost projection is asked for.
@@ -151,30 +150,6 @@ func writeCostTable(w io.Writer, r CostResult, methods ...cost.Method) error {
 	return err
 }
 
-// Arranged pairs each of projections with the configuration c it is of.
-func Arranged(c model.Config, projections []cost.Projection) []ArrangedProjection {
-	ps := make([]ArrangedProjection, len(projections))
-	for i, p := range projections {
-		ps[i] = ArrangedProjection{c, p}
-	}
-	return ps
-}
-
-// WriteCostCSV writes projections as CSV: the parameter columns of each
-// projection's configuration, then the method, the rate, lines per batch
-// and the yearly figures.
-func WriteCostCSV(w io.Writer, ps []ArrangedProjection) error {
-	b := sweep.AppendNames(nil, sweep.AllParams()...)
-	b = append(b, "method,handovers_per_year,lines_per_batch,missed_batches_per_year,missed_lines_per_year,double_batches_per_year,double_lines_per_year\n"...)
-	for _, p := range ps {
-		b = sweep.AppendParams(b, &p.Config)
-		b = fmt.Appendf(b, ",%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", p.Method, p.HandoversPerYear, p.LinesPerBatch,
-			p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
-	}
-	_, err := w.Write(b)
-	return err
-}
-
 func rate(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // ratio formats a/b to two decimals, or "-" when b is zero.
@@ -216,15 +191,5 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 	fmt.Fprintf(&b, "\nbest lease by leaderless + two-leader rounds per event: %d (%.4f rounds)\n", byWindow.Lease, byWindow.WindowRounds)
 	fmt.Fprintf(&b, "best lease by missed + double invoice lines per year: %d (%.1f lines)\n", byLines.Lease, byLines.Lines())
 	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// WriteRecommendCSV writes one row per lease.
-func WriteRecommendCSV(w io.Writer, ranks []cost.LeaseRank) error {
-	b := []byte("lease,window_rounds_per_event,missed_lines_per_year,double_lines_per_year\n")
-	for _, r := range ranks {
-		b = fmt.Appendf(b, "%d,%.6f,%.6f,%.6f\n", r.Lease, r.WindowRounds, r.MissedLines, r.DoubleLines)
-	}
-	_, err := w.Write(b)
 	return err
 }

@@ -39,7 +39,7 @@ func (rv *Review) Files() []File {
 		{"variants.csv", runs(rv.Variants)},
 		{"lease-sweep.csv", runs(rv.LeaseSweep)},
 		{"heatmap.csv", runs(rv.Heat)},
-		{"cost.csv", func(w io.Writer) error { return WriteCostCSV(w, rv.Projections()) }},
+		{"cost.csv", func(w io.Writer) error { return cost.WriteCostCSV(w, rv.Projections()) }},
 		{"quorum.csv", runs(rv.Zone)},
 		{"nodes.csv", func(w io.Writer) error {
 			b := rv.NodeStudy.AppendHeader(nil)
@@ -81,7 +81,7 @@ func (rv *Review) writeMarkdown(w io.Writer) error {
 
 	b.WriteString("## Parameters\n\n| parameter | value |\n|---|---|\n")
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		fmt.Fprintf(&b, "| %s | %s |\n", p.Name(), sweep.AppendValue(nil, p, c.Get(p)))
+		fmt.Fprintf(&b, "| %s | %s |\n", p.Name(), p.AppendValue(nil, c.Get(p)))
 	}
 	fmt.Fprintf(&b, "| handovers per year | %s |\n| invoice lines per batch | %d |\n\n", rates(rv.Handovers), rv.LinesPerBatch)
 	fmt.Fprintf(&b, "Scenario: %s\n\n", Scenario(c))

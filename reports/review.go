@@ -167,16 +167,10 @@ func (rv *Review) CostAt(i int) CostResult {
 
 // Projections returns the cost plot's numbers: every arrangement, method
 // and rate of 1 … MaxPlotHandover a year.
-func (rv *Review) Projections() []ArrangedProjection {
-	var ps []ArrangedProjection
+func (rv *Review) Projections() []cost.ArrangedProjection {
+	var ps []cost.ArrangedProjection
 	for _, a := range rv.Cost {
-		ps = append(ps, Arranged(a.Result.Config, a.Result.Projections(cost.Window, cost.Phase))...)
+		ps = append(ps, cost.Arranged(a.Result.Config, a.Result.Projections(cost.Window, cost.Phase))...)
 	}
 	return ps
-}
-
-// ArrangedProjection is a projection with the configuration it is of.
-type ArrangedProjection struct {
-	Config model.Config
-	cost.Projection
 }

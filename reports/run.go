@@ -15,7 +15,7 @@ func WriteRunTable(w io.Writer, c model.Config, st model.Stats) error {
 	var b strings.Builder
 	b.WriteString("parameters\n")
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		fmt.Fprintf(&b, "  %-20s %s\n", p.Name(), sweep.AppendValue(nil, p, c.Get(p)))
+		fmt.Fprintf(&b, "  %-20s %s\n", p.Name(), p.AppendValue(nil, c.Get(p)))
 	}
 	b.WriteString("statistics\n")
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
@@ -30,7 +30,7 @@ func WriteRunTable(w io.Writer, c model.Config, st model.Stats) error {
 func WriteRunJSON(w io.Writer, c model.Config, st model.Stats) error {
 	b := []byte("{\n")
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		b = fmt.Appendf(b, "  %q: %s,\n", p.Name(), sweep.AppendValue(nil, p, c.Get(p)))
+		b = fmt.Appendf(b, "  %q: %s,\n", p.Name(), p.AppendValue(nil, c.Get(p)))
 	}
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		b = fmt.Appendf(b, "  %q: %d", s.Name(), st.Get(s))

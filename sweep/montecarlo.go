@@ -234,7 +234,7 @@ func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]float6
 
 // AppendHeader appends the CSV header of a study's summaries.
 func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
-	b = AppendNames(b, MonteCarloParams()...)
+	b = model.AppendNames(b, MonteCarloParams()...)
 	b = append(b, "uptime,downtime,seed,replicas"...)
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		b = fmt.Appendf(b, ",%s_mean,%s_ci95", s.Name(), s.Name())
@@ -251,7 +251,7 @@ func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 // AppendRow appends one summary as a CSV row.
 func (mc *MonteCarlo) AppendRow(b []byte, s *Summary) []byte {
 	for _, p := range MonteCarloParams() {
-		b = AppendValue(b, p, s.Config.Get(p))
+		b = p.AppendValue(b, s.Config.Get(p))
 		b = append(b, ',')
 	}
 	b = fmt.Appendf(b, "%q,%q,%d,%d", mc.Up.String(), mc.Down.String(), mc.Seed, mc.Replicas)

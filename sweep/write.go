@@ -176,7 +176,7 @@ func (pt *paramText) update(c *model.Config, from model.Param) {
 		if p > 0 {
 			pt.text = append(pt.text, ',')
 		}
-		pt.text = AppendValue(pt.text, p, c.Get(p))
+		pt.text = p.AppendValue(pt.text, c.Get(p))
 		pt.ends[p] = len(pt.text)
 	}
 }

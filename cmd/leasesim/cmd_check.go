@@ -18,7 +18,7 @@ func (e errViolations) Error() string {
 
 func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.CheckGrid()
-	addGridFlags(fs, &g, sweep.AllParams()...)
+	addGridFlags(fs, &g, model.Params()...)
 	return func(ctx context.Context, std *streams) error {
 		size, err := g.Size()
 		if err != nil {
@@ -50,7 +50,7 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 func runFlags(c model.Config) string {
 	var b []byte
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		b = fmt.Appendf(b, " --%s=%s", p.Flag(), sweep.AppendValue(nil, p, c.Get(p)))
+		b = fmt.Appendf(b, " --%s=%s", p.Flag(), p.AppendValue(nil, c.Get(p)))
 	}
 	return string(b)
 }

@@ -17,7 +17,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := reports.CostInput{Config: model.Default(), Handovers: []float64{6, 12}, LinesPerBatch: reports.SeedLinesPerBatch}
 	method := "window"
 	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the seed's), phase (averaged over outage phases) or both")
-	fs.Var(ratesValue{&in.Handovers}, "handovers", "outage events (handovers) per year: "+sweep.ListSyntax)
+	fs.Var(ratesValue{&in.Handovers}, "handovers", "outage events (handovers) per year: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")
 	addModelFlags(fs, &in.Config)
@@ -40,7 +40,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		if *csvPath != "" {
 			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error {
-				return reports.WriteCostCSV(w, reports.Arranged(in.Config, r.Projections(methods...)))
+				return cost.WriteCostCSV(w, cost.Arranged(in.Config, r.Projections(methods...)))
 			})
 			if err != nil {
 				return err
@@ -82,7 +82,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return &usageError{err.Error()}
 		}
 		if *csvPath != "" {
-			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { return reports.WriteRecommendCSV(w, ranks) })
+			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, ranks) })
 			if err != nil {
 				return err
 			}

@@ -33,7 +33,7 @@ func (v shardValue) Type() string { return "K/N" }
 
 func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.NewGrid(model.Default())
-	addGridFlags(fs, &g, sweep.AllParams()...)
+	addGridFlags(fs, &g, model.Params()...)
 	out := addOutputFlag(fs, "out", "-", "write the CSV to this file, atomically; - is standard output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")

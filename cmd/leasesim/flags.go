@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
@@ -22,15 +23,15 @@ type paramValue struct {
 }
 
 func (v paramValue) String() string {
-	return string(sweep.AppendValue(nil, v.p, v.c.Get(v.p)))
+	return string(v.p.AppendValue(nil, v.c.Get(v.p)))
 }
 
 func (v paramValue) Set(s string) error {
-	vals, err := sweep.ParseValues(v.p, s)
-	if err != nil || vals.Len() != 1 {
-		return fmt.Errorf("want %s", v.p.Accepts())
+	n, err := v.p.ParseValue(s)
+	if err != nil {
+		return err
 	}
-	v.c.Set(v.p, vals.At(0))
+	v.c.Set(v.p, n)
 	return nil
 }
 
@@ -102,7 +103,7 @@ func (v ratesValue) String() string {
 }
 
 func (v ratesValue) Set(s string) error {
-	vals, err := sweep.ParseRates(s)
+	vals, err := cost.ParseRates(s)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,51 @@
+package cost
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+// The cost package's two CSV formats: yearly projections and lease
+// rankings.
+
+// ArrangedProjection is a projection with the configuration it is of.
+type ArrangedProjection struct {
+	Config model.Config
+	Projection
+}
+
+// Arranged pairs each of projections with the configuration c it is of.
+func Arranged(c model.Config, projections []Projection) []ArrangedProjection {
+	ps := make([]ArrangedProjection, len(projections))
+	for i, p := range projections {
+		ps[i] = ArrangedProjection{c, p}
+	}
+	return ps
+}
+
+// WriteCostCSV writes projections as CSV: the parameter columns of each
+// projection's configuration, then the method, the rate, lines per batch
+// and the yearly figures.
+func WriteCostCSV(w io.Writer, ps []ArrangedProjection) error {
+	b := model.AppendNames(nil, model.Params()...)
+	b = append(b, "method,handovers_per_year,lines_per_batch,missed_batches_per_year,missed_lines_per_year,double_batches_per_year,double_lines_per_year\n"...)
+	for _, p := range ps {
+		b = p.Config.AppendValues(b)
+		b = fmt.Appendf(b, ",%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", p.Method, p.HandoversPerYear, p.LinesPerBatch,
+			p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// WriteRecommendCSV writes one row per lease.
+func WriteRecommendCSV(w io.Writer, ranks []LeaseRank) error {
+	b := []byte("lease,window_rounds_per_event,missed_lines_per_year,double_lines_per_year\n")
+	for _, r := range ranks {
+		b = fmt.Appendf(b, "%d,%.6f,%.6f,%.6f\n", r.Lease, r.WindowRounds, r.MissedLines, r.DoubleLines)
+	}
+	_, err := w.Write(b)
+	return err
+}
