@@ -3,7 +3,7 @@
 //
 // Two methods estimate what one outage event costs:
 //
-//   - Window, the seed's: the share of the run's rounds spent leaderless
+//   - Window, the publication's: the share of the run's rounds spent leaderless
 //     (or with two leaders) is taken as the chance that the one trigger of
 //     an event falls there.
 //   - Phase: the model itself is asked. The outage is started at every
@@ -38,11 +38,11 @@ type PerEvent struct {
 
 // Projection is the yearly cost of one method at one rate of events.
 type Projection struct {
-	Method           Method
-	HandoversPerYear float64
-	LinesPerBatch    float64
-	MissedBatches    float64 // per year
-	DoubleBatches    float64 // per year
+	Method        Method
+	EventsPerYear float64
+	LinesPerBatch float64
+	MissedBatches float64 // per year
+	DoubleBatches float64 // per year
 }
 
 // MissedLines is the invoice lines per year never produced.
@@ -52,14 +52,14 @@ func (p Projection) MissedLines() float64 { return p.MissedBatches * p.LinesPerB
 func (p Projection) DoubleLines() float64 { return p.DoubleBatches * p.LinesPerBatch }
 
 // Project scales the cost of one event to a year of events.
-func Project(m Method, e PerEvent, handoversPerYear, linesPerBatch float64) Projection {
+func Project(m Method, e PerEvent, eventsPerYear, linesPerBatch float64) Projection {
 	return Projection{
-		Method: m, HandoversPerYear: handoversPerYear, LinesPerBatch: linesPerBatch,
-		MissedBatches: handoversPerYear * e.Missed, DoubleBatches: handoversPerYear * e.Double,
+		Method: m, EventsPerYear: eventsPerYear, LinesPerBatch: linesPerBatch,
+		MissedBatches: eventsPerYear * e.Missed, DoubleBatches: eventsPerYear * e.Double,
 	}
 }
 
-// WindowShares is the seed's measure of a run: the share of its rounds
+// WindowShares is the publication's measure of a run: the share of its rounds
 // spent leaderless and with two leaders.
 type WindowShares struct {
 	Run        model.Stats
@@ -102,7 +102,7 @@ type Incident struct {
 }
 
 // WindowRounds is the mean leaderless plus two-leader rounds per event, the
-// seed's decision measure.
+// publication's decision measure.
 func (in Incident) WindowRounds() float64 { return in.LeaderlessRounds + in.TwoLeaderRounds }
 
 // PerEvent is the phase method's cost of one event.

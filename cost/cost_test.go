@@ -29,7 +29,7 @@ func TestMethodsByHand(t *testing.T) {
 		phase  Incident
 	}{
 		{
-			// The seed's run: leaderless rounds 6-7, two-leader rounds
+			// The publication's run: leaderless rounds 6-7, two-leader rounds
 			// 11-12, of 24. Phase method, lcm(6, 3) = 6 outage starts:
 			//   start  outage  handover  leaderless  two-leader      missed  double
 			//      7    7-11        9     7-8        12 (re-read)      -      12
@@ -106,9 +106,9 @@ func TestMethodsByHand(t *testing.T) {
 	}
 }
 
-// TestProjectByHand: the seed's 6 and 12 handovers a year, 4,000 lines.
+// TestProjectByHand: the publication's 6 and 12 handovers a year, 4,000 lines.
 func TestProjectByHand(t *testing.T) {
-	seedWindow := PerEvent{Missed: 2.0 / 24, Double: 2.0 / 24}
+	publicationWindow := PerEvent{Missed: 2.0 / 24, Double: 2.0 / 24}
 	seedPhase := PerEvent{Missed: 1.0 / 3, Double: 0.5}
 	tests := []struct {
 		m                                  Method
@@ -116,8 +116,8 @@ func TestProjectByHand(t *testing.T) {
 		rate                               float64
 		missed, missedLines, double, lines float64
 	}{
-		{Window, seedWindow, 6, 0.5, 2000, 0.5, 2000}, // the seed's published row
-		{Window, seedWindow, 12, 1, 4000, 1, 4000},    // and its sensitivity row
+		{Window, publicationWindow, 6, 0.5, 2000, 0.5, 2000}, // the publication's row
+		{Window, publicationWindow, 12, 1, 4000, 1, 4000},    // and its sensitivity row
 		{Phase, seedPhase, 6, 2, 8000, 3, 12000},
 		{Phase, seedPhase, 12, 4, 16000, 6, 24000},
 	}
@@ -219,7 +219,7 @@ func TestParseMix(t *testing.T) {
 	}
 }
 
-// TestRecommendByHand: over a mix of 2-round outages only, for the seed's
+// TestRecommendByHand: over a mix of 2-round outages only, for the publication's
 // configuration, lease 2 hands over needlessly (two-leader rounds), lease 3
 // rides the outage out: the lease-3 row is the phase method's short-outage
 // incident, weighted 1.

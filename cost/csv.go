@@ -10,17 +10,17 @@ import (
 // The cost package's two CSV formats: yearly projections and lease
 // rankings.
 
-// ArrangedProjection is a projection with the configuration it is of.
-type ArrangedProjection struct {
+// ConfigProjection is a projection with the configuration it is of.
+type ConfigProjection struct {
 	Config model.Config
 	Projection
 }
 
-// Arranged pairs each of projections with the configuration c it is of.
-func Arranged(c model.Config, projections []Projection) []ArrangedProjection {
-	ps := make([]ArrangedProjection, len(projections))
+// WithConfig pairs each of projections with the configuration c it is of.
+func WithConfig(c model.Config, projections []Projection) []ConfigProjection {
+	ps := make([]ConfigProjection, len(projections))
 	for i, p := range projections {
-		ps[i] = ArrangedProjection{c, p}
+		ps[i] = ConfigProjection{c, p}
 	}
 	return ps
 }
@@ -28,12 +28,12 @@ func Arranged(c model.Config, projections []Projection) []ArrangedProjection {
 // WriteCostCSV writes projections as CSV: the parameter columns of each
 // projection's configuration, then the method, the rate, lines per batch
 // and the yearly figures.
-func WriteCostCSV(w io.Writer, ps []ArrangedProjection) error {
+func WriteCostCSV(w io.Writer, ps []ConfigProjection) error {
 	b := model.AppendNames(nil, model.Params()...)
 	b = append(b, "method,handovers_per_year,lines_per_batch,missed_batches_per_year,missed_lines_per_year,double_batches_per_year,double_lines_per_year\n"...)
 	for _, p := range ps {
 		b = p.Config.AppendValues(b)
-		b = fmt.Appendf(b, ",%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", p.Method, p.HandoversPerYear, p.LinesPerBatch,
+		b = fmt.Appendf(b, ",%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", p.Method, p.EventsPerYear, p.LinesPerBatch,
 			p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 	}
 	_, err := w.Write(b)

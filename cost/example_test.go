@@ -8,7 +8,7 @@ import (
 	"github.com/leasesim/leasesim/model"
 )
 
-// The seed's scenario at 6 handovers a year and 4,000 lines a batch, by
+// The publication's scenario at 6 handovers a year and 4,000 lines a batch, by
 // both methods.
 func Example() {
 	c := model.Default()

@@ -69,7 +69,7 @@ func (r LeaseRank) Lines() float64 { return r.MissedLines + r.DoubleLines }
 // results are weighted. Events per year and lines per batch turn the
 // batches into invoice lines per year. It stops with ctx.Err() when ctx is
 // cancelled.
-func Recommend(ctx context.Context, c model.Config, leases []int, mix []MixEntry, handoversPerYear, linesPerBatch float64) ([]LeaseRank, error) {
+func Recommend(ctx context.Context, c model.Config, leases []int, mix []MixEntry, eventsPerYear, linesPerBatch float64) ([]LeaseRank, error) {
 	ranks := make([]LeaseRank, 0, len(leases))
 	for _, lease := range leases {
 		r := LeaseRank{Lease: lease}
@@ -80,7 +80,7 @@ func Recommend(ctx context.Context, c model.Config, leases []int, mix []MixEntry
 			if err != nil {
 				return nil, err
 			}
-			p := Project(Phase, in.PerEvent(), handoversPerYear, linesPerBatch)
+			p := Project(Phase, in.PerEvent(), eventsPerYear, linesPerBatch)
 			r.WindowRounds += e.Weight * in.WindowRounds()
 			r.MissedLines += e.Weight * p.MissedLines()
 			r.DoubleLines += e.Weight * p.DoubleLines()

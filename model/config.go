@@ -140,7 +140,7 @@ func (e *RangeError) Error() string {
 }
 
 // Config is one configuration of the round model. The failure scenario of
-// Run is the seed's: nodes 0 … Down-1 are unreachable in rounds
+// Run is the publication's: nodes 0 … Down-1 are unreachable in rounds
 // Start … Start+Outage-1 and every other node is always reachable.
 type Config struct {
 	Nodes             int  // nodes that can lead; node 0 leads first
@@ -156,7 +156,7 @@ type Config struct {
 	Quorum            bool // a handover needs a strict majority reachable
 }
 
-// Default returns the seed's scenario: 5 nodes, lease 3, renewal 3, the
+// Default returns the publication's scenario: 5 nodes, lease 3, renewal 3, the
 // leader unreachable for 5 rounds from round 6, 24 rounds, a batch every 6.
 func Default() Config {
 	return Config{Nodes: 5, Lease: 3, Renewal: 3, Outage: 5, Start: 6, Rounds: 24, Period: 6, Down: 1}

@@ -6,7 +6,7 @@ import (
 	"github.com/leasesim/leasesim/model"
 )
 
-// The seed's scenario: the leader is unreachable in rounds 6-10. One batch
+// The publication's scenario: the leader is unreachable in rounds 6-10. One batch
 // is missed, one starts twice.
 func ExampleRun() {
 	st, err := model.Run(model.Default())

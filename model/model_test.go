@@ -118,7 +118,7 @@ func TestRunAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestNodeCountDoesNotMatterForOneFailingNode: in the seed's scenario only
+// TestNodeCountDoesNotMatterForOneFailingNode: in the publication's scenario only
 // node 0 fails, so the node count beyond two changes nothing.
 func TestNodeCountDoesNotMatterForOneFailingNode(t *testing.T) {
 	base := model.Default()
@@ -133,7 +133,7 @@ func TestNodeCountDoesNotMatterForOneFailingNode(t *testing.T) {
 	}
 }
 
-func BenchmarkRunSeed(b *testing.B) {
+func BenchmarkRunPublication(b *testing.B) {
 	var r model.Runner
 	c := model.Default()
 	b.ReportAllocs()

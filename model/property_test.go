@@ -64,7 +64,7 @@ func TestPropertyInvariants(t *testing.T) {
 	})
 }
 
-// TestPropertyExtraNodesIdle: under the seed's schedule, nodes beyond the
+// TestPropertyExtraNodesIdle: under the publication's schedule, nodes beyond the
 // zone and the first standby never matter: adding nodes changes nothing
 // unless quorum counts them.
 func TestPropertyExtraNodesIdle(t *testing.T) {

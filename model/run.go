@@ -14,7 +14,7 @@ type believer struct {
 // give each goroutine its own.
 type Runner struct {
 	state
-	outage GroupOutage // the seed's schedule, kept here so it needs no allocation
+	outage GroupOutage // the publication's schedule, kept here so it needs no allocation
 }
 
 // state is a run in progress: who can reach the shared record, what the
@@ -37,13 +37,13 @@ type state struct {
 	view RoundView // what observers get, reused so traces allocate nothing
 }
 
-// Run runs c with the seed's failure scenario, c.Schedule().
+// Run runs c with the publication's failure scenario, c.Schedule().
 func Run(c Config) (Stats, error) {
 	var r Runner
 	return r.Run(c)
 }
 
-// Run runs c with the seed's failure scenario, c.Schedule().
+// Run runs c with the publication's failure scenario, c.Schedule().
 func (r *Runner) Run(c Config) (Stats, error) {
 	r.c = c
 	if err := r.c.Validate(); err != nil {
@@ -54,7 +54,7 @@ func (r *Runner) Run(c Config) (Stats, error) {
 	return r.st, nil
 }
 
-// RunSchedule runs c with the failure schedule s instead of the seed's
+// RunSchedule runs c with the failure schedule s instead of the publication's
 // outage; c.Outage, c.Start and c.Down are then not used.
 func (r *Runner) RunSchedule(c Config, s Schedule) (Stats, error) {
 	return r.Trace(c, s, 1, 0, nil)

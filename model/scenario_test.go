@@ -20,7 +20,7 @@ import (
 //
 // "run" prints the statistics of one run, "trace" the round-by-round
 // timeline. Arguments are model parameters by their snake_case names; the
-// rest keep the seed's defaults. windows= replaces the seed's outage by
+// rest keep the publication's defaults. windows= replaces the publication's outage by
 // per-node windows node:first-last.
 func TestScenarios(t *testing.T) {
 	if golden.Update() {

@@ -68,7 +68,7 @@ type Schedule interface {
 }
 
 // GroupOutage makes nodes 0 … Down-1 unreachable together in rounds
-// Start … Start+Length-1: the seed's failing leader when Down is 1, a rack
+// Start … Start+Length-1: the publication's failing leader when Down is 1, a rack
 // or zone when it is larger.
 type GroupOutage struct {
 	Down, Start, Length int
@@ -94,7 +94,7 @@ func (g *GroupOutage) Apply(t int, r *Reachability) int {
 	return g.Start + g.Length
 }
 
-// Schedule returns the configuration's failure schedule: the seed's
+// Schedule returns the configuration's failure schedule: the publication's
 // outage, widened to Down nodes.
 func (c *Config) Schedule() *GroupOutage {
 	return &GroupOutage{Down: c.Down, Start: c.Start, Length: c.Outage}

@@ -15,12 +15,12 @@ import (
 // CostInput is what a cost projection is asked for.
 type CostInput struct {
 	Config        model.Config
-	Handovers     []float64 // outage events (handovers) per year
+	EventsPerYear []float64 // outage events (handovers) per year
 	LinesPerBatch int       // invoice lines one batch produces
 }
 
-// SeedLinesPerBatch is the seed's end-of-day batch: 4,000 invoice lines.
-const SeedLinesPerBatch = 4000
+// PublicationLinesPerBatch is the publication's end-of-day batch: 4,000 invoice lines.
+const PublicationLinesPerBatch = 4000
 
 // CostResult holds the measures of one configuration by the methods asked
 // for; a method not asked for is left zero.
@@ -55,7 +55,7 @@ func ComputeCost(ctx context.Context, in CostInput, methods ...cost.Method) (Cos
 func (r CostResult) Projections(methods ...cost.Method) []cost.Projection {
 	var ps []cost.Projection
 	lines := float64(r.LinesPerBatch)
-	for _, rate := range r.Handovers {
+	for _, rate := range r.EventsPerYear {
 		for _, m := range methods {
 			e := r.Window.PerEvent()
 			if m == cost.Phase {
@@ -68,7 +68,7 @@ func (r CostResult) Projections(methods ...cost.Method) []cost.Projection {
 }
 
 func (r CostResult) linesLine() string {
-	if r.LinesPerBatch == SeedLinesPerBatch {
+	if r.LinesPerBatch == PublicationLinesPerBatch {
 		return fmt.Sprintf("one batch = %d invoice lines (K01, computed value)\n", r.LinesPerBatch)
 	}
 	return fmt.Sprintf("one batch = %d invoice lines\n", r.LinesPerBatch)
@@ -87,11 +87,11 @@ func (r CostResult) phaseLines() string {
 		p.Phases, c.Period, c.Renewal, p.Horizon, p.Missed+p.Unresolved, p.DoubleStarts, p.DelayedRounds, p.Rejected, p.LeaderlessRounds, p.TwoLeaderRounds)
 }
 
-// WriteWindowCost writes the seed's cost table: the window method at each
+// WriteWindowCost writes the publication's cost table: the window method at each
 // rate, then the fenced run and a long lease for comparison. On the
-// defaults it is byte for byte the seed's published table.
+// defaults it is byte for byte the publication's published table.
 func WriteWindowCost(w io.Writer, r CostResult) error {
-	fenced, err := model.Run(Variants()[2].Apply(r.Config))
+	fenced, err := model.Run(Arrangements()[2].Apply(r.Config))
 	if err != nil {
 		return err
 	}
@@ -106,7 +106,7 @@ func WriteWindowCost(w io.Writer, r CostResult) error {
 	b.WriteString(r.linesLine())
 	fmt.Fprintf(&b, "\n%5s%21s%19s%18s%13s\n", "KK4", "missed batches/yr", "lines not produced", "double batches/yr", "double lines")
 	for _, p := range r.Projections(cost.Window) {
-		fmt.Fprintf(&b, "%5s%21.2f%19.0f%18.2f%13.0f\n", rate(p.HandoversPerYear), p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
+		fmt.Fprintf(&b, "%5s%21.2f%19.0f%18.2f%13.0f\n", rate(p.EventsPerYear), p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 	}
 	fmt.Fprintf(&b, "\nwith fencing + persistent trigger: missed batches %d, double-started batches %d, delayed start %d rounds\n",
 		fenced.Missed, fenced.DoubleStarts, fenced.DelayedRounds)
@@ -139,7 +139,7 @@ func writeCostTable(w io.Writer, r CostResult, methods ...cost.Method) error {
 	fmt.Fprintf(&b, "\n"+costHead, "handovers/yr", "method", "missed batches/yr", "lines not produced", "double batches/yr", "double lines")
 	ps := r.Projections(methods...)
 	for i, p := range ps {
-		fmt.Fprintf(&b, "%12s  %-12s%19.2f%20.0f%19.2f%14.0f\n", rate(p.HandoversPerYear), p.Method, p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
+		fmt.Fprintf(&b, "%12s  %-12s%19.2f%20.0f%19.2f%14.0f\n", rate(p.EventsPerYear), p.Method, p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 		if len(methods) == 2 && i%2 == 1 {
 			win := ps[i-1]
 			row := fmt.Sprintf(costHead, "", "phase/window", ratio(p.MissedBatches, win.MissedBatches), "", ratio(p.DoubleBatches, win.DoubleBatches), "")
@@ -162,11 +162,11 @@ func ratio(a, b float64) string {
 
 // RecommendInput is what a lease recommendation is asked for.
 type RecommendInput struct {
-	Config           model.Config
-	Leases           []int
-	Mix              []cost.MixEntry
-	HandoversPerYear float64
-	LinesPerBatch    int
+	Config        model.Config
+	Leases        []int
+	Mix           []cost.MixEntry
+	EventsPerYear float64
+	LinesPerBatch int
 }
 
 // WriteRecommend writes the lease ranking and the best lease by each
@@ -181,7 +181,7 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 	c.Outage = 0
 	fmt.Fprintf(&b, "outage mix: %s\n", strings.Join(mix, ", "))
 	fmt.Fprintf(&b, "phase method, %s handovers a year, %d invoice lines per batch; %d nodes, renewal %d, period %d, fencing %t, persistent trigger %t, down %d, quorum %t\n\n",
-		rate(in.HandoversPerYear), in.LinesPerBatch, c.Nodes, c.Renewal, c.Period, c.Fencing, c.PersistentTrigger, c.Down, c.Quorum)
+		rate(in.EventsPerYear), in.LinesPerBatch, c.Nodes, c.Renewal, c.Period, c.Fencing, c.PersistentTrigger, c.Down, c.Quorum)
 	fmt.Fprintf(&b, "%5s%22s%19s%19s%19s\n", "lease", "window rounds/event", "missed lines/yr", "double lines/yr", "total lines/yr")
 	for _, r := range ranks {
 		fmt.Fprintf(&b, "%5d%22.4f%19.1f%19.1f%19.1f\n", r.Lease, r.WindowRounds, r.MissedLines, r.DoubleLines, r.Lines())

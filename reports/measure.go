@@ -9,37 +9,37 @@ import (
 	"github.com/leasesim/leasesim/model"
 )
 
-// Variant is one arrangement the seed compares: plain, fencing, and fencing
+// Arrangement is one arrangement the seed compares: plain, fencing, and fencing
 // with the persistent trigger.
-type Variant struct {
+type Arrangement struct {
 	Name              string
 	Fencing           bool
 	PersistentTrigger bool
 }
 
-// Variants returns the seed's three arrangements, in the seed's order.
-func Variants() []Variant {
-	return []Variant{{"plain", false, false}, {"fencing", true, false}, {"fencing+trigger", true, true}}
+// Arrangements returns the publication's three arrangements, in the publication's order.
+func Arrangements() []Arrangement {
+	return []Arrangement{{"plain", false, false}, {"fencing", true, false}, {"fencing+trigger", true, true}}
 }
 
 // Apply returns c with the variant's toggles.
-func (v Variant) Apply(c model.Config) model.Config {
+func (v Arrangement) Apply(c model.Config) model.Config {
 	c.Fencing, c.PersistentTrigger = v.Fencing, v.PersistentTrigger
 	return c
 }
 
-// The seed's lease block: these leases against a long and a short outage.
+// The publication's lease block: these leases against a long and a short outage.
 var (
-	seedLeases  = [...]int{2, 3, 5, 8}
-	seedOutages = [...]int{5, 2}
+	publicationLeases  = [...]int{2, 3, 5, 8}
+	publicationOutages = [...]int{5, 2}
 )
 
-// LeaseSweep returns the configurations behind the seed's lease block:
+// LeaseBlock returns the configurations behind the publication's lease block:
 // base with every lease of 2, 3, 5, 8 and outage 5 and 2, lease outermost.
-func LeaseSweep(base model.Config) []model.Config {
+func LeaseBlock(base model.Config) []model.Config {
 	var cs []model.Config
-	for _, lease := range seedLeases {
-		for _, outage := range seedOutages {
+	for _, lease := range publicationLeases {
+		for _, outage := range publicationOutages {
 			c := base
 			c.Lease, c.Outage, c.Fencing, c.PersistentTrigger = lease, outage, false, false
 			cs = append(cs, c)
@@ -53,12 +53,12 @@ type measureRow struct {
 	stat  model.Stat
 }
 
-// WriteMeasure writes the seed's measure table for base: its three
+// WriteMeasure writes the publication's measure table for base: its three
 // arrangements side by side, then the lease block. On model.Default() it
-// is byte for byte the seed's published table.
+// is byte for byte the publication's published table.
 func WriteMeasure(w io.Writer, base model.Config) error {
 	var cols [3]model.Stats
-	for i, v := range Variants() {
+	for i, v := range Arrangements() {
 		st, err := model.Run(v.Apply(base))
 		if err != nil {
 			return err
@@ -68,7 +68,7 @@ func WriteMeasure(w io.Writer, base model.Config) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n", Scenario(base))
 	fmt.Fprintf(&b, "%-24s", "measure")
-	for _, v := range Variants() {
+	for _, v := range Arrangements() {
 		fmt.Fprintf(&b, "%22s", v.Name)
 	}
 	b.WriteByte('\n')
@@ -86,11 +86,11 @@ func WriteMeasure(w io.Writer, base model.Config) error {
 	}
 
 	lease := []model.Stat{model.HandoverRounds, model.LeaderlessRounds, model.Missed, model.TwoLeaderRounds, model.DoubleStarts}
-	fmt.Fprintf(&b, "\n%6s%50s%50s\n", "", fmt.Sprintf("long outage (%d rounds)", seedOutages[0]), fmt.Sprintf("short outage (%d rounds)", seedOutages[1]))
+	fmt.Fprintf(&b, "\n%6s%50s%50s\n", "", fmt.Sprintf("long outage (%d rounds)", publicationOutages[0]), fmt.Sprintf("short outage (%d rounds)", publicationOutages[1]))
 	fmt.Fprintf(&b, "%6s%s\n", "lease", strings.Repeat(fmt.Sprintf("%11s%11s%11s%11s%11s", "handover", "leaderless", "missed", "2-leader", "double"), 2))
-	configs := LeaseSweep(base)
+	configs := LeaseBlock(base)
 	for i, c := range configs {
-		if i%len(seedOutages) == 0 {
+		if i%len(publicationOutages) == 0 {
 			fmt.Fprintf(&b, "%6d", c.Lease)
 		}
 		st, err := model.Run(c)
@@ -100,7 +100,7 @@ func WriteMeasure(w io.Writer, base model.Config) error {
 		for _, s := range lease {
 			fmt.Fprintf(&b, "%11d", st.Get(s))
 		}
-		if i%len(seedOutages) == len(seedOutages)-1 {
+		if i%len(publicationOutages) == len(publicationOutages)-1 {
 			b.WriteByte('\n')
 		}
 	}
@@ -108,7 +108,7 @@ func WriteMeasure(w io.Writer, base model.Config) error {
 	return err
 }
 
-// Scenario describes base in one line, as the seed's table heads it.
+// Scenario describes base in one line, as the publication's table heads it.
 func Scenario(c model.Config) string {
 	var failing string
 	switch {

@@ -52,7 +52,7 @@ func (rv *Review) Figures() []Figure {
 		{"heatmap.png", 10 * vg.Inch, 6.5 * vg.Inch, rv.drawHeatMap},
 		{"cost.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawCost},
 		{"timeline.png", 10 * vg.Inch, timelineHeight(rv.Base.Nodes), rv.drawTimeline},
-		{"variants.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawVariants},
+		{"variants.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawArrangements},
 		{"quorum.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawZone},
 		{"nodes.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawNodes},
 	}
@@ -209,8 +209,8 @@ func (rv *Review) drawCost(dc draw.Canvas) error {
 	missed, double := map[key]plotter.XYs{}, map[key]plotter.XYs{}
 	for _, p := range rv.Projections() {
 		k := key{p.Method, p.Config.Fencing}
-		missed[k] = append(missed[k], plotter.XY{X: p.HandoversPerYear, Y: p.MissedLines()})
-		double[k] = append(double[k], plotter.XY{X: p.HandoversPerYear, Y: p.DoubleLines()})
+		missed[k] = append(missed[k], plotter.XY{X: p.EventsPerYear, Y: p.MissedLines()})
+		double[k] = append(double[k], plotter.XY{X: p.EventsPerYear, Y: p.DoubleLines()})
 	}
 	var row []*plot.Plot
 	for _, part := range []struct {
@@ -361,13 +361,13 @@ func (rv *Review) drawTimeline(dc draw.Canvas) error {
 	return nil
 }
 
-// drawVariants: the seed's measures for plain, fencing, and fencing with the
+// drawArrangements: the publication's measures for plain, fencing, and fencing with the
 // persistent trigger, as grouped bars.
-func (rv *Review) drawVariants(dc draw.Canvas) error {
+func (rv *Review) drawArrangements(dc draw.Canvas) error {
 	p := newPlot(fmt.Sprintf("Plain, fencing, fencing + persistent trigger (%d rounds, lease %d, outage %d)", rv.Base.Rounds, rv.Base.Lease, rv.Base.Outage), "", "count per run (batches or rounds)")
 	measures := variantMeasures()
 	width := vg.Points(16)
-	for i, v := range rv.Variants {
+	for i, v := range rv.Arrangements {
 		var vals plotter.Values
 		for _, m := range measures {
 			vals = append(vals, float64(v.Stats.Get(m.stat)))
@@ -380,7 +380,7 @@ func (rv *Review) drawVariants(dc draw.Canvas) error {
 		bars.Color = plotutil.Color(i)
 		bars.Offset = vg.Length(i-1) * width
 		p.Add(bars)
-		p.Legend.Add(Variants()[i].Name, bars)
+		p.Legend.Add(Arrangements()[i].Name, bars)
 	}
 	var names []string
 	for _, m := range measures {
@@ -399,10 +399,10 @@ func (rv *Review) drawVariants(dc draw.Canvas) error {
 type variantMeasure struct {
 	stat  model.Stat
 	short string // axis label
-	long  string // the seed's row label
+	long  string // the publication's row label
 }
 
-// variantMeasures are the seed's measures, in the seed's order.
+// variantMeasures are the publication's measures, in the publication's order.
 func variantMeasures() []variantMeasure {
 	return []variantMeasure{
 		{model.Started, "started", "batches started"}, {model.Missed, "missed", "batches missed"},

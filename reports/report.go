@@ -22,7 +22,7 @@ type File struct {
 
 // Files returns every text and CSV file of the report, report.md last.
 func (rv *Review) Files() []File {
-	runs := func(rs []Run) func(io.Writer) error {
+	runs := func(rs []Result) func(io.Writer) error {
 		return func(w io.Writer) error {
 			b := sweep.AppendHeader(nil)
 			for _, r := range rs {
@@ -36,7 +36,7 @@ func (rv *Review) Files() []File {
 		{"measure.txt", func(w io.Writer) error { return WriteMeasure(w, rv.Base) }},
 		{"cost.txt", func(w io.Writer) error { return WriteWindowCost(w, rv.CostAt(0)) }},
 		{"cost-both.txt", func(w io.Writer) error { return WriteBothCost(w, rv.CostAt(0)) }},
-		{"variants.csv", runs(rv.Variants)},
+		{"variants.csv", runs(rv.Arrangements)},
 		{"lease-sweep.csv", runs(rv.LeaseSweep)},
 		{"heatmap.csv", runs(rv.Heat)},
 		{"cost.csv", func(w io.Writer) error { return cost.WriteCostCSV(w, rv.Projections()) }},
@@ -50,7 +50,7 @@ func (rv *Review) Files() []File {
 			return err
 		}},
 		{"timeline.txt", func(w io.Writer) error {
-			plain := Variants()[0].Apply(rv.Base)
+			plain := Arrangements()[0].Apply(rv.Base)
 			return WriteTrace(w, plain, plain.Schedule())
 		}},
 		{"report.md", rv.writeMarkdown},
@@ -83,10 +83,10 @@ func (rv *Review) writeMarkdown(w io.Writer) error {
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
 		fmt.Fprintf(&b, "| %s | %s |\n", p.Name(), p.AppendValue(nil, c.Get(p)))
 	}
-	fmt.Fprintf(&b, "| handovers per year | %s |\n| invoice lines per batch | %d |\n\n", rates(rv.Handovers), rv.LinesPerBatch)
+	fmt.Fprintf(&b, "| handovers per year | %s |\n| invoice lines per batch | %d |\n\n", rates(rv.EventsPerYear), rv.LinesPerBatch)
 	fmt.Fprintf(&b, "Scenario: %s\n\n", Scenario(c))
 
-	rv.writeVariants(&b)
+	rv.writeArrangements(&b)
 	rv.writeTimeline(&b)
 	rv.writeLease(&b)
 	rv.writeHeat(&b)
@@ -105,8 +105,8 @@ func (rv *Review) writeMarkdown(w io.Writer) error {
 	return err
 }
 
-func (rv *Review) writeVariants(b *strings.Builder) {
-	plain, fenced, both := rv.Variants[0].Stats, rv.Variants[1].Stats, rv.Variants[2].Stats
+func (rv *Review) writeArrangements(b *strings.Builder) {
+	plain, fenced, both := rv.Arrangements[0].Stats, rv.Arrangements[1].Stats, rv.Arrangements[2].Stats
 	triggers := rv.Base.Triggers()
 	b.WriteString("## Plain, fencing, fencing + persistent trigger\n\n![The three arrangements](variants.png)\n\n")
 	b.WriteString("| measure | plain | fencing | fencing + trigger |\n|---|---:|---:|---:|\n")
@@ -225,7 +225,7 @@ func (rv *Review) writeCost(b *strings.Builder) {
 	ps := plain.Projections(cost.Window, cost.Phase)
 	b.WriteString("| handovers/yr | method | missed batches/yr | lines not produced | double batches/yr | double lines |\n|---:|---|---:|---:|---:|---:|\n")
 	for _, p := range ps {
-		fmt.Fprintf(b, "| %s | %s | %.2f | %.0f | %.2f | %.0f |\n", rate(p.HandoversPerYear), p.Method, p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
+		fmt.Fprintf(b, "| %s | %s | %.2f | %.0f | %.2f | %.0f |\n", rate(p.EventsPerYear), p.Method, p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 	}
 	win, ph := ps[0], ps[1]
 	times := ""
@@ -233,7 +233,7 @@ func (rv *Review) writeCost(b *strings.Builder) {
 		times = fmt.Sprintf(" (%s and %s times as many)", ratio(ph.MissedLines(), win.MissedLines()), ratio(ph.DoubleLines(), win.DoubleLines()))
 	}
 	fmt.Fprintf(b, "\nAt %s handovers a year the publication's window method projects %.0f lines never produced and %.0f produced twice; the phase method, which averages what the model does over every phase of the outage, projects %.0f and %.0f%s. ",
-		rate(win.HandoversPerYear), win.MissedLines(), win.DoubleLines(), ph.MissedLines(), ph.DoubleLines(), times)
+		rate(win.EventsPerYear), win.MissedLines(), win.DoubleLines(), ph.MissedLines(), ph.DoubleLines(), times)
 	fenced := rv.CostAt(1).Projections(cost.Window, cost.Phase)
 	fmt.Fprintf(b, "With fencing and the persistent trigger the phase method projects %.0f and %.0f, at a mean delay of %.2f rounds per event; the window method, which reads only rounds, still projects %.0f and %.0f.\n\n",
 		fenced[1].MissedLines(), fenced[1].DoubleLines(), rv.Cost[1].Result.Phase.DelayedRounds, fenced[0].MissedLines(), fenced[0].DoubleLines())

@@ -14,7 +14,7 @@ import (
 	"github.com/leasesim/leasesim/reports"
 )
 
-func seedReview(t *testing.T) *reports.Review {
+func publicationReview(t *testing.T) *reports.Review {
 	t.Helper()
 	rv, err := reports.NewReview(context.Background(), model.Default(), reports.DefaultReviewOptions(model.Default()))
 	if err != nil {
@@ -26,7 +26,7 @@ func seedReview(t *testing.T) *reports.Review {
 // TestReportFiles compares every text and CSV file of the default report,
 // the numbers behind each plot included, with its golden file.
 func TestReportFiles(t *testing.T) {
-	for _, f := range seedReview(t).Files() {
+	for _, f := range publicationReview(t).Files() {
 		t.Run(f.Name, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := f.Write(&b); err != nil {
@@ -37,13 +37,13 @@ func TestReportFiles(t *testing.T) {
 	}
 }
 
-// TestZoneReport: the reading of a scenario unlike the seed's (a zone of
+// TestZoneReport: the reading of a scenario unlike the publication's (a zone of
 // two of three nodes, a longer lease and outage).
 func TestZoneReport(t *testing.T) {
 	base := model.Default()
 	base.Nodes, base.Down, base.Lease, base.Outage, base.Renewal = 3, 2, 4, 7, 4
 	opt := reports.DefaultReviewOptions(base)
-	opt.Handovers, opt.LinesPerBatch, opt.Replicas = []float64{4}, 1000, 50
+	opt.EventsPerYear, opt.LinesPerBatch, opt.Replicas = []float64{4}, 1000, 50
 	rv, err := reports.NewReview(context.Background(), base, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +63,7 @@ func TestZoneReport(t *testing.T) {
 // TestFigures: each plot is a PNG of the expected size that is not blank,
 // and matches its golden image within a small per-pixel tolerance.
 func TestFigures(t *testing.T) {
-	for _, f := range seedReview(t).Figures() {
+	for _, f := range publicationReview(t).Figures() {
 		t.Run(f.Name, func(t *testing.T) {
 			var b bytes.Buffer
 			if _, err := f.WriteTo(&b); err != nil {
@@ -104,7 +104,7 @@ func TestFigures(t *testing.T) {
 // TestWriteDir: the report lands whole in the folder, with nothing else;
 // a folder that cannot be made leaves nothing behind.
 func TestWriteDir(t *testing.T) {
-	rv := seedReview(t)
+	rv := publicationReview(t)
 	dir := filepath.Join(t.TempDir(), "out")
 	if err := rv.WriteDir(context.Background(), dir); err != nil {
 		t.Fatal(err)

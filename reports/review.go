@@ -9,14 +9,14 @@ import (
 	"github.com/leasesim/leasesim/sweep"
 )
 
-// Run is one configuration and what its run counted.
-type Run struct {
+// Result is one configuration and what its run counted.
+type Result struct {
 	Config model.Config
 	Stats  model.Stats
 }
 
-// Arrangement is one of the two arrangements the cost plot compares.
-type Arrangement struct {
+// ArrangementCost is one of the two arrangements the cost plot compares.
+type ArrangementCost struct {
 	Name   string
 	Result CostResult
 }
@@ -28,19 +28,19 @@ type Review struct {
 	Base model.Config
 	ReviewOptions
 
-	Variants   []Run           // plain, fencing, fencing+trigger, as Variants()
-	LeaseSweep []Run           // ReportLeases × {LongOutage, ShortOutage}, lease outermost
-	Heat       []Run           // ReportLeases × HeatOutages, lease outermost
-	Cost       [2]Arrangement  // plain, and fencing + persistent trigger
-	Timeline   []TimelineRound // the plain run, round by round
-	Zone       []Run           // a zone of ZoneDown nodes failing together: ZoneNodes × quorum off, on
-	NodeStudy  *sweep.MonteCarlo
-	Nodes      []sweep.Summary // independent failures: StudyNodes × quorum off, on
+	Arrangements []Result           // plain, fencing, fencing+trigger, as Variants()
+	LeaseSweep   []Result           // ReportLeases × {LongOutage, ShortOutage}, lease outermost
+	Heat         []Result           // ReportLeases × HeatOutages, lease outermost
+	Cost         [2]ArrangementCost // plain, and fencing + persistent trigger
+	Timeline     []TimelineRound    // the plain run, round by round
+	Zone         []Result           // a zone of ZoneDown nodes failing together: ZoneNodes × quorum off, on
+	NodeStudy    *sweep.MonteCarlo
+	Nodes        []sweep.Summary // independent failures: StudyNodes × quorum off, on
 }
 
 // ReviewOptions are the report's settings beyond the base configuration.
 type ReviewOptions struct {
-	Handovers     []float64 // outage events per year, for the cost tables
+	EventsPerYear []float64 // outage events per year, for the cost tables
 	LinesPerBatch int
 
 	// The node-count study: independent up and down periods.
@@ -50,14 +50,14 @@ type ReviewOptions struct {
 	RoundsPerYear float64 // rounds in a year; each replica lasts StudyYears
 }
 
-// DefaultReviewOptions returns the report's defaults for base: the seed's
+// DefaultReviewOptions returns the report's defaults for base: the publication's
 // rates and batch, nodes up for 2,000 rounds on average and down for about
 // 3, and a year of one batch a day (period × 365 rounds).
 func DefaultReviewOptions(base model.Config) ReviewOptions {
 	up, _ := model.ParseLengths("geometric:2000")
 	down, _ := model.ParseLengths("lognormal:1.2,0.6")
 	return ReviewOptions{
-		Handovers: []float64{6, 12}, LinesPerBatch: SeedLinesPerBatch,
+		EventsPerYear: []float64{6, 12}, LinesPerBatch: PublicationLinesPerBatch,
 		Up: up, Down: down, Replicas: 200, Seed: 1, RoundsPerYear: float64(base.Period) * 365,
 	}
 }
@@ -66,7 +66,7 @@ func DefaultReviewOptions(base model.Config) ReviewOptions {
 const (
 	MaxReportLease  = 12 // leases 1 … 12
 	MaxHeatOutage   = 12 // outages 0 … 12
-	LongOutage      = 5  // the seed's long outage
+	LongOutage      = 5  // the publication's long outage
 	ShortOutage     = 2  // and its short one
 	MaxPlotHandover = 24 // the cost plot's handovers per year, 1 … 24
 	ZoneDown        = 2  // the zone outage of the quorum plot
@@ -85,22 +85,22 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	rv := &Review{Base: base, ReviewOptions: opt}
 	var r model.Runner
 	// add runs base with edit applied and appends the run to dst.
-	add := func(dst *[]Run, base model.Config, edit func(*model.Config)) error {
+	add := func(dst *[]Result, base model.Config, edit func(*model.Config)) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		c := base
 		edit(&c)
 		st, err := r.Run(c)
-		*dst = append(*dst, Run{c, st})
+		*dst = append(*dst, Result{c, st})
 		return err
 	}
-	for _, v := range Variants() {
-		if err := add(&rv.Variants, base, func(c *model.Config) { *c = v.Apply(*c) }); err != nil {
+	for _, v := range Arrangements() {
+		if err := add(&rv.Arrangements, base, func(c *model.Config) { *c = v.Apply(*c) }); err != nil {
 			return nil, err
 		}
 	}
-	plain := Variants()[0].Apply(base)
+	plain := Arrangements()[0].Apply(base)
 	for lease := 1; lease <= MaxReportLease; lease++ {
 		for _, outage := range []int{LongOutage, ShortOutage} {
 			if err := add(&rv.LeaseSweep, plain, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
@@ -117,12 +117,12 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	for h := 1; h <= MaxPlotHandover; h++ {
 		plotRates = append(plotRates, float64(h))
 	}
-	for i, v := range []Variant{Variants()[0], Variants()[2]} {
-		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), Handovers: plotRates, LinesPerBatch: opt.LinesPerBatch}, cost.Window, cost.Phase)
+	for i, v := range []Arrangement{Arrangements()[0], Arrangements()[2]} {
+		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch}, cost.Window, cost.Phase)
 		if err != nil {
 			return nil, err
 		}
-		rv.Cost[i] = Arrangement{v.Name, res}
+		rv.Cost[i] = ArrangementCost{v.Name, res}
 	}
 	var err error
 	if rv.Timeline, _, err = Timeline(plain, plain.Schedule()); err != nil {
@@ -161,16 +161,16 @@ func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 // CostAt returns the cost result of arrangement i at the review's own rates.
 func (rv *Review) CostAt(i int) CostResult {
 	res := rv.Cost[i].Result
-	res.Handovers = rv.Handovers
+	res.EventsPerYear = rv.EventsPerYear
 	return res
 }
 
 // Projections returns the cost plot's numbers: every arrangement, method
 // and rate of 1 … MaxPlotHandover a year.
-func (rv *Review) Projections() []cost.ArrangedProjection {
-	var ps []cost.ArrangedProjection
+func (rv *Review) Projections() []cost.ConfigProjection {
+	var ps []cost.ConfigProjection
 	for _, a := range rv.Cost {
-		ps = append(ps, cost.Arranged(a.Result.Config, a.Result.Projections(cost.Window, cost.Phase))...)
+		ps = append(ps, cost.WithConfig(a.Result.Config, a.Result.Projections(cost.Window, cost.Phase))...)
 	}
 	return ps
 }

@@ -15,7 +15,7 @@ import (
 )
 
 // MonteCarloParams are the parameters a Monte Carlo study varies; the
-// others (outage, start, down) belong to the seed's fixed schedule.
+// others (outage, start, down) belong to the publication's fixed schedule.
 func MonteCarloParams() []model.Param {
 	return []model.Param{model.Nodes, model.Lease, model.Renewal, model.Rounds, model.Period,
 		model.Fencing, model.PersistentTrigger, model.Quorum}

@@ -14,10 +14,10 @@ import (
 )
 
 func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
-	in := reports.CostInput{Config: model.Default(), Handovers: []float64{6, 12}, LinesPerBatch: reports.SeedLinesPerBatch}
+	in := reports.CostInput{Config: model.Default(), EventsPerYear: []float64{6, 12}, LinesPerBatch: reports.PublicationLinesPerBatch}
 	method := "window"
-	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the seed's), phase (averaged over outage phases) or both")
-	fs.Var(ratesValue{&in.Handovers}, "handovers", "outage events (handovers) per year: "+cost.RatesSyntax)
+	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the publication's), phase (averaged over outage phases) or both")
+	fs.Var(ratesValue{&in.EventsPerYear}, "handovers", "outage events (handovers) per year: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")
 	addModelFlags(fs, &in.Config)
@@ -40,7 +40,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		if *csvPath != "" {
 			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error {
-				return cost.WriteCostCSV(w, cost.Arranged(in.Config, r.Projections(methods...)))
+				return cost.WriteCostCSV(w, cost.WithConfig(in.Config, r.Projections(methods...)))
 			})
 			if err != nil {
 				return err
@@ -51,12 +51,12 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 }
 
 func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
-	in := reports.RecommendInput{Config: model.Default(), HandoversPerYear: 6, LinesPerBatch: reports.SeedLinesPerBatch}
+	in := reports.RecommendInput{Config: model.Default(), EventsPerYear: 6, LinesPerBatch: reports.PublicationLinesPerBatch}
 	leases, _ := sweep.ParseValues(model.Lease, "1:12")
 	fs.Var(listValue{model.Lease, &leases}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
 	mix := "2:0.9,5:0.1"
 	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,…")
-	rates := []float64{in.HandoversPerYear}
+	rates := []float64{in.EventsPerYear}
 	fs.Var(ratesValue{&rates}, "handovers", "outage events (handovers) per year: one positive number")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
@@ -69,12 +69,12 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if len(rates) != 1 {
 			return usagef("--handovers takes one rate for recommend, got %d", len(rates))
 		}
-		in.HandoversPerYear = rates[0]
+		in.EventsPerYear = rates[0]
 		if leases.Len() > maxRankedLeases {
 			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), maxRankedLeases)
 		}
 		in.Leases = slices.Collect(leases.All())
-		ranks, err := cost.Recommend(ctx, in.Config, in.Leases, in.Mix, in.HandoversPerYear, float64(in.LinesPerBatch))
+		ranks, err := cost.Recommend(ctx, in.Config, in.Leases, in.Mix, in.EventsPerYear, float64(in.LinesPerBatch))
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()

@@ -19,7 +19,7 @@ import (
 func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
 	base.Rounds = 100_000
-	mc := sweep.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: reports.SeedLinesPerBatch}
+	mc := sweep.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: reports.PublicationLinesPerBatch}
 	mc.Up, _ = model.ParseLengths("geometric:2000")
 	mc.Down, _ = model.ParseLengths("lognormal:1.2,0.6")
 	params := monteCarloFlags()

@@ -15,7 +15,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
 	opt := reports.DefaultReviewOptions(base)
 	out := fs.String("out", "out", "folder to write the report into; created if missing")
-	fs.Var(ratesValue{&opt.Handovers}, "handovers", "outage events (handovers) per year for the cost tables: "+cost.RatesSyntax)
+	fs.Var(ratesValue{&opt.EventsPerYear}, "handovers", "outage events (handovers) per year for the cost tables: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &base, model.Fencing, model.PersistentTrigger)
 	fs.Var(lengthsValue{&opt.Up}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax)

@@ -44,11 +44,11 @@ func TestSweepAgreesWithRun(t *testing.T) {
 	}
 }
 
-// TestSeedLeaseCSVAgreesWithMeasure: the sweep's CSV of the seed's lease
+// TestPublicationLeaseCSVAgreesWithMeasure: the sweep's CSV of the publication's lease
 // block holds the numbers that "leasesim measure" prints in that block.
-func TestSeedLeaseCSVAgreesWithMeasure(t *testing.T) {
+func TestPublicationLeaseCSVAgreesWithMeasure(t *testing.T) {
 	_, csv, _ := runCmd(t, "sweep", "--lease", "2,3,5,8", "--outage", "5,2")
-	golden.Check(t, "sweep/seed-lease.csv", []byte(csv))
+	golden.Check(t, "sweep/publication-lease.csv", []byte(csv))
 	_, table, _ := runCmd(t, "measure")
 	block := strings.Split(table, "\n")[14:18] // the rows of lease 2, 3, 5, 8
 	rows := strings.Split(strings.TrimSuffix(csv, "\n"), "\n")[1:]
