@@ -185,3 +185,15 @@ func lcm(a, b int) int {
 	}
 	return a / x * b
 }
+
+// Projections projects each method's cost of one event, perEvent[method],
+// at each rate of events a year, rate outermost.
+func Projections(methods []Method, perEvent map[Method]PerEvent, eventsPerYear []float64, linesPerBatch float64) []Projection {
+	var ps []Projection
+	for _, rate := range eventsPerYear {
+		for _, m := range methods {
+			ps = append(ps, Project(m, perEvent[m], rate, linesPerBatch))
+		}
+	}
+	return ps
+}

@@ -56,29 +56,77 @@ func (v *RoundView) Event() string {
 	return strings.Join(ev, ", ")
 }
 
-// AppendTrace runs c with schedule s and appends its trace as text: one
-// line per round of TraceWindow(c), after a line saying which rounds are
-// left out, if any. In the nodes column each node is one character: '-'
+// TraceRound is one round of a trace, kept: a copy of what its RoundView
+// showed.
+type TraceRound struct {
+	Round     int
+	Reachable []bool
+	Token     []int // the fencing token each node holds while it believes it leads; 0 if it does not
+	Leader    int   // the record's leader
+	Record    int   // the record's fencing token
+	Handover  bool
+	Active    int
+	Accepted  int
+	Trigger   Outcome
+	Dequeued  int
+	Reread    bool
+	Event     string // what happened to the batch (RoundView.Event)
+}
+
+// Keep copies the round into a TraceRound.
+func (v *RoundView) Keep() TraceRound {
+	r := TraceRound{
+		Round: v.Round, Reachable: make([]bool, v.Nodes()), Token: make([]int, v.Nodes()),
+		Leader: v.Leader, Record: v.Token, Handover: v.Handover, Active: v.Active,
+		Accepted: v.Accepted, Trigger: v.Trigger, Dequeued: v.Dequeued, Reread: v.Reread, Event: v.Event(),
+	}
+	for n := range r.Reachable {
+		r.Reachable[n] = v.Reachable(n)
+		r.Token[n], _ = v.Belief(n)
+	}
+	return r
+}
+
+// TraceRounds runs c with schedule s and returns the rounds of
+// TraceWindow(c), and the run's statistics.
+func TraceRounds(c Config, s Schedule) ([]TraceRound, Stats, error) {
+	var rounds []TraceRound
+	var r Runner
+	first, last := TraceWindow(c)
+	st, err := r.Trace(c, s, first, last, func(v *RoundView) { rounds = append(rounds, v.Keep()) })
+	return rounds, st, err
+}
+
+// AppendTrace runs c with schedule s and appends its trace as text
+// (AppendTraceRounds).
+func AppendTrace(b []byte, c Config, s Schedule) ([]byte, error) {
+	rounds, _, err := TraceRounds(c, s)
+	if err != nil {
+		return b, err
+	}
+	return AppendTraceRounds(b, c, rounds), nil
+}
+
+// AppendTraceRounds appends the trace of c, kept in rounds (TraceRounds),
+// as text: one line per round, after a line saying which rounds are left
+// out, if any. In the nodes column each node is one character: '-'
 // unreachable, 'o' reachable, and, for a node that believes it leads, the
 // last digit of the fencing token it holds (bracketed while it is
 // unreachable: it believes, but cannot act).
-func AppendTrace(b []byte, c Config, s Schedule) ([]byte, error) {
-	first, last := TraceWindow(c)
-	if first > 1 || last < c.Rounds {
+func AppendTraceRounds(b []byte, c Config, rounds []TraceRound) []byte {
+	if first, last := TraceWindow(c); first > 1 || last < c.Rounds {
 		b = fmt.Appendf(b, "rounds %d to %d of %d, around the outage; the others are left out\n", first, last, c.Rounds)
 	}
 	width := max(5, 3*c.Nodes)
 	b = fmt.Appendf(b, "%5s  %-*s  %6s  %5s  %6s  %8s  %s\n", "round", width, "nodes", "leader", "token", "active", "accepted", "events")
-	var r Runner
 	var nodes []byte
-	_, err := r.Trace(c, s, first, last, func(v *RoundView) {
+	for _, r := range rounds {
 		nodes = nodes[:0]
-		for n := range v.Nodes() {
-			token, believes := v.Belief(n)
-			switch reachable := v.Reachable(n); {
-			case believes && reachable:
+		for n, reachable := range r.Reachable {
+			switch token := r.Token[n]; {
+			case token > 0 && reachable:
 				nodes = fmt.Appendf(nodes, " %d ", token%10)
-			case believes:
+			case token > 0:
 				nodes = fmt.Appendf(nodes, "(%d)", token%10)
 			case reachable:
 				nodes = append(nodes, " o "...)
@@ -87,17 +135,17 @@ func AppendTrace(b []byte, c Config, s Schedule) ([]byte, error) {
 			}
 		}
 		var ev []string
-		if v.Handover {
-			ev = append(ev, fmt.Sprintf("handover to node %d", v.Leader))
+		if r.Handover {
+			ev = append(ev, fmt.Sprintf("handover to node %d", r.Leader))
 		}
-		if e := v.Event(); e != "" {
-			ev = append(ev, "batch "+e)
+		if r.Event != "" {
+			ev = append(ev, "batch "+r.Event)
 		}
-		if v.Reread {
+		if r.Reread {
 			ev = append(ev, "re-read")
 		}
-		line := fmt.Sprintf("%5d  %-*s  %6d  %5d  %6d  %8d  %s", v.Round, width, nodes, v.Leader, v.Token, v.Active, v.Accepted, strings.Join(ev, "; "))
+		line := fmt.Sprintf("%5d  %-*s  %6d  %5d  %6d  %8d  %s", r.Round, width, nodes, r.Leader, r.Record, r.Active, r.Accepted, strings.Join(ev, "; "))
 		b = append(b, strings.TrimRight(line, " ")+"\n"...)
-	})
-	return b, err
+	}
+	return b
 }

@@ -1,86 +1,30 @@
 package reports
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/study"
 )
 
-// CostInput is what a cost projection is asked for.
-type CostInput struct {
-	Config        model.Config
-	EventsPerYear []float64 // outage events (handovers) per year
-	LinesPerBatch int       // invoice lines one batch produces
-}
-
-// PublicationLinesPerBatch is the publication's end-of-day batch: 4,000 invoice lines.
-const PublicationLinesPerBatch = 4000
-
-// CostResult holds the measures of one configuration by the methods asked
-// for; a method not asked for is left zero.
-type CostResult struct {
-	CostInput
-	Window cost.WindowShares
-	Phase  cost.Incident
-}
-
-// ComputeCost measures in.Config by each of methods, and by no other: the
-// phase method can refuse a configuration (too many phases) that the
-// window method measures at once. It stops with ctx.Err() when ctx is
-// cancelled.
-func ComputeCost(ctx context.Context, in CostInput, methods ...cost.Method) (CostResult, error) {
-	r := CostResult{CostInput: in}
-	var err error
-	if slices.Contains(methods, cost.Window) {
-		if r.Window, err = cost.WindowMethod(in.Config); err != nil {
-			return CostResult{}, err
-		}
-	}
-	if slices.Contains(methods, cost.Phase) {
-		if r.Phase, err = cost.PhaseMethod(ctx, in.Config); err != nil {
-			return CostResult{}, err
-		}
-	}
-	return r, nil
-}
-
-// Projections returns one projection per method in methods and rate, rate
-// outermost.
-func (r CostResult) Projections(methods ...cost.Method) []cost.Projection {
-	var ps []cost.Projection
-	lines := float64(r.LinesPerBatch)
-	for _, rate := range r.EventsPerYear {
-		for _, m := range methods {
-			e := r.Window.PerEvent()
-			if m == cost.Phase {
-				e = r.Phase.PerEvent()
-			}
-			ps = append(ps, cost.Project(m, e, rate, lines))
-		}
-	}
-	return ps
-}
-
-func (r CostResult) linesLine() string {
-	if r.LinesPerBatch == PublicationLinesPerBatch {
+func linesLine(r study.CostResult) string {
+	if r.LinesPerBatch == study.PublicationLinesPerBatch {
 		return fmt.Sprintf("one batch = %d invoice lines (K01, computed value)\n", r.LinesPerBatch)
 	}
 	return fmt.Sprintf("one batch = %d invoice lines\n", r.LinesPerBatch)
 }
 
-func (r CostResult) windowLine() string {
+func windowLine(r study.CostResult) string {
 	return fmt.Sprintf("model window: leaderless %d/%d = %.4f, two-leader %d/%d = %.4f\n",
 		r.Window.Run.LeaderlessRounds, r.Window.Rounds, r.Window.Leaderless,
 		r.Window.Run.TwoLeaderRounds, r.Window.Rounds, r.Window.TwoLeader)
 }
 
-func (r CostResult) phaseLines() string {
+func phaseLines(r study.CostResult) string {
 	c, p := r.Config, r.Phase
 	return fmt.Sprintf("phase method: the outage starts at each of the %d phases of lcm(period %d, renewal %d); each run lasts %d rounds from the outage's start\n"+
 		"per outage event: missed %.4f, double-started %.4f, delayed start %.4f rounds, rejected %.4f, leaderless %.4f and two-leader %.4f rounds\n",
@@ -90,52 +34,43 @@ func (r CostResult) phaseLines() string {
 // WriteWindowCost writes the publication's cost table: the window method at each
 // rate, then the fenced run and a long lease for comparison. On the
 // defaults it is byte for byte the publication's published table.
-func WriteWindowCost(w io.Writer, r CostResult) error {
-	fenced, err := model.Run(Arrangements()[2].Apply(r.Config))
-	if err != nil {
-		return err
-	}
-	long := r.Config
-	long.Lease = 8
-	ls, err := model.Run(long)
-	if err != nil {
-		return err
-	}
+func WriteWindowCost(w io.Writer, r study.CostResult) error {
+	fenced, ls := r.Fenced, r.Long
 	var b strings.Builder
-	b.WriteString(r.windowLine())
-	b.WriteString(r.linesLine())
+	b.WriteString(windowLine(r))
+	b.WriteString(linesLine(r))
 	fmt.Fprintf(&b, "\n%5s%21s%19s%18s%13s\n", "KK4", "missed batches/yr", "lines not produced", "double batches/yr", "double lines")
 	for _, p := range r.Projections(cost.Window) {
 		fmt.Fprintf(&b, "%5s%21.2f%19.0f%18.2f%13.0f\n", rate(p.EventsPerYear), p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 	}
 	fmt.Fprintf(&b, "\nwith fencing + persistent trigger: missed batches %d, double-started batches %d, delayed start %d rounds\n",
 		fenced.Missed, fenced.DoubleStarts, fenced.DelayedRounds)
-	fmt.Fprintf(&b, "with lease 8 (long): handover rounds %d, leaderless rounds %d, two-leader rounds %d\n",
-		ls.HandoverRounds, ls.LeaderlessRounds, ls.TwoLeaderRounds)
-	_, err = io.WriteString(w, b.String())
+	fmt.Fprintf(&b, "with lease %d (long): handover rounds %d, leaderless rounds %d, two-leader rounds %d\n",
+		study.LongLease, ls.HandoverRounds, ls.LeaderlessRounds, ls.TwoLeaderRounds)
+	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 const costHead = "%12s  %-12s%19s%20s%19s%14s\n"
 
 // WritePhaseCost writes the phase method's table.
-func WritePhaseCost(w io.Writer, r CostResult) error {
+func WritePhaseCost(w io.Writer, r study.CostResult) error {
 	return writeCostTable(w, r, cost.Phase)
 }
 
 // WriteBothCost writes both methods side by side, with the ratio of the
 // phase method's figure to the window method's.
-func WriteBothCost(w io.Writer, r CostResult) error {
+func WriteBothCost(w io.Writer, r study.CostResult) error {
 	return writeCostTable(w, r, cost.Window, cost.Phase)
 }
 
-func writeCostTable(w io.Writer, r CostResult, methods ...cost.Method) error {
+func writeCostTable(w io.Writer, r study.CostResult, methods ...cost.Method) error {
 	var b strings.Builder
 	if len(methods) > 1 {
-		b.WriteString(r.windowLine())
+		b.WriteString(windowLine(r))
 	}
-	b.WriteString(r.phaseLines())
-	b.WriteString(r.linesLine())
+	b.WriteString(phaseLines(r))
+	b.WriteString(linesLine(r))
 	fmt.Fprintf(&b, "\n"+costHead, "handovers/yr", "method", "missed batches/yr", "lines not produced", "double batches/yr", "double lines")
 	ps := r.Projections(methods...)
 	for i, p := range ps {

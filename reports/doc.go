@@ -1,5 +1,5 @@
-// Package reports computes the capacity-planning review (NewReview) and
-// renders what leasesim prints and writes: the publication's text tables,
-// run records as tables, JSON and CSV, the trace, the PNG plots and
-// report.md.
+// Package reports renders what leasesim prints and writes, as plain
+// functions of data computed elsewhere (package study, the model): the
+// publication's text tables, run records as tables, JSON and CSV, the
+// trace, the PNG plots and report.md. It runs nothing.
 package reports

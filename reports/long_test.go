@@ -8,6 +8,7 @@ import (
 
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/study"
 )
 
 // TestLongRunTrace: a trace of a billion rounds shows the window around
@@ -23,7 +24,7 @@ func TestLongRunTrace(t *testing.T) {
 	if lines[0] != "rounds 499999988 to 500000023 of 1000000000, around the outage; the others are left out" || len(lines) != 2+36 {
 		t.Errorf("%d lines, first %q", len(lines), lines[0])
 	}
-	rounds, st, err := reports.Timeline(c, c.Schedule())
+	rounds, st, err := model.TraceRounds(c, c.Schedule())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,19 +45,19 @@ func TestLongRunTrace(t *testing.T) {
 // report.md says so.
 func TestNodeStudyBounded(t *testing.T) {
 	base := model.Default()
-	opt := reports.DefaultReviewOptions(base)
+	opt := study.DefaultReviewOptions(base)
 	opt.Up, _ = model.ParseLengths("fixed:2")
 	opt.Down, _ = model.ParseLengths("fixed:2")
 	opt.Replicas = 40
-	rv, err := reports.NewReview(context.Background(), base, opt)
+	rv, err := study.NewReview(context.Background(), base, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rounds := rv.NodeStudy.Grid.Values[model.Rounds].At(0)
-	if p := rv.NodeStudy.Periods(); rounds >= reports.StudyYears*2190 || p > reports.MaxStudyPeriods || p < 0.9*reports.MaxStudyPeriods {
+	if p := rv.NodeStudy.Periods(); rounds >= study.StudyYears*2190 || p > study.MaxStudyPeriods || p < 0.9*study.MaxStudyPeriods {
 		t.Errorf("replicas of %d rounds, %.3g periods", rounds, p)
 	}
-	for _, f := range rv.Files() {
+	for _, f := range reports.Files(rv) {
 		if f.Name == "report.md" {
 			var b bytes.Buffer
 			f.Write(&b)

@@ -7,68 +7,23 @@ import (
 	"strings"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/study"
 )
-
-// Arrangement is one arrangement the seed compares: plain, fencing, and fencing
-// with the persistent trigger.
-type Arrangement struct {
-	Name              string
-	Fencing           bool
-	PersistentTrigger bool
-}
-
-// Arrangements returns the publication's three arrangements, in the publication's order.
-func Arrangements() []Arrangement {
-	return []Arrangement{{"plain", false, false}, {"fencing", true, false}, {"fencing+trigger", true, true}}
-}
-
-// Apply returns c with the variant's toggles.
-func (v Arrangement) Apply(c model.Config) model.Config {
-	c.Fencing, c.PersistentTrigger = v.Fencing, v.PersistentTrigger
-	return c
-}
-
-// The publication's lease block: these leases against a long and a short outage.
-var (
-	publicationLeases  = [...]int{2, 3, 5, 8}
-	publicationOutages = [...]int{5, 2}
-)
-
-// LeaseBlock returns the configurations behind the publication's lease block:
-// base with every lease of 2, 3, 5, 8 and outage 5 and 2, lease outermost.
-func LeaseBlock(base model.Config) []model.Config {
-	var cs []model.Config
-	for _, lease := range publicationLeases {
-		for _, outage := range publicationOutages {
-			c := base
-			c.Lease, c.Outage, c.Fencing, c.PersistentTrigger = lease, outage, false, false
-			cs = append(cs, c)
-		}
-	}
-	return cs
-}
 
 type measureRow struct {
 	label string
 	stat  model.Stat
 }
 
-// WriteMeasure writes the publication's measure table for base: its three
-// arrangements side by side, then the lease block. On model.Default() it
-// is byte for byte the publication's published table.
-func WriteMeasure(w io.Writer, base model.Config) error {
-	var cols [3]model.Stats
-	for i, v := range Arrangements() {
-		st, err := model.Run(v.Apply(base))
-		if err != nil {
-			return err
-		}
-		cols[i] = st
-	}
+// WriteMeasure writes the publication's measure table: its three
+// arrangements side by side, then the lease block. Of model.Default() it
+// is byte for byte the publication's printed table.
+func WriteMeasure(w io.Writer, m study.Measure) error {
+	base, cols := m.Base, m.Arrangements
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n\n", Scenario(base))
 	fmt.Fprintf(&b, "%-24s", "measure")
-	for _, v := range Arrangements() {
+	for _, v := range study.Arrangements() {
 		fmt.Fprintf(&b, "%22s", v.Name)
 	}
 	b.WriteByte('\n')
@@ -86,21 +41,16 @@ func WriteMeasure(w io.Writer, base model.Config) error {
 	}
 
 	lease := []model.Stat{model.HandoverRounds, model.LeaderlessRounds, model.Missed, model.TwoLeaderRounds, model.DoubleStarts}
-	fmt.Fprintf(&b, "\n%6s%50s%50s\n", "", fmt.Sprintf("long outage (%d rounds)", publicationOutages[0]), fmt.Sprintf("short outage (%d rounds)", publicationOutages[1]))
+	fmt.Fprintf(&b, "\n%6s%50s%50s\n", "", fmt.Sprintf("long outage (%d rounds)", m.Outages[0]), fmt.Sprintf("short outage (%d rounds)", m.Outages[1]))
 	fmt.Fprintf(&b, "%6s%s\n", "lease", strings.Repeat(fmt.Sprintf("%11s%11s%11s%11s%11s", "handover", "leaderless", "missed", "2-leader", "double"), 2))
-	configs := LeaseBlock(base)
-	for i, c := range configs {
-		if i%len(publicationOutages) == 0 {
-			fmt.Fprintf(&b, "%6d", c.Lease)
-		}
-		st, err := model.Run(c)
-		if err != nil {
-			return err
+	for i, st := range m.Block {
+		if i%len(m.Outages) == 0 {
+			fmt.Fprintf(&b, "%6d", m.Leases[i/len(m.Outages)])
 		}
 		for _, s := range lease {
 			fmt.Fprintf(&b, "%11d", st.Get(s))
 		}
-		if i%len(publicationOutages) == len(publicationOutages)-1 {
+		if i%len(m.Outages) == len(m.Outages)-1 {
 			b.WriteByte('\n')
 		}
 	}

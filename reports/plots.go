@@ -10,6 +10,7 @@ import (
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
@@ -46,7 +47,10 @@ func (f Figure) WriteTo(w io.Writer) (int64, error) {
 }
 
 // Figures returns the report's plots.
-func (rv *Review) Figures() []Figure {
+// Figures returns every plot of the report of rv.
+func Figures(rv *study.Review) []Figure { return review{rv}.figures() }
+
+func (rv review) figures() []Figure {
 	return []Figure{
 		{"lease-sweep.png", 10 * vg.Inch, 7 * vg.Inch, rv.drawLeaseSweep},
 		{"heatmap.png", 10 * vg.Inch, 6.5 * vg.Inch, rv.drawHeatMap},
@@ -93,9 +97,9 @@ func (w wholeTicks) Ticks(min, max float64) []plot.Tick {
 
 // drawLeaseSweep: rounds (top) and batches (bottom) against the lease, for
 // the long outage (left) and the short one (right).
-func (rv *Review) drawLeaseSweep(dc draw.Canvas) error {
+func (rv review) drawLeaseSweep(dc draw.Canvas) error {
 	var grid [2][2]*plot.Plot
-	for col, outage := range []int{LongOutage, ShortOutage} {
+	for col, outage := range []int{study.LongOutage, study.ShortOutage} {
 		series := map[model.Stat]plotter.XYs{}
 		for _, r := range rv.LeaseSweep {
 			if r.Config.Outage != outage {
@@ -133,20 +137,20 @@ func (rv *Review) drawLeaseSweep(dc draw.Canvas) error {
 }
 
 // heatGrid is the lease × outage grid of leaderless plus two-leader rounds.
-type heatGrid struct{ rv *Review }
+type heatGrid struct{ rv review }
 
-func (g heatGrid) Dims() (c, r int) { return MaxReportLease, MaxHeatOutage + 1 }
+func (g heatGrid) Dims() (c, r int) { return study.MaxReportLease, study.MaxHeatOutage + 1 }
 func (g heatGrid) X(c int) float64  { return float64(c + 1) }
 func (g heatGrid) Y(r int) float64  { return float64(r) }
 func (g heatGrid) Z(c, r int) float64 {
-	return float64(WindowRounds(g.rv.Heat[c*(MaxHeatOutage+1)+r].Stats))
+	return float64(WindowRounds(g.rv.Heat[c*(study.MaxHeatOutage+1)+r].Stats))
 }
 
 // WindowRounds is the publication's decision measure: leaderless plus
 // two-leader rounds.
 func WindowRounds(st model.Stats) int { return st.LeaderlessRounds + st.TwoLeaderRounds }
 
-func (rv *Review) drawHeatMap(dc draw.Canvas) error {
+func (rv review) drawHeatMap(dc draw.Canvas) error {
 	g := heatGrid{rv}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range rv.Heat {
@@ -163,8 +167,8 @@ func (rv *Review) drawHeatMap(dc draw.Canvas) error {
 		"lease (rounds)", "outage (rounds)")
 	p.Add(plotter.NewHeatMap(g, cm.Palette(256)))
 	var labels plotter.XYLabels
-	for c := range MaxReportLease {
-		for r := 0; r <= MaxHeatOutage; r++ {
+	for c := range study.MaxReportLease {
+		for r := 0; r <= study.MaxHeatOutage; r++ {
 			labels.XYs = append(labels.XYs, plotter.XY{X: g.X(c), Y: g.Y(r)})
 			labels.Labels = append(labels.Labels, strconv.Itoa(int(g.Z(c, r))))
 		}
@@ -201,7 +205,7 @@ func (rv *Review) drawHeatMap(dc draw.Canvas) error {
 
 // drawCost: missed and duplicate invoice lines per year against handovers
 // per year, by both methods, plain and with fencing + persistent trigger.
-func (rv *Review) drawCost(dc draw.Canvas) error {
+func (rv review) drawCost(dc draw.Canvas) error {
 	type key struct {
 		m     cost.Method
 		fence bool
@@ -243,7 +247,7 @@ func timelineHeight(nodes int) vg.Length {
 
 // drawTimeline: one row per node (reachable, believing it leads, with its
 // fencing token), one for the batch's trigger and one for the record.
-func (rv *Review) drawTimeline(dc draw.Canvas) error {
+func (rv review) drawTimeline(dc draw.Canvas) error {
 	nodes := min(rv.Base.Nodes, maxTimelineNodes)
 	batchRow, recordRow := -1.0, -2.0
 	type state struct {
@@ -363,7 +367,7 @@ func (rv *Review) drawTimeline(dc draw.Canvas) error {
 
 // drawArrangements: the publication's measures for plain, fencing, and fencing with the
 // persistent trigger, as grouped bars.
-func (rv *Review) drawArrangements(dc draw.Canvas) error {
+func (rv review) drawArrangements(dc draw.Canvas) error {
 	p := newPlot(fmt.Sprintf("Plain, fencing, fencing + persistent trigger (%d rounds, lease %d, outage %d)", rv.Base.Rounds, rv.Base.Lease, rv.Base.Outage), "", "count per run (batches or rounds)")
 	measures := variantMeasures()
 	width := vg.Points(16)
@@ -380,7 +384,7 @@ func (rv *Review) drawArrangements(dc draw.Canvas) error {
 		bars.Color = plotutil.Color(i)
 		bars.Offset = vg.Length(i-1) * width
 		p.Add(bars)
-		p.Legend.Add(Arrangements()[i].Name, bars)
+		p.Legend.Add(study.Arrangements()[i].Name, bars)
 	}
 	var names []string
 	for _, m := range measures {
@@ -425,7 +429,7 @@ func panels(dc draw.Canvas, rows ...[]*plot.Plot) {
 
 // drawZone: a zone of nodes failing together, quorum off and on, against
 // the node count.
-func (rv *Review) drawZone(dc draw.Canvas) error {
+func (rv review) drawZone(dc draw.Canvas) error {
 	series := func(quorum bool, s model.Stat) plotter.XYs {
 		var xys plotter.XYs
 		for _, r := range rv.Zone {
@@ -435,7 +439,7 @@ func (rv *Review) drawZone(dc draw.Canvas) error {
 		}
 		return xys
 	}
-	what := fmt.Sprintf("zone of %d down for %d rounds", ZoneDown, rv.Base.Outage)
+	what := fmt.Sprintf("zone of %d down for %d rounds", study.ZoneDown, rv.Base.Outage)
 	rounds := newPlot("Rounds, "+what, "nodes", "rounds per run")
 	batches := newPlot("Batches, "+what, "nodes", "batches per run")
 	if err := plotutil.AddLinePoints(rounds,
@@ -466,7 +470,7 @@ type errPoints struct {
 
 // drawNodes: missed and duplicate invoice lines per year against the node
 // count, under independent failures, with 95% confidence intervals.
-func (rv *Review) drawNodes(dc draw.Canvas) error {
+func (rv review) drawNodes(dc draw.Canvas) error {
 	lines := rv.NodeStudy.LinesPerBatch
 	var row []*plot.Plot
 	for _, part := range []struct {

@@ -11,8 +11,12 @@ import (
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 )
+
+// review is a study.Review as this package renders it.
+type review struct{ *study.Review }
 
 // File is one file of the report: its name and how it is written.
 type File struct {
@@ -20,9 +24,12 @@ type File struct {
 	Write func(w io.Writer) error
 }
 
-// Files returns every text and CSV file of the report, report.md last.
-func (rv *Review) Files() []File {
-	runs := func(rs []Result) func(io.Writer) error {
+// Files returns every text and CSV file of the report of rv, report.md
+// last.
+func Files(rv *study.Review) []File { return review{rv}.files() }
+
+func (rv review) files() []File {
+	runs := func(rs []study.Result) func(io.Writer) error {
 		return func(w io.Writer) error {
 			b := sweep.AppendHeader(nil)
 			for _, r := range rs {
@@ -33,7 +40,7 @@ func (rv *Review) Files() []File {
 		}
 	}
 	return []File{
-		{"measure.txt", func(w io.Writer) error { return WriteMeasure(w, rv.Base) }},
+		{"measure.txt", func(w io.Writer) error { return WriteMeasure(w, rv.Measure) }},
 		{"cost.txt", func(w io.Writer) error { return WriteWindowCost(w, rv.CostAt(0)) }},
 		{"cost-both.txt", func(w io.Writer) error { return WriteBothCost(w, rv.CostAt(0)) }},
 		{"variants.csv", runs(rv.Arrangements)},
@@ -50,22 +57,22 @@ func (rv *Review) Files() []File {
 			return err
 		}},
 		{"timeline.txt", func(w io.Writer) error {
-			plain := Arrangements()[0].Apply(rv.Base)
-			return WriteTrace(w, plain, plain.Schedule())
+			_, err := w.Write(model.AppendTraceRounds(nil, rv.Base, rv.Timeline))
+			return err
 		}},
 		{"report.md", rv.writeMarkdown},
 	}
 }
 
-// WriteDir writes the whole report into dir, creating it if need be, all
+// WriteDir writes the whole report of rv into dir, creating it if need be, all
 // or nothing (atomicfile.WriteDir): an error or a cancelled ctx leaves dir
 // as it was.
-func (rv *Review) WriteDir(ctx context.Context, dir string) error {
+func WriteDir(ctx context.Context, rv *study.Review, dir string) error {
 	var files []atomicfile.File
-	for _, f := range rv.Files() {
+	for _, f := range Files(rv) {
 		files = append(files, atomicfile.File{Name: f.Name, Write: f.Write})
 	}
-	for _, f := range rv.Figures() {
+	for _, f := range Figures(rv) {
 		files = append(files, atomicfile.File{Name: f.Name, Write: func(w io.Writer) error { _, err := f.WriteTo(w); return err }})
 	}
 	return atomicfile.WriteDir(ctx, dir, files)
@@ -73,7 +80,7 @@ func (rv *Review) WriteDir(ctx context.Context, dir string) error {
 
 // writeMarkdown writes report.md: every plot and table with a reading
 // computed from the numbers.
-func (rv *Review) writeMarkdown(w io.Writer) error {
+func (rv review) writeMarkdown(w io.Writer) error {
 	var b strings.Builder
 	c := rv.Base
 	b.WriteString("# Lease-based leader election for the end-of-day batch: capacity-planning review\n\n")
@@ -95,17 +102,17 @@ func (rv *Review) writeMarkdown(w io.Writer) error {
 	rv.writeNodes(&b)
 
 	b.WriteString("## Files\n\n")
-	for _, f := range rv.Files() {
+	for _, f := range rv.files() {
 		fmt.Fprintf(&b, "- `%s`\n", f.Name)
 	}
-	for _, f := range rv.Figures() {
+	for _, f := range rv.figures() {
 		fmt.Fprintf(&b, "- `%s`\n", f.Name)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func (rv *Review) writeArrangements(b *strings.Builder) {
+func (rv review) writeArrangements(b *strings.Builder) {
 	plain, fenced, both := rv.Arrangements[0].Stats, rv.Arrangements[1].Stats, rv.Arrangements[2].Stats
 	triggers := rv.Base.Triggers()
 	b.WriteString("## Plain, fencing, fencing + persistent trigger\n\n![The three arrangements](variants.png)\n\n")
@@ -125,7 +132,7 @@ func (rv *Review) writeArrangements(b *strings.Builder) {
 		both.Missed, both.Unresolved, plural(both.DelayedRounds, "round", "rounds"))
 }
 
-func (rv *Review) writeTimeline(b *strings.Builder) {
+func (rv review) writeTimeline(b *strings.Builder) {
 	b.WriteString("## Round by round (plain)\n\n![Timeline of the plain run](timeline.png)\n\n")
 	var leaderless, twoLeader []int
 	var events []string
@@ -154,7 +161,7 @@ func (rv *Review) writeTimeline(b *strings.Builder) {
 	b.WriteString(" The round-by-round text is in `timeline.txt`.\n\n")
 }
 
-func (rv *Review) writeLease(b *strings.Builder) {
+func (rv review) writeLease(b *strings.Builder) {
 	b.WriteString("## The lease\n\n![Lease sweep](lease-sweep.png)\n\n")
 	at := func(lease, outage int) model.Stats {
 		for _, r := range rv.LeaseSweep {
@@ -164,12 +171,12 @@ func (rv *Review) writeLease(b *strings.Builder) {
 		}
 		panic("reports: lease sweep has no lease " + strconv.Itoa(lease))
 	}
-	lo, hi := at(1, LongOutage), at(MaxReportLease, LongOutage)
+	lo, hi := at(1, study.LongOutage), at(study.MaxReportLease, study.LongOutage)
 	fmt.Fprintf(b, "Against an outage of %d rounds, leaderless rounds go from %d at lease 1 to %d at lease %d. ",
-		LongOutage, lo.LeaderlessRounds, hi.LeaderlessRounds, MaxReportLease)
+		study.LongOutage, lo.LeaderlessRounds, hi.LeaderlessRounds, study.MaxReportLease)
 	var twoLeader []int
-	for lease := 1; lease <= MaxReportLease; lease++ {
-		if st := at(lease, LongOutage); st.Handovers > 0 {
+	for lease := 1; lease <= study.MaxReportLease; lease++ {
+		if st := at(lease, study.LongOutage); st.Handovers > 0 {
 			twoLeader = append(twoLeader, st.TwoLeaderRounds)
 		}
 	}
@@ -184,23 +191,23 @@ func (rv *Review) writeLease(b *strings.Builder) {
 			twoLeader[0], twoLeader[len(twoLeader)-1])
 	}
 	rideOut := 0
-	for lease := MaxReportLease; lease >= 1 && at(lease, ShortOutage).Handovers == 0; lease-- {
+	for lease := study.MaxReportLease; lease >= 1 && at(lease, study.ShortOutage).Handovers == 0; lease-- {
 		rideOut = lease
 	}
 	switch rideOut {
 	case 0:
-		fmt.Fprintf(b, "No lease up to %d rides out a %d-round outage without a handover.\n\n", MaxReportLease, ShortOutage)
+		fmt.Fprintf(b, "No lease up to %d rides out a %d-round outage without a handover.\n\n", study.MaxReportLease, study.ShortOutage)
 	case 1:
-		fmt.Fprintf(b, "Every lease rides out a %d-round outage without a handover.\n\n", ShortOutage)
+		fmt.Fprintf(b, "Every lease rides out a %d-round outage without a handover.\n\n", study.ShortOutage)
 	default:
 		fmt.Fprintf(b, "A lease of %d or more rides out a %d-round outage without a handover; at lease %d it hands over needlessly, with %s.\n\n",
-			rideOut, ShortOutage, rideOut-1, plural(at(rideOut-1, ShortOutage).TwoLeaderRounds, "two-leader round", "two-leader rounds"))
+			rideOut, study.ShortOutage, rideOut-1, plural(at(rideOut-1, study.ShortOutage).TwoLeaderRounds, "two-leader round", "two-leader rounds"))
 	}
 }
 
-func (rv *Review) writeHeat(b *strings.Builder) {
+func (rv review) writeHeat(b *strings.Builder) {
 	b.WriteString("## Lease × outage\n\n![Leaderless plus two-leader rounds over lease and outage](heatmap.png)\n\n")
-	worst, sums := rv.Heat[0], make([]int, MaxReportLease+1)
+	worst, sums := rv.Heat[0], make([]int, study.MaxReportLease+1)
 	for _, r := range rv.Heat {
 		if WindowRounds(r.Stats) > WindowRounds(worst.Stats) {
 			worst = r
@@ -208,7 +215,7 @@ func (rv *Review) writeHeat(b *strings.Builder) {
 		sums[r.Config.Lease] += WindowRounds(r.Stats)
 	}
 	best := 1
-	for lease := 2; lease <= MaxReportLease; lease++ {
+	for lease := 2; lease <= study.MaxReportLease; lease++ {
 		if sums[lease] < sums[best] {
 			best = lease
 		}
@@ -216,10 +223,10 @@ func (rv *Review) writeHeat(b *strings.Builder) {
 	fmt.Fprintf(b, "The worst cell is lease %d against an outage of %s: %s. ",
 		worst.Config.Lease, plural(worst.Config.Outage, "round", "rounds"), plural(WindowRounds(worst.Stats), "leaderless or two-leader round", "leaderless plus two-leader rounds"))
 	fmt.Fprintf(b, "Summed over outages of 0 to %d rounds, taken as equally likely, lease %d has the fewest: %d. `leasesim recommend` ranks leases for a weighted outage mix.\n\n",
-		MaxHeatOutage, best, sums[best])
+		study.MaxHeatOutage, best, sums[best])
 }
 
-func (rv *Review) writeCost(b *strings.Builder) {
+func (rv review) writeCost(b *strings.Builder) {
 	b.WriteString("## Invoice lines per year\n\n![Cost per handover rate](cost.png)\n\n")
 	plain := rv.CostAt(0)
 	ps := plain.Projections(cost.Window, cost.Phase)
@@ -239,8 +246,8 @@ func (rv *Review) writeCost(b *strings.Builder) {
 		fenced[1].MissedLines(), fenced[1].DoubleLines(), rv.Cost[1].Result.Phase.DelayedRounds, fenced[0].MissedLines(), fenced[0].DoubleLines())
 }
 
-func (rv *Review) writeZone(b *strings.Builder) {
-	fmt.Fprintf(b, "## Quorum under a zone outage\n\n![Quorum on and off, %d to %d nodes](quorum.png)\n\n", MinZoneNodes, MaxZoneNodes)
+func (rv review) writeZone(b *strings.Builder) {
+	fmt.Fprintf(b, "## Quorum under a zone outage\n\n![Quorum on and off, %d to %d nodes](quorum.png)\n\n", study.MinZoneNodes, study.MaxZoneNodes)
 	b.WriteString("| nodes | quorum | handovers | leaderless rounds | two-leader rounds | missed | started twice |\n|---:|---|---:|---:|---:|---:|---:|\n")
 	blocked := 0
 	for i, r := range rv.Zone {
@@ -250,22 +257,22 @@ func (rv *Review) writeZone(b *strings.Builder) {
 			blocked = r.Config.Nodes
 		}
 	}
-	fmt.Fprintf(b, "\nNodes 0-%d fail together for %s. ", ZoneDown-1, plural(rv.Base.Outage, "round", "rounds"))
+	fmt.Fprintf(b, "\nNodes 0-%d fail together for %s. ", study.ZoneDown-1, plural(rv.Base.Outage, "round", "rounds"))
 	if blocked > 0 {
 		fmt.Fprintf(b, "Up to %d nodes, quorum blocks the handover (the %d reachable are no strict majority) and the whole outage is leaderless; from %d nodes on, quorum costs nothing here.\n\n",
-			blocked, blocked-ZoneDown, blocked+1)
+			blocked, blocked-study.ZoneDown, blocked+1)
 	} else {
 		b.WriteString("Quorum changes nothing here.\n\n")
 	}
 }
 
-func (rv *Review) writeNodes(b *strings.Builder) {
+func (rv review) writeNodes(b *strings.Builder) {
 	mc := rv.NodeStudy
 	fmt.Fprintf(b, "## How many nodes, under independent failures\n\n![Invoice lines per year against node count](nodes.png)\n\n")
 	rounds := mc.Grid.Values[model.Rounds].At(0)
-	years := fmt.Sprintf("%d years of %s rounds", StudyYears, rate(rv.RoundsPerYear))
-	if float64(rounds) < StudyYears*rv.RoundsPerYear {
-		years = fmt.Sprintf("%.3g years of %s rounds, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, rate(rv.RoundsPerYear), StudyYears, float64(MaxStudyPeriods))
+	years := fmt.Sprintf("%d years of %s rounds", study.StudyYears, rate(rv.RoundsPerYear))
+	if float64(rounds) < study.StudyYears*rv.RoundsPerYear {
+		years = fmt.Sprintf("%.3g years of %s rounds, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, rate(rv.RoundsPerYear), study.StudyYears, float64(study.MaxStudyPeriods))
 	}
 	fmt.Fprintf(b, "Every node is up for %s rounds, then down for %s, independently of the others; %d replicas of %d rounds (%s), seed %d. Means with 95%% confidence intervals.\n\n",
 		mc.Up, mc.Down, mc.Replicas, rounds, years, mc.Seed)
@@ -277,24 +284,13 @@ func (rv *Review) writeNodes(b *strings.Builder) {
 		m, mci, d, dci := lines(s)
 		fmt.Fprintf(b, "| %d | %t | %.0f | %.0f | %.0f | %.0f |\n", s.Config.Nodes, s.Config.Quorum, m, mci, d, dci)
 	}
-	one, _, _, _ := lines(rv.nodeSummary(1, false))
-	two, _, twoDouble, _ := lines(rv.nodeSummary(2, false))
-	last, _, lastDouble, _ := lines(rv.nodeSummary(MaxStudyNodes, false))
+	one, _, _, _ := lines(rv.NodeSummary(1, false))
+	two, _, twoDouble, _ := lines(rv.NodeSummary(2, false))
+	last, _, lastDouble, _ := lines(rv.NodeSummary(study.MaxStudyNodes, false))
 	fmt.Fprintf(b, "\nWithout quorum, one node misses %.0f lines a year: nobody can take over. A second node takes that to %.0f missed and %.0f doubled; with %d nodes it is %.0f and %.0f. ",
-		one, two, twoDouble, MaxStudyNodes, last, lastDouble)
-	qTwo, _, _, _ := lines(rv.nodeSummary(2, true))
+		one, two, twoDouble, study.MaxStudyNodes, last, lastDouble)
+	qTwo, _, _, _ := lines(rv.NodeSummary(2, true))
 	fmt.Fprintf(b, "With quorum, two nodes miss %.0f lines a year: when either fails, the other alone is no majority.\n\n", qTwo)
-}
-
-// nodeSummary returns the node-count study's summary for a node count and
-// quorum setting.
-func (rv *Review) nodeSummary(nodes int, quorum bool) sweep.Summary {
-	for _, s := range rv.Nodes {
-		if s.Config.Nodes == nodes && s.Config.Quorum == quorum {
-			return s
-		}
-	}
-	panic(fmt.Sprintf("reports: the node-count study has no run of %d nodes, quorum %t", nodes, quorum))
 }
 
 // plural writes n and the noun in the form that goes with it.

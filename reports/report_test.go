@@ -12,11 +12,12 @@ import (
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/study"
 )
 
-func publicationReview(t *testing.T) *reports.Review {
+func publicationReview(t *testing.T) *study.Review {
 	t.Helper()
-	rv, err := reports.NewReview(context.Background(), model.Default(), reports.DefaultReviewOptions(model.Default()))
+	rv, err := study.NewReview(context.Background(), model.Default(), study.DefaultReviewOptions(model.Default()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +27,7 @@ func publicationReview(t *testing.T) *reports.Review {
 // TestReportFiles compares every text and CSV file of the default report,
 // the numbers behind each plot included, with its golden file.
 func TestReportFiles(t *testing.T) {
-	for _, f := range publicationReview(t).Files() {
+	for _, f := range reports.Files(publicationReview(t)) {
 		t.Run(f.Name, func(t *testing.T) {
 			var b bytes.Buffer
 			if err := f.Write(&b); err != nil {
@@ -42,13 +43,13 @@ func TestReportFiles(t *testing.T) {
 func TestZoneReport(t *testing.T) {
 	base := model.Default()
 	base.Nodes, base.Down, base.Lease, base.Outage, base.Renewal = 3, 2, 4, 7, 4
-	opt := reports.DefaultReviewOptions(base)
+	opt := study.DefaultReviewOptions(base)
 	opt.EventsPerYear, opt.LinesPerBatch, opt.Replicas = []float64{4}, 1000, 50
-	rv, err := reports.NewReview(context.Background(), base, opt)
+	rv, err := study.NewReview(context.Background(), base, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range rv.Files() {
+	for _, f := range reports.Files(rv) {
 		if f.Name != "report.md" {
 			continue
 		}
@@ -63,7 +64,7 @@ func TestZoneReport(t *testing.T) {
 // TestFigures: each plot is a PNG of the expected size that is not blank,
 // and matches its golden image within a small per-pixel tolerance.
 func TestFigures(t *testing.T) {
-	for _, f := range publicationReview(t).Figures() {
+	for _, f := range reports.Figures(publicationReview(t)) {
 		t.Run(f.Name, func(t *testing.T) {
 			var b bytes.Buffer
 			if _, err := f.WriteTo(&b); err != nil {
@@ -106,14 +107,14 @@ func TestFigures(t *testing.T) {
 func TestWriteDir(t *testing.T) {
 	rv := publicationReview(t)
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := rv.WriteDir(context.Background(), dir); err != nil {
+	if err := reports.WriteDir(context.Background(), rv, dir); err != nil {
 		t.Fatal(err)
 	}
 	var want []string
-	for _, f := range rv.Files() {
+	for _, f := range reports.Files(rv) {
 		want = append(want, f.Name)
 	}
-	for _, f := range rv.Figures() {
+	for _, f := range reports.Figures(rv) {
 		want = append(want, f.Name)
 	}
 	sort.Strings(want)
@@ -133,7 +134,7 @@ func TestWriteDir(t *testing.T) {
 
 	blocker := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocker, []byte("x"), 0o644)
-	if err := rv.WriteDir(context.Background(), filepath.Join(blocker, "out")); err == nil {
+	if err := reports.WriteDir(context.Background(), rv, filepath.Join(blocker, "out")); err == nil {
 		t.Error("WriteDir under a regular file succeeded")
 	}
 	if b, _ := os.ReadFile(blocker); string(b) != "x" {

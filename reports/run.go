@@ -50,43 +50,6 @@ func WriteRunCSV(w io.Writer, c model.Config, st model.Stats) error {
 	return err
 }
 
-// TimelineRound is one round of a run, as the timeline shows it.
-type TimelineRound struct {
-	Round     int
-	Reachable []bool
-	Token     []int // the fencing token each node holds while it believes it leads; 0 if it does not
-	Leader    int   // the record's leader
-	Record    int   // the record's fencing token
-	Handover  bool
-	Active    int
-	Accepted  int
-	Trigger   model.Outcome
-	Dequeued  int
-	Reread    bool
-	Event     string // what happened to the batch (model.RoundView.Event)
-}
-
-// Timeline runs c with failure schedule s and returns the rounds of it
-// that model.TraceWindow(c) names.
-func Timeline(c model.Config, s model.Schedule) ([]TimelineRound, model.Stats, error) {
-	var rounds []TimelineRound
-	var r model.Runner
-	first, last := model.TraceWindow(c)
-	st, err := r.Trace(c, s, first, last, func(v *model.RoundView) {
-		tr := TimelineRound{
-			Round: v.Round, Reachable: make([]bool, v.Nodes()), Token: make([]int, v.Nodes()),
-			Leader: v.Leader, Record: v.Token, Handover: v.Handover, Active: v.Active,
-			Accepted: v.Accepted, Trigger: v.Trigger, Dequeued: v.Dequeued, Reread: v.Reread, Event: v.Event(),
-		}
-		for n := range tr.Reachable {
-			tr.Reachable[n] = v.Reachable(n)
-			tr.Token[n], _ = v.Belief(n)
-		}
-		rounds = append(rounds, tr)
-	})
-	return rounds, st, err
-}
-
 // WriteTrace writes the trace of c under schedule s as text
 // (model.AppendTrace).
 func WriteTrace(w io.Writer, c model.Config, s model.Schedule) error {

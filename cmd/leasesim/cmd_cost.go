@@ -9,12 +9,13 @@ import (
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
 
 func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
-	in := reports.CostInput{Config: model.Default(), EventsPerYear: []float64{6, 12}, LinesPerBatch: reports.PublicationLinesPerBatch}
+	in := study.CostInput{Config: model.Default(), EventsPerYear: []float64{6, 12}, LinesPerBatch: study.PublicationLinesPerBatch}
 	method := "window"
 	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the publication's), phase (averaged over outage phases) or both")
 	fs.Var(ratesValue{&in.EventsPerYear}, "handovers", "outage events (handovers) per year: "+cost.RatesSyntax)
@@ -31,7 +32,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			methods = []cost.Method{cost.Window, cost.Phase}
 			write = reports.WriteBothCost
 		}
-		r, err := reports.ComputeCost(ctx, in, methods...)
+		r, err := study.ComputeCost(ctx, in, methods...)
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
@@ -51,7 +52,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 }
 
 func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
-	in := reports.RecommendInput{Config: model.Default(), EventsPerYear: 6, LinesPerBatch: reports.PublicationLinesPerBatch}
+	in := reports.RecommendInput{Config: model.Default(), EventsPerYear: 6, LinesPerBatch: study.PublicationLinesPerBatch}
 	leases, _ := sweep.ParseValues(model.Lease, "1:12")
 	fs.Var(listValue{model.Lease, &leases}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
 	mix := "2:0.9,5:0.1"

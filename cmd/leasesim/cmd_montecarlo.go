@@ -11,7 +11,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
-	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
@@ -19,7 +19,7 @@ import (
 func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
 	base.Rounds = 100_000
-	mc := sweep.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: reports.PublicationLinesPerBatch}
+	mc := sweep.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: study.PublicationLinesPerBatch}
 	mc.Up, _ = model.ParseLengths("geometric:2000")
 	mc.Down, _ = model.ParseLengths("lognormal:1.2,0.6")
 	params := monteCarloFlags()

@@ -8,12 +8,13 @@ import (
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/study"
 	"github.com/spf13/pflag"
 )
 
 func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
-	opt := reports.DefaultReviewOptions(base)
+	opt := study.DefaultReviewOptions(base)
 	out := fs.String("out", "out", "folder to write the report into; created if missing")
 	fs.Var(ratesValue{&opt.EventsPerYear}, "handovers", "outage events (handovers) per year for the cost tables: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
@@ -35,14 +36,14 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if roundsPerYear > 0 {
 			opt.RoundsPerYear = roundsPerYear
 		}
-		rv, err := reports.NewReview(ctx, base, opt)
+		rv, err := study.NewReview(ctx, base, opt)
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case err != nil:
 			return &usageError{err.Error()}
 		}
-		if err := rv.WriteDir(ctx, *out); err != nil {
+		if err := reports.WriteDir(ctx, rv, *out); err != nil {
 			return err
 		}
 		fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/study"
 	"github.com/spf13/pflag"
 )
 
@@ -44,6 +45,10 @@ func setupMeasure(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	c := model.Default()
 	addModelFlags(fs, &c, model.Fencing, model.PersistentTrigger)
 	return func(_ context.Context, std *streams) error {
-		return reports.WriteMeasure(std.out, c)
+		m, err := study.NewMeasure(c)
+		if err != nil {
+			return &usageError{err.Error()}
+		}
+		return reports.WriteMeasure(std.out, m)
 	}
 }

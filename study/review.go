@@ -1,4 +1,4 @@
-package reports
+package study
 
 import (
 	"context"
@@ -23,16 +23,17 @@ type ArrangementCost struct {
 
 // Review is every number of a capacity-planning report, computed once from
 // a base configuration. The plots, the CSV and text files and report.md all
-// read it.
+// read it; none runs anything.
 type Review struct {
 	Base model.Config
 	ReviewOptions
 
-	Arrangements []Result           // plain, fencing, fencing+trigger, as Variants()
+	Measure      Measure            // the publication's measure table of Base
+	Arrangements []Result           // plain, fencing, fencing+trigger, as Arrangements()
 	LeaseSweep   []Result           // ReportLeases × {LongOutage, ShortOutage}, lease outermost
 	Heat         []Result           // ReportLeases × HeatOutages, lease outermost
 	Cost         [2]ArrangementCost // plain, and fencing + persistent trigger
-	Timeline     []TimelineRound    // the plain run, round by round
+	Timeline     []model.TraceRound // the plain run, round by round (model.TraceWindow)
 	Zone         []Result           // a zone of ZoneDown nodes failing together: ZoneNodes × quorum off, on
 	NodeStudy    *sweep.MonteCarlo
 	Nodes        []sweep.Summary // independent failures: StudyNodes × quorum off, on
@@ -83,6 +84,10 @@ const (
 // cancelled.
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
 	rv := &Review{Base: base, ReviewOptions: opt}
+	var err error
+	if rv.Measure, err = NewMeasure(base); err != nil {
+		return nil, err
+	}
 	var r model.Runner
 	// add runs base with edit applied and appends the run to dst.
 	add := func(dst *[]Result, base model.Config, edit func(*model.Config)) error {
@@ -124,8 +129,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 		rv.Cost[i] = ArrangementCost{v.Name, res}
 	}
-	var err error
-	if rv.Timeline, _, err = Timeline(plain, plain.Schedule()); err != nil {
+	if rv.Timeline, _, err = model.TraceRounds(plain, plain.Schedule()); err != nil {
 		return nil, err
 	}
 	for nodes := MinZoneNodes; nodes <= MaxZoneNodes; nodes++ {
@@ -156,6 +160,17 @@ func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 	}
 	rv.NodeStudy = mc
 	return mc.Run(ctx, 0, func(s *sweep.Summary) error { rv.Nodes = append(rv.Nodes, *s); return nil }, nil)
+}
+
+// NodeSummary returns the node-count study's summary for a node count and
+// quorum setting.
+func (rv *Review) NodeSummary(nodes int, quorum bool) sweep.Summary {
+	for _, s := range rv.Nodes {
+		if s.Config.Nodes == nodes && s.Config.Quorum == quorum {
+			return s
+		}
+	}
+	panic(fmt.Sprintf("study: the node-count study has no run of %d nodes, quorum %t", nodes, quorum))
 }
 
 // CostAt returns the cost result of arrangement i at the review's own rates.

@@ -1,0 +1,77 @@
+// Package study computes what leasesim's reports show: the publication's
+// measure table, the cost of outage events by both methods, and the
+// capacity-planning review with its studies (lease sweep, heat map, zones,
+// node count). It runs the model and the cost methods and keeps the
+// numbers; package reports renders them, and computes nothing.
+package study
+
+import "github.com/leasesim/leasesim/model"
+
+// Arrangement is one of the three policies the publication compares:
+// plain, fencing, and fencing with the persistent trigger.
+type Arrangement struct {
+	Name              string
+	Fencing           bool
+	PersistentTrigger bool
+}
+
+// Arrangements returns the publication's three arrangements, in its order.
+func Arrangements() []Arrangement {
+	return []Arrangement{{"plain", false, false}, {"fencing", true, false}, {"fencing+trigger", true, true}}
+}
+
+// Apply returns c with the arrangement's toggles.
+func (a Arrangement) Apply(c model.Config) model.Config {
+	c.Fencing, c.PersistentTrigger = a.Fencing, a.PersistentTrigger
+	return c
+}
+
+// The publication's lease block: leases 2, 3, 5 and 8 against a long and a
+// short outage.
+func publicationLeases() []int  { return []int{2, 3, 5, 8} }
+func publicationOutages() []int { return []int{5, 2} }
+
+// LeaseBlock returns the configurations behind the publication's lease
+// block: base, plain, with every lease of 2, 3, 5, 8 and outage 5 and 2,
+// lease outermost.
+func LeaseBlock(base model.Config) []model.Config {
+	var cs []model.Config
+	for _, lease := range publicationLeases() {
+		for _, outage := range publicationOutages() {
+			c := base
+			c.Lease, c.Outage, c.Fencing, c.PersistentTrigger = lease, outage, false, false
+			cs = append(cs, c)
+		}
+	}
+	return cs
+}
+
+// Measure is the publication's measure table for a base configuration.
+type Measure struct {
+	Base         model.Config
+	Arrangements []model.Stats // as Arrangements()
+	Leases       []int         // the lease block's leases …
+	Outages      []int         // … against these outages
+	Block        []model.Stats // the lease block's runs, as LeaseBlock(Base)
+}
+
+// NewMeasure runs base's arrangements and lease block.
+func NewMeasure(base model.Config) (Measure, error) {
+	m := Measure{Base: base, Leases: publicationLeases(), Outages: publicationOutages()}
+	var r model.Runner
+	for _, a := range Arrangements() {
+		st, err := r.Run(a.Apply(base))
+		if err != nil {
+			return Measure{}, err
+		}
+		m.Arrangements = append(m.Arrangements, st)
+	}
+	for _, c := range LeaseBlock(base) {
+		st, err := r.Run(c)
+		if err != nil {
+			return Measure{}, err
+		}
+		m.Block = append(m.Block, st)
+	}
+	return m, nil
+}

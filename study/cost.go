@@ -1,0 +1,69 @@
+package study
+
+import (
+	"context"
+	"slices"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/model"
+)
+
+// CostInput is what a cost projection is asked for.
+type CostInput struct {
+	Config        model.Config
+	EventsPerYear []float64 // outage events (handovers) per year
+	LinesPerBatch int       // invoice lines one batch produces
+}
+
+// PublicationLinesPerBatch is the publication's end-of-day batch: 4,000
+// invoice lines.
+const PublicationLinesPerBatch = 4000
+
+// LongLease is the long lease the publication's cost table compares with.
+const LongLease = 8
+
+// CostResult holds the measures of one configuration by the methods asked
+// for; a method not asked for is left zero.
+type CostResult struct {
+	CostInput
+	Window cost.WindowShares
+	Phase  cost.Incident
+	// With the window method, the runs its table ends with: fencing with
+	// the persistent trigger, and the plain run with a long lease.
+	Fenced, Long model.Stats
+}
+
+// ComputeCost measures in.Config by each of methods, and by no other: the
+// phase method can refuse a configuration (too many phases) that the
+// window method measures at once. It stops with ctx.Err() when ctx is
+// cancelled.
+func ComputeCost(ctx context.Context, in CostInput, methods ...cost.Method) (CostResult, error) {
+	r := CostResult{CostInput: in}
+	var err error
+	if slices.Contains(methods, cost.Window) {
+		if r.Window, err = cost.WindowMethod(in.Config); err != nil {
+			return CostResult{}, err
+		}
+		if r.Fenced, err = model.Run(Arrangements()[2].Apply(in.Config)); err != nil {
+			return CostResult{}, err
+		}
+		long := in.Config
+		long.Lease = LongLease
+		if r.Long, err = model.Run(long); err != nil {
+			return CostResult{}, err
+		}
+	}
+	if slices.Contains(methods, cost.Phase) {
+		if r.Phase, err = cost.PhaseMethod(ctx, in.Config); err != nil {
+			return CostResult{}, err
+		}
+	}
+	return r, nil
+}
+
+// Projections returns one projection per method in methods and rate, rate
+// outermost.
+func (r CostResult) Projections(methods ...cost.Method) []cost.Projection {
+	perEvent := map[cost.Method]cost.PerEvent{cost.Window: r.Window.PerEvent(), cost.Phase: r.Phase.PerEvent()}
+	return cost.Projections(methods, perEvent, r.EventsPerYear, float64(r.LinesPerBatch))
+}
