@@ -8,8 +8,9 @@ build:
 test:
 	go test ./...
 
-# Rewrite the golden files under testdata/golden; commit them with a message
-# that says why the numbers changed.
+# Rewrite the golden files (each package's testdata/golden, the CLI's in
+# testdata/golden, model's scenarios in model/testdata/scenarios); commit
+# them with a message that says why the numbers changed.
 golden:
 	go test ./... -update
 

@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"flag"
+	"path/filepath"
 	"fmt"
 	"strconv"
 	"strings"
@@ -12,7 +13,7 @@ import (
 	"github.com/leasesim/leasesim/model"
 )
 
-// TestScenarios runs the scenario files under testdata/golden/model. Each
+// TestScenarios runs the scenario files under testdata/scenarios. Each
 // case is a command and its expected output:
 //
 //	run nodes=1 outage=5 [windows=0:6-12,1:9-12]
@@ -28,7 +29,7 @@ func TestScenarios(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	datadriven.Walk(t, golden.Path(t, "model"), func(t *testing.T, path string) {
+	datadriven.Walk(t, filepath.Join("testdata", "scenarios"), func(t *testing.T, path string) {
 		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
 			c := model.Default()
 			var windows model.Windows

@@ -33,7 +33,7 @@ func TestReportFiles(t *testing.T) {
 			if err := f.Write(&b); err != nil {
 				t.Fatal(err)
 			}
-			golden.Check(t, "report/"+f.Name, b.Bytes())
+			golden.Check(t, f.Name, b.Bytes())
 		})
 	}
 }
@@ -57,7 +57,7 @@ func TestZoneReport(t *testing.T) {
 		if err := f.Write(&b); err != nil {
 			t.Fatal(err)
 		}
-		golden.Check(t, "report/zone-report.md", b.Bytes())
+		golden.Check(t, "zone-report.md", b.Bytes())
 	}
 }
 
@@ -97,7 +97,7 @@ func TestFigures(t *testing.T) {
 			}
 			var again bytes.Buffer
 			f.WriteTo(&again)
-			golden.CheckImage(t, "report/"+f.Name, again.Bytes(), 0.05)
+			golden.CheckImage(t, f.Name, again.Bytes(), 0.05)
 		})
 	}
 }

@@ -222,7 +222,7 @@ func TestCancel(t *testing.T) {
 // outage 5, 2) as a sweep, against its golden CSV.
 func TestPublicationLeaseSweep(t *testing.T) {
 	g := grid(t, map[model.Param]string{model.Lease: "2,3,5,8", model.Outage: "5,2"})
-	golden.Check(t, "sweep/publication-lease.csv", write(t, g, sweep.Options{}))
+	golden.Check(t, "publication-lease.csv", write(t, g, sweep.Options{}))
 }
 
 // bigGrid is 700,000 configurations of 24 or 48 rounds.

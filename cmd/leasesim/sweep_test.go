@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
 )
 
@@ -48,7 +47,6 @@ func TestSweepAgreesWithRun(t *testing.T) {
 // block holds the numbers that "leasesim measure" prints in that block.
 func TestPublicationLeaseCSVAgreesWithMeasure(t *testing.T) {
 	_, csv, _ := runCmd(t, "sweep", "--lease", "2,3,5,8", "--outage", "5,2")
-	golden.Check(t, "sweep/publication-lease.csv", []byte(csv))
 	_, table, _ := runCmd(t, "measure")
 	block := strings.Split(table, "\n")[14:18] // the rows of lease 2, 3, 5, 8
 	rows := strings.Split(strings.TrimSuffix(csv, "\n"), "\n")[1:]

@@ -1,7 +1,9 @@
-// Package golden compares test output with golden files under the
-// module's testdata/golden folder. Run "go test ./... -update" to rewrite
-// them; every test package of leasesim imports this one, so the flag is
-// defined wherever it is passed.
+// Package golden compares test output with golden files, or rewrites them
+// with "go test ./... -update". A test's golden files live in the nearest
+// testdata/golden folder: its own package's (model, sweep, reports), or,
+// for the command, the module's, which holds the CLI's end-to-end outputs.
+// Every test package of leasesim imports this one, so the flag is defined
+// wherever it is passed.
 package golden
 
 import (
@@ -21,7 +23,9 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // Update reports whether the test run rewrites golden files.
 func Update() bool { return *update }
 
-// Path returns the path of a golden file, given relative to testdata/golden.
+// Path returns the path of a golden file, name relative to the nearest
+// testdata/golden folder: in the test's package folder or above it, up to
+// the module's root.
 func Path(t testing.TB, name string) string {
 	t.Helper()
 	dir, err := os.Getwd()
@@ -29,8 +33,12 @@ func Path(t testing.TB, name string) string {
 		t.Fatal(err)
 	}
 	for {
+		folder := filepath.Join(dir, "testdata", "golden")
+		if fi, err := os.Stat(folder); err == nil && fi.IsDir() {
+			return filepath.Join(folder, filepath.FromSlash(name))
+		}
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "testdata", "golden", filepath.FromSlash(name))
+			t.Fatalf("golden: no testdata/golden folder from the test's folder up to the module's root")
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -41,7 +49,7 @@ func Path(t testing.TB, name string) string {
 }
 
 // CheckImage compares the PNG got with the golden image name (relative to
-// testdata/golden) pixel by pixel, each within delta (0 … 1, a share of
+// the nearest testdata/golden) pixel by pixel, each within delta (0 … 1, a share of
 // the largest colour difference, cmpimg's YIQ measure), or rewrites it with
 // -update. A tolerance, not bytes: an encoder's or a rasteriser's change
 // of a shade passes, a moved line or label does not.
@@ -67,7 +75,8 @@ func CheckImage(t testing.TB, name string, got []byte, delta float64) {
 	}
 }
 
-// Check compares got with the golden file name (relative to testdata/golden)
+// Check compares got with the golden file name (relative to the nearest
+// testdata/golden)
 // and reports the first differing lines, or rewrites the file with -update.
 func Check(t testing.TB, name string, got []byte) {
 	t.Helper()
