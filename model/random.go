@@ -6,8 +6,6 @@ import (
 	"math/rand/v2"
 	"strconv"
 	"strings"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Lengths is a distribution of the lengths, in rounds, of up or down
@@ -86,20 +84,46 @@ func (l Lengths) Mean() float64 {
 	return l.A
 }
 
-// draw draws one period length from src.
-func (l Lengths) draw(src rand.Source) int {
-	var x float64
-	switch l.Kind {
-	case Fixed:
-		return int(l.A)
-	case Geometric:
+// sampler draws period lengths from one distribution, keeping what every
+// draw would otherwise compute again. Its draws are gonum distuv's, number
+// for number: Exponential.Rand is ExpFloat64()/Rate and LogNormal.Rand is
+// exp(NormFloat64()·Sigma + Mu), each from a rand.Rand over the source,
+// which in math/rand/v2 keeps no state of its own.
+type sampler struct {
+	Lengths
+	rate float64 // geometric: the rate of the exponential behind it
+}
+
+func newSampler(l Lengths) sampler {
+	s := sampler{Lengths: l}
+	if l.Kind == Geometric {
 		// 1 + floor(Exp(λ)) with e^-λ = 1 - 1/mean is geometric on
 		// {1, 2, …}: P(length > k) = (1 - 1/mean)^k.
-		x = 1 + math.Floor(distuv.Exponential{Rate: -math.Log1p(-1 / l.A), Src: src}.Rand())
-	case LogNormal:
-		x = math.Round(distuv.LogNormal{Mu: l.A, Sigma: l.B, Src: src}.Rand())
+		s.rate = -math.Log1p(-1 / l.A)
 	}
-	return int(math.Max(1, math.Min(x, MaxRounds)))
+	return s
+}
+
+// draw draws one period length.
+func (s *sampler) draw(rng *rand.Rand) int {
+	var x float64
+	switch s.Kind {
+	case Fixed:
+		return int(s.A)
+	case Geometric:
+		x = 1 + math.Floor(rng.ExpFloat64()/s.rate)
+	case LogNormal:
+		x = math.Round(math.Exp(rng.NormFloat64()*s.B + s.A))
+	}
+	// Clamped by comparisons, not math.Max and Min: draws are finite, and
+	// those two are calls on amd64.
+	switch {
+	case x < 1:
+		return 1
+	case x > MaxRounds:
+		return MaxRounds
+	}
+	return int(x)
 }
 
 // Alternating is a failure schedule in which every node alternates
@@ -112,19 +136,26 @@ type Alternating struct {
 	Up, Down Lengths
 	Seed     [2]uint64
 
-	src  rand.PCG
-	next []int // per node, the round its reachability next changes
-	heap []int // nodes ordered by next, soonest first
+	src            rand.PCG
+	rng            *rand.Rand // over src, made once: rngOf says over which
+	rngOf          *rand.PCG
+	upLen, downLen sampler
+	next           []int // per node, the round its reachability next changes
+	heap           []int // nodes ordered by next, soonest first
 }
 
 // Begin implements Schedule.
 func (a *Alternating) Begin(r *Reachability) int {
 	a.src.Seed(a.Seed[0], a.Seed[1])
+	if a.rngOf != &a.src { // first use, or this Alternating was copied
+		a.rng, a.rngOf = rand.New(&a.src), &a.src
+	}
+	a.upLen, a.downLen = newSampler(a.Up), newSampler(a.Down)
 	n := r.Nodes()
 	a.next = a.next[:0]
 	a.heap = a.heap[:0]
 	for i := range n {
-		a.next = append(a.next, 1+a.Up.draw(&a.src))
+		a.next = append(a.next, 1+a.upLen.draw(a.rng))
 		a.heap = append(a.heap, i)
 	}
 	for i := n/2 - 1; i >= 0; i-- {
@@ -139,10 +170,10 @@ func (a *Alternating) Apply(t int, r *Reachability) int {
 		node := a.heap[0]
 		if r.Reachable(node) {
 			r.SetReachable(node, false)
-			a.next[node] = t + a.Down.draw(&a.src)
+			a.next[node] = t + a.downLen.draw(a.rng)
 		} else {
 			r.SetReachable(node, true)
-			a.next[node] = t + a.Up.draw(&a.src)
+			a.next[node] = t + a.upLen.draw(a.rng)
 		}
 		a.down(0)
 	}
