@@ -2,8 +2,8 @@ package model_test
 
 import (
 	"flag"
-	"path/filepath"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
