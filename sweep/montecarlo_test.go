@@ -1,6 +1,7 @@
 package sweep_test
 
 import (
+	"fmt"
 	"context"
 	"math"
 	"strings"
@@ -186,6 +187,10 @@ func TestLengthMeans(t *testing.T) {
 	}
 }
 
+// BenchmarkMonteCarlo: 1,000 replicas of 100,000 rounds and 5 nodes,
+// with the default distributions and under heavy churn, by worker count;
+// ns/event is the wall time per failure event (a node going down or up),
+// against the events expected from the distributions' means.
 func BenchmarkMonteCarlo(b *testing.B) {
 	base := model.Default()
 	base.Rounds = 100_000
@@ -193,11 +198,24 @@ func BenchmarkMonteCarlo(b *testing.B) {
 		{"default", "geometric:2000", "lognormal:1.2,0.6"},
 		{"churn", "geometric:20", "geometric:5"},
 	} {
-		b.Run(d.name+"/1000x100k", func(b *testing.B) {
-			mc := study(b, base, d.up, d.down, 1000)
-			for b.Loop() {
-				summaries(b, mc, 0)
-			}
-		})
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/1000x100k/workers=%d", d.name, workers), func(b *testing.B) {
+				mc := study(b, base, d.up, d.down, 1000)
+				var events float64
+				for b.Loop() {
+					events = 0
+					for _, s := range summaries(b, mc, workers) {
+						events += expectedEvents(mc, s.Config)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/events, "ns/event")
+			})
+		}
 	}
+}
+
+// expectedEvents is the failure events a study's replicas of c meet on
+// average: every node changes twice a cycle of mean up plus mean down.
+func expectedEvents(mc *sweep.MonteCarlo, c model.Config) float64 {
+	return float64(mc.Replicas) * float64(c.Nodes) * 2 * float64(c.Rounds) / (mc.Up.Mean() + mc.Down.Mean())
 }
