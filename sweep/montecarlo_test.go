@@ -1,8 +1,8 @@
 package sweep_test
 
 import (
-	"fmt"
 	"context"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
