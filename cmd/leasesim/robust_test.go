@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -111,4 +112,52 @@ func TestCancelledMidWork(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, "report")) // the folder may be made; it must be empty
 	onlyFiles(t, dir)
+}
+
+// TestOutputThroughLinksAndFIFOs: an --out or --csv that is a symbolic
+// link keeps the link and replaces its target; a FIFO is written to, and
+// its reader gets the whole output; /dev/null stays a device.
+func TestOutputThroughLinksAndFIFOs(t *testing.T) {
+	dir := t.TempDir()
+	_, want, _ := runCmd(t, "sweep", "--lease", "1:40")
+	target := filepath.Join(dir, "data", "grid.csv")
+	os.Mkdir(filepath.Dir(target), 0o755)
+	os.WriteFile(target, []byte("old\n"), 0o644)
+	link := filepath.Join(dir, "link.csv")
+	os.Symlink(filepath.Join("data", "grid.csv"), link)
+	if code, _, stderr := runCmd(t, "sweep", "--lease", "1:40", "--out", link); code != 0 {
+		t.Fatal(stderr)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("--out replaced the symbolic link")
+	}
+	if got, _ := os.ReadFile(target); string(got) != want {
+		t.Error("the link's target does not hold the sweep")
+	}
+
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	if code, _, stderr := runCmd(t, "sweep", "--lease", "1:40", "--out", fifo); code != 0 {
+		t.Fatal(stderr)
+	}
+	if s := <-got; s != want {
+		t.Errorf("the FIFO's reader got %d bytes, want %d", len(s), len(want))
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Error("--out replaced the FIFO")
+	}
+
+	if code, _, stderr := runCmd(t, "cost", "--csv", "/dev/null"); code != 0 {
+		t.Fatal(stderr)
+	}
+	if fi, err := os.Lstat("/dev/null"); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		t.Fatal("--csv /dev/null replaced the device")
+	}
 }
