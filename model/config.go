@@ -232,3 +232,22 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// Warnings lists what in c is valid but probably not what was meant, each
+// a sentence naming the parameters: the run has no trigger, the outage
+// falls after the run, the zone is larger than the cluster. Commands that
+// run one configuration print them, so that no answer is read as
+// confident when the question was off.
+func (c *Config) Warnings() []string {
+	var w []string
+	if c.Period > c.Rounds {
+		w = append(w, fmt.Sprintf("period %d is longer than the run's %d rounds: no batch falls due, so none can be missed or started twice", c.Period, c.Rounds))
+	}
+	if c.Outage > 0 && c.Down > 0 && c.Start > c.Rounds {
+		w = append(w, fmt.Sprintf("the outage starts in round %d, after the run's last round %d: no node fails", c.Start, c.Rounds))
+	}
+	if c.Down > c.Nodes {
+		w = append(w, fmt.Sprintf("down %d is more than the %d nodes: all of them fail together", c.Down, c.Nodes))
+	}
+	return w
+}

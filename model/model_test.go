@@ -254,3 +254,26 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		t.Errorf("the seed's run: %v", err)
 	}
 }
+
+func TestWarnings(t *testing.T) {
+	tests := []struct {
+		edit func(*model.Config)
+		want string
+	}{
+		{func(*model.Config) {}, ""},
+		{func(c *model.Config) { c.Period = 25 }, "period 25 is longer than the run's 24 rounds: no batch falls due, so none can be missed or started twice"},
+		{func(c *model.Config) { c.Period = 24 }, ""},
+		{func(c *model.Config) { c.Start = 25 }, "the outage starts in round 25, after the run's last round 24: no node fails"},
+		{func(c *model.Config) { c.Start, c.Outage = 25, 0 }, ""},
+		{func(c *model.Config) { c.Start = 20 }, ""}, // an outage past the end is a corner the model counts (C6)
+		{func(c *model.Config) { c.Down = 6 }, "down 6 is more than the 5 nodes: all of them fail together"},
+		{func(c *model.Config) { c.Down = 5 }, ""},
+	}
+	for _, tt := range tests {
+		c := model.Default()
+		tt.edit(&c)
+		if got := strings.Join(c.Warnings(), "; "); got != tt.want {
+			t.Errorf("%+v: %q, want %q", c, got, tt.want)
+		}
+	}
+}

@@ -85,6 +85,9 @@ func (rv review) writeMarkdown(w io.Writer) error {
 	c := rv.Base
 	b.WriteString("# Lease-based leader election for the end-of-day batch: capacity-planning review\n\n")
 	b.WriteString("Written by `leasesim report`. Every figure below is computed by the round model; the files beside this one hold the numbers.\n\n")
+	for _, w := range c.Warnings() {
+		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
+	}
 
 	b.WriteString("## Parameters\n\n| parameter | value |\n|---|---|\n")
 	for p := model.Param(0); int(p) < model.NumParams; p++ {

@@ -39,6 +39,9 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return &usageError{err.Error()}
 		}
+		if method != "phase" { // the phase method sets start and rounds itself
+			std.warn(in.Config)
+		}
 		if *csvPath != "" {
 			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error {
 				return cost.WriteCostCSV(w, cost.WithConfig(in.Config, r.Projections(methods...)))

@@ -43,6 +43,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return &usageError{err.Error()}
 		}
+		std.warn(base)
 		if err := reports.WriteDir(ctx, rv, *out); err != nil {
 			return err
 		}

@@ -23,6 +23,7 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return &usageError{err.Error()}
 		}
+		std.warn(c)
 		if *trace {
 			if err := reports.WriteTrace(std.out, c, c.Schedule()); err != nil {
 				return err
@@ -49,6 +50,7 @@ func setupMeasure(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return &usageError{err.Error()}
 		}
+		std.warn(c)
 		return reports.WriteMeasure(std.out, m)
 	}
 }

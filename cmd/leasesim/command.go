@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
@@ -26,6 +27,15 @@ type command struct {
 // streams are a command's standard output and error.
 type streams struct {
 	out, err io.Writer
+	cmd      string // the command's name, for messages
+}
+
+// warn prints c's warnings (model.Config.Warnings) to standard error, one
+// line each, before the command's answer.
+func (s *streams) warn(c model.Config) {
+	for _, w := range c.Warnings() {
+		fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
+	}
 }
 
 func commands() []command {
@@ -83,6 +93,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fs.SetOutput(io.Discard)
 		fs.SortFlags = false
 		exec := c.setup(fs)
+		std.cmd = c.name
 		err := fs.Parse(args[1:])
 		switch {
 		case errors.Is(err, pflag.ErrHelp):

@@ -161,3 +161,31 @@ func TestOutputThroughLinksAndFIFOs(t *testing.T) {
 		t.Fatal("--csv /dev/null replaced the device")
 	}
 }
+
+// TestWarnings: a configuration that parses but is probably not what was
+// meant still gets its answer, exit 0, with a warning line per oddity on
+// standard error, and the report says it at the top of report.md.
+func TestWarnings(t *testing.T) {
+	const noTrigger = "period 30 is longer than the run's 24 rounds: no batch falls due, so none can be missed or started twice"
+	const late = "the outage starts in round 40, after the run's last round 24: no node fails"
+	for _, args := range [][]string{
+		{"run", "--period", "30", "--start", "40"},
+		{"measure", "--period", "30", "--start", "40"},
+		{"cost", "--period", "30", "--start", "40"},
+	} {
+		code, stdout, stderr := runCmd(t, args...)
+		want := "leasesim " + args[0] + ": warning: " + noTrigger + "\nleasesim " + args[0] + ": warning: " + late + "\n"
+		if code != 0 || stdout == "" || stderr != want {
+			t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
+		}
+	}
+	if _, _, stderr := runCmd(t, "cost", "--method", "phase", "--period", "30", "--start", "40"); stderr != "" {
+		t.Errorf("the phase method sets start and rounds itself, yet: %q", stderr)
+	}
+	dir := t.TempDir()
+	code, _, stderr := runCmd(t, "report", "--out", dir, "--down", "7", "--replicas", "5")
+	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	if code != 0 || !strings.Contains(stderr, "warning: down 7 is more than the 5 nodes") || !strings.Contains(string(md), "**Warning:** down 7 is more than the 5 nodes: all of them fail together.") {
+		t.Errorf("report --down 7: exit %d, stderr %q, report.md has no warning", code, stderr)
+	}
+}
