@@ -55,16 +55,9 @@ func Path(t testing.TB, name string) string {
 // of a shade passes, a moved line or label does not.
 func CheckImage(t testing.TB, name string, got []byte, delta float64) {
 	t.Helper()
-	path := Path(t, name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+	want, ok := golden(t, name, got)
+	if !ok {
 		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./... -update to create it)", err)
 	}
 	same, err := cmpimg.EqualApprox("png", got, want, delta)
 	if err != nil {
@@ -76,9 +69,23 @@ func CheckImage(t testing.TB, name string, got []byte, delta float64) {
 }
 
 // Check compares got with the golden file name (relative to the nearest
-// testdata/golden)
-// and reports the first differing lines, or rewrites the file with -update.
+// testdata/golden) and reports the first differing lines, or rewrites the
+// file with -update.
 func Check(t testing.TB, name string, got []byte) {
+	t.Helper()
+	want, ok := golden(t, name, got)
+	if !ok {
+		return
+	}
+	if !bytes.Equal(want, got) {
+		t.Errorf("output differs from %s (-want +got):\n%s\nIf the change is intended, rewrite it with go test ./... -update and say why in the commit.",
+			name, cmp.Diff(strings.SplitAfter(string(want), "\n"), strings.SplitAfter(string(got), "\n")))
+	}
+}
+
+// golden returns the golden file name's content to compare got with, or,
+// with -update, writes got there instead and returns false.
+func golden(t testing.TB, name string, got []byte) (want []byte, compare bool) {
 	t.Helper()
 	path := Path(t, name)
 	if *update {
@@ -88,14 +95,11 @@ func Check(t testing.TB, name string, got []byte) {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		return
+		return nil, false
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatalf("%v (run go test ./... -update to create it)", err)
 	}
-	if !bytes.Equal(want, got) {
-		t.Errorf("output differs from %s (-want +got):\n%s\nIf the change is intended, rewrite it with go test ./... -update and say why in the commit.",
-			name, cmp.Diff(strings.SplitAfter(string(want), "\n"), strings.SplitAfter(string(got), "\n")))
-	}
+	return want, true
 }
