@@ -100,10 +100,8 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		*dst = append(*dst, Result{c, st})
 		return err
 	}
-	for _, v := range Arrangements() {
-		if err := add(&rv.Arrangements, base, func(c *model.Config) { *c = v.Apply(*c) }); err != nil {
-			return nil, err
-		}
+	for i, a := range Arrangements() { // the measure table ran them
+		rv.Arrangements = append(rv.Arrangements, Result{a.Apply(base), rv.Measure.Arrangements[i]})
 	}
 	plain := Arrangements()[0].Apply(base)
 	for lease := 1; lease <= MaxReportLease; lease++ {
