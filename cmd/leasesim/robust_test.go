@@ -189,3 +189,26 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("report --down 7: exit %d, stderr %q, report.md has no warning", code, stderr)
 	}
 }
+
+// TestExitAfterGrace: once interrupted, a command stuck where no context
+// reaches is stopped after the grace period, with exit 130 and one line.
+func TestExitAfterGrace(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var stderr strings.Builder
+	exited := make(chan int, 1)
+	go exitAfterGrace(ctx, 10*time.Millisecond, &stderr, func(code int) { exited <- code })
+	select {
+	case <-exited:
+		t.Fatal("exited before the interrupt")
+	case <-time.After(50 * time.Millisecond):
+	}
+	cancel()
+	select {
+	case code := <-exited:
+		if code != exitInterrupted || stderr.String() != "leasesim: interrupted; the command did not end within 10ms, so it was stopped\n" {
+			t.Errorf("exit %d, stderr %q", code, stderr.String())
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no exit 20 s after the interrupt")
+	}
+}
