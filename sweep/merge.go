@@ -86,7 +86,7 @@ func (m *merger) each(name string, w io.Writer) error {
 		case err == io.EOF:
 			return fmt.Errorf("%s: line %d is cut short (no newline at its end): the shard is incomplete", name, line)
 		case err != nil:
-			return fmt.Errorf("%s: %w", name, err)
+			return err // a *PathError: it names the file
 		}
 		if line == 1 {
 			err = m.checkHeader(name, text)

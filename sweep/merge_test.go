@@ -71,6 +71,7 @@ func TestMergeRefuses(t *testing.T) {
 		{"bad header late", append(slices.Clone(p), plain), "plain.csv: line 1: header differs"},
 		{"long line", []string{long}, "long.csv: line 1 is longer than 65536 bytes"},
 		{"empty", []string{write("empty.csv", "")}, "empty.csv: empty file"},
+		{"a folder", []string{otherGrid}, "read " + otherGrid + ": is a directory"},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
