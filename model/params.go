@@ -78,6 +78,17 @@ func paramTable(p Param) paramInfo {
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
 
+// Time says whether the parameter is a time in rounds, and which kind.
+func (p Param) Time() TimeKind {
+	switch p {
+	case Lease, Renewal, Outage, Rounds, Period:
+		return Span
+	case Start:
+		return Point
+	}
+	return NotTime
+}
+
 // Bool reports whether the parameter is a toggle, stored as 0 or 1.
 func (p Param) Bool() bool { return p == Fencing || p == PersistentTrigger || p == Quorum }
 

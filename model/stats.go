@@ -46,6 +46,16 @@ func (s Stat) Name() string {
 	panic("model: unknown statistic")
 }
 
+// Time reports whether s counts rounds (a length of time) rather than
+// batches or events.
+func (s Stat) Time() bool {
+	switch s {
+	case DelayedRounds, TwoLeaderRounds, LeaderlessRounds, HandoverRounds:
+		return true
+	}
+	return false
+}
+
 // Stats counts what happened in one run.
 type Stats struct {
 	Started          int // batches started, on time or from the queue

@@ -31,9 +31,9 @@ func Files(rv *study.Review) []File { return review{rv}.files() }
 func (rv review) files() []File {
 	runs := func(rs []study.Result) func(io.Writer) error {
 		return func(w io.Writer) error {
-			b := sweep.AppendHeader(nil)
+			b := sweep.AppendHeader(nil, 0)
 			for _, r := range rs {
-				b = sweep.AppendRecord(b, &r.Config, &r.Stats)
+				b = sweep.AppendRecord(b, 0, &r.Config, &r.Stats)
 			}
 			_, err := w.Write(b)
 			return err

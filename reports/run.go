@@ -10,30 +10,38 @@ import (
 )
 
 // WriteRunTable writes one run as a two-part table of parameters and
-// statistics.
-func WriteRunTable(w io.Writer, c model.Config, st model.Stats) error {
+// statistics. With a tick, times are in seconds, named so
+// (model.Tick.Name), under a line that gives the tick.
+func WriteRunTable(w io.Writer, t model.Tick, c model.Config, st model.Stats) error {
 	var b strings.Builder
+	if t != 0 {
+		fmt.Fprintf(&b, "one round = %s; times in seconds\n", t)
+	}
 	b.WriteString("parameters\n")
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		fmt.Fprintf(&b, "  %-20s %s\n", p.Name(), p.AppendValue(nil, c.Get(p)))
+		fmt.Fprintf(&b, "  %-20s %s\n", t.Name(p), t.AppendValue(nil, p, c.Get(p)))
 	}
 	b.WriteString("statistics\n")
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
-		fmt.Fprintf(&b, "  %-20s %d\n", s.Name(), st.Get(s))
+		fmt.Fprintf(&b, "  %-20s %s\n", t.StatName(s), t.AppendStat(nil, s, st.Get(s)))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // WriteRunJSON writes one run as a JSON object: every parameter, then
-// every statistic, under their snake_case names.
-func WriteRunJSON(w io.Writer, c model.Config, st model.Stats) error {
+// every statistic, under their snake_case names. With a tick, times are in
+// seconds, named so, after the tick itself as "tick_s".
+func WriteRunJSON(w io.Writer, t model.Tick, c model.Config, st model.Stats) error {
 	b := []byte("{\n")
+	if t != 0 {
+		b = fmt.Appendf(b, "  \"tick_s\": %s,\n", t.AppendSeconds(nil, 1))
+	}
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		b = fmt.Appendf(b, "  %q: %s,\n", p.Name(), p.AppendValue(nil, c.Get(p)))
+		b = fmt.Appendf(b, "  %q: %s,\n", t.Name(p), t.AppendValue(nil, p, c.Get(p)))
 	}
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
-		b = fmt.Appendf(b, "  %q: %d", s.Name(), st.Get(s))
+		b = fmt.Appendf(b, "  %q: %s", t.StatName(s), t.AppendStat(nil, s, st.Get(s)))
 		if int(s) < model.NumStats-1 {
 			b = append(b, ',')
 		}
@@ -44,9 +52,10 @@ func WriteRunJSON(w io.Writer, c model.Config, st model.Stats) error {
 	return err
 }
 
-// WriteRunCSV writes one run as a CSV header and one row.
-func WriteRunCSV(w io.Writer, c model.Config, st model.Stats) error {
-	_, err := w.Write(sweep.AppendRecord(sweep.AppendHeader(nil), &c, &st))
+// WriteRunCSV writes one run as a CSV header and one row, times in the
+// unit of t.
+func WriteRunCSV(w io.Writer, t model.Tick, c model.Config, st model.Stats) error {
+	_, err := w.Write(sweep.AppendRecord(sweep.AppendHeader(nil, t), t, &c, &st))
 	return err
 }
 

@@ -148,7 +148,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(plain), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
 		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch)}
-	mc.Grid.Values[model.Nodes], _ = sweep.ParseValues(model.Nodes, fmt.Sprintf("1:%d", MaxStudyNodes))
+	mc.Grid.Values[model.Nodes], _ = sweep.ParseValues(0, model.Nodes, fmt.Sprintf("1:%d", MaxStudyNodes))
 	mc.Grid.Values[model.Quorum] = sweep.ListOf(0, 1)
 	rounds := max(1, min(model.MaxRounds, int(StudyYears*rv.RoundsPerYear)))
 	mc.Grid.Values[model.Rounds] = sweep.ListOf(rounds)

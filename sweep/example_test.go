@@ -9,7 +9,7 @@ import (
 
 func ExampleParseValues() {
 	for _, s := range []string{"1:4,8,16", "2:10:4", "1:1000000000", "1:9:2,5", "4:1"} {
-		l, err := sweep.ParseValues(model.Lease, s)
+		l, err := sweep.ParseValues(0, model.Lease, s)
 		if err != nil {
 			fmt.Println(err)
 			continue

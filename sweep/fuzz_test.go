@@ -18,7 +18,7 @@ func FuzzParseValues(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, param uint8, s string) {
 		p := model.Param(int(param) % model.NumParams)
-		vals, err := sweep.ParseValues(p, s)
+		vals, err := sweep.ParseValues(0, p, s)
 		if err != nil {
 			return
 		}
@@ -34,7 +34,7 @@ func FuzzParseValues(f *testing.F) {
 				seen[v] = true
 			}
 		}
-		again, err := sweep.ParseValues(p, vals.Format(p))
+		again, err := sweep.ParseValues(0, p, vals.Format(p))
 		if err != nil || again.Len() != vals.Len() || again.Format(p) != vals.Format(p) {
 			t.Fatalf("%s %q: Format does not read back: %v", p.Name(), s, err)
 		}

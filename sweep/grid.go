@@ -15,6 +15,7 @@ import (
 // values run in the order given.
 type Grid struct {
 	Values [model.NumParams]List
+	Tick   model.Tick // the length of a round: with it, outputs give times in seconds
 }
 
 // NewGrid returns the grid of the single configuration c.
@@ -47,6 +48,9 @@ func (g *Grid) Fingerprint() uint64 {
 	h := fnv.New64a()
 	for p, vals := range g.Values {
 		fmt.Fprintf(h, "%s=%s;", model.Param(p).Name(), vals.Format(model.Param(p)))
+	}
+	if g.Tick != 0 { // rows in seconds are another output
+		fmt.Fprintf(h, "tick=%s;", g.Tick)
 	}
 	return h.Sum64()
 }

@@ -98,11 +98,12 @@ func (l List) Format(p model.Param) string {
 const maxListItems = 1000
 
 // ParseValues parses a list of values of parameter p: comma-separated
-// values and inclusive ranges lo:hi or lo:hi:step (whole numbers), or for a
-// toggle false, true or both. Every value must be in p's range; a duplicate
-// value, an empty or reversed range or a step below 1 is an error. Ranges
-// are kept as ranges, never expanded.
-func ParseValues(p model.Param, s string) (List, error) {
+// values and inclusive ranges lo:hi or lo:hi:step (whole numbers, or with
+// a tick, for a time, durations such as 5s:60s:5s), or for a toggle false,
+// true or both. Every value must be in p's range; a duplicate value, an
+// empty or reversed range or a step below 1 is an error. Ranges are kept
+// as ranges, never expanded.
+func ParseValues(t model.Tick, p model.Param, s string) (List, error) {
 	var l List
 	items := strings.Split(s, ",")
 	if len(items) > maxListItems {
@@ -110,20 +111,24 @@ func ParseValues(p model.Param, s string) (List, error) {
 	}
 	for _, item := range items {
 		item = strings.TrimSpace(item)
-		lo, step, n, err := parseItem(p, item)
+		lo, step, n, err := parseItem(t, p, item)
 		if err != nil {
 			return List{}, err
 		}
 		l.add(lo, step, n)
 	}
 	if v, ok := l.duplicate(); ok {
-		return List{}, fmt.Errorf("duplicate value %s", p.AppendValue(nil, v))
+		dup := t.AppendValue(nil, p, v)
+		if t != 0 && p.Time() != model.NotTime {
+			dup = append(dup, 's')
+		}
+		return List{}, fmt.Errorf("duplicate value %s", dup)
 	}
 	return l, nil
 }
 
 // parseItem parses one item of a list as a span.
-func parseItem(p model.Param, item string) (lo, step, n int, err error) {
+func parseItem(t model.Tick, p model.Param, item string) (lo, step, n int, err error) {
 	if p.Bool() {
 		switch item {
 		case "false":
@@ -136,6 +141,9 @@ func parseItem(p model.Param, item string) (lo, step, n int, err error) {
 	parts := strings.Split(item, ":")
 	if len(parts) > 3 {
 		return 0, 0, 0, fmt.Errorf("%q has too many colons: want lo:hi or lo:hi:step", item)
+	}
+	if t != 0 && p.Time() != model.NotTime {
+		return parseTimeItem(t, p, item, parts)
 	}
 	nums := []int{0, 0, 1}
 	for i, part := range parts {
@@ -154,6 +162,29 @@ func parseItem(p model.Param, item string) (lo, step, n int, err error) {
 		return 0, 0, 0, fmt.Errorf("range %q is empty: want lo <= hi", item)
 	case p.Check(lo) != nil || p.Check(hi) != nil:
 		return 0, 0, 0, fmt.Errorf("%q is out of range: want %s", item, p.Accepts())
+	}
+	return lo, step, (hi-lo)/step + 1, nil
+}
+
+// parseTimeItem parses one item of a list of times given as durations:
+// lo, lo:hi or lo:hi:step, each a whole number of ticks.
+func parseTimeItem(t model.Tick, p model.Param, item string, parts []string) (lo, step, n int, err error) {
+	nums := []int{0, 0, 1}
+	for i, part := range parts {
+		q := p
+		if i == 2 {
+			q = model.Rounds // a step is a span of at least one tick, whatever p is
+		}
+		if nums[i], err = t.ParseValue(q, strings.TrimSpace(part)); err != nil {
+			return 0, 0, 0, fmt.Errorf("%q in %q: %v", part, item, err)
+		}
+	}
+	if len(parts) == 1 {
+		nums[1] = nums[0]
+	}
+	lo, hi, step := nums[0], nums[1], nums[2]
+	if hi < lo {
+		return 0, 0, 0, fmt.Errorf("range %q is empty: want lo <= hi", item)
 	}
 	return lo, step, (hi-lo)/step + 1, nil
 }

@@ -24,7 +24,7 @@ func TestLongLists(t *testing.T) {
 		{"7,1:6,8:1000000000", 1000000000, map[int]int{0: 7, 1: 1, 6: 6, 7: 8, 999999999: 1000000000}, "7,1:6,8:1000000000"},
 	}
 	for _, tt := range tests {
-		l, err := sweep.ParseValues(model.Lease, tt.in)
+		l, err := sweep.ParseValues(0, model.Lease, tt.in)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.in, err)
 		}
@@ -39,8 +39,8 @@ func TestLongLists(t *testing.T) {
 	}
 	// A grid of two billion-value lists is counted and indexed, not built.
 	g := sweep.NewGrid(model.Default())
-	g.Values[model.Lease], _ = sweep.ParseValues(model.Lease, "1:1000000000")
-	g.Values[model.Outage], _ = sweep.ParseValues(model.Outage, "0:1000000000")
+	g.Values[model.Lease], _ = sweep.ParseValues(0, model.Lease, "1:1000000000")
+	g.Values[model.Outage], _ = sweep.ParseValues(0, model.Outage, "0:1000000000")
 	if n, err := g.Size(); err != nil || n != 1000000000*1000000001 {
 		t.Errorf("Size %d, %v", n, err)
 	}
@@ -73,7 +73,7 @@ func TestDuplicatesAgainstExpansion(t *testing.T) {
 				}
 			}
 		}
-		_, err := sweep.ParseValues(model.Lease, s)
+		_, err := sweep.ParseValues(0, model.Lease, s)
 		switch {
 		case want < 0 && err != nil:
 			t.Fatalf("%s: %v, want no error", s, err)

@@ -18,7 +18,7 @@ func TestShardFormat(t *testing.T) {
 	g := grid(t, map[model.Param]string{model.Lease: "1:5"})
 	part := string(write(t, g, sweep.Options{K: 1, Shards: 2}))
 	lines := strings.Split(part, "\n")
-	if !strings.HasPrefix(lines[0], "row_of_5_grid_") || !strings.HasSuffix(lines[0], ","+strings.TrimSuffix(string(sweep.AppendHeader(nil)), "\n")) {
+	if !strings.HasPrefix(lines[0], "row_of_5_grid_") || !strings.HasSuffix(lines[0], ","+strings.TrimSuffix(string(sweep.AppendHeader(nil, 0)), "\n")) {
 		t.Errorf("header %q", lines[0])
 	}
 	if len(lines) != 5 || !strings.HasPrefix(lines[1], "2,") || !strings.HasPrefix(lines[3], "4,") {
@@ -46,7 +46,7 @@ func TestMergeRefuses(t *testing.T) {
 	lines := strings.SplitAfter(read(p[3]), "\n")
 	cut := write("cut.csv", strings.Join(lines[:3], "")+lines[3][:10])
 	glued := write("glued.csv", strings.TrimSuffix(read(p[3]), "\n")+read(p[4])[strings.Index(read(p[4]), "\n")+1:])
-	plain := write("plain.csv", string(sweep.AppendHeader(nil)))
+	plain := write("plain.csv", string(sweep.AppendHeader(nil, 0)))
 	otherGrid := filepath.Join(dir, "other")
 	os.Mkdir(otherGrid, 0o755)
 	q := writeShards(t, otherGrid, grid(t, map[model.Param]string{model.Lease: "1:30", model.Outage: "0:2,4"}), 12)

@@ -46,6 +46,15 @@ type Summary struct {
 	DoublePerYear, DoublePerYearCI95 float64
 }
 
+// InUnit returns statistic k's mean and CI95 half-width in the unit of t:
+// seconds for a time when t is set, else as counted.
+func (s *Summary) InUnit(t model.Tick, k model.Stat) (mean, ci95 float64) {
+	if t == 0 || !k.Time() {
+		return s.Mean[k], s.CI95[k]
+	}
+	return t.Seconds(s.Mean[k]), t.Seconds(s.CI95[k])
+}
+
 // Periods is the study's expected work: the up and down periods its
 // replicas draw, about replicas × nodes × (1 + 2·rounds / (mean up + mean
 // down)) per configuration. A replica's run costs per period, not per
@@ -232,12 +241,17 @@ func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]float6
 	return s
 }
 
-// AppendHeader appends the CSV header of a study's summaries.
+// AppendHeader appends the CSV header of a study's summaries. With a
+// tick, times are in seconds and named so (model.Tick).
 func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
-	b = model.AppendNames(b, MonteCarloParams()...)
+	t := mc.Grid.Tick
+	for _, p := range MonteCarloParams() {
+		b = append(b, t.Name(p)...)
+		b = append(b, ',')
+	}
 	b = append(b, "uptime,downtime,seed,replicas"...)
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
-		b = fmt.Appendf(b, ",%s_mean,%s_ci95", s.Name(), s.Name())
+		b = fmt.Appendf(b, ",%s_mean,%s_ci95", t.StatName(s), t.StatName(s))
 	}
 	if mc.RoundsPerYear > 0 {
 		b = append(b, ",rounds_per_year,lines_per_batch"...)
@@ -250,16 +264,18 @@ func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 
 // AppendRow appends one summary as a CSV row.
 func (mc *MonteCarlo) AppendRow(b []byte, s *Summary) []byte {
+	t := mc.Grid.Tick
 	for _, p := range MonteCarloParams() {
-		b = p.AppendValue(b, s.Config.Get(p))
+		b = t.AppendValue(b, p, s.Config.Get(p))
 		b = append(b, ',')
 	}
 	b = fmt.Appendf(b, "%q,%q,%d,%d", mc.Up.String(), mc.Down.String(), mc.Seed, mc.Replicas)
 	for k := range model.NumStats {
+		mean, ci := s.InUnit(t, model.Stat(k))
 		b = append(b, ',')
-		b = strconv.AppendFloat(b, s.Mean[k], 'f', 6, 64)
+		b = strconv.AppendFloat(b, mean, 'f', 6, 64)
 		b = append(b, ',')
-		b = strconv.AppendFloat(b, s.CI95[k], 'f', 6, 64)
+		b = strconv.AppendFloat(b, ci, 'f', 6, 64)
 	}
 	if mc.RoundsPerYear > 0 {
 		b = fmt.Appendf(b, ",%s,%s", strconv.FormatFloat(mc.RoundsPerYear, 'f', -1, 64), strconv.FormatFloat(mc.LinesPerBatch, 'f', -1, 64))

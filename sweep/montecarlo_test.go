@@ -100,7 +100,7 @@ func TestMonteCarloDeterministic(t *testing.T) {
 		mc := study(t, model.Default(), "geometric:200", "lognormal:1.2,0.6", 37)
 		mc.Seed, mc.RoundsPerYear, mc.LinesPerBatch = seed, 2190, 4000
 		for p, s := range map[model.Param]string{model.Nodes: "1,2,5", model.Lease: "2,4", model.Quorum: "false,true", model.Rounds: "5000"} {
-			mc.Grid.Values[p], _ = sweep.ParseValues(p, s)
+			mc.Grid.Values[p], _ = sweep.ParseValues(0, p, s)
 		}
 		b := mc.AppendHeader(nil)
 		for _, s := range summaries(t, mc, workers) {

@@ -1,35 +1,43 @@
 package sweep
 
 import (
-	"strconv"
-
 	"github.com/leasesim/leasesim/model"
 )
 
 // AppendHeader appends the CSV header of a run record: every parameter of
-// the model, then every statistic, then a newline.
-func AppendHeader(buf []byte) []byte {
-	buf = model.AppendNames(buf, model.Params()...)
+// the model, then every statistic, then a newline. With a tick, times are
+// in seconds and their names say so (model.Tick.Name).
+func AppendHeader(buf []byte, t model.Tick) []byte {
+	for p := model.Param(0); int(p) < model.NumParams; p++ {
+		buf = append(buf, t.Name(p)...)
+		buf = append(buf, ',')
+	}
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		if s > 0 {
 			buf = append(buf, ',')
 		}
-		buf = append(buf, s.Name()...)
+		buf = append(buf, t.StatName(s)...)
 	}
 	return append(buf, '\n')
 }
 
 // AppendRecord appends one CSV row for configuration c and its statistics,
 // in the columns of AppendHeader.
-func AppendRecord(buf []byte, c *model.Config, st *model.Stats) []byte {
-	return appendStats(c.AppendValues(buf), st)
+func AppendRecord(buf []byte, t model.Tick, c *model.Config, st *model.Stats) []byte {
+	for p := model.Param(0); int(p) < model.NumParams; p++ {
+		if p > 0 {
+			buf = append(buf, ',')
+		}
+		buf = t.AppendValue(buf, p, c.Get(p))
+	}
+	return appendStats(buf, t, st)
 }
 
 // appendStats appends ",started,…,handovers\n".
-func appendStats(buf []byte, st *model.Stats) []byte {
-	for _, v := range st.Values() {
+func appendStats(buf []byte, t model.Tick, st *model.Stats) []byte {
+	for s, v := range st.Values() {
 		buf = append(buf, ',')
-		buf = strconv.AppendInt(buf, int64(v), 10)
+		buf = t.AppendStat(buf, model.Stat(s), v)
 	}
 	return append(buf, '\n')
 }

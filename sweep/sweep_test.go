@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
@@ -18,40 +19,51 @@ import (
 )
 
 func TestParseValues(t *testing.T) {
+	sec := model.Tick(time.Second)
 	tests := []struct {
+		tick    model.Tick
 		p       model.Param
 		in      string
 		want    []int
 		wantErr string
 	}{
-		{model.Lease, "3", []int{3}, ""},
-		{model.Lease, "1:4,8,16", []int{1, 2, 3, 4, 8, 16}, ""},
-		{model.Lease, "2:10:4", []int{2, 6, 10}, ""},
-		{model.Lease, "2:9:4", []int{2, 6}, ""},
-		{model.Lease, "5:5", []int{5}, ""},
-		{model.Lease, "8,1:3", []int{8, 1, 2, 3}, ""},
-		{model.Outage, "0:2", []int{0, 1, 2}, ""},
-		{model.Fencing, "false,true", []int{0, 1}, ""},
-		{model.Fencing, "true", []int{1}, ""},
-		{model.Lease, "1:4,3", nil, "duplicate value 3"},
-		{model.Fencing, "true,true", nil, "duplicate value true"},
-		{model.Lease, "4:1", nil, `range "4:1" is empty: want lo <= hi`},
-		{model.Lease, "1:4:0", nil, `range "1:4:0" has step 0: want a step of 1 or more`},
-		{model.Lease, "1:4:-1", nil, `range "1:4:-1" has step -1: want a step of 1 or more`},
-		{model.Lease, "0:4", nil, `"0:4" is out of range: want a whole number from 1 to 1000000000`},
-		{model.Lease, "abc", nil, `"abc" is not a whole number or range`},
-		{model.Lease, "", nil, `"" is not a whole number or range`},
-		{model.Lease, "1,,2", nil, `"" is not a whole number or range`},
-		{model.Lease, "1:2:3:4", nil, `"1:2:3:4" has too many colons`},
-		{model.Lease, "1:1000000,999999:1000000000:999999", nil, "duplicate value 999999"},
-		{model.Lease, "3:1000000000:6,11:1000000000:4", nil, "duplicate value 15"},
-		{model.Lease, strings.Repeat("1,", 1000) + "1", nil, "1001 items: want at most 1000"},
-		{model.Fencing, "yes", nil, `"yes" is not a toggle: want false, true or false,true`},
-		{model.Nodes, "99999999999999999999", nil, "is not a whole number"},
+		{0, model.Lease, "3", []int{3}, ""},
+		{sec, model.Lease, "15s", []int{15}, ""},
+		{sec, model.Lease, "5s:20s:5s,1m", []int{5, 10, 15, 20, 60}, ""},
+		{sec, model.Start, "0s:2s", []int{1, 2, 3}, ""}, // rounds 1, 2, 3 begin 0, 1, 2 ticks in
+		{sec, model.Nodes, "1:3", []int{1, 2, 3}, ""},   // not a time
+		{sec, model.Lease, "5s:20s:0s", nil, `"0s" in "5s:20s:0s": want a duration from 1s`},
+		{sec, model.Lease, "5s:20s:1500ms", nil, `"1500ms" in "5s:20s:1500ms": 1500ms is not a whole number of ticks`},
+		{sec, model.Lease, "20s:5s", nil, `range "20s:5s" is empty`},
+		{sec, model.Lease, "5s:10s,7s", nil, "duplicate value 7s"},
+		{sec, model.Lease, "5", nil, `"5" in "5": want a duration`},
+		{0, model.Lease, "1:4,8,16", []int{1, 2, 3, 4, 8, 16}, ""},
+		{0, model.Lease, "2:10:4", []int{2, 6, 10}, ""},
+		{0, model.Lease, "2:9:4", []int{2, 6}, ""},
+		{0, model.Lease, "5:5", []int{5}, ""},
+		{0, model.Lease, "8,1:3", []int{8, 1, 2, 3}, ""},
+		{0, model.Outage, "0:2", []int{0, 1, 2}, ""},
+		{0, model.Fencing, "false,true", []int{0, 1}, ""},
+		{0, model.Fencing, "true", []int{1}, ""},
+		{0, model.Lease, "1:4,3", nil, "duplicate value 3"},
+		{0, model.Fencing, "true,true", nil, "duplicate value true"},
+		{0, model.Lease, "4:1", nil, `range "4:1" is empty: want lo <= hi`},
+		{0, model.Lease, "1:4:0", nil, `range "1:4:0" has step 0: want a step of 1 or more`},
+		{0, model.Lease, "1:4:-1", nil, `range "1:4:-1" has step -1: want a step of 1 or more`},
+		{0, model.Lease, "0:4", nil, `"0:4" is out of range: want a whole number from 1 to 1000000000`},
+		{0, model.Lease, "abc", nil, `"abc" is not a whole number or range`},
+		{0, model.Lease, "", nil, `"" is not a whole number or range`},
+		{0, model.Lease, "1,,2", nil, `"" is not a whole number or range`},
+		{0, model.Lease, "1:2:3:4", nil, `"1:2:3:4" has too many colons`},
+		{0, model.Lease, "1:1000000,999999:1000000000:999999", nil, "duplicate value 999999"},
+		{0, model.Lease, "3:1000000000:6,11:1000000000:4", nil, "duplicate value 15"},
+		{0, model.Lease, strings.Repeat("1,", 1000) + "1", nil, "1001 items: want at most 1000"},
+		{0, model.Fencing, "yes", nil, `"yes" is not a toggle: want false, true or false,true`},
+		{0, model.Nodes, "99999999999999999999", nil, "is not a whole number"},
 	}
 	for _, tt := range tests {
-		t.Run(tt.p.Name()+" "+tt.in, func(t *testing.T) {
-			got, err := sweep.ParseValues(tt.p, tt.in)
+		t.Run(tt.tick.String()+" "+tt.p.Name()+" "+tt.in, func(t *testing.T) {
+			got, err := sweep.ParseValues(tt.tick, tt.p, tt.in)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
@@ -70,7 +82,7 @@ func grid(t testing.TB, lists map[model.Param]string) *sweep.Grid {
 	t.Helper()
 	g := sweep.NewGrid(model.Default())
 	for p, s := range lists {
-		v, err := sweep.ParseValues(p, s)
+		v, err := sweep.ParseValues(0, p, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +117,7 @@ func TestRowsAgreeWithModel(t *testing.T) {
 	g := cornerGrid(t)
 	size, _ := g.Size()
 	lines := strings.Split(strings.TrimSuffix(string(write(t, g, sweep.Options{Workers: 2})), "\n"), "\n")
-	if len(lines) != size+1 || lines[0]+"\n" != string(sweep.AppendHeader(nil)) {
+	if len(lines) != size+1 || lines[0]+"\n" != string(sweep.AppendHeader(nil, 0)) {
 		t.Fatalf("%d lines for %d configurations, header %q", len(lines), size, lines[0])
 	}
 	var r model.Runner
@@ -115,7 +127,7 @@ func TestRowsAgreeWithModel(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := strings.TrimSuffix(string(sweep.AppendRecord(nil, &c, &st)), "\n")
+		want := strings.TrimSuffix(string(sweep.AppendRecord(nil, 0, &c, &st)), "\n")
 		if lines[i+1] != want {
 			t.Fatalf("row %d:\n got %s\nwant %s", i, lines[i+1], want)
 		}
@@ -202,7 +214,7 @@ func TestGridSizeOverflow(t *testing.T) {
 		if model.Param(p).Bool() {
 			continue
 		}
-		g.Values[p], _ = sweep.ParseValues(model.Param(p), "1:1000000")
+		g.Values[p], _ = sweep.ParseValues(0, model.Param(p), "1:1000000")
 	}
 	if _, err := g.Size(); err == nil {
 		t.Error("Size() of a 10^48-row grid did not fail")
@@ -267,7 +279,7 @@ func BenchmarkSweep700k(b *testing.B) {
 func BenchmarkSweepMemory(b *testing.B) {
 	for _, periods := range []string{"1:10", "1:100"} {
 		g := bigGrid(b)
-		g.Values[model.Period], _ = sweep.ParseValues(model.Period, periods)
+		g.Values[model.Period], _ = sweep.ParseValues(0, model.Period, periods)
 		size, _ := g.Size()
 		b.Run(fmt.Sprintf("configs=%d", size), func(b *testing.B) {
 			for b.Loop() {

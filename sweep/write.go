@@ -44,7 +44,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 		return err
 	}
 	first, last := 0, size
-	header := AppendHeader(nil)
+	header := AppendHeader(nil, g.Tick)
 	sharded := opt.Shards > 0
 	if sharded {
 		first, last = Shard(size, opt.K, opt.Shards)
@@ -141,7 +141,7 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last int, rowNumbers bo
 	o.seek(g, first)
 	c := o.config(g)
 	var params paramText
-	params.update(&c, 0)
+	params.update(g.Tick, &c, 0)
 	for i := first; i < last; i++ {
 		st, err := r.Run(c)
 		if err != nil {
@@ -152,8 +152,8 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last int, rowNumbers bo
 			buf = append(buf, ',')
 		}
 		buf = append(buf, params.text...)
-		buf = appendStats(buf, &st)
-		params.update(&c, o.next(g, &c))
+		buf = appendStats(buf, g.Tick, &st)
+		params.update(g.Tick, &c, o.next(g, &c))
 	}
 	return buf, nil
 }
@@ -166,7 +166,7 @@ type paramText struct {
 	ends [model.NumParams]int // where each parameter's text ends
 }
 
-func (pt *paramText) update(c *model.Config, from model.Param) {
+func (pt *paramText) update(t model.Tick, c *model.Config, from model.Param) {
 	if from > 0 {
 		pt.text = pt.text[:pt.ends[from-1]]
 	} else {
@@ -176,7 +176,7 @@ func (pt *paramText) update(c *model.Config, from model.Param) {
 		if p > 0 {
 			pt.text = append(pt.text, ',')
 		}
-		pt.text = p.AppendValue(pt.text, c.Get(p))
+		pt.text = t.AppendValue(pt.text, p, c.Get(p))
 		pt.ends[p] = len(pt.text)
 	}
 }

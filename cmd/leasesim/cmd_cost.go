@@ -56,8 +56,8 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 
 func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := reports.RecommendInput{Config: model.Default(), EventsPerYear: 6, LinesPerBatch: study.PublicationLinesPerBatch}
-	leases, _ := sweep.ParseValues(model.Lease, "1:12")
-	fs.Var(listValue{model.Lease, &leases}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
+	leases, _ := sweep.ParseValues(0, model.Lease, "1:12")
+	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
 	mix := "2:0.9,5:0.1"
 	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,…")
 	rates := []float64{in.EventsPerYear}

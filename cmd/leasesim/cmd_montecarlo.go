@@ -24,7 +24,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	mc.Down, _ = model.ParseLengths("lognormal:1.2,0.6")
 	params := monteCarloFlags()
 	addGridFlags(fs, &mc.Grid, params...)
-	fs.Var(paramValue{model.Rounds, &base}, "rounds", "rounds in each replica")
+	fs.Var(paramValue{model.Rounds, &base, new(string)}, "rounds", "rounds in each replica")
+	tick := addTickFlag(fs)
 	fs.Var(lengthsValue{&mc.Up}, "uptime", "how long a node stays reachable: "+model.LengthsSyntax)
 	fs.Var(lengthsValue{&mc.Down}, "downtime", "how long a node stays unreachable: "+model.LengthsSyntax)
 	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration")
@@ -32,13 +33,19 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "replicas run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
-	fs.Var(rateValue{&mc.RoundsPerYear}, "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off)")
+	fs.Var(rateValue{&mc.RoundsPerYear}, "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off; with --tick, a year's rounds)")
 	lines := float64(mc.LinesPerBatch)
 	fs.Var(rateValue{&lines}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
 	maxConfigs := 1_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a study with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
+		if *tick != 0 {
+			if fs.Changed("rounds-per-year") {
+				return usagef("--rounds-per-year goes only without --tick: with it, a year has %s rounds of %s", strconv.FormatFloat(tick.RoundsPerYear(), 'f', -1, 64), *tick)
+			}
+			mc.RoundsPerYear, mc.Grid.Tick = tick.RoundsPerYear(), *tick
+		}
 		mc.Grid.Values[model.Rounds] = sweep.ListOf(base.Rounds)
 		mc.LinesPerBatch = lines
 		size, err := mc.Grid.Size()
@@ -108,20 +115,32 @@ func monteCarloFlags() []model.Param {
 
 // writeMonteCarloHead writes the line that opens montecarlo's table.
 func writeMonteCarloHead(w io.Writer, mc *sweep.MonteCarlo, rounds int) error {
-	_, err := fmt.Fprintf(w, "every node up for %s rounds, then down for %s, independently; %d replicas of %d rounds, seed %d\n",
-		mc.Up, mc.Down, mc.Replicas, rounds, mc.Seed)
+	t := mc.Grid.Tick
+	length := fmt.Sprintf("%d rounds", rounds)
+	if t != 0 {
+		length = fmt.Sprintf("%s (%d rounds of %s; times in seconds)", t.DurationOf(rounds), rounds, t)
+	}
+	_, err := fmt.Fprintf(w, "every node up for %s rounds, then down for %s, independently; %d replicas of %s, seed %d\n",
+		mc.Up, mc.Down, mc.Replicas, length, mc.Seed)
 	return err
 }
 
 // writeMonteCarloSummary writes one configuration's block of the table.
 func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary) error {
 	var b strings.Builder
-	c := s.Config
-	fmt.Fprintf(&b, "\nnodes %d, lease %d, renewal %d, period %d, fencing %t, persistent trigger %t, quorum %t\n",
-		c.Nodes, c.Lease, c.Renewal, c.Period, c.Fencing, c.PersistentTrigger, c.Quorum)
+	c, t := s.Config, mc.Grid.Tick
+	span := func(n int) string { // a span in the table's words: 3, or 15s with a tick
+		if t == 0 {
+			return strconv.Itoa(n)
+		}
+		return t.DurationOf(n)
+	}
+	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s, period %s, fencing %t, persistent trigger %t, quorum %t\n",
+		c.Nodes, span(c.Lease), span(c.Renewal), span(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
 	fmt.Fprintf(&b, "  %-22s%16s%14s\n", "per replica", "mean", "± 95% CI")
 	for k := model.Stat(0); int(k) < model.NumStats; k++ {
-		fmt.Fprintf(&b, "  %-22s%16.3f%14.3f\n", k.Name(), s.Mean[k], s.CI95[k])
+		mean, ci := s.InUnit(t, k)
+		fmt.Fprintf(&b, "  %-22s%16.3f%14.3f\n", t.StatName(k), mean, ci)
 	}
 	if mc.RoundsPerYear > 0 {
 		fmt.Fprintf(&b, "  per year (%s rounds, %s lines a batch):\n", strconv.FormatFloat(mc.RoundsPerYear, 'f', -1, 64), strconv.FormatFloat(mc.LinesPerBatch, 'f', -1, 64))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
@@ -12,6 +13,7 @@ import (
 func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	c := model.Default()
 	addModelFlags(fs, &c)
+	tick := addTickFlag(fs)
 	format := "table"
 	fs.Var(choiceValue{&format, []string{"table", "json", "csv"}}, "format", "output format: table, json or csv")
 	trace := fs.Bool("trace", false, "print the run round by round before the table")
@@ -25,6 +27,9 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		std.warn(c)
 		if *trace {
+			if *tick != 0 {
+				fmt.Fprintf(std.out, "one round = %s: round t ends %s·t after the run begins\n", *tick, *tick)
+			}
 			if err := reports.WriteTrace(std.out, c, c.Schedule()); err != nil {
 				return err
 			}
@@ -34,11 +39,11 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		switch format {
 		case "json":
-			return reports.WriteRunJSON(std.out, c, st)
+			return reports.WriteRunJSON(std.out, *tick, c, st)
 		case "csv":
-			return reports.WriteRunCSV(std.out, c, st)
+			return reports.WriteRunCSV(std.out, *tick, c, st)
 		}
-		return reports.WriteRunTable(std.out, c, st)
+		return reports.WriteRunTable(std.out, *tick, c, st)
 	}
 }
 

@@ -34,6 +34,7 @@ func (v shardValue) Type() string { return "K/N" }
 func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.NewGrid(model.Default())
 	addGridFlags(fs, &g, model.Params()...)
+	tick := addTickFlag(fs)
 	out := addOutputFlag(fs, "out", "-", "write the CSV to this file, atomically; - is standard output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
@@ -44,6 +45,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	maxConfigs := 50_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a grid with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
+		g.Tick = *tick
 		size, err := g.Size()
 		if err != nil {
 			return &usageError{err.Error()}

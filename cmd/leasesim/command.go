@@ -95,9 +95,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		exec := c.setup(fs)
 		std.cmd = c.name
 		err := fs.Parse(args[1:])
+		if err == nil {
+			err = resolveTimes(fs)
+		}
 		switch {
 		case errors.Is(err, pflag.ErrHelp):
-			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), listHelp(fs))
+			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
 			return exitOK
 		case err != nil:
 			err = &usageError{err.Error()}
@@ -167,17 +170,25 @@ func shorten(msg string) string {
 	return b.String()
 }
 
-// listHelp explains the list syntax when fs has list flags.
-func listHelp(fs *pflag.FlagSet) string {
-	lists := false
+// syntaxHelp explains the syntax of fs's time and list flags, if it has
+// any.
+func syntaxHelp(fs *pflag.FlagSet) string {
+	var lists, times, tick bool
 	fs.VisitAll(func(f *pflag.Flag) {
-		_, ok := f.Value.(listValue)
-		lists = lists || ok
+		_, list := f.Value.(listValue)
+		t, timed := f.Value.(timed)
+		lists = lists || list
+		times = times || (timed && t.kind() != model.NotTime)
+		tick = tick || f.Name == "tick"
 	})
-	if !lists {
-		return ""
+	var b strings.Builder
+	if times && tick {
+		b.WriteString("\nA time flag takes whole rounds or, with --tick, a duration such as 15s, 2m or 24h that is a whole number of ticks; start is counted from the run's beginning.\n")
 	}
-	return "\nA list flag takes " + sweep.ListSyntax + "; a bools flag takes false, true or false,true.\n"
+	if lists {
+		b.WriteString("\nA list flag takes " + sweep.ListSyntax + "; a bools flag takes false, true or false,true.\n")
+	}
+	return b.String()
 }
 
 func commandNames() []string {

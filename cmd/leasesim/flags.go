@@ -16,10 +16,13 @@ import (
 )
 
 // paramValue is a flag holding one value of a model parameter, checked
-// against the parameter's range when it is set.
+// against the parameter's range. A time's text is kept as given and read
+// once every flag is parsed (resolveTimes), because --tick, which says
+// whether it is rounds or a duration, may come after it.
 type paramValue struct {
-	p model.Param
-	c *model.Config
+	p    model.Param
+	c    *model.Config
+	text *string // a time as given, until resolveTimes reads it
 }
 
 func (v paramValue) String() string {
@@ -27,6 +30,10 @@ func (v paramValue) String() string {
 }
 
 func (v paramValue) Set(s string) error {
+	if v.p.Time() != model.NotTime {
+		*v.text = s
+		return nil
+	}
 	n, err := v.p.ParseValue(s)
 	if err != nil {
 		return err
@@ -35,9 +42,23 @@ func (v paramValue) Set(s string) error {
 	return nil
 }
 
+func (v paramValue) resolve(t model.Tick) (string, error) {
+	if v.p.Time() == model.NotTime {
+		return "", nil
+	}
+	n, err := t.ParseValue(v.p, *v.text)
+	if err == nil {
+		v.c.Set(v.p, n)
+	}
+	return *v.text, err
+}
+
 func (v paramValue) Type() string {
-	if v.p.Bool() {
+	switch {
+	case v.p.Bool():
 		return "bool"
+	case v.p.Time() != model.NotTime:
+		return "time"
 	}
 	return "int"
 }
@@ -49,7 +70,7 @@ func addModelFlags(fs *pflag.FlagSet, c *model.Config, skip ...model.Param) {
 		if slices.Contains(skip, p) {
 			continue
 		}
-		fs.Var(paramValue{p, c}, p.Flag(), p.Doc())
+		fs.Var(paramValue{p, c, new(string)}, p.Flag(), p.Doc())
 		if p.Bool() {
 			fs.Lookup(p.Flag()).NoOptDefVal = "true"
 		}
@@ -57,16 +78,22 @@ func addModelFlags(fs *pflag.FlagSet, c *model.Config, skip ...model.Param) {
 }
 
 // listValue is a flag holding a list of values of a model parameter, in
-// sweep's list syntax.
+// sweep's list syntax. Like paramValue, a list of times is read once
+// every flag is parsed.
 type listValue struct {
 	p    model.Param
 	vals *sweep.List
+	text *string
 }
 
 func (v listValue) String() string { return v.vals.Format(v.p) }
 
 func (v listValue) Set(s string) error {
-	vals, err := sweep.ParseValues(v.p, s)
+	if v.p.Time() != model.NotTime {
+		*v.text = s
+		return nil
+	}
+	vals, err := sweep.ParseValues(0, v.p, s)
 	if err != nil {
 		return err
 	}
@@ -74,9 +101,23 @@ func (v listValue) Set(s string) error {
 	return nil
 }
 
+func (v listValue) resolve(t model.Tick) (string, error) {
+	if v.p.Time() == model.NotTime {
+		return "", nil
+	}
+	vals, err := sweep.ParseValues(t, v.p, *v.text)
+	if err == nil {
+		*v.vals = vals
+	}
+	return *v.text, err
+}
+
 func (v listValue) Type() string {
-	if v.p.Bool() {
+	switch {
+	case v.p.Bool():
 		return "bools"
+	case v.p.Time() != model.NotTime:
+		return "times"
 	}
 	return "list"
 }
@@ -84,8 +125,70 @@ func (v listValue) Type() string {
 // addGridFlags registers one list flag per model parameter, writing into g.
 func addGridFlags(fs *pflag.FlagSet, g *sweep.Grid, params ...model.Param) {
 	for _, p := range params {
-		fs.Var(listValue{p, &g.Values[p]}, p.Flag(), p.Doc())
+		fs.Var(listValue{p, &g.Values[p], new(string)}, p.Flag(), p.Doc())
 	}
+}
+
+// tickValue is the --tick flag: the real length of a round.
+type tickValue struct{ t *model.Tick }
+
+func (v tickValue) String() string {
+	if *v.t == 0 {
+		return ""
+	}
+	return v.t.String()
+}
+
+func (v tickValue) Set(s string) error {
+	t, err := model.ParseTick(s)
+	if err != nil {
+		return err
+	}
+	*v.t = t
+	return nil
+}
+
+func (v tickValue) Type() string { return "duration" }
+
+// addTickFlag registers --tick and returns where its value goes.
+func addTickFlag(fs *pflag.FlagSet) *model.Tick {
+	t := new(model.Tick)
+	fs.Var(tickValue{t}, "tick", "the real length of one round, e.g. 1s or 100ms: time flags then take durations (15s, 2m, 24h) and outputs give times in seconds")
+	return t
+}
+
+// timed is a flag whose value is a time, read by resolve once the tick is
+// known; it returns the text it read.
+type timed interface {
+	resolve(t model.Tick) (string, error)
+	kind() model.TimeKind
+}
+
+func (v paramValue) kind() model.TimeKind { return v.p.Time() }
+func (v listValue) kind() model.TimeKind  { return v.p.Time() }
+
+// resolveTimes reads every time flag given on the command line in the unit
+// --tick sets: whole rounds without it, durations with it. Its error is
+// pflag's, naming the flag and what it accepts.
+func resolveTimes(fs *pflag.FlagSet) error {
+	var tick model.Tick
+	if f := fs.Lookup("tick"); f != nil {
+		tick = *f.Value.(tickValue).t
+	}
+	var err error
+	fs.Visit(func(f *pflag.Flag) {
+		v, ok := f.Value.(timed)
+		if !ok || err != nil {
+			return
+		}
+		if text, e := v.resolve(tick); e != nil {
+			if tick == 0 && strings.ContainsAny(text, "hmsuµn") { // a unit: durations were meant
+				e = fmt.Errorf("%v (rounds); durations such as %s need --tick", e, text)
+			}
+			err = fmt.Errorf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)
+		}
+	})
+	return err
 }
 
 // ratesValue is a flag holding a list of positive rates.

@@ -5,6 +5,8 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -37,6 +39,10 @@ func TestGolden(t *testing.T) {
 		{"help.txt", []string{"help"}},
 		{"run-help.txt", []string{"run", "--help"}},
 		{"sweep-help.txt", []string{"sweep", "--help"}},
+		{"run-tick.txt", []string{"run", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
+		{"sweep-tick.csv", []string{"sweep", "--tick", "500ms", "--lease", "1s:2s:500ms", "--outage", "0s,3s", "--rounds", "1m"}},
+		{"montecarlo-tick.txt", []string{"montecarlo", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--period", "1h", "--rounds", "720h",
+			"--uptime", "geometric:20000", "--downtime", "lognormal:3,1", "--replicas", "20", "--workers", "2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -46,6 +52,36 @@ func TestGolden(t *testing.T) {
 			}
 			golden.Check(t, filepath.Join("cmd", tt.golden), []byte(stdout))
 		})
+	}
+}
+
+// TestTickScalesRounds: with a tick, a run is the same run, its times in
+// seconds: the publication's scenario at 100ms a round, given in
+// durations, has the statistics of the rounds run, times divided by ten.
+func TestTickScalesRounds(t *testing.T) {
+	_, rounds, _ := runCmd(t, "run", "--format", "csv")
+	code, ticked, stderr := runCmd(t, "run", "--format", "csv", "--tick", "100ms", "--lease", "300ms", "--renewal", "300ms",
+		"--outage", "500ms", "--start", "500ms", "--rounds", "2.4s", "--period", "600ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	r, k := strings.Split(rounds, "\n"), strings.Split(ticked, "\n")
+	if want := "nodes,lease_s,renewal_s,outage_s,start_s,rounds_s,period_s,fencing,persistent_trigger,down,quorum,started,missed,unresolved,delayed_s,double_starts,rejected,two_leader_s,leaderless_s,handover_s,handovers"; k[0] != want {
+		t.Errorf("header with a tick:\n%s\nwant\n%s", k[0], want)
+	}
+	names, rv, kv := strings.Split(r[0], ","), strings.Split(r[1], ","), strings.Split(k[1], ",")
+	for i, name := range names {
+		want := rv[i]
+		if strings.Contains(name, "_rounds") || slices.Contains([]string{"lease", "renewal", "outage", "rounds", "period"}, name) {
+			n, _ := strconv.Atoi(rv[i])
+			want = strconv.FormatFloat(float64(n)/10, 'f', -1, 64)
+		}
+		if name == "start" {
+			want = "0.5" // round 6 begins 5 ticks in
+		}
+		if kv[i] != want {
+			t.Errorf("%s: %s with a tick of 100ms, want %s (%s rounds)", name, kv[i], want, rv[i])
+		}
 	}
 }
 

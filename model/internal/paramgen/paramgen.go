@@ -29,22 +29,23 @@ type param struct {
 	toggle   bool   // a bool field, 0 or 1 as a Param value
 	lo, hi   string // the range, Go expressions (toggles: 0 … 1)
 	def      string // the default, a Go expression (the publication's scenario)
+	time     string // "Span" or "Point" for a time in rounds (model.TimeKind), else ""
 }
 
 // params is the table, in column order.
 func params() []param {
 	return []param{
-		{"Nodes", "nodes", "number of nodes that can lead", "nodes that can lead; node 0 leads first", false, "1", "MaxNodes", "5"},
-		{"Lease", "lease", "rounds without renewal after which a standby takes over", "rounds without renewal before a standby takes over", false, "1", "MaxRounds", "3"},
-		{"Renewal", "renewal", "a node that believes it leads re-reads the record every this many rounds", "believers re-read the record every Renewal rounds", false, "1", "MaxRounds", "3"},
-		{"Outage", "outage", "rounds the failing nodes stay unreachable", "rounds the failing nodes stay unreachable", false, "0", "MaxRounds", "5"},
-		{"Start", "start", "first round of the outage", "first round of the outage", false, "1", "MaxRounds", "6"},
-		{"Rounds", "rounds", "rounds in the run", "rounds in the run, t = 1 … Rounds", false, "1", "MaxRounds", "24"},
-		{"Period", "period", "the batch must start every this many rounds", "the batch must start in every round t with t % Period == 0", false, "1", "MaxRounds", "6"},
-		{"Fencing", "fencing", "the record refuses work from a node with a stale fencing token", "refuse work carrying a stale fencing token", true, "0", "1", "false"},
-		{"PersistentTrigger", "persistent_trigger", "a trigger no node accepts is queued for the next leader", "queue a trigger that no node accepts", true, "0", "1", "false"},
-		{"Down", "down", "nodes 0 … down-1 are unreachable together during the outage", "nodes 0 … Down-1 fail together", false, "0", "MaxNodes", "1"},
-		{"Quorum", "quorum", "a handover needs a strict majority of all nodes reachable", "a handover needs a strict majority reachable", true, "0", "1", "false"},
+		{"Nodes", "nodes", "number of nodes that can lead", "nodes that can lead; node 0 leads first", false, "1", "MaxNodes", "5", ""},
+		{"Lease", "lease", "rounds without renewal after which a standby takes over", "rounds without renewal before a standby takes over", false, "1", "MaxRounds", "3", "Span"},
+		{"Renewal", "renewal", "a node that believes it leads re-reads the record every this many rounds", "believers re-read the record every Renewal rounds", false, "1", "MaxRounds", "3", "Span"},
+		{"Outage", "outage", "rounds the failing nodes stay unreachable", "rounds the failing nodes stay unreachable", false, "0", "MaxRounds", "5", "Span"},
+		{"Start", "start", "first round of the outage", "first round of the outage", false, "1", "MaxRounds", "6", "Point"},
+		{"Rounds", "rounds", "rounds in the run", "rounds in the run, t = 1 … Rounds", false, "1", "MaxRounds", "24", "Span"},
+		{"Period", "period", "the batch must start every this many rounds", "the batch must start in every round t with t % Period == 0", false, "1", "MaxRounds", "6", "Span"},
+		{"Fencing", "fencing", "the record refuses work from a node with a stale fencing token", "refuse work carrying a stale fencing token", true, "0", "1", "false", ""},
+		{"PersistentTrigger", "persistent_trigger", "a trigger no node accepts is queued for the next leader", "queue a trigger that no node accepts", true, "0", "1", "false", ""},
+		{"Down", "down", "nodes 0 … down-1 are unreachable together during the outage", "nodes 0 … Down-1 fail together", false, "0", "MaxNodes", "1", ""},
+		{"Quorum", "quorum", "a handover needs a strict majority of all nodes reachable", "a handover needs a strict majority reachable", true, "0", "1", "false", ""},
 	}
 }
 
@@ -103,6 +104,21 @@ func Generate() []byte {
 		p("\tcase %s:\n\t\treturn paramInfo{%q, %q}\n", x.field, x.name, x.doc)
 	}
 	p("\t}\n\tpanic(\"model: unknown parameter \" + strconv.Itoa(int(p)))\n}\n\n")
+
+	p("// Time says whether the parameter is a time in rounds, and which kind.\n")
+	p("func (p Param) Time() TimeKind {\n\tswitch p {\n")
+	for _, kind := range []string{"Span", "Point"} {
+		var fields []string
+		for _, x := range ps {
+			if x.time == kind {
+				fields = append(fields, x.field)
+			}
+		}
+		if len(fields) > 0 {
+			p("\tcase %s:\n\t\treturn %s\n", strings.Join(fields, ", "), kind)
+		}
+	}
+	p("\t}\n\treturn NotTime\n}\n\n")
 
 	p("// Bool reports whether the parameter is a toggle, stored as 0 or 1.\n")
 	var toggles []string

@@ -1,0 +1,201 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TimeKind says whether a parameter is a time in rounds, and which kind:
+// a span of rounds (a lease of 3 rounds) or a round of the run (the
+// outage's first round). The kinds convert to real time differently: a
+// span of n rounds lasts n ticks, round t begins (t-1) ticks after the
+// run does.
+type TimeKind int
+
+// The kinds of parameters.
+const (
+	NotTime TimeKind = iota // a count or a toggle
+	Span                    // a number of rounds
+	Point                   // a round of the run, 1 … Rounds
+)
+
+// Tick is the real length of one round: it turns the model's rounds into
+// the seconds a capacity planner thinks in. The zero Tick keeps rounds as
+// the unit of every time, as in the publication. A Tick is a whole number
+// of milliseconds from MinTick to MaxTick.
+type Tick time.Duration
+
+// The ticks leasesim accepts: one round is at least a millisecond and at
+// most a day.
+const (
+	MinTick = Tick(time.Millisecond)
+	MaxTick = Tick(24 * time.Hour)
+)
+
+// Year is the length of a year in yearly projections: the mean Gregorian
+// year, 365.2425 days.
+const Year = 31_556_952 * time.Second
+
+// ParseTick parses a tick in Go's duration syntax, e.g. 100ms or 1s.
+func ParseTick(s string) (Tick, error) {
+	d, err := time.ParseDuration(s)
+	t := Tick(d)
+	if err != nil || t < MinTick || t > MaxTick || d%time.Millisecond != 0 {
+		return 0, fmt.Errorf("want a duration from 1ms to 24h, a whole number of milliseconds, e.g. 100ms or 1s")
+	}
+	return t, nil
+}
+
+// String is the tick in Go's duration syntax, or "1 round" for the zero
+// Tick.
+func (t Tick) String() string {
+	if t == 0 {
+		return "1 round"
+	}
+	return time.Duration(t).String()
+}
+
+// Unit is the unit of times in outputs: "rounds", or "s" for seconds.
+func (t Tick) Unit() string {
+	if t == 0 {
+		return "rounds"
+	}
+	return "s"
+}
+
+// RoundsPerYear is the number of rounds in a Year, or 0 for the zero Tick,
+// which has no real length.
+func (t Tick) RoundsPerYear() float64 {
+	if t == 0 {
+		return 0
+	}
+	return float64(Year) / float64(t)
+}
+
+// Name is p's name in outputs: with a tick, a time's name ends in "_s",
+// its unit, so that a column never holds seconds under a name that says
+// rounds.
+func (t Tick) Name(p Param) string {
+	if t == 0 || p.Time() == NotTime {
+		return p.Name()
+	}
+	return p.Name() + "_s"
+}
+
+// StatName is s's name in outputs: with a tick, a statistic counted in
+// rounds ("leaderless_rounds") is named for seconds ("leaderless_s").
+func (t Tick) StatName(s Stat) string {
+	name := s.Name()
+	if t == 0 || !s.Time() {
+		return name
+	}
+	return strings.TrimSuffix(name, "_rounds") + "_s"
+}
+
+// AppendValue appends v, a value of p, in the unit of t: as
+// Param.AppendValue does for the zero Tick or a parameter that is not a
+// time, else in seconds from the run's start (a Point) or long (a Span).
+func (t Tick) AppendValue(b []byte, p Param, v int) []byte {
+	switch {
+	case t == 0 || p.Time() == NotTime:
+		return p.AppendValue(b, v)
+	case p.Time() == Point:
+		v--
+	}
+	return t.AppendSeconds(b, v)
+}
+
+// AppendStat appends v, a value of statistic s, in the unit of t.
+func (t Tick) AppendStat(b []byte, s Stat, v int) []byte {
+	if t == 0 || !s.Time() {
+		return strconv.AppendInt(b, int64(v), 10)
+	}
+	return t.AppendSeconds(b, v)
+}
+
+// AppendSeconds appends the length of n rounds in seconds, exactly: a
+// tick is a whole number of milliseconds, so the seconds have at most
+// three decimals (1.5, 0.1, 86400).
+func (t Tick) AppendSeconds(b []byte, n int) []byte {
+	ms := int64(time.Duration(t) / time.Millisecond)
+	hi, lo := bits.Mul64(uint64(abs(n)), uint64(ms))
+	if hi != 0 || lo > math.MaxInt64 { // beyond 292 million years: never exact anyway
+		return strconv.AppendFloat(b, float64(n)*float64(ms)/1000, 'g', -1, 64)
+	}
+	if n < 0 {
+		b = append(b, '-')
+	}
+	b = strconv.AppendUint(b, lo/1000, 10)
+	if frac := lo % 1000; frac != 0 {
+		d := []byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+		b = append(b, strings.TrimRight(string(d), "0")...)
+	}
+	return b
+}
+
+// Seconds is the length of n rounds in seconds, for plots and sums.
+func (t Tick) Seconds(n float64) float64 { return n * time.Duration(t).Seconds() }
+
+// ParseValue parses one value of p given in the unit of t: as
+// Param.ParseValue does for the zero Tick or a parameter that is not a
+// time, else a Go duration (15s, 2m, 24h) that is a whole number of ticks,
+// counted from the run's start for a Point. Its error says what p accepts.
+func (t Tick) ParseValue(p Param, s string) (int, error) {
+	if t == 0 || p.Time() == NotTime {
+		return p.ParseValue(s)
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("want %s", t.Accepts(p))
+	}
+	if d%time.Duration(t) != 0 {
+		return 0, fmt.Errorf("%s is not a whole number of ticks: want %s", s, t.Accepts(p))
+	}
+	v := int(d / time.Duration(t))
+	if p.Time() == Point {
+		v++
+	}
+	if p.Check(v) != nil {
+		return 0, fmt.Errorf("want %s", t.Accepts(p))
+	}
+	return v, nil
+}
+
+// Accepts says in words which values p accepts in the unit of t.
+func (t Tick) Accepts(p Param) string {
+	if t == 0 || p.Time() == NotTime {
+		return p.Accepts()
+	}
+	lo, hi := p.Range()
+	if p.Time() == Point {
+		lo, hi = lo-1, hi-1
+	}
+	hi = min(hi, int(math.MaxInt64/int64(t)))
+	return fmt.Sprintf("a duration from %s to %s in whole ticks of %s", time.Duration(lo)*time.Duration(t), time.Duration(hi)*time.Duration(t), t)
+}
+
+// DurationOf is the duration of n rounds in Go's duration syntax, or
+// "n rounds" for the zero Tick: for sentences in reports.
+func (t Tick) DurationOf(n int) string {
+	if t == 0 {
+		if n == 1 {
+			return "1 round"
+		}
+		return strconv.Itoa(n) + " rounds"
+	}
+	if n > math.MaxInt64/int(t) {
+		return string(t.AppendSeconds(nil, n)) + "s"
+	}
+	return time.Duration(n * int(t)).String()
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}

@@ -1,0 +1,142 @@
+package model_test
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+func TestTickParseValue(t *testing.T) {
+	sec, ms := model.Tick(time.Second), model.Tick(100*time.Millisecond)
+	for _, tc := range []struct {
+		tick    model.Tick
+		p       model.Param
+		in      string
+		want    int
+		wantErr string
+	}{
+		{0, model.Lease, "15", 15, ""},
+		{0, model.Lease, "15s", 0, "want a whole number from 1 to 1000000000"},
+		{sec, model.Lease, "15s", 15, ""},
+		{sec, model.Lease, "2m", 120, ""},
+		{sec, model.Period, "24h", 86400, ""},
+		{ms, model.Lease, "1.5s", 15, ""},
+		{sec, model.Start, "0s", 1, ""},   // round 1 begins at the run's start
+		{sec, model.Start, "60s", 61, ""}, // 60 ticks later
+		{sec, model.Outage, "0s", 0, ""},
+		{sec, model.Nodes, "3", 3, ""}, // not a time: a count
+		{sec, model.Lease, "1500ms", 0, "1500ms is not a whole number of ticks: want a duration from 1s to 277777h46m40s in whole ticks of 1s"},
+		{sec, model.Lease, "15", 0, "want a duration from 1s to 277777h46m40s in whole ticks of 1s"},
+		{sec, model.Lease, "0s", 0, "want a duration from 1s to 277777h46m40s"},
+		{sec, model.Lease, "-5s", 0, "want a duration from 1s"},
+		{model.Tick(24 * time.Hour), model.Rounds, "2562048h", 0, "want a duration from 24h0m0s to 2562024h0m0s"}, // capped where durations end
+	} {
+		got, err := tc.tick.ParseValue(tc.p, tc.in)
+		switch {
+		case tc.wantErr == "" && (err != nil || got != tc.want):
+			t.Errorf("tick %v: ParseValue(%s, %q) = %d, %v; want %d", tc.tick, tc.p.Name(), tc.in, got, err, tc.want)
+		case tc.wantErr != "" && (err == nil || !startsWith(err.Error(), tc.wantErr)):
+			t.Errorf("tick %v: ParseValue(%s, %q) error = %v; want one starting %q", tc.tick, tc.p.Name(), tc.in, err, tc.wantErr)
+		}
+	}
+}
+
+func startsWith(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
+
+func TestTickText(t *testing.T) {
+	sec, ms := model.Tick(time.Second), model.Tick(100*time.Millisecond)
+	for _, tc := range []struct {
+		tick model.Tick
+		p    model.Param
+		v    int
+		name string
+		text string
+	}{
+		{0, model.Lease, 15, "lease", "15"},
+		{sec, model.Lease, 15, "lease_s", "15"},
+		{ms, model.Lease, 15, "lease_s", "1.5"},
+		{ms, model.Lease, 1, "lease_s", "0.1"},
+		{model.Tick(1250 * time.Millisecond), model.Lease, 1, "lease_s", "1.25"},
+		{sec, model.Start, 61, "start_s", "60"},
+		{sec, model.Nodes, 5, "nodes", "5"},
+		{sec, model.Fencing, 1, "fencing", "true"},
+	} {
+		if got := tc.tick.Name(tc.p); got != tc.name {
+			t.Errorf("tick %v: Name(%s) = %q, want %q", tc.tick, tc.p.Name(), got, tc.name)
+		}
+		if got := string(tc.tick.AppendValue(nil, tc.p, tc.v)); got != tc.text {
+			t.Errorf("tick %v: AppendValue(%s, %d) = %q, want %q", tc.tick, tc.p.Name(), tc.v, got, tc.text)
+		}
+		// What is written reads back as the same value.
+		in := tc.text
+		if tc.tick != 0 && tc.p.Time() != model.NotTime {
+			in += "s"
+		}
+		if got, err := tc.tick.ParseValue(tc.p, in); err != nil || got != tc.v {
+			t.Errorf("tick %v: ParseValue(%s, %q) = %d, %v; want %d", tc.tick, tc.p.Name(), in, got, err, tc.v)
+		}
+	}
+	for _, tc := range []struct {
+		tick model.Tick
+		s    model.Stat
+		v    int
+		name string
+		text string
+	}{
+		{0, model.LeaderlessRounds, 7, "leaderless_rounds", "7"},
+		{ms, model.LeaderlessRounds, 7, "leaderless_s", "0.7"},
+		{ms, model.Missed, 7, "missed", "7"},
+		{sec, model.DelayedRounds, 12, "delayed_s", "12"},
+	} {
+		if got := tc.tick.StatName(tc.s); got != tc.name {
+			t.Errorf("tick %v: StatName(%s) = %q, want %q", tc.tick, tc.s.Name(), got, tc.name)
+		}
+		if got := string(tc.tick.AppendStat(nil, tc.s, tc.v)); got != tc.text {
+			t.Errorf("tick %v: AppendStat(%s, %d) = %q, want %q", tc.tick, tc.s.Name(), tc.v, got, tc.text)
+		}
+	}
+}
+
+func TestTickSecondsAndYear(t *testing.T) {
+	for _, tc := range []struct {
+		tick model.Tick
+		n    int
+		want string
+	}{
+		{model.Tick(time.Millisecond), 1, "0.001"},
+		{model.Tick(time.Millisecond), -1234, "-1.234"},
+		{model.Tick(10 * time.Millisecond), 15, "0.15"},
+		{model.MaxTick, 1_000_000_000, "86400000000000"},
+		{model.MaxTick, math.MaxInt64 / 1000, "7.968993439842527e+20"}, // past int64 milliseconds: a float
+	} {
+		if got := string(tc.tick.AppendSeconds(nil, tc.n)); got != tc.want {
+			t.Errorf("tick %v: AppendSeconds(%d) = %s, want %s", tc.tick, tc.n, got, tc.want)
+		}
+	}
+	if got := model.Tick(time.Second).RoundsPerYear(); got != 31_556_952 {
+		t.Errorf("RoundsPerYear at 1s = %v, want 31556952 (365.2425 days)", got)
+	}
+	if got := model.Tick(0).RoundsPerYear(); got != 0 {
+		t.Errorf("RoundsPerYear of the zero tick = %v, want 0", got)
+	}
+	for _, tc := range []struct {
+		in      string
+		want    model.Tick
+		wantErr bool
+	}{
+		{"1s", model.Tick(time.Second), false},
+		{"100ms", model.Tick(100 * time.Millisecond), false},
+		{"24h", model.MaxTick, false},
+		{"25h", 0, true},
+		{"500us", 0, true},
+		{"1.0005s", 0, true},
+		{"1", 0, true},
+	} {
+		got, err := model.ParseTick(tc.in)
+		if got != tc.want || (err != nil) != tc.wantErr {
+			t.Errorf("ParseTick(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.wantErr)
+		}
+	}
+}
