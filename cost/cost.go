@@ -126,12 +126,31 @@ func PhaseMethod(ctx context.Context, c model.Config) (Incident, error) {
 	return phaseMethod(ctx, c, SettleRounds(c))
 }
 
+// Phases is the number of phases of an outage the phase method tries: the
+// rounds after which the period, the re-reads and the retry rounds repeat,
+// lcm(period, renewal, retry period), renewal left out when it is 0. A
+// value above MaxPhases means at least that many.
+func Phases(c model.Config) int {
+	n := c.Period
+	if c.Renewal > 0 {
+		n = lcm(n, c.Renewal) // at most MaxRounds², which fits an int
+	}
+	if n <= MaxPhases {
+		n = lcm(n, c.RetryPeriod)
+	}
+	return n
+}
+
 // phaseMethod is PhaseMethod with each run lasting horizon rounds past the
 // outage's start.
 func phaseMethod(ctx context.Context, c model.Config, horizon int) (Incident, error) {
-	phases := lcm(c.Period, c.Renewal)
+	phases := Phases(c)
 	if phases > MaxPhases {
-		return Incident{}, fmt.Errorf("the phase method would try lcm(period %d, renewal %d) = %d outage starts, more than %d", c.Period, c.Renewal, phases, MaxPhases)
+		what := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.Renewal)
+		if c.RetryPeriod > 1 || c.Renewal == 0 {
+			what = fmt.Sprintf("lcm(period %d, renewal %d, retry_period %d)", c.Period, c.Renewal, c.RetryPeriod)
+		}
+		return Incident{}, fmt.Errorf("the phase method would try %s = %d outage starts, more than %d", what, phases, MaxPhases)
 	}
 	if longest := c.Period + phases + horizon; longest > model.MaxRounds {
 		return Incident{}, fmt.Errorf("the phase method needs runs of up to %d rounds (period + lcm(period, renewal) + outage + renewal + period), more than the model's %d", longest, model.MaxRounds)
@@ -170,11 +189,19 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int) (Incident, er
 
 // SettleRounds is how many rounds after an outage starts the model needs
 // to settle: once every node is reachable again, the record's leader renews
-// (so no further handover), queued batches start in the first round, and
-// every stale believer drops out at its next re-read, within renewal
-// rounds. One more period covers a clean trigger after that.
+// at its next retry round (so no further handover), queued batches start
+// in the first round, and every stale believer drops out at its next
+// re-read, within renewal rounds. With a renew deadline, a leader that
+// gave up leaves the record unrenewed until its lease expires, within a
+// retry period, its deadline and the lease of its last renewal, and a
+// stale believer gives up within as long. One more period covers a clean
+// trigger after that.
 func SettleRounds(c model.Config) int {
-	return c.Outage + c.Renewal + c.Period
+	n := c.Outage + c.Renewal + c.Period + c.RetryPeriod - 1
+	if c.RenewDeadline > 0 {
+		n += c.RetryPeriod + c.RenewDeadline + c.Lease
+	}
+	return n
 }
 
 // lcm of two valid periods; at most MaxRounds², which fits an int64.

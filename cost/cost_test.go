@@ -20,7 +20,7 @@ func TestMethodsByHand(t *testing.T) {
 	fenced.Fencing, fenced.PersistentTrigger = true, true
 	longLease := seed
 	longLease.Lease = 8
-	everyRound := model.Config{Nodes: 3, Lease: 2, Renewal: 1, Outage: 3, Start: 6, Rounds: 24, Period: 1, Down: 1}
+	everyRound := model.Config{Nodes: 3, Lease: 2, Renewal: 1, RetryPeriod: 1, Outage: 3, Start: 6, Rounds: 24, Period: 1, Down: 1}
 
 	tests := []struct {
 		name   string
@@ -134,15 +134,20 @@ func TestProjectByHand(t *testing.T) {
 // changes no incident statistic, over a grid of configurations.
 func TestPhaseHorizonLongEnough(t *testing.T) {
 	n := 0
+	timings := []struct{ retry, deadline int }{{1, 0}, {2, 0}, {1, 2}, {2, 3}, {3, 4}} // retry period, renew deadline
 	for nodes := 1; nodes <= 4; nodes++ {
 		for lease := 1; lease <= 9; lease += 2 {
-			for renewal := 1; renewal <= 5; renewal++ {
+			for renewal := 0; renewal <= 5; renewal++ {
 				for outage := 0; outage <= 12; outage += 3 {
 					for period := 1; period <= 7; period += 2 {
-						for toggles := range 16 {
-							c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, Outage: outage, Start: 1, Rounds: 1,
-								Period: period, Down: 1 + toggles>>3, Fencing: toggles&1 != 0,
+						for toggles := range 16 * len(timings) {
+							tm := timings[toggles/16]
+							c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: tm.retry, RenewDeadline: tm.deadline,
+								Outage: outage, Start: 1, Rounds: 1, Period: period, Down: 1 + toggles>>3&1, Fencing: toggles&1 != 0,
 								PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0}
+							if c.Validate() != nil {
+								continue // settings client-go refuses
+							}
 							short, err := PhaseMethod(context.Background(), c)
 							if err != nil {
 								t.Fatal(err)
@@ -165,7 +170,7 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 			}
 		}
 	}
-	if n < 5000 {
+	if n < 15000 {
 		t.Fatalf("checked %d configurations", n)
 	}
 }

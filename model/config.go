@@ -72,6 +72,58 @@ func (e *RangeError) Error() string {
 	return fmt.Sprintf("%s %d is out of range: want %s", e.Param.Name(), e.Value, e.Param.Accepts())
 }
 
+// checkRelations returns a *RelationError for parameters, each in range,
+// that do not go together. A renewal of 0 (believers never re-read) needs
+// a renew deadline, or a stale leader would believe for ever. With a renew
+// deadline the configuration is client-go's, and so is its validation:
+// lease > renew deadline > 1.2 × retry period, as
+// leaderelection.NewLeaderElector requires (1.2 is its jitter factor).
+func (c *Config) checkRelations() error {
+	if c.RenewDeadline == 0 && c.Renewal != 0 { // the publication's model: nothing to relate
+		return nil
+	}
+	return c.relationError()
+}
+
+// relationError is checkRelations past its common case, apart so that
+// checkRelations inlines into Validate.
+func (c *Config) relationError() error {
+	switch {
+	case c.RenewDeadline == 0 && c.Renewal == 0:
+		return &RelationError{"%s 0 (never re-read) needs a %s above 0: otherwise a stale leader believes for ever", []Param{Renewal, RenewDeadline}}
+	case c.RenewDeadline == 0:
+		return nil
+	case c.Lease <= c.RenewDeadline:
+		return &RelationError{fmt.Sprintf("%%s %d must be longer than %%s %d, as client-go requires (leaseDuration must be greater than renewDeadline)", c.Lease, c.RenewDeadline), []Param{Lease, RenewDeadline}}
+	case 5*c.RenewDeadline <= 6*c.RetryPeriod:
+		return &RelationError{fmt.Sprintf("%%s %d must be longer than 1.2 × %%s %d, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)", c.RenewDeadline, c.RetryPeriod), []Param{RenewDeadline, RetryPeriod}}
+	}
+	return nil
+}
+
+// RelationError reports parameters, each in range, that do not go
+// together. Its message names them as CSV columns do; Flags names them as
+// command-line flags.
+type RelationError struct {
+	Format string  // the message, with a %s for each parameter
+	Params []Param // the parameters it names, in order
+}
+
+func (e *RelationError) Error() string { return e.format(Param.Name) }
+
+// Flags is the message with the parameters named as flags, --renew-deadline.
+func (e *RelationError) Flags() string {
+	return e.format(func(p Param) string { return "--" + p.Flag() })
+}
+
+func (e *RelationError) format(name func(Param) string) string {
+	args := make([]any, len(e.Params))
+	for i, p := range e.Params {
+		args[i] = name(p)
+	}
+	return fmt.Sprintf(e.Format, args...)
+}
+
 // Get returns the value of parameter p; toggles are 0 or 1.
 func (c *Config) Get(p Param) int { return c.values()[p] }
 

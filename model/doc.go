@@ -6,10 +6,12 @@
 // last renewal and a fencing token. Time runs in rounds t = 1 … Rounds,
 // and in each round:
 //
-//  1. Renew: the record's leader renews if it can reach the record.
-//  2. Handover: once the lease has gone unrenewed for Lease rounds, the
-//     lowest-numbered other reachable node takes over with the next token
-//     (with Quorum, only while a strict majority of all nodes is reachable).
+//  1. Renew: in a retry round (a multiple of RetryPeriod), the record's
+//     leader renews if it can reach the record and has not given up.
+//  2. Handover: in a retry round once the lease has gone unrenewed for
+//     Lease rounds, the lowest-numbered other reachable node (any, if the
+//     leader gave up) takes over with the next token (with Quorum, only
+//     while a strict majority of all nodes is reachable).
 //  3. Count believers: a node that took over believes it leads until it
 //     re-reads the record; reachable believers are active.
 //  4. Fence: with Fencing, work carrying a token older than the record's is
@@ -17,8 +19,11 @@
 //  5. Trigger: in every multiple of Period the batch must start; if no work
 //     is accepted it is missed or, with PersistentTrigger, queued for the
 //     first round whose work is accepted.
-//  6. Re-read: every Renewal rounds, active believers that are not the
-//     record's leader stop believing.
+//  6. Re-read: every Renewal rounds (never if 0), active believers that
+//     are not the record's leader stop believing.
+//
+// With a RenewDeadline, a believer whose last renewal was in round R gives
+// up in round R+RetryPeriod+RenewDeadline, as client-go's renew loop does.
 //
 // A Config is one configuration; a Schedule says when nodes cannot reach
 // the record (GroupOutage, the publication's; Windows, hand-written;

@@ -27,13 +27,15 @@ func FuzzParseLengths(f *testing.F) {
 // FuzzRun: any configuration, valid or not, gives an error or a run that
 // passes every check; nothing panics.
 func FuzzRun(f *testing.F) {
-	f.Add(5, 3, 3, 5, 6, 24, 6, uint8(0), 1)
-	f.Add(1, 1, 1, 0, 1, 1, 1, uint8(7), 0)
-	f.Add(0, -1, 0, -1, 0, 0, 0, uint8(0), -1)
-	f.Add(4, 2, 5, 30, 2, 60, 1, uint8(5), 2)
-	f.Add(1_000_001, 1, 1, 1, 1, 1_000_000_001, 1, uint8(1), 1)
-	f.Fuzz(func(t *testing.T, nodes, lease, renewal, outage, start, rounds, period int, toggles uint8, down int) {
-		c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, Outage: outage, Start: start,
+	f.Add(5, 3, 3, 5, 6, 24, 6, uint8(0), 1, 1, 0)
+	f.Add(1, 1, 1, 0, 1, 1, 1, uint8(7), 0, 1, 0)
+	f.Add(0, -1, 0, -1, 0, 0, 0, uint8(0), -1, 0, -1)
+	f.Add(4, 2, 5, 30, 2, 60, 1, uint8(5), 2, 1, 0)
+	f.Add(1_000_001, 1, 1, 1, 1, 1_000_000_001, 1, uint8(1), 1, 1, 0)
+	f.Add(3, 15, 0, 40, 30, 200, 60, uint8(3), 1, 2, 10) // client-go's defaults in seconds
+	f.Add(3, 11, 2, 13, 7, 100, 5, uint8(0), 1, 2, 10)   // a lease short of retry + deadline
+	f.Fuzz(func(t *testing.T, nodes, lease, renewal, outage, start, rounds, period int, toggles uint8, down, retry, deadline int) {
+		c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline, Outage: outage, Start: start,
 			Rounds: min(rounds, 5000), Period: period, Down: down,
 			Fencing: toggles&1 != 0, PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0}
 		c.Nodes = min(c.Nodes, 5000)

@@ -11,7 +11,11 @@ import "fmt"
 //   - with fencing no batch starts twice; with the persistent trigger none
 //     is missed; without fencing no work is rejected;
 //   - no count is negative, no round is both leaderless and two-leader, and
-//     every handover waited at least the lease.
+//     every handover waited at least the lease;
+//   - with a renew deadline and a lease at least the retry period plus the
+//     deadline, a leader always gives up before anyone can take over, so
+//     no round has two leaders and no batch starts twice (the margin
+//     client-go's defaults keep).
 func CheckInvariants(c Config, st Stats) error {
 	for s := Stat(0); int(s) < NumStats; s++ {
 		if st.Get(s) < 0 {
@@ -31,6 +35,8 @@ func CheckInvariants(c Config, st Stats) error {
 		return fmt.Errorf("two_leader_rounds %d + leaderless_rounds %d > %d rounds", st.TwoLeaderRounds, st.LeaderlessRounds, c.Rounds)
 	case st.HandoverRounds < st.Handovers*c.Lease:
 		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, c.Lease)
+	case c.RenewDeadline > 0 && c.Lease >= c.RetryPeriod+c.RenewDeadline && st.TwoLeaderRounds+st.DoubleStarts > 0:
+		return fmt.Errorf("two_leader_rounds %d, double_starts %d although lease %d >= retry_period %d + renew_deadline %d", st.TwoLeaderRounds, st.DoubleStarts, c.Lease, c.RetryPeriod, c.RenewDeadline)
 	}
 	return nil
 }

@@ -11,22 +11,30 @@ import (
 
 func TestValidate(t *testing.T) {
 	tests := []struct {
-		name  string
-		edit  func(*model.Config)
-		param model.Param // the parameter named in the error; -1 for none
+		name     string
+		edit     func(*model.Config)
+		param    model.Param // the parameter named in the error; -1 for none
+		relation string      // or, for parameters that do not go together, the start of the error
 	}{
-		{"defaults", func(*model.Config) {}, -1},
-		{"renewal 0", func(c *model.Config) { c.Renewal = 0 }, model.Renewal},
-		{"nodes 0", func(c *model.Config) { c.Nodes = 0 }, model.Nodes},
-		{"outage -1", func(c *model.Config) { c.Outage = -1 }, model.Outage},
-		{"lease 0", func(c *model.Config) { c.Lease = 0 }, model.Lease},
-		{"start 0", func(c *model.Config) { c.Start = 0 }, model.Start},
-		{"rounds too many", func(c *model.Config) { c.Rounds = model.MaxRounds + 1 }, model.Rounds},
-		{"period 0", func(c *model.Config) { c.Period = 0 }, model.Period},
-		{"down -1", func(c *model.Config) { c.Down = -1 }, model.Down},
-		{"nodes too many", func(c *model.Config) { c.Nodes = model.MaxNodes + 1 }, model.Nodes},
-		{"outage 0 is valid", func(c *model.Config) { c.Outage = 0 }, -1},
-		{"down beyond nodes is valid", func(c *model.Config) { c.Down = 9 }, -1},
+		{"defaults", func(*model.Config) {}, -1, ""},
+		{"renewal -1", func(c *model.Config) { c.Renewal = -1 }, model.Renewal, ""},
+		{"retry period 0", func(c *model.Config) { c.RetryPeriod = 0 }, model.RetryPeriod, ""},
+		{"renew deadline -1", func(c *model.Config) { c.RenewDeadline = -1 }, model.RenewDeadline, ""},
+		{"renewal 0 without a deadline", func(c *model.Config) { c.Renewal = 0 }, -1, "renewal 0 (never re-read) needs a renew_deadline"},
+		{"client-go's kubernetes in seconds", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal = 15, 10, 2, 0 }, -1, ""},
+		{"lease = deadline", func(c *model.Config) { c.Lease, c.RenewDeadline = 10, 10 }, -1, "lease 10 must be longer than renew_deadline 10"},
+		{"deadline = 1.2 × retry", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod = 10, 6, 5 }, -1, "renew_deadline 6 must be longer than 1.2 × retry_period 5"},
+		{"deadline just above 1.2 × retry", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod = 10, 7, 5 }, -1, ""},
+		{"nodes 0", func(c *model.Config) { c.Nodes = 0 }, model.Nodes, ""},
+		{"outage -1", func(c *model.Config) { c.Outage = -1 }, model.Outage, ""},
+		{"lease 0", func(c *model.Config) { c.Lease = 0 }, model.Lease, ""},
+		{"start 0", func(c *model.Config) { c.Start = 0 }, model.Start, ""},
+		{"rounds too many", func(c *model.Config) { c.Rounds = model.MaxRounds + 1 }, model.Rounds, ""},
+		{"period 0", func(c *model.Config) { c.Period = 0 }, model.Period, ""},
+		{"down -1", func(c *model.Config) { c.Down = -1 }, model.Down, ""},
+		{"nodes too many", func(c *model.Config) { c.Nodes = model.MaxNodes + 1 }, model.Nodes, ""},
+		{"outage 0 is valid", func(c *model.Config) { c.Outage = 0 }, -1, ""},
+		{"down beyond nodes is valid", func(c *model.Config) { c.Down = 9 }, -1, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,6 +47,10 @@ func TestValidate(t *testing.T) {
 			}
 			var re *model.RangeError
 			switch {
+			case tt.relation != "":
+				if err == nil || !strings.HasPrefix(err.Error(), tt.relation) || errors.As(err, &re) {
+					t.Errorf("Validate() = %v, want an error starting %q", err, tt.relation)
+				}
 			case tt.param < 0 && err != nil:
 				t.Errorf("Validate() = %v, want nil", err)
 			case tt.param >= 0 && !errors.As(err, &re):
@@ -51,7 +63,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestParamNames(t *testing.T) {
-	want := []string{"nodes", "lease", "renewal", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "down", "quorum"}
+	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "down", "quorum"}
 	for i, name := range want {
 		p := model.Param(i)
 		if p.Name() != name {
@@ -85,7 +97,7 @@ func TestInvariantsSmallSpace(t *testing.T) {
 						for period := 1; period <= 5; period += 2 {
 							for down := 0; down <= nodes; down++ {
 								for toggles := range 8 {
-									c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, Outage: outage,
+									c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Outage: outage,
 										Start: start, Rounds: 16, Period: period, Down: down,
 										PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0}
 									if err := r.Check(c, c.Schedule()); err != nil {
@@ -101,6 +113,48 @@ func TestInvariantsSmallSpace(t *testing.T) {
 		}
 	}
 	if n < 10000 {
+		t.Fatalf("checked only %d configurations", n)
+	}
+}
+
+// TestRenewDeadlineSmallSpace checks every invariant over a small grid of
+// client-go's timings: retry periods, renew deadlines (none, or any
+// client-go accepts), renewal 0 (only the deadline ends a belief), crossed
+// with outages, starts, zones and the toggles.
+func TestRenewDeadlineSmallSpace(t *testing.T) {
+	var r model.Runner
+	n := 0
+	for _, nodes := range []int{1, 2, 3} {
+		for _, lease := range []int{2, 4, 7, 12} {
+			for _, renewal := range []int{0, 1, 3} {
+				for _, retry := range []int{1, 2, 3} {
+					for _, deadline := range []int{0, 2, 3, 6, 11} {
+						for _, outage := range []int{0, 2, 5, 11, 20} {
+							for _, start := range []int{1, 3} {
+								for _, period := range []int{1, 4} {
+									for _, down := range []int{1, 2} {
+										for toggles := range 8 {
+											c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline,
+												Outage: outage, Start: start, Rounds: 40, Period: period, Down: down,
+												PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0}
+											if c.Validate() != nil {
+												continue // client-go would refuse it too
+											}
+											if err := r.Check(c, c.Schedule()); err != nil {
+												t.Fatalf("%+v: %v", c, err)
+											}
+											n++
+										}
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if n < 50_000 {
 		t.Fatalf("checked only %d configurations", n)
 	}
 }
@@ -168,7 +222,7 @@ func TestQuietStretchesSkipped(t *testing.T) {
 				for outage := 0; outage <= 12; outage += 3 {
 					for period := 1; period <= 7; period += 3 {
 						for toggles := range 8 {
-							c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, Outage: outage,
+							c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Outage: outage,
 								Start: 5, Rounds: 40, Period: period, Down: 1,
 								PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0}
 							skipped, err := r.Run(c)

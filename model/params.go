@@ -9,6 +9,8 @@ const (
 	Nodes Param = iota
 	Lease
 	Renewal
+	RetryPeriod
+	RenewDeadline
 	Outage
 	Start
 	Rounds
@@ -26,7 +28,9 @@ const (
 type Config struct {
 	Nodes             int  // nodes that can lead; node 0 leads first
 	Lease             int  // rounds without renewal before a standby takes over
-	Renewal           int  // believers re-read the record every Renewal rounds
+	Renewal           int  // believers re-read the record every Renewal rounds; 0: never
+	RetryPeriod       int  // the leader renews and followers poll in rounds t with t % RetryPeriod == 0
+	RenewDeadline     int  // a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never
 	Outage            int  // rounds the failing nodes stay unreachable
 	Start             int  // first round of the outage
 	Rounds            int  // rounds in the run, t = 1 … Rounds
@@ -41,7 +45,7 @@ type Config struct {
 // the leader unreachable for 5 rounds from round 6, 24 rounds, a batch
 // every 6.
 func Default() Config {
-	return Config{Nodes: 5, Lease: 3, Renewal: 3, Outage: 5, Start: 6, Rounds: 24, Period: 6, Down: 1}
+	return Config{Nodes: 5, Lease: 3, Renewal: 3, RetryPeriod: 1, Outage: 5, Start: 6, Rounds: 24, Period: 6, Down: 1}
 }
 
 type paramInfo struct {
@@ -57,7 +61,11 @@ func paramTable(p Param) paramInfo {
 	case Lease:
 		return paramInfo{"lease", "rounds without renewal after which a standby takes over"}
 	case Renewal:
-		return paramInfo{"renewal", "a node that believes it leads re-reads the record every this many rounds"}
+		return paramInfo{"renewal", "a node that believes it leads re-reads the record every this many rounds and stops believing if it lost (0: never, only its renew deadline ends a belief, as in client-go)"}
+	case RetryPeriod:
+		return paramInfo{"retry_period", "the leader renews, and the others poll the record, every this many rounds (client-go's RetryPeriod)"}
+	case RenewDeadline:
+		return paramInfo{"renew_deadline", "a leader that cannot renew gives up this long after its first failed attempt: retry period + renew deadline after its last renewal (client-go's RenewDeadline; 0: never)"}
 	case Outage:
 		return paramInfo{"outage", "rounds the failing nodes stay unreachable"}
 	case Start:
@@ -81,7 +89,7 @@ func paramTable(p Param) paramInfo {
 // Time says whether the parameter is a time in rounds, and which kind.
 func (p Param) Time() TimeKind {
 	switch p {
-	case Lease, Renewal, Outage, Rounds, Period:
+	case Lease, Renewal, RetryPeriod, RenewDeadline, Outage, Rounds, Period:
 		return Span
 	case Start:
 		return Point
@@ -97,7 +105,7 @@ func (p Param) Range() (min, max int) {
 	switch p {
 	case Nodes:
 		return 1, MaxNodes
-	case Outage:
+	case Renewal, RenewDeadline, Outage:
 		return 0, MaxRounds
 	case Fencing, PersistentTrigger, Quorum:
 		return 0, 1
@@ -109,7 +117,7 @@ func (p Param) Range() (min, max int) {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, b2i(c.Quorum)}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, b2i(c.Quorum)}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -121,6 +129,10 @@ func (c *Config) Set(p Param, v int) {
 		c.Lease = v
 	case Renewal:
 		c.Renewal = v
+	case RetryPeriod:
+		c.RetryPeriod = v
+	case RenewDeadline:
+		c.RenewDeadline = v
 	case Outage:
 		c.Outage = v
 	case Start:
@@ -142,15 +154,16 @@ func (c *Config) Set(p Param, v int) {
 	}
 }
 
-// Validate returns a *RangeError for the first parameter out of range.
+// Validate returns a *RangeError for the first parameter out of range,
+// or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.Down, Down) {
-		return nil // the common case, without building the values
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.Down, Down) {
+		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {
 		if lo, hi := Param(p).Range(); v < lo || v > hi {
 			return &RangeError{Param: Param(p), Value: v}
 		}
 	}
-	return nil
+	return c.checkRelations()
 }

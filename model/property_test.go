@@ -11,10 +11,19 @@ import (
 // long horizon or many nodes.
 func drawConfig(t *rapid.T) model.Config {
 	nodes := rapid.OneOf(rapid.IntRange(1, 8), rapid.IntRange(9, 2000)).Draw(t, "nodes")
+	lease := rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "lease")
+	retry := rapid.OneOf(rapid.Just(1), rapid.IntRange(1, lease)).Draw(t, "retry_period")
+	deadline, renewal := 0, rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "renewal")
+	if lo := 6*retry/5 + 1; lo < lease && rapid.Bool().Draw(t, "client-go") { // lease > deadline > 1.2 × retry
+		deadline = rapid.IntRange(lo, lease-1).Draw(t, "renew_deadline")
+		renewal = rapid.OneOf(rapid.Just(0), rapid.Just(renewal)).Draw(t, "renewal 0")
+	}
 	return model.Config{
 		Nodes:             nodes,
-		Lease:             rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "lease"),
-		Renewal:           rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "renewal"),
+		Lease:             lease,
+		Renewal:           renewal,
+		RetryPeriod:       retry,
+		RenewDeadline:     deadline,
 		Outage:            rapid.OneOf(rapid.IntRange(0, 20), rapid.IntRange(21, 5000)).Draw(t, "outage"),
 		Start:             rapid.IntRange(1, 2000).Draw(t, "start"),
 		Rounds:            rapid.OneOf(rapid.IntRange(1, 100), rapid.IntRange(101, 100_000)).Draw(t, "rounds"),

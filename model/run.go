@@ -1,11 +1,12 @@
 package model
 
 // believer is a node that believes it leads but is no longer the record's
-// leader, with the fencing token it was handed when it took over. The
-// record's leader always believes and always holds the current token, so
-// it is not listed.
+// leader, with the fencing token it was handed when it took over and the
+// round in which its renew deadline makes it give up (never without a
+// renew deadline). The record's leader holds the current token and
+// believes unless it has given up, so it is not listed.
 type believer struct {
-	node, token int
+	node, token, giveUp int
 }
 
 // Runner runs configurations of the round model. It keeps its scratch space
@@ -24,8 +25,11 @@ type state struct {
 	reach Reachability
 	t     int // the first round of the next stretch
 
-	// The shared durable record, and the stale believers.
+	// The shared durable record, and the stale believers. renewed is the
+	// round of the leader's last renewal; gaveUp says its renew deadline
+	// passed since, so it no longer believes.
 	leader, renewed, token int
+	gaveUp                 bool
 	believers              []believer
 
 	queued, queuedSum int // batches waiting and the sum of their trigger rounds
@@ -110,11 +114,10 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 // begin sets up a run of x.c: every node reachable, node 0 leading and
 // believing it, nobody else believing yet, nothing queued.
 func (x *state) begin() {
-	c := &x.c
-	x.reach.reset(c.Nodes)
-	x.t, x.leader, x.renewed, x.token = 1, 0, 0, 1
+	x.reach.reset(x.c.Nodes)
+	x.t, x.leader, x.renewed, x.token, x.gaveUp = 1, 0, 0, 1, false
 	x.believers = x.believers[:0]
-	x.queued, x.queuedSum, x.nextTrigger = 0, 0, c.Period
+	x.queued, x.queuedSum, x.nextTrigger = 0, 0, x.c.Period
 	x.st = Stats{}
 }
 
@@ -127,58 +130,93 @@ func (x *state) stretch(end int, view *RoundView) {
 
 	// A settled stretch, the usual one between failures: the leader is
 	// reachable, nobody else believes it leads and nothing is queued. The
-	// leader renews every round and starts every batch; nothing else
-	// happens.
-	if !down[x.leader] && len(x.believers) == 0 && x.queued == 0 {
+	// leader renews in every retry round and starts every batch; nothing
+	// else happens.
+	if !down[x.leader] && !x.gaveUp && len(x.believers) == 0 && x.queued == 0 && !x.deadlineFirst(t) {
 		last := min(end, c.Rounds)
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
 		x.st.Started += k
-		x.renewed, x.nextTrigger, x.t, x.dropStale = last, after, last+1, false
+		x.renewThrough(last)
+		x.nextTrigger, x.t, x.dropStale = after, last+1, false
 		if view != nil {
 			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
 		}
 		return
 	}
 
-	// 1. Renew, or 2. hand over once the lease has expired. A reachable
-	// leader renews every round, so its lease never expires.
+	// The renew deadline: a leader that has not renewed for a retry period
+	// and its deadline gives up, and so does a stale believer.
+	if c.RenewDeadline > 0 {
+		x.expireBeliefs(t)
+	}
+
+	// 1. Renew, in a retry round, or 2. hand over, in a retry round once
+	// the lease has expired. A reachable leader that has not given up
+	// renews in every retry round, so its lease never expires.
+	retry := c.RetryPeriod == 1 || t%c.RetryPeriod == 0
+	renewing := !down[x.leader] && !x.gaveUp
 	handover := false
-	if !down[x.leader] {
+	switch {
+	case !retry:
+	case renewing:
 		x.renewed = t
-	} else if t-x.renewed >= c.Lease && (!c.Quorum || 2*x.reach.count > c.Nodes) {
-		if next := x.reach.lowestReachableExcept(x.leader); next >= 0 { // C1
+	case t-x.renewed >= c.Lease && (!c.Quorum || 2*x.reach.count > c.Nodes):
+		// A leader that gave up came back as a follower (client-go's
+		// process restarts), so it may take over too.
+		except := x.leader
+		if x.gaveUp {
+			except = -1
+		}
+		if next := x.reach.lowestReachableExcept(except); next >= 0 { // C1
 			x.st.HandoverRounds += t - x.renewed
 			x.st.Handovers++
-			x.believers = handOver(x.believers, x.leader, x.token, next)
-			x.leader, x.renewed = next, t
+			if x.gaveUp {
+				x.believers = dropBelief(x.believers, next)
+			} else {
+				x.believers = handOver(x.believers, x.leader, x.token, x.giveUpRound(), next)
+			}
+			x.leader, x.renewed, x.gaveUp = next, t, false
 			x.token++
-			handover = true
+			handover, renewing = true, true
 		}
 	}
 
 	// 3. Count believers, 4. fence. The leader's work is accepted when it
-	// is reachable; stale believers' tokens are older than the record's,
-	// so fencing refuses theirs. Reachable stale believers drop out at the
-	// next re-read.
+	// is reachable and believes; stale believers' tokens are older than
+	// the record's, so fencing refuses theirs. Reachable stale believers
+	// drop out at the next re-read.
 	stale := 0
 	for _, b := range x.believers {
 		stale += b2i(!down[b.node])
 	}
-	leaderUp := !down[x.leader]
-	active, accepted := b2i(leaderUp)+stale, b2i(leaderUp)
+	active, accepted := b2i(renewing)+stale, b2i(renewing)
 	if !c.Fencing {
 		accepted += stale
 	}
 
 	// The stretch ends before reachability changes, when the lease expires,
-	// or with the re-read that drops the stale believers.
+	// when a belief meets its renew deadline, or with the re-read that
+	// drops the stale believers.
 	last := min(end, c.Rounds)
-	if !leaderUp && x.renewed+c.Lease > t {
-		last = min(last, x.renewed+c.Lease-1)
+	if !renewing {
+		// The next retry round in which the lease has expired; if that is
+		// this one and nobody took over, only a change of reachability
+		// can let someone.
+		if expiry := roundUp(max(x.renewed+c.Lease, t), c.RetryPeriod); expiry > t {
+			last = min(last, expiry-1)
+		}
+	}
+	if c.RenewDeadline > 0 {
+		if !x.gaveUp && (!renewing || x.deadlineFirst(t)) {
+			last = min(last, x.giveUpRound()-1)
+		}
+		for _, b := range x.believers {
+			last = min(last, b.giveUp-1)
+		}
 	}
 	x.dropStale = false
-	if stale > 0 {
-		if reread := (t + c.Renewal - 1) / c.Renewal * c.Renewal; reread <= last {
+	if stale > 0 && c.Renewal > 0 {
+		if reread := roundUp(t, c.Renewal); reread <= last {
 			last, x.dropStale = reread, true
 		}
 	}
@@ -189,8 +227,8 @@ func (x *state) stretch(end int, view *RoundView) {
 		x.st.LeaderlessRounds += n
 	}
 	x.st.Rejected += n * (active - accepted)
-	if leaderUp {
-		x.renewed = last
+	if renewing {
+		x.renewThrough(last)
 	}
 
 	// 5. Trigger, at every multiple of the period in the stretch (C7).
@@ -225,6 +263,60 @@ func (x *state) stretch(end int, view *RoundView) {
 	}
 }
 
+// giveUpRound is the round in which the record's leader gives up if it
+// cannot renew: a retry period and its renew deadline after its last
+// renewal, as client-go's renew loop; never without a renew deadline.
+func (x *state) giveUpRound() int {
+	if x.c.RenewDeadline == 0 {
+		return Never
+	}
+	return x.renewed + x.c.RetryPeriod + x.c.RenewDeadline
+}
+
+// deadlineFirst reports whether the leader, believing and reachable from
+// round t, meets its renew deadline before its next retry round: it came
+// back too late to renew in time.
+func (x *state) deadlineFirst(t int) bool {
+	return x.c.RenewDeadline > 0 && roundUp(t, x.c.RetryPeriod) >= x.giveUpRound()
+}
+
+// renewThrough records the renewals of a leader reachable and believing
+// from round x.t through last: its last renewal is the stretch's last
+// retry round, if the stretch has one.
+func (x *state) renewThrough(last int) {
+	r := last
+	if x.c.RetryPeriod > 1 {
+		r -= last % x.c.RetryPeriod
+	}
+	if r >= x.t {
+		x.renewed = r
+	}
+}
+
+// expireBeliefs ends, in round t, the beliefs whose renew deadline has
+// come: the record's leader's and the stale believers'.
+func (x *state) expireBeliefs(t int) {
+	if !x.gaveUp && t >= x.giveUpRound() {
+		x.gaveUp = true
+	}
+	kept := x.believers[:0]
+	for _, b := range x.believers {
+		if t < b.giveUp {
+			kept = append(kept, b)
+		}
+	}
+	x.believers = kept
+}
+
+// roundUp is the first multiple of step at or after t. A step of 1, the
+// default retry period, costs no division.
+func roundUp(t, step int) int {
+	if step == 1 {
+		return t
+	}
+	return (t + step - 1) / step * step
+}
+
 // started is the outcome of a stretch's triggers when the leader alone
 // believes it leads: none if no trigger fell in the stretch.
 func started(triggers int) Outcome {
@@ -253,7 +345,8 @@ func (x *state) reread() {
 func (x *state) observed() *RoundView {
 	v := &x.view
 	v.Round, v.Leader, v.Token = x.t-1, x.leader, x.token
-	v.Reread = v.Round%x.c.Renewal == 0
+	v.Reread = x.c.Renewal > 0 && v.Round%x.c.Renewal == 0
+	v.gaveUp = x.gaveUp
 	v.reach, v.believers = &x.reach, x.believers
 	return v
 }
@@ -278,16 +371,28 @@ func stepsThrough(next, last, step int) (n, after int) {
 }
 
 // handOver updates the stale believers when next takes over from leader,
-// which held token: the old leader, still believing, becomes stale, and next,
-// if it was a stale believer, now leads.
-func handOver(bel []believer, leader, token, next int) []believer {
+// which held token, still believes and gives up in round giveUp: the old
+// leader becomes stale and next, if it was a stale believer, now leads.
+func handOver(bel []believer, leader, token, giveUp, next int) []believer {
+	old := believer{node: leader, token: token, giveUp: giveUp}
 	for i := range bel {
 		if bel[i].node == next {
-			bel[i] = believer{node: leader, token: token}
+			bel[i] = old
 			return bel
 		}
 	}
-	return append(bel, believer{node: leader, token: token})
+	return append(bel, old)
+}
+
+// dropBelief removes next from the stale believers, if it is one: it now
+// leads.
+func dropBelief(bel []believer, next int) []believer {
+	for i := range bel {
+		if bel[i].node == next {
+			return append(bel[:i], bel[i+1:]...)
+		}
+	}
+	return bel
 }
 
 // Outcome is what became of the trigger in one round.
@@ -315,6 +420,7 @@ type RoundView struct {
 
 	reach     *Reachability
 	believers []believer
+	gaveUp    bool // the record's leader has given up
 }
 
 // Nodes is the number of nodes.
@@ -326,7 +432,7 @@ func (v *RoundView) Reachable(node int) bool { return v.reach.Reachable(node) }
 // Belief reports whether node believes it leads in this round, and the
 // fencing token it holds if so.
 func (v *RoundView) Belief(node int) (token int, believes bool) {
-	if node == v.Leader {
+	if node == v.Leader && !v.gaveUp {
 		return v.Token, true
 	}
 	for _, b := range v.believers {

@@ -46,7 +46,7 @@ func (r *Reachability) SetReachable(node int, reachable bool) {
 }
 
 // lowestReachableExcept returns the lowest-numbered reachable node other
-// than except, or -1 if there is none.
+// than except (-1 for none excepted), or -1 if there is none.
 func (r *Reachability) lowestReachableExcept(except int) int {
 	for i, d := range r.down {
 		if !d && i != except {

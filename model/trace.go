@@ -14,9 +14,10 @@ const (
 
 // TraceWindow is the rounds a trace of c shows. A run of up to 200 rounds
 // is shown whole. Of a longer one, the trace shows its outage and the
-// rounds the model needs to settle after it (a lease, a renewal and two
-// periods), from two periods before it, at most 10,000 rounds: so a trace
-// costs what the events need, not what the run's length does.
+// rounds the model needs to settle after it (a lease, a renewal, a retry
+// period, a renew deadline and two periods), from two periods before it,
+// at most 10,000 rounds: so a trace costs what the events need, not what
+// the run's length does.
 func TraceWindow(c Config) (first, last int) {
 	if c.Rounds <= wholeTrace {
 		return 1, c.Rounds
@@ -26,7 +27,7 @@ func TraceWindow(c Config) (first, last int) {
 		start, outage = 1, 0
 	}
 	first = max(1, start-2*c.Period)
-	last = min(c.Rounds, start+outage+c.Lease+c.Renewal+2*c.Period, first+maxTrace-1)
+	last = min(c.Rounds, start+outage+c.Lease+c.Renewal+c.RetryPeriod-1+c.RenewDeadline+2*c.Period, first+maxTrace-1)
 	return first, last
 }
 

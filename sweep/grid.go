@@ -41,6 +41,31 @@ func (g *Grid) Size() (int, error) {
 	return int(n), nil
 }
 
+// CheckRelations returns a *model.RelationError if two of the grid's
+// lists hold values that do not go together (model.Config.Validate): a
+// renewal of 0 beside no renew deadline, a lease not longer than a renew
+// deadline, a deadline not longer than 1.2 retry periods. The error names
+// the first such pair, found from the lists' extremes without walking the
+// grid, so a sweep is refused before it writes anything.
+func (g *Grid) CheckRelations() error {
+	lease, renewal := &g.Values[model.Lease], &g.Values[model.Renewal]
+	retry, deadline := &g.Values[model.RetryPeriod], &g.Values[model.RenewDeadline]
+	// Each configuration below is in the grid, and one is invalid exactly
+	// when the grid holds an invalid configuration of that kind.
+	for _, c := range []struct{ lease, renewal, retry, deadline int }{
+		{lease.max(), renewal.min(-1), retry.max(), deadline.min(-1)}, // renewal 0 with no deadline
+		{lease.min(0), renewal.max(), retry.max(), deadline.max()},    // the shortest lease, the longest deadline
+		{lease.max(), renewal.max(), retry.max(), deadline.min(0)},    // the shortest deadline, the longest retry period
+	} {
+		cfg := model.Default()
+		cfg.Lease, cfg.Renewal, cfg.RetryPeriod, cfg.RenewDeadline = c.lease, c.renewal, c.retry, c.deadline
+		if err := cfg.Validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Fingerprint identifies the grid: a hash of its lists, the same for every
 // shard of one sweep and, but for a one-in-2^64 chance, different for any
 // other grid.

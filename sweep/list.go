@@ -60,6 +60,34 @@ func (l List) spanOf(i int) int {
 	return sort.Search(len(l.spans), func(k int) bool { return l.spans[k].first+l.spans[k].n > i })
 }
 
+// min returns the smallest value above floor, or 0 if there is none.
+func (l List) min(floor int) int {
+	m, found := 0, false
+	for _, s := range l.spans {
+		lo := s.lo
+		if lo <= floor { // the first value of the span above floor
+			k := (floor-s.lo)/s.step + 1
+			if k >= s.n {
+				continue
+			}
+			lo = s.lo + k*s.step
+		}
+		if !found || lo < m {
+			m, found = lo, true
+		}
+	}
+	return m
+}
+
+// max returns the largest value.
+func (l List) max() int {
+	m := 0
+	for _, s := range l.spans {
+		m = max(m, s.last())
+	}
+	return m
+}
+
 // All yields the values in order.
 func (l List) All() iter.Seq[int] {
 	return func(yield func(int) bool) {

@@ -17,7 +17,7 @@ import (
 // MonteCarloParams are the parameters a Monte Carlo study varies; the
 // others (outage, start, down) belong to the publication's fixed schedule.
 func MonteCarloParams() []model.Param {
-	return []model.Param{model.Nodes, model.Lease, model.Renewal, model.Rounds, model.Period,
+	return []model.Param{model.Nodes, model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Rounds, model.Period,
 		model.Fencing, model.PersistentTrigger, model.Quorum}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -306,4 +307,49 @@ func peakRSSMiB(b *testing.B) float64 {
 	}
 	b.Fatal("no VmHWM in /proc/self/status")
 	return 0
+}
+
+// TestCheckRelationsAgreesWithWalk: CheckRelations, from the lists'
+// extremes, finds an invalid configuration exactly when walking the grid
+// finds one, and the one it names is invalid.
+func TestCheckRelationsAgreesWithWalk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	list := func(lo, hi int) sweep.List {
+		var vals []int
+		for v := lo; v <= hi; v++ {
+			if rng.IntN(3) == 0 {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			vals = []int{lo + rng.IntN(hi-lo+1)}
+		}
+		rng.Shuffle(len(vals), func(i, j int) { vals[i], vals[j] = vals[j], vals[i] })
+		return sweep.ListOf(vals...)
+	}
+	found := 0
+	for range 2000 {
+		g := sweep.NewGrid(model.Default())
+		a := rng.IntN(8)
+		g.Values[model.Lease], g.Values[model.Renewal] = list(4, 12), list(rng.IntN(2), 3)
+		g.Values[model.RetryPeriod], g.Values[model.RenewDeadline] = list(1, 3), list(a, a+2)
+		size, _ := g.Size()
+		var walk error
+		for i := range size {
+			if c := g.Config(i); c.Validate() != nil {
+				walk = c.Validate()
+				break
+			}
+		}
+		err := g.CheckRelations()
+		if (err == nil) != (walk == nil) {
+			t.Fatalf("grid %s: CheckRelations %v, the walk %v", fmt.Sprint(g.Values[:5]), err, walk)
+		}
+		if err != nil {
+			found++
+		}
+	}
+	if found < 400 || found > 1600 {
+		t.Errorf("%d of 2000 grids invalid: the test draws too few of one kind", found)
+	}
 }

@@ -22,7 +22,7 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	return func(ctx context.Context, std *streams) error {
 		size, err := g.Size()
 		if err != nil {
-			return &usageError{err.Error()}
+			return usage(err)
 		}
 		progress := func(int) {}
 		if bar := progressBar(std.err, size, "check"); bar != nil {
@@ -30,7 +30,7 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			defer bar.Finish()
 		}
 		bad := 0
-		checked, err := sweep.Check(ctx, &g, func(c model.Config, violation error) error {
+		checked, refused, err := sweep.Check(ctx, &g, func(c model.Config, violation error) error {
 			bad++
 			_, err := fmt.Fprintf(std.out, "violation: leasesim run%s: %v\n", runFlags(c), violation)
 			return err
@@ -41,7 +41,11 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if bad > 0 {
 			return errViolations{bad, checked}
 		}
-		_, err = fmt.Fprintf(std.out, "checked %d configurations: every invariant holds\n", checked)
+		skipped := ""
+		if refused > 0 {
+			skipped = fmt.Sprintf(" (and skipped %d whose settings do not go together)", refused)
+		}
+		_, err = fmt.Fprintf(std.out, "checked %d configurations%s: every invariant holds\n", checked, skipped)
 		return err
 	}
 }

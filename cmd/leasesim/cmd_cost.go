@@ -37,7 +37,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case err != nil:
-			return &usageError{err.Error()}
+			return usage(err)
 		}
 		if method != "phase" { // the phase method sets start and rounds itself
 			std.warn(in.Config)
@@ -83,7 +83,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case err != nil:
-			return &usageError{err.Error()}
+			return usage(err)
 		}
 		if *csvPath != "" {
 			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, ranks) })

@@ -50,7 +50,10 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		mc.LinesPerBatch = lines
 		size, err := mc.Grid.Size()
 		if err != nil {
-			return &usageError{err.Error()}
+			return usage(err)
+		}
+		if err := mc.Grid.CheckRelations(); err != nil {
+			return usage(err)
 		}
 		if size > maxConfigs {
 			return usagef("the study has %d configurations, more than --max-configs %d", size, maxConfigs)
@@ -135,8 +138,12 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 		}
 		return t.DurationOf(n)
 	}
-	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s, period %s, fencing %t, persistent trigger %t, quorum %t\n",
-		c.Nodes, span(c.Lease), span(c.Renewal), span(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
+	timing := ""
+	if c.RetryPeriod > 1 || c.RenewDeadline > 0 {
+		timing = fmt.Sprintf(", retry period %s, renew deadline %s", span(c.RetryPeriod), span(c.RenewDeadline))
+	}
+	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s, fencing %t, persistent trigger %t, quorum %t\n",
+		c.Nodes, span(c.Lease), span(c.Renewal), timing, span(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
 	fmt.Fprintf(&b, "  %-22s%16s%14s\n", "per replica", "mean", "± 95% CI")
 	for k := model.Stat(0); int(k) < model.NumStats; k++ {
 		mean, ci := s.InUnit(t, k)

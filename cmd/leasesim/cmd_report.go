@@ -41,7 +41,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case ctx.Err() != nil:
 			return ctx.Err()
 		case err != nil:
-			return &usageError{err.Error()}
+			return usage(err)
 		}
 		std.warn(base)
 		if err := reports.WriteDir(ctx, rv, *out); err != nil {

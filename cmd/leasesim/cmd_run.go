@@ -23,7 +23,7 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		st, err := model.Run(c)
 		if err != nil {
-			return &usageError{err.Error()}
+			return usage(err)
 		}
 		std.warn(c)
 		if *trace {
@@ -53,7 +53,7 @@ func setupMeasure(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	return func(_ context.Context, std *streams) error {
 		m, err := study.NewMeasure(c)
 		if err != nil {
-			return &usageError{err.Error()}
+			return usage(err)
 		}
 		std.warn(c)
 		return reports.WriteMeasure(std.out, m)

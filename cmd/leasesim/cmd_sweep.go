@@ -48,7 +48,10 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		g.Tick = *tick
 		size, err := g.Size()
 		if err != nil {
-			return &usageError{err.Error()}
+			return usage(err)
+		}
+		if err := g.CheckRelations(); err != nil {
+			return usage(err)
 		}
 		if size > maxConfigs {
 			return usagef("the grid has %d configurations, more than --max-configs %d", size, maxConfigs)

@@ -53,12 +53,19 @@ func commands() []command {
 }
 
 // usageError is bad input: exit status 2.
-type usageError struct{ msg string }
+type usageError struct {
+	msg string
+	err error // what it was made from, if anything
+}
 
 func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usage makes err, found in the input, a usageError.
+func usage(err error) error { return &usageError{err.Error(), err} }
 
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // Exit statuses.
@@ -103,7 +110,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
 			return exitOK
 		case err != nil:
-			err = &usageError{err.Error()}
+			err = usage(err)
 		case fs.NArg() > 0 && c.args == "":
 			err = usagef("unexpected argument %q: %s takes only flags", fs.Arg(0), c.name)
 		default:
@@ -118,9 +125,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // report prints err, if any, as one line and returns the exit status.
 func report(stderr io.Writer, name string, err error) int {
 	var ue *usageError
+	var re *model.RelationError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &re): // flags that do not go together, named as flags
+		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(re.Flags()))
+		return exitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(stderr, "leasesim %s: interrupted; no output file was written\n", name)
 		return exitInterrupted

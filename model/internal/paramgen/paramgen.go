@@ -37,7 +37,9 @@ func params() []param {
 	return []param{
 		{"Nodes", "nodes", "number of nodes that can lead", "nodes that can lead; node 0 leads first", false, "1", "MaxNodes", "5", ""},
 		{"Lease", "lease", "rounds without renewal after which a standby takes over", "rounds without renewal before a standby takes over", false, "1", "MaxRounds", "3", "Span"},
-		{"Renewal", "renewal", "a node that believes it leads re-reads the record every this many rounds", "believers re-read the record every Renewal rounds", false, "1", "MaxRounds", "3", "Span"},
+		{"Renewal", "renewal", "a node that believes it leads re-reads the record every this many rounds and stops believing if it lost (0: never, only its renew deadline ends a belief, as in client-go)", "believers re-read the record every Renewal rounds; 0: never", false, "0", "MaxRounds", "3", "Span"},
+		{"RetryPeriod", "retry_period", "the leader renews, and the others poll the record, every this many rounds (client-go's RetryPeriod)", "the leader renews and followers poll in rounds t with t % RetryPeriod == 0", false, "1", "MaxRounds", "1", "Span"},
+		{"RenewDeadline", "renew_deadline", "a leader that cannot renew gives up this long after its first failed attempt: retry period + renew deadline after its last renewal (client-go's RenewDeadline; 0: never)", "a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never", false, "0", "MaxRounds", "0", "Span"},
 		{"Outage", "outage", "rounds the failing nodes stay unreachable", "rounds the failing nodes stay unreachable", false, "0", "MaxRounds", "5", "Span"},
 		{"Start", "start", "first round of the outage", "first round of the outage", false, "1", "MaxRounds", "6", "Point"},
 		{"Rounds", "rounds", "rounds in the run", "rounds in the run, t = 1 … Rounds", false, "1", "MaxRounds", "24", "Span"},
@@ -180,7 +182,7 @@ func Generate() []byte {
 	}
 	p("\tdefault:\n\t\tpanic(\"model: unknown parameter \" + strconv.Itoa(int(p)))\n\t}\n}\n\n")
 
-	p("// Validate returns a *RangeError for the first parameter out of range.\n")
+	p("// Validate returns a *RangeError for the first parameter out of range,\n// or an error naming parameters that do not go together (checkRelations).\n")
 	p("func (c *Config) Validate() error {\n\tif ")
 	var checks []string
 	for _, x := range ps {
@@ -188,9 +190,9 @@ func Generate() []byte {
 			checks = append(checks, fmt.Sprintf("inRange(c.%s, %s)", x.field, x.field))
 		}
 	}
-	p("%s {\n\t\treturn nil // the common case, without building the values\n\t}\n", strings.Join(checks, " && "))
+	p("%s {\n\t\treturn c.checkRelations() // the common case, without building the values\n\t}\n", strings.Join(checks, " && "))
 	p("\tfor p, v := range c.values() {\n\t\tif lo, hi := Param(p).Range(); v < lo || v > hi {\n")
-	p("\t\t\treturn &RangeError{Param: Param(p), Value: v}\n\t\t}\n\t}\n\treturn nil\n}\n")
+	p("\t\t\treturn &RangeError{Param: Param(p), Value: v}\n\t\t}\n\t}\n\treturn c.checkRelations()\n}\n")
 
 	src, err := format.Source(b.Bytes())
 	if err != nil {
