@@ -40,7 +40,7 @@ func TestEveryFlagRefusesBadInput(t *testing.T) {
 		fs.VisitAll(func(f *pflag.Flag) {
 			values := badValues[f.Value.Type()]
 			switch f.Name {
-			case "method", "format":
+			case "method", "format", "preset":
 				values = []string{"nonsense", ""}
 			case "outage-mix":
 				values = []string{"2;0.9", "2:0", "2:-1", "x:1", "2:1,2:1", "0:1e308,1:1e308"}

@@ -48,6 +48,7 @@ func commands() []command {
 		{"merge", "join the shard CSVs of one sweep", " FILE...", setupMerge},
 		{"montecarlo", "run configurations under independent random node failures", "", setupMonteCarlo},
 		{"check", "check the model's invariants over a bounded space, exhaustively", "", setupCheck},
+		{"settings", "client-go's timings for one set of settings, beside library-go's formulas", "", setupSettings},
 		{"report", "write every table, CSV and plot of a capacity-planning review", "", setupReport},
 	}
 }

@@ -39,6 +39,9 @@ func TestGolden(t *testing.T) {
 		{"help.txt", []string{"help"}},
 		{"run-help.txt", []string{"run", "--help"}},
 		{"sweep-help.txt", []string{"sweep", "--help"}},
+		{"settings-openshift.txt", []string{"settings", "--preset", "openshift"}},
+		{"settings-kubernetes.csv", []string{"settings", "--format", "csv"}},
+		{"settings-etcd-5-nodes.txt", []string{"settings", "--preset", "etcd", "--nodes", "5"}},
 		{"run-tick.txt", []string{"run", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
 		{"sweep-tick.csv", []string{"sweep", "--tick", "500ms", "--lease", "1s:2s:500ms", "--outage", "0s,3s", "--rounds", "1m"}},
 		{"montecarlo-tick.txt", []string{"montecarlo", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--period", "1h", "--rounds", "720h",
@@ -113,6 +116,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{[]string{"run", "--renewal", "-1"}, `leasesim run: invalid argument "-1" for "--renewal" flag: want a whole number from 0 to 1000000000`},
 		{[]string{"run", "--renewal", "0"}, `leasesim run: --renewal 0 (never re-read) needs a --renew-deadline above 0: otherwise a stale leader believes for ever`},
+		{[]string{"settings", "--preset", "openshift", "--renew-deadline", "140s"}, `leasesim settings: --lease 2m17s --renew-deadline 2m20s --retry-period 26s --nodes 3: lease duration 2m17s must be longer than renew deadline 2m20s (client-go: leaseDuration must be greater than renewDeadline)`},
+		{[]string{"settings", "--preset", "consul"}, `leasesim settings: invalid argument "consul" for "--preset" flag: want one of kubernetes, openshift, openshift-sno, etcd`},
 		{[]string{"run", "--renew-deadline", "3"}, `leasesim run: --lease 3 must be longer than --renew-deadline 3, as client-go requires (leaseDuration must be greater than renewDeadline)`},
 		{[]string{"sweep", "--lease", "15", "--renew-deadline", "10", "--retry-period", "9"}, `leasesim sweep: --renew-deadline 10 must be longer than 1.2 × --retry-period 9, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)`},
 		{[]string{"run", "--lease", "abc"}, `leasesim run: invalid argument "abc" for "--lease" flag: want a whole number from 1 to 1000000000`},
@@ -126,7 +131,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "extra"}, `leasesim run: unexpected argument "extra": run takes only flags`},
 		{[]string{"run", "--trace", "--format", "csv"}, `leasesim run: --trace goes only with --format table`},
 		{[]string{"measure", "--period", "x"}, `leasesim measure: invalid argument "x" for "--period" flag: want a whole number from 1 to 1000000000`},
-		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, report`},
+		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, settings, report`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/settings"
+	"github.com/spf13/pflag"
+)
+
+// durationValue is a flag holding a positive duration.
+type durationValue struct{ d *time.Duration }
+
+func (v durationValue) String() string { return v.d.String() }
+
+func (v durationValue) Set(s string) error {
+	t, err := model.ParseTick(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
+	if err != nil {
+		return err
+	}
+	*v.d = time.Duration(t)
+	return nil
+}
+
+func (v durationValue) Type() string { return "duration" }
+
+// presetValue is a --preset flag.
+type presetValue struct{ p *settings.Preset }
+
+func (v presetValue) String() string { return v.p.Name }
+
+func (v presetValue) Set(s string) error {
+	p, err := settings.PresetByName(s)
+	if err != nil {
+		return err
+	}
+	*v.p = p
+	return nil
+}
+
+func (v presetValue) Type() string { return "name" }
+
+func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	preset, _ := settings.PresetByName("kubernetes")
+	fs.Var(presetValue{&preset}, "preset", "start from a lock's defaults: "+presetNames())
+	var s settings.Settings
+	fs.Var(durationValue{&s.LeaseDuration}, "lease", "lease duration (client-go's LeaseDuration)")
+	fs.Var(durationValue{&s.RenewDeadline}, "renew-deadline", "renew deadline (client-go's RenewDeadline)")
+	fs.Var(durationValue{&s.RetryPeriod}, "retry-period", "retry period (client-go's RetryPeriod)")
+	s.Nodes = 3
+	fs.Var(positiveValue{&s.Nodes, 1000}, "nodes", "candidates, the leader among them")
+	seed := fs.Uint64("seed", 1, "seed of the followers' jitter for the medians")
+	format := "table"
+	fs.Var(choiceValue{&format, []string{"table", "csv"}}, "format", "output format: table or csv")
+	for _, name := range []string{"lease", "renew-deadline", "retry-period"} {
+		fs.Lookup(name).DefValue = "the preset's"
+	}
+	return func(_ context.Context, std *streams) error {
+		// Explicit flags override the preset.
+		for _, f := range []struct {
+			flag string
+			d    *time.Duration
+			v    time.Duration
+		}{{"lease", &s.LeaseDuration, preset.LeaseDuration}, {"renew-deadline", &s.RenewDeadline, preset.RenewDeadline}, {"retry-period", &s.RetryPeriod, preset.RetryPeriod}} {
+			if !fs.Changed(f.flag) {
+				*f.d = f.v
+			}
+		}
+		if err := s.Validate(); err != nil {
+			return usagef("--lease %s --renew-deadline %s --retry-period %s --nodes %d: %v", s.LeaseDuration, s.RenewDeadline, s.RetryPeriod, s.Nodes, err)
+		}
+		figures := settings.Figures(s, *seed)
+		if format == "csv" {
+			return writeSettingsCSV(std, figures)
+		}
+		return writeSettingsTable(std, s, preset, fs.Changed("lease") || fs.Changed("renew-deadline") || fs.Changed("retry-period"), *seed, figures)
+	}
+}
+
+func presetNames() string {
+	var names []string
+	for _, p := range settings.Presets() {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// seconds formats a figure's value: at most three decimals, none if whole.
+func seconds(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+}
+
+func writeSettingsTable(std *streams, s settings.Settings, p settings.Preset, changed bool, seed uint64, figures []settings.Figure) error {
+	var b strings.Builder
+	from := "preset " + p.Name
+	if changed {
+		from += ", changed by flags"
+	}
+	fmt.Fprintf(&b, "client-go leader election: lease %ss, renew deadline %ss, retry period %ss, %d nodes (%s)\n",
+		seconds(s.LeaseDuration.Seconds()), seconds(s.RenewDeadline.Seconds()), seconds(s.RetryPeriod.Seconds()), s.Nodes, from)
+	if !changed && !p.Exact {
+		fmt.Fprintf(&b, "%s, mapped onto client-go's settings (docs/settings.md)\n", p.What)
+	}
+	fmt.Fprintf(&b, "in seconds; min and max over the followers' jitter and the fault's phase, median of draws with seed %d\n\n", seed)
+	fmt.Fprintf(&b, "%-28s%9s%9s%9s%12s\n", "figure", "min", "median", "max", "library-go")
+	var flagged []string
+	for _, f := range figures {
+		mark := ""
+		if f.Disagrees() {
+			mark = " *"
+			code := f.Min
+			if f.ComparedWith == "max" {
+				code = f.Max
+			}
+			flagged = append(flagged, fmt.Sprintf("%s: library-go's %s gives %ss; the code's %s is %ss", f.Metric, f.PublishedFormula, seconds(f.Published), f.ComparedWith, seconds(code)))
+		}
+		fmt.Fprintf(&b, "%-28s%9s%9s%9s%12s%s\n", f.Metric, seconds(f.Min), seconds(f.Median), seconds(f.Max), seconds(f.Published), mark)
+	}
+	if margin := figures[5]; margin.Metric == "two_leader_margin" && margin.Min > 0 {
+		fmt.Fprintf(&b, "\nThe margin absorbs leader and follower clocks running at rates up to %.1f%% apart (lease / (retry period + renew deadline) − 1),\nor a pause of the leader of up to %ss.\n",
+			100*(s.RecordLease().Seconds()/s.GiveUp().Seconds()-1), seconds(figures[6].Min))
+	} else {
+		b.WriteString("\nNo margin: a follower may take over as soon as, or before, the leader gives up, so a leader cut off from the record\nand back just before its deadline, or paused, or with a slow clock, leads beside its successor.\n")
+	}
+	if len(flagged) > 0 {
+		b.WriteString("\n* disagrees with library-go's published formula:\n")
+		for _, l := range flagged {
+			fmt.Fprintf(&b, "  %s\n", l)
+		}
+	}
+	b.WriteString("\n")
+	for _, f := range figures {
+		fmt.Fprintf(&b, "%s: %s\n", f.Metric, f.Doc)
+	}
+	_, err := fmt.Fprint(std.out, b.String())
+	return err
+}
+
+func writeSettingsCSV(std *streams, figures []settings.Figure) error {
+	var b strings.Builder
+	b.WriteString("metric,min_s,median_s,max_s,published_s\n")
+	for _, f := range figures {
+		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\n", f.Metric, seconds(f.Min), seconds(f.Median), seconds(f.Max), seconds(f.Published))
+	}
+	_, err := fmt.Fprint(std.out, b.String())
+	return err
+}
