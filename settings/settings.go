@@ -102,9 +102,9 @@ func (s Settings) LastCall(timeout time.Duration) time.Duration {
 // jitter and the phase of the fault, and the value of library-go's formula
 // for it, if there is one.
 type Figure struct {
-	Metric            string
-	Doc               string
-	Min, Median, Max  float64
+	Metric           string
+	Doc              string
+	Min, Median, Max float64
 	Published        float64 // NaN if library-go publishes no formula
 	PublishedFormula string
 	ComparedWith     string // "min" or "max": which end the formula claims
