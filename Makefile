@@ -1,12 +1,17 @@
 # leasesim: common tasks. The README's two commands need nothing but Go.
 
-.PHONY: build test golden bench ci report
+.PHONY: build test validate golden bench ci report
 
 build:
 	go build -o bin/leasesim ./cmd/leasesim
 
 test:
 	go test ./...
+
+# Real client-go electors against leasesim's figures (a module of its own,
+# so that client-go stays out of leasesim's dependencies).
+validate:
+	cd validate/clientgo && go test ./...
 
 # Rewrite the golden files (each package's testdata/golden, the CLI's in
 # testdata/golden, model's scenarios in model/testdata/scenarios); commit
