@@ -26,6 +26,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addGridFlags(fs, &mc.Grid, params...)
 	fs.Var(paramValue{model.Rounds, &base, new(string)}, "rounds", "rounds in each replica")
 	tick := addTickFlag(fs)
+	addPresetFlag(fs)
 	fs.Var(lengthsValue{&mc.Up}, "uptime", "how long a node stays reachable: "+model.LengthsSyntax)
 	fs.Var(lengthsValue{&mc.Down}, "downtime", "how long a node stays unreachable: "+model.LengthsSyntax)
 	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration")

@@ -14,6 +14,7 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	c := model.Default()
 	addModelFlags(fs, &c)
 	tick := addTickFlag(fs)
+	addPresetFlag(fs)
 	format := "table"
 	fs.Var(choiceValue{&format, []string{"table", "json", "csv"}}, "format", "output format: table, json or csv")
 	trace := fs.Bool("trace", false, "print the run round by round before the table")

@@ -35,6 +35,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.NewGrid(model.Default())
 	addGridFlags(fs, &g, model.Params()...)
 	tick := addTickFlag(fs)
+	addPresetFlag(fs)
 	out := addOutputFlag(fs, "out", "-", "write the CSV to this file, atomically; - is standard output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")

@@ -7,10 +7,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
@@ -167,13 +169,28 @@ type timed interface {
 func (v paramValue) kind() model.TimeKind { return v.p.Time() }
 func (v listValue) kind() model.TimeKind  { return v.p.Time() }
 
+// addPresetFlag registers --preset, which sets the lease settings of a
+// lock's defaults (settings.Presets) where no flag sets them.
+func addPresetFlag(fs *pflag.FlagSet) {
+	fs.Var(presetValue{new(settings.Preset)}, "preset", "a lock's defaults for lease, renew-deadline, retry-period and renewal (0): "+presetNames()+"; implies --tick 1s unless --tick is given")
+}
+
 // resolveTimes reads every time flag given on the command line in the unit
-// --tick sets: whole rounds without it, durations with it. Its error is
-// pflag's, naming the flag and what it accepts.
+// --tick sets: whole rounds without it, durations with it; then applies
+// --preset to the lease settings no flag set. Its error is pflag's, naming
+// the flag and what it accepts.
 func resolveTimes(fs *pflag.FlagSet) error {
 	var tick model.Tick
+	var preset settings.Preset
+	if f := fs.Lookup("preset"); f != nil {
+		preset = *f.Value.(presetValue).p
+	}
 	if f := fs.Lookup("tick"); f != nil {
-		tick = *f.Value.(tickValue).t
+		t := f.Value.(tickValue).t
+		if preset.Name != "" && !f.Changed {
+			*t = model.Tick(time.Second)
+		}
+		tick = *t
 	}
 	var err error
 	fs.Visit(func(f *pflag.Flag) {
@@ -186,6 +203,43 @@ func resolveTimes(fs *pflag.FlagSet) error {
 				e = fmt.Errorf("%v (rounds); durations such as %s need --tick", e, text)
 			}
 			err = fmt.Errorf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)
+		}
+	})
+	if err != nil || preset.Name == "" {
+		return err
+	}
+	return applyPreset(fs, preset, tick)
+}
+
+// applyPreset sets the lease settings of preset, in rounds of tick, on the
+// flags of fs that the command line left alone.
+func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) error {
+	values := map[model.Param]time.Duration{model.Lease: preset.LeaseDuration, model.RenewDeadline: preset.RenewDeadline, model.RetryPeriod: preset.RetryPeriod, model.Renewal: 0}
+	var err error
+	fs.VisitAll(func(f *pflag.Flag) {
+		var p model.Param
+		switch v := f.Value.(type) {
+		case paramValue:
+			p = v.p
+		case listValue:
+			p = v.p
+		default:
+			return
+		}
+		d, ok := values[p]
+		if !ok || f.Changed || err != nil {
+			return
+		}
+		n, e := tick.ParseValue(p, d.String())
+		if e != nil {
+			err = fmt.Errorf("--preset %s sets %s %s, which --tick %s cannot hold: %v", preset.Name, p.Flag(), d, tick, e)
+			return
+		}
+		switch v := f.Value.(type) {
+		case paramValue:
+			v.c.Set(p, n)
+		case listValue:
+			*v.vals = sweep.ListOf(n)
 		}
 	})
 	return err
