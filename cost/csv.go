@@ -26,13 +26,13 @@ func WithConfig(c model.Config, projections []Projection) []ConfigProjection {
 }
 
 // WriteCostCSV writes projections as CSV: the parameter columns of each
-// projection's configuration, then the method, the rate, lines per batch
-// and the yearly figures.
-func WriteCostCSV(w io.Writer, ps []ConfigProjection) error {
-	b := model.AppendNames(nil, model.Params()...)
+// projection's configuration in the unit of t, then the method, the rate,
+// lines per batch and the yearly figures.
+func WriteCostCSV(w io.Writer, t model.Tick, ps []ConfigProjection) error {
+	b := t.AppendNames(nil, model.Params()...)
 	b = append(b, "method,handovers_per_year,lines_per_batch,missed_batches_per_year,missed_lines_per_year,double_batches_per_year,double_lines_per_year\n"...)
 	for _, p := range ps {
-		b = p.Config.AppendValues(b)
+		b = t.AppendValues(b, &p.Config)
 		b = fmt.Appendf(b, ",%s,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n", p.Method, p.EventsPerYear, p.LinesPerBatch,
 			p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 	}

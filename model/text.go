@@ -46,25 +46,3 @@ func Params() []Param {
 	}
 	return ps
 }
-
-// AppendNames appends the names of params, each followed by a comma: the
-// start of a CSV header.
-func AppendNames(b []byte, params ...Param) []byte {
-	for _, p := range params {
-		b = append(b, p.Name()...)
-		b = append(b, ',')
-	}
-	return b
-}
-
-// AppendValues appends every parameter value of c, comma-separated, in
-// column order, without a trailing comma.
-func (c *Config) AppendValues(b []byte) []byte {
-	for p := Param(0); int(p) < NumParams; p++ {
-		if p > 0 {
-			b = append(b, ',')
-		}
-		b = p.AppendValue(b, c.Get(p))
-	}
-	return b
-}

@@ -96,6 +96,28 @@ func (t Tick) StatName(s Stat) string {
 	return strings.TrimSuffix(name, "_rounds") + "_s"
 }
 
+// AppendNames appends the names of params in the unit of t (Name), each
+// followed by a comma: the start of a CSV header.
+func (t Tick) AppendNames(b []byte, params ...Param) []byte {
+	for _, p := range params {
+		b = append(b, t.Name(p)...)
+		b = append(b, ',')
+	}
+	return b
+}
+
+// AppendValues appends every parameter value of c in the unit of t,
+// comma-separated, in column order, without a trailing comma.
+func (t Tick) AppendValues(b []byte, c *Config) []byte {
+	for p := Param(0); int(p) < NumParams; p++ {
+		if p > 0 {
+			b = append(b, ',')
+		}
+		b = t.AppendValue(b, p, c.Get(p))
+	}
+	return b
+}
+
 // AppendValue appends v, a value of p, in the unit of t: as
 // Param.AppendValue does for the zero Tick or a parameter that is not a
 // time, else in seconds from the run's start (a Point) or long (a Span).

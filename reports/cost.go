@@ -18,17 +18,44 @@ func linesLine(r study.CostResult) string {
 	return fmt.Sprintf("one batch = %d invoice lines\n", r.LinesPerBatch)
 }
 
+// count formats a number of rounds in the unit of t: "5", or "5s" with a
+// tick.
+func count(t model.Tick, n int) string {
+	if t == 0 {
+		return strconv.Itoa(n)
+	}
+	return string(t.AppendSeconds(nil, n)) + "s"
+}
+
+// mean formats an average number of rounds to four decimals in the unit
+// of t: "2.5000 rounds", or "2.5000s" with a tick.
+func mean(t model.Tick, x float64) string {
+	if t == 0 {
+		return fmt.Sprintf("%.4f rounds", x)
+	}
+	return fmt.Sprintf("%.4fs", t.Seconds(x))
+}
+
 func windowLine(r study.CostResult) string {
-	return fmt.Sprintf("model window: leaderless %d/%d = %.4f, two-leader %d/%d = %.4f\n",
-		r.Window.Run.LeaderlessRounds, r.Window.Rounds, r.Window.Leaderless,
-		r.Window.Run.TwoLeaderRounds, r.Window.Rounds, r.Window.TwoLeader)
+	t := r.Tick
+	return fmt.Sprintf("model window: leaderless %s/%s = %.4f, two-leader %s/%s = %.4f\n",
+		count(t, r.Window.Run.LeaderlessRounds), count(t, r.Window.Rounds), r.Window.Leaderless,
+		count(t, r.Window.Run.TwoLeaderRounds), count(t, r.Window.Rounds), r.Window.TwoLeader)
 }
 
 func phaseLines(r study.CostResult) string {
-	c, p := r.Config, r.Phase
-	return fmt.Sprintf("phase method: the outage starts at each of the %d phases of lcm(period %d, renewal %d); each run lasts %d rounds from the outage's start\n"+
-		"per outage event: missed %.4f, double-started %.4f, delayed start %.4f rounds, rejected %.4f, leaderless %.4f and two-leader %.4f rounds\n",
-		p.Phases, c.Period, c.Renewal, p.Horizon, p.Missed+p.Unresolved, p.DoubleStarts, p.DelayedRounds, p.Rejected, p.LeaderlessRounds, p.TwoLeaderRounds)
+	c, p, t := r.Config, r.Phase, r.Tick
+	phases := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.Renewal)
+	if c.RetryPeriod > 1 || c.Renewal == 0 {
+		phases = fmt.Sprintf("lcm(period %d, renewal %d, retry period %d)", c.Period, c.Renewal, c.RetryPeriod)
+	}
+	lasts := fmt.Sprintf("%d rounds", p.Horizon)
+	if t != 0 {
+		phases, lasts = phases+" rounds of "+t.String(), t.DurationOf(p.Horizon)
+	}
+	return fmt.Sprintf("phase method: the outage starts at each of the %d phases of %s; each run lasts %s from the outage's start\n"+
+		"per outage event: missed %.4f, double-started %.4f, delayed start %s, rejected %.4f, leaderless %s and two-leader %s\n",
+		p.Phases, phases, lasts, p.Missed+p.Unresolved, p.DoubleStarts, mean(t, p.DelayedRounds), p.Rejected, strings.TrimSuffix(mean(t, p.LeaderlessRounds), " rounds"), mean(t, p.TwoLeaderRounds))
 }
 
 // WriteWindowCost writes the publication's cost table: the window method at each
@@ -43,10 +70,17 @@ func WriteWindowCost(w io.Writer, r study.CostResult) error {
 	for _, p := range r.Projections(cost.Window) {
 		fmt.Fprintf(&b, "%5s%21.2f%19.0f%18.2f%13.0f\n", rate(p.EventsPerYear), p.MissedBatches, p.MissedLines(), p.DoubleBatches, p.DoubleLines())
 	}
-	fmt.Fprintf(&b, "\nwith fencing + persistent trigger: missed batches %d, double-started batches %d, delayed start %d rounds\n",
-		fenced.Missed, fenced.DoubleStarts, fenced.DelayedRounds)
-	fmt.Fprintf(&b, "with lease %d (long): handover rounds %d, leaderless rounds %d, two-leader rounds %d\n",
-		study.LongLease, ls.HandoverRounds, ls.LeaderlessRounds, ls.TwoLeaderRounds)
+	if t := r.Tick; t != 0 {
+		fmt.Fprintf(&b, "\nwith fencing + persistent trigger: missed batches %d, double-started batches %d, delayed start %s\n",
+			fenced.Missed, fenced.DoubleStarts, count(t, fenced.DelayedRounds))
+		fmt.Fprintf(&b, "with lease %s (long): handover %s, leaderless %s, two-leader %s\n",
+			t.DurationOf(study.LongLeaseOf(r.Config)), count(t, ls.HandoverRounds), count(t, ls.LeaderlessRounds), count(t, ls.TwoLeaderRounds))
+	} else {
+		fmt.Fprintf(&b, "\nwith fencing + persistent trigger: missed batches %d, double-started batches %d, delayed start %d rounds\n",
+			fenced.Missed, fenced.DoubleStarts, fenced.DelayedRounds)
+		fmt.Fprintf(&b, "with lease %d (long): handover rounds %d, leaderless rounds %d, two-leader rounds %d\n",
+			study.LongLeaseOf(r.Config), ls.HandoverRounds, ls.LeaderlessRounds, ls.TwoLeaderRounds)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

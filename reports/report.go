@@ -46,7 +46,7 @@ func (rv review) files() []File {
 		{"variants.csv", runs(rv.Arrangements)},
 		{"lease-sweep.csv", runs(rv.LeaseSweep)},
 		{"heatmap.csv", runs(rv.Heat)},
-		{"cost.csv", func(w io.Writer) error { return cost.WriteCostCSV(w, rv.Projections()) }},
+		{"cost.csv", func(w io.Writer) error { return cost.WriteCostCSV(w, rv.Tick, rv.Projections()) }},
 		{"quorum.csv", runs(rv.Zone)},
 		{"nodes.csv", func(w io.Writer) error {
 			b := rv.NodeStudy.AppendHeader(nil)

@@ -11,16 +11,24 @@ import (
 // CostInput is what a cost projection is asked for.
 type CostInput struct {
 	Config        model.Config
-	EventsPerYear []float64 // outage events (handovers) per year
-	LinesPerBatch int       // invoice lines one batch produces
+	EventsPerYear []float64  // outage events (handovers) per year
+	LinesPerBatch int        // invoice lines one batch produces
+	Tick          model.Tick // the length of a round, for outputs in seconds
 }
 
 // PublicationLinesPerBatch is the publication's end-of-day batch: 4,000
 // invoice lines.
 const PublicationLinesPerBatch = 4000
 
-// LongLease is the long lease the publication's cost table compares with.
+// LongLease is the long lease the publication's cost table compares with,
+// in rounds; a configuration with a longer lease is compared with twice
+// its own (LongLeaseOf).
 const LongLease = 8
+
+// LongLeaseOf is the long lease c's cost table compares with: the
+// publication's, or twice c's lease if that is longer, so that a renew
+// deadline, which must be shorter than the lease, stays valid.
+func LongLeaseOf(c model.Config) int { return max(LongLease, 2*c.Lease) }
 
 // CostResult holds the measures of one configuration by the methods asked
 // for; a method not asked for is left zero.
@@ -48,7 +56,7 @@ func ComputeCost(ctx context.Context, in CostInput, methods ...cost.Method) (Cos
 			return CostResult{}, err
 		}
 		long := in.Config
-		long.Lease = LongLease
+		long.Lease = LongLeaseOf(in.Config)
 		if r.Long, err = model.Run(long); err != nil {
 			return CostResult{}, err
 		}

@@ -49,6 +49,8 @@ type ReviewOptions struct {
 	Replicas      int
 	Seed          uint64
 	RoundsPerYear float64 // rounds in a year; each replica lasts StudyYears
+
+	Tick model.Tick // the length of a round, for outputs in seconds
 }
 
 // DefaultReviewOptions returns the report's defaults for base: the publication's

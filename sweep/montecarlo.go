@@ -245,10 +245,7 @@ func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]float6
 // tick, times are in seconds and named so (model.Tick).
 func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 	t := mc.Grid.Tick
-	for _, p := range MonteCarloParams() {
-		b = append(b, t.Name(p)...)
-		b = append(b, ',')
-	}
+	b = t.AppendNames(b, MonteCarloParams()...)
 	b = append(b, "uptime,downtime,seed,replicas"...)
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		b = fmt.Appendf(b, ",%s_mean,%s_ci95", t.StatName(s), t.StatName(s))

@@ -8,10 +8,7 @@ import (
 // the model, then every statistic, then a newline. With a tick, times are
 // in seconds and their names say so (model.Tick.Name).
 func AppendHeader(buf []byte, t model.Tick) []byte {
-	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		buf = append(buf, t.Name(p)...)
-		buf = append(buf, ',')
-	}
+	buf = t.AppendNames(buf, model.Params()...)
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		if s > 0 {
 			buf = append(buf, ',')
@@ -24,13 +21,7 @@ func AppendHeader(buf []byte, t model.Tick) []byte {
 // AppendRecord appends one CSV row for configuration c and its statistics,
 // in the columns of AppendHeader.
 func AppendRecord(buf []byte, t model.Tick, c *model.Config, st *model.Stats) []byte {
-	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		if p > 0 {
-			buf = append(buf, ',')
-		}
-		buf = t.AppendValue(buf, p, c.Get(p))
-	}
-	return appendStats(buf, t, st)
+	return appendStats(t.AppendValues(buf, c), t, st)
 }
 
 // appendStats appends ",started,…,handovers\n".

@@ -22,7 +22,10 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")
 	addModelFlags(fs, &in.Config)
+	tick := addTickFlag(fs)
+	addPresetFlag(fs)
 	return func(ctx context.Context, std *streams) error {
+		in.Tick = *tick
 		methods := []cost.Method{cost.Method(method)}
 		write := reports.WriteWindowCost
 		switch method {
@@ -44,7 +47,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		if *csvPath != "" {
 			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error {
-				return cost.WriteCostCSV(w, cost.WithConfig(in.Config, r.Projections(methods...)))
+				return cost.WriteCostCSV(w, in.Tick, cost.WithConfig(in.Config, r.Projections(methods...)))
 			})
 			if err != nil {
 				return err

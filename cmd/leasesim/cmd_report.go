@@ -32,6 +32,12 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
 			return usagef("invalid argument %q for \"--out\" flag: a file: want a folder", *out)
 		}
+		if base.RenewDeadline > 0 {
+			// Its lease sweep and heat map run leases of 1 to 12 rounds,
+			// most of them no longer than a deadline; a report in real
+			// settings is issue 17's.
+			return usagef("--renew-deadline %d: the report's studies sweep leases of 1 to %d rounds and do not take a renew deadline yet; run, sweep, cost, montecarlo and settings do", base.RenewDeadline, study.MaxReportLease)
+		}
 		opt.RoundsPerYear = float64(base.Period) * 365
 		if roundsPerYear > 0 {
 			opt.RoundsPerYear = roundsPerYear
