@@ -211,7 +211,7 @@ func TestParseMix(t *testing.T) {
 		{"0:1e308,1:1e308", "", "add up past the largest number"},
 	}
 	for _, tt := range tests {
-		mix, err := ParseMix(tt.in)
+		mix, err := ParseMix(0, tt.in)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("ParseMix(%q) error %v, want %q", tt.in, err, tt.wantErr)

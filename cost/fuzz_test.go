@@ -14,7 +14,7 @@ func FuzzParseMix(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		mix, err := ParseMix(s)
+		mix, err := ParseMix(0, s)
 		if err != nil {
 			return
 		}

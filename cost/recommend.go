@@ -17,9 +17,10 @@ type MixEntry struct {
 }
 
 // ParseMix parses an outage mix "2:0.9,5:0.1": outage length : weight,
-// comma-separated. Weights must be positive numbers; they are normalised to
-// sum to 1. Outage lengths must be valid and distinct.
-func ParseMix(s string) ([]MixEntry, error) {
+// comma-separated, the lengths in rounds, or with a tick durations
+// ("40s:0.9,5m:0.1"). Weights must be positive numbers; they are
+// normalised to sum to 1. Outage lengths must be valid and distinct.
+func ParseMix(t model.Tick, s string) ([]MixEntry, error) {
 	var mix []MixEntry
 	total := 0.0
 	for _, item := range strings.Split(s, ",") {
@@ -27,9 +28,9 @@ func ParseMix(s string) ([]MixEntry, error) {
 		if !ok {
 			return nil, fmt.Errorf("%q is not outage:weight, e.g. 2:0.9,5:0.1", item)
 		}
-		o, err := strconv.Atoi(length)
-		if err != nil || model.Outage.Check(o) != nil {
-			return nil, fmt.Errorf("outage %q in %q: want %s", length, item, model.Outage.Accepts())
+		o, err := t.ParseValue(model.Outage, length)
+		if err != nil {
+			return nil, fmt.Errorf("outage %q in %q: %v", length, item, err)
 		}
 		w, err := strconv.ParseFloat(weight, 64)
 		if err != nil || !(w > 0) || math.IsInf(w, 0) {
@@ -37,7 +38,7 @@ func ParseMix(s string) ([]MixEntry, error) {
 		}
 		for _, e := range mix {
 			if e.Outage == o {
-				return nil, fmt.Errorf("outage %d appears twice", o)
+				return nil, fmt.Errorf("outage %s appears twice", length)
 			}
 		}
 		mix = append(mix, MixEntry{o, w})

@@ -136,29 +136,53 @@ type RecommendInput struct {
 	Mix           []cost.MixEntry
 	EventsPerYear float64
 	LinesPerBatch int
+	Tick          model.Tick // the length of a round, for outputs in seconds
 }
 
 // WriteRecommend writes the lease ranking and the best lease by each
 // measure.
 func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) error {
 	var b strings.Builder
+	t := in.Tick
 	var mix []string
 	for _, e := range in.Mix {
-		mix = append(mix, fmt.Sprintf("%d rounds (%.0f%%)", e.Outage, 100*e.Weight))
+		mix = append(mix, fmt.Sprintf("%s (%.0f%%)", t.DurationOf(e.Outage), 100*e.Weight))
 	}
 	c := in.Config
 	c.Outage = 0
 	fmt.Fprintf(&b, "outage mix: %s\n", strings.Join(mix, ", "))
-	fmt.Fprintf(&b, "phase method, %s handovers a year, %d invoice lines per batch; %d nodes, renewal %d, period %d, fencing %t, persistent trigger %t, down %d, quorum %t\n\n",
-		rate(in.EventsPerYear), in.LinesPerBatch, c.Nodes, c.Renewal, c.Period, c.Fencing, c.PersistentTrigger, c.Down, c.Quorum)
-	fmt.Fprintf(&b, "%5s%22s%19s%19s%19s\n", "lease", "window rounds/event", "missed lines/yr", "double lines/yr", "total lines/yr")
+	timing := fmt.Sprintf("renewal %d, period %d", c.Renewal, c.Period)
+	if t != 0 {
+		timing = fmt.Sprintf("renewal %s, retry period %s, renew deadline %s, period %s", t.DurationOf(c.Renewal), t.DurationOf(c.RetryPeriod), t.DurationOf(c.RenewDeadline), t.DurationOf(c.Period))
+	} else if c.RetryPeriod > 1 || c.RenewDeadline > 0 {
+		timing = fmt.Sprintf("renewal %d, retry period %d, renew deadline %d, period %d", c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Period)
+	}
+	fmt.Fprintf(&b, "phase method, %s handovers a year, %d invoice lines per batch; %d nodes, %s, fencing %t, persistent trigger %t, down %d, quorum %t\n\n",
+		rate(in.EventsPerYear), in.LinesPerBatch, c.Nodes, timing, c.Fencing, c.PersistentTrigger, c.Down, c.Quorum)
+	unit, scale := "rounds", 1.0
+	if t != 0 {
+		unit, scale = "s", t.Seconds(1)
+	}
+	width := 5
+	if t != 0 {
+		width = 7
+	}
+	fmt.Fprintf(&b, "%*s%22s%19s%19s%19s\n", width, t.Name(model.Lease), "window "+unit+"/event", "missed lines/yr", "double lines/yr", "total lines/yr")
 	for _, r := range ranks {
-		fmt.Fprintf(&b, "%5d%22.4f%19.1f%19.1f%19.1f\n", r.Lease, r.WindowRounds, r.MissedLines, r.DoubleLines, r.Lines())
+		fmt.Fprintf(&b, "%*s%22.4f%19.1f%19.1f%19.1f\n", width, t.AppendValue(nil, model.Lease, r.Lease), scale*r.WindowRounds, r.MissedLines, r.DoubleLines, r.Lines())
 	}
 	byWindow := cost.Best(ranks, func(r cost.LeaseRank) float64 { return r.WindowRounds })
 	byLines := cost.Best(ranks, cost.LeaseRank.Lines)
-	fmt.Fprintf(&b, "\nbest lease by leaderless + two-leader rounds per event: %d (%.4f rounds)\n", byWindow.Lease, byWindow.WindowRounds)
-	fmt.Fprintf(&b, "best lease by missed + double invoice lines per year: %d (%.1f lines)\n", byLines.Lease, byLines.Lines())
+	fmt.Fprintf(&b, "\nbest lease by leaderless + two-leader %s per event: %s (%.4f %s)\n", unit, leaseText(t, byWindow.Lease), scale*byWindow.WindowRounds, unit)
+	fmt.Fprintf(&b, "best lease by missed + double invoice lines per year: %s (%.1f lines)\n", leaseText(t, byLines.Lease), byLines.Lines())
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// leaseText is a lease in the unit of t: "3", or "15s" with a tick.
+func leaseText(t model.Tick, lease int) string {
+	if t == 0 {
+		return strconv.Itoa(lease)
+	}
+	return t.DurationOf(lease)
 }

@@ -62,15 +62,18 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	leases, _ := sweep.ParseValues(0, model.Lease, "1:12")
 	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
 	mix := "2:0.9,5:0.1"
-	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,…")
+	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,… (with --tick, lengths are durations: 40s:0.9,5m:0.1)")
 	rates := []float64{in.EventsPerYear}
 	fs.Var(ratesValue{&rates}, "handovers", "outage events (handovers) per year: one positive number")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
 	addModelFlags(fs, &in.Config, model.Lease, model.Outage)
+	tick := addTickFlag(fs)
+	addPresetFlag(fs)
 	return func(ctx context.Context, std *streams) error {
 		var err error
-		if in.Mix, err = cost.ParseMix(mix); err != nil {
+		in.Tick = *tick
+		if in.Mix, err = cost.ParseMix(in.Tick, mix); err != nil {
 			return usagef("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
 		}
 		if len(rates) != 1 {

@@ -45,6 +45,7 @@ func TestGolden(t *testing.T) {
 		{"run-preset-kubernetes.txt", []string{"run", "--preset", "kubernetes", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m", "--trace"}},
 		{"sweep-preset-openshift.csv", []string{"sweep", "--preset", "openshift", "--lease", "137s,140s", "--outage", "0s:200s:50s", "--start", "1m", "--rounds", "30m", "--period", "5m", "--nodes", "3"}},
 		{"cost-preset-kubernetes.txt", []string{"cost", "--preset", "kubernetes", "--method", "both", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
+		{"recommend-preset-kubernetes.txt", []string{"recommend", "--preset", "kubernetes", "--lease", "11s:30s:1s", "--outage-mix", "5s:0.7,20s:0.2,2m:0.1", "--period", "24h", "--handovers", "12"}},
 		{"run-tick.txt", []string{"run", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
 		{"sweep-tick.csv", []string{"sweep", "--tick", "500ms", "--lease", "1s:2s:500ms", "--outage", "0s,3s", "--rounds", "1m"}},
 		{"montecarlo-tick.txt", []string{"montecarlo", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--period", "1h", "--rounds", "720h",
