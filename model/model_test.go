@@ -119,8 +119,8 @@ func TestInvariantsSmallSpace(t *testing.T) {
 
 // TestRenewDeadlineSmallSpace checks every invariant over a small grid of
 // client-go's timings: retry periods, renew deadlines (none, or any
-// client-go accepts), renewal 0 (only the deadline ends a belief), crossed
-// with outages, starts, zones and the toggles.
+// client-go accepts), renewal 0 (only the deadline ends a belief), the
+// followers' jitter, crossed with outages, starts, zones and the toggles.
 func TestRenewDeadlineSmallSpace(t *testing.T) {
 	var r model.Runner
 	n := 0
@@ -133,10 +133,10 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 							for _, start := range []int{1, 3} {
 								for _, period := range []int{1, 4} {
 									for _, down := range []int{1, 2} {
-										for toggles := range 8 {
+										for toggles := range 16 {
 											c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline,
 												Outage: outage, Start: start, Rounds: 40, Period: period, Down: down,
-												PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0}
+												PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, Jitter: toggles&8 != 0}
 											if c.Validate() != nil {
 												continue // client-go would refuse it too
 											}
@@ -154,7 +154,7 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 			}
 		}
 	}
-	if n < 50_000 {
+	if n < 100_000 {
 		t.Fatalf("checked only %d configurations", n)
 	}
 }
@@ -329,5 +329,35 @@ func TestWarnings(t *testing.T) {
 		if got := strings.Join(c.Warnings(), "; "); got != tt.want {
 			t.Errorf("%+v: %q, want %q", c, got, tt.want)
 		}
+	}
+}
+
+// TestJitterTakeoverBounds: with jitter, every handover falls between a
+// lease and a lease plus two of the longest poll gaps (2 × 2.2 retry
+// periods) after the last renewal, a round more for the round the poll
+// falls in, and the seed decides where: runs with one seed repeat, and
+// over many seeds the delays spread over most of that range.
+func TestJitterTakeoverBounds(t *testing.T) {
+	var r model.Runner
+	c := model.Config{Nodes: 3, Lease: 150, Renewal: 0, RetryPeriod: 20, RenewDeadline: 100, Outage: 2000, Start: 1001, Rounds: 4000, Period: 1000, Down: 1, Jitter: true}
+	lo, hi := c.Lease, c.Lease+int(2*(1+model.JitterFactor)*float64(c.RetryPeriod))+1
+	seen := map[int]bool{}
+	for seed := range uint64(500) {
+		r.JitterSeed = [2]uint64{seed, 7}
+		st, err := r.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := r.Run(c)
+		switch {
+		case st != again:
+			t.Fatalf("seed %d: %+v, then %+v", seed, st, again)
+		case st.Handovers != 1 || st.HandoverRounds < lo || st.HandoverRounds > hi:
+			t.Fatalf("seed %d: %d handovers, %d rounds after the last renewal; want 1 within %d … %d", seed, st.Handovers, st.HandoverRounds, lo, hi)
+		}
+		seen[st.HandoverRounds] = true
+	}
+	if len(seen) < (hi-lo)/2 {
+		t.Errorf("500 seeds gave only %d distinct delays in %d … %d", len(seen), lo, hi)
 	}
 }

@@ -19,6 +19,7 @@ const (
 	PersistentTrigger
 	Down
 	Quorum
+	Jitter
 	NumParams int = iota
 )
 
@@ -39,6 +40,7 @@ type Config struct {
 	PersistentTrigger bool // queue a trigger that no node accepts
 	Down              int  // nodes 0 … Down-1 fail together
 	Quorum            bool // a handover needs a strict majority reachable
+	Jitter            bool // followers poll with client-go's jitter and count the lease from when they observed the last renewal
 }
 
 // Default returns the publication's scenario: 5 nodes, lease 3, renewal 3,
@@ -82,6 +84,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"down", "nodes 0 … down-1 are unreachable together during the outage"}
 	case Quorum:
 		return paramInfo{"quorum", "a handover needs a strict majority of all nodes reachable"}
+	case Jitter:
+		return paramInfo{"jitter", "followers poll every retry period stretched by client-go's jitter, RP·(1 + U[0, 1.2)), and count the lease from when they saw the last renewal; drawn from the run's seed"}
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
@@ -98,7 +102,9 @@ func (p Param) Time() TimeKind {
 }
 
 // Bool reports whether the parameter is a toggle, stored as 0 or 1.
-func (p Param) Bool() bool { return p == Fencing || p == PersistentTrigger || p == Quorum }
+func (p Param) Bool() bool {
+	return p == Fencing || p == PersistentTrigger || p == Quorum || p == Jitter
+}
 
 // Range is the inclusive range of values the parameter accepts.
 func (p Param) Range() (min, max int) {
@@ -107,7 +113,7 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxNodes
 	case Renewal, RenewDeadline, Outage:
 		return 0, MaxRounds
-	case Fencing, PersistentTrigger, Quorum:
+	case Fencing, PersistentTrigger, Quorum, Jitter:
 		return 0, 1
 	case Down:
 		return 0, MaxNodes
@@ -117,7 +123,7 @@ func (p Param) Range() (min, max int) {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, b2i(c.Quorum)}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, b2i(c.Quorum), b2i(c.Jitter)}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -149,6 +155,8 @@ func (c *Config) Set(p Param, v int) {
 		c.Down = v
 	case Quorum:
 		c.Quorum = v != 0
+	case Jitter:
+		c.Jitter = v != 0
 	default:
 		panic("model: unknown parameter " + strconv.Itoa(int(p)))
 	}

@@ -32,6 +32,7 @@ func drawConfig(t *rapid.T) model.Config {
 		PersistentTrigger: rapid.Bool().Draw(t, "persistent_trigger"),
 		Down:              rapid.IntRange(0, nodes+1).Draw(t, "down"),
 		Quorum:            rapid.Bool().Draw(t, "quorum"),
+		Jitter:            rapid.Bool().Draw(t, "jitter"),
 	}
 }
 
@@ -75,12 +76,13 @@ func TestPropertyInvariants(t *testing.T) {
 
 // TestPropertyExtraNodesIdle: under the publication's schedule, nodes beyond the
 // zone and the first standby never matter: adding nodes changes nothing
-// unless quorum counts them.
+// unless quorum counts them, or jitter, with which every follower polls
+// and the first to find the lease run out takes over.
 func TestPropertyExtraNodesIdle(t *testing.T) {
 	var r model.Runner
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawConfig(t)
-		c.Quorum = false
+		c.Quorum, c.Jitter = false, false
 		c.Nodes = max(c.Nodes, c.Down+1)
 		more := c
 		more.Nodes += rapid.IntRange(1, 100).Draw(t, "extra")

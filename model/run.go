@@ -1,5 +1,10 @@
 package model
 
+import (
+	"math"
+	"math/rand/v2"
+)
+
 // believer is a node that believes it leads but is no longer the record's
 // leader, with the fencing token it was handed when it took over and the
 // round in which its renew deadline makes it give up (never without a
@@ -16,6 +21,10 @@ type believer struct {
 type Runner struct {
 	state
 	outage GroupOutage // the publication's schedule, kept here so it needs no allocation
+
+	// JitterSeed seeds the followers' jitter of a configuration with
+	// Jitter. Every run starts from it afresh, so a run repeats.
+	JitterSeed [2]uint64
 }
 
 // state is a run in progress: who can reach the shared record, what the
@@ -37,6 +46,15 @@ type state struct {
 	st                Stats
 
 	dropStale bool // the re-read at the end of the latest stretch drops stale believers
+
+	// With Jitter, while the record goes unrenewed (watching): every node's
+	// polls (the leader's only once it has given up) and the round of the
+	// next of them; the source of their jitter.
+	watching bool
+	polls    []poll
+	nextPoll int
+	src      rand.PCG
+	rng      *rand.Rand
 
 	view RoundView // what observers get, reused so traces allocate nothing
 }
@@ -90,6 +108,9 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
+	if c.Jitter {
+		x.seed(r.JitterSeed)
+	}
 	change := s.Begin(&x.reach)
 	for x.t <= c.Rounds {
 		for x.t == change {
@@ -115,10 +136,18 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 // believing it, nobody else believing yet, nothing queued.
 func (x *state) begin() {
 	x.reach.reset(x.c.Nodes)
-	x.t, x.leader, x.renewed, x.token, x.gaveUp = 1, 0, 0, 1, false
+	x.t, x.leader, x.renewed, x.token, x.gaveUp, x.watching = 1, 0, 0, 1, false, false
 	x.believers = x.believers[:0]
 	x.queued, x.queuedSum, x.nextTrigger = 0, 0, x.c.Period
 	x.st = Stats{}
+}
+
+// seed starts the jitter's source afresh from seed.
+func (x *state) seed(seed [2]uint64) {
+	x.src.Seed(seed[0], seed[1])
+	if x.rng == nil {
+		x.rng = rand.New(&x.src)
+	}
 }
 
 // stretch runs steps 1 to 5 of the rounds t … last, where last is at most
@@ -137,7 +166,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
 		x.st.Started += k
 		x.renewThrough(last)
-		x.nextTrigger, x.t, x.dropStale = after, last+1, false
+		x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
 		if view != nil {
 			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
 		}
@@ -155,30 +184,35 @@ func (x *state) stretch(end int, view *RoundView) {
 	// renews in every retry round, so its lease never expires.
 	retry := c.RetryPeriod == 1 || t%c.RetryPeriod == 0
 	renewing := !down[x.leader] && !x.gaveUp
-	handover := false
+	handover, next := false, -1
 	switch {
-	case !retry:
 	case renewing:
-		x.renewed = t
-	case t-x.renewed >= c.Lease && (!c.Quorum || 2*x.reach.count > c.Nodes):
+		x.watching = false
+		if retry {
+			x.renewed = t
+		}
+	case c.Jitter: // the first follower to poll after its lease ran out
+		next = x.watch(t)
+	case retry && t-x.renewed >= c.Lease:
 		// A leader that gave up came back as a follower (client-go's
 		// process restarts), so it may take over too.
 		except := x.leader
 		if x.gaveUp {
 			except = -1
 		}
-		if next := x.reach.lowestReachableExcept(except); next >= 0 { // C1
-			x.st.HandoverRounds += t - x.renewed
-			x.st.Handovers++
-			if x.gaveUp {
-				x.believers = dropBelief(x.believers, next)
-			} else {
-				x.believers = handOver(x.believers, x.leader, x.token, x.giveUpRound(), next)
-			}
-			x.leader, x.renewed, x.gaveUp = next, t, false
-			x.token++
-			handover, renewing = true, true
+		next = x.reach.lowestReachableExcept(except) // C1
+	}
+	if next >= 0 && (!c.Quorum || 2*x.reach.count > c.Nodes) {
+		x.st.HandoverRounds += t - x.renewed
+		x.st.Handovers++
+		if x.gaveUp {
+			x.believers = dropBelief(x.believers, next)
+		} else {
+			x.believers = handOver(x.believers, x.leader, x.token, x.giveUpRound(), next)
 		}
+		x.leader, x.renewed, x.gaveUp, x.watching = next, t, false, false
+		x.token++
+		handover, renewing = true, true
 	}
 
 	// 3. Count believers, 4. fence. The leader's work is accepted when it
@@ -198,7 +232,11 @@ func (x *state) stretch(end int, view *RoundView) {
 	// when a belief meets its renew deadline, or with the re-read that
 	// drops the stale believers.
 	last := min(end, c.Rounds)
-	if !renewing {
+	switch {
+	case renewing:
+	case x.watching: // the next poll
+		last = min(last, x.nextPoll-1)
+	default:
 		// The next retry round in which the lease has expired; if that is
 		// this one and nobody took over, only a change of reachability
 		// can let someone.
@@ -293,11 +331,62 @@ func (x *state) renewThrough(last int) {
 	}
 }
 
+// watch runs the polls that fall in round t while the record goes
+// unrenewed, starting the watch if it has not begun, and returns the node
+// that takes over in round t, or -1: of the reachable nodes whose poll
+// comes a lease or more after they observed the last renewal, the first to
+// poll. A node observes the renewal at its first poll after it while
+// reachable; polls before round t, drawn when the watch begins late, are
+// taken as reachable. A leader that gave up polls too, from its give-up
+// round, as the follower its restarted process is.
+func (x *state) watch(t int) int {
+	c := &x.c
+	rp, lease := float64(c.RetryPeriod), float64(c.Lease)
+	if !x.watching {
+		x.watching = true
+		if cap(x.polls) < c.Nodes {
+			x.polls = make([]poll, c.Nodes)
+		}
+		x.polls = x.polls[:c.Nodes]
+		for j := range x.polls {
+			x.polls[j] = poll{next: float64(x.renewed) + PollResidual(x.rng, rp), observed: -1}
+		}
+		if x.gaveUp {
+			x.polls[x.leader] = poll{next: float64(x.giveUpRound()), observed: -1}
+		}
+	}
+	best, first, next := -1, math.Inf(1), Never
+	for j := range x.polls {
+		if j == x.leader && !x.gaveUp {
+			continue
+		}
+		p := &x.polls[j]
+		for pollRound(p.next) <= t {
+			tau := p.next
+			if pollRound(tau) < t || !x.reach.down[j] {
+				switch {
+				case p.observed < 0:
+					p.observed = tau
+				case pollRound(tau) == t && tau >= p.observed+lease && tau < first:
+					best, first = j, tau
+				}
+			}
+			p.next += PollGap(x.rng, rp)
+		}
+		next = min(next, pollRound(p.next))
+	}
+	x.nextPoll = next
+	return best
+}
+
 // expireBeliefs ends, in round t, the beliefs whose renew deadline has
 // come: the record's leader's and the stale believers'.
 func (x *state) expireBeliefs(t int) {
 	if !x.gaveUp && t >= x.giveUpRound() {
 		x.gaveUp = true
+		if x.watching { // its restarted process polls from now on
+			x.polls[x.leader] = poll{next: float64(t), observed: -1}
+		}
 	}
 	kept := x.believers[:0]
 	for _, b := range x.believers {

@@ -69,7 +69,7 @@ func TestScenarios(t *testing.T) {
 				checkInvariants(t, c, st)
 				return formatStats(st)
 			case "trace":
-				b, err := model.AppendTrace(nil, c, schedule)
+				b, err := new(model.Runner).AppendTrace(nil, c, schedule)
 				if err != nil {
 					return "error: " + err.Error() + "\n"
 				}

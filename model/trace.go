@@ -90,9 +90,8 @@ func (v *RoundView) Keep() TraceRound {
 
 // TraceRounds runs c with schedule s and returns the rounds of
 // TraceWindow(c), and the run's statistics.
-func TraceRounds(c Config, s Schedule) ([]TraceRound, Stats, error) {
+func (r *Runner) TraceRounds(c Config, s Schedule) ([]TraceRound, Stats, error) {
 	var rounds []TraceRound
-	var r Runner
 	first, last := TraceWindow(c)
 	st, err := r.Trace(c, s, first, last, func(v *RoundView) { rounds = append(rounds, v.Keep()) })
 	return rounds, st, err
@@ -100,8 +99,8 @@ func TraceRounds(c Config, s Schedule) ([]TraceRound, Stats, error) {
 
 // AppendTrace runs c with schedule s and appends its trace as text
 // (AppendTraceRounds).
-func AppendTrace(b []byte, c Config, s Schedule) ([]byte, error) {
-	rounds, _, err := TraceRounds(c, s)
+func (r *Runner) AppendTrace(b []byte, c Config, s Schedule) ([]byte, error) {
+	rounds, _, err := r.TraceRounds(c, s)
 	if err != nil {
 		return b, err
 	}

@@ -17,14 +17,14 @@ func TestLongRunTrace(t *testing.T) {
 	c := model.Default()
 	c.Rounds, c.Start = 1_000_000_000, 500_000_000
 	var b bytes.Buffer
-	if err := reports.WriteTrace(&b, c, c.Schedule()); err != nil {
+	if err := reports.WriteTrace(&b, new(model.Runner), c, c.Schedule()); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	if lines[0] != "rounds 499999988 to 500000023 of 1000000000, around the outage; the others are left out" || len(lines) != 2+36 {
 		t.Errorf("%d lines, first %q", len(lines), lines[0])
 	}
-	rounds, st, err := model.TraceRounds(c, c.Schedule())
+	rounds, st, err := new(model.Runner).TraceRounds(c, c.Schedule())
 	if err != nil {
 		t.Fatal(err)
 	}

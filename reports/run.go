@@ -59,10 +59,10 @@ func WriteRunCSV(w io.Writer, t model.Tick, c model.Config, st model.Stats) erro
 	return err
 }
 
-// WriteTrace writes the trace of c under schedule s as text
-// (model.AppendTrace).
-func WriteTrace(w io.Writer, c model.Config, s model.Schedule) error {
-	b, err := model.AppendTrace(nil, c, s)
+// WriteTrace writes the trace of c under schedule s, run by r, as text
+// (model.Runner.AppendTrace).
+func WriteTrace(w io.Writer, r *model.Runner, c model.Config, s model.Schedule) error {
+	b, err := r.AppendTrace(nil, c, s)
 	if err != nil {
 		return err
 	}

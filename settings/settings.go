@@ -35,11 +35,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"time"
-)
 
-// JitterFactor is client-go's leaderelection.JitterFactor: a follower
-// waits RP·(1 + U[0, JitterFactor)) between polls.
-const JitterFactor = 1.2
+	"github.com/leasesim/leasesim/model"
+)
 
 // Settings are client-go's leader-election durations and the number of
 // nodes that compete.
@@ -55,7 +53,7 @@ func (s Settings) Validate() error {
 	switch {
 	case s.LeaseDuration <= s.RenewDeadline:
 		return fmt.Errorf("lease duration %s must be longer than renew deadline %s (client-go: leaseDuration must be greater than renewDeadline)", s.LeaseDuration, s.RenewDeadline)
-	case s.RenewDeadline <= time.Duration(JitterFactor*float64(s.RetryPeriod)):
+	case s.RenewDeadline <= time.Duration(model.JitterFactor*float64(s.RetryPeriod)):
 		return fmt.Errorf("renew deadline %s must be longer than 1.2 × retry period %s (client-go: renewDeadline must be greater than retryPeriod*JitterFactor)", s.RenewDeadline, s.RetryPeriod)
 	case s.RetryPeriod <= 0:
 		return fmt.Errorf("retry period %s must be positive", s.RetryPeriod)
@@ -151,10 +149,10 @@ func Figures(s Settings, seed uint64) []Figure {
 		{Metric: "black_hole_outage_survived", Doc: fmt.Sprintf("the same when calls hang until their %s timeout", s.CallTimeout()),
 			Min: holeLo, Median: holeMid, Max: holeHi, Published: nan},
 		{Metric: "takeover_after_crash", Doc: fmt.Sprintf("from the crashed leader's last renewal to a takeover by the first of %d followers", followers),
-			Min: lease, Median: crash, Max: lease + 2*(1+JitterFactor)*rp,
+			Min: lease, Median: crash, Max: lease + 2*(1+model.JitterFactor)*rp,
 			Published: lease + rp, PublishedFormula: "LD + RP", ComparedWith: "max"},
 		{Metric: "takeover_after_release", Doc: fmt.Sprintf("from a graceful release to a takeover by the first of %d followers", followers),
-			Min: 0, Median: release, Max: (1 + JitterFactor) * rp,
+			Min: 0, Median: release, Max: (1 + model.JitterFactor) * rp,
 			Published: rp, PublishedFormula: "RP", ComparedWith: "max"},
 		{Metric: "two_leader_margin", Doc: "the time between the leader giving up and the earliest takeover: a clock-rate skew or a pause of the leader that eats it gives two leaders",
 			Min: margin, Median: margin, Max: margin,
@@ -170,10 +168,10 @@ func Figures(s Settings, seed uint64) []Figure {
 func takeoverAfterCrash(r *rand.Rand, rp, lease float64, n int) float64 {
 	best := math.Inf(1)
 	for range n {
-		observed := residual(r, rp)
+		observed := model.PollResidual(r, rp)
 		t := observed
 		for t < observed+lease {
-			t += gap(r, rp)
+			t += model.PollGap(r, rp)
 		}
 		best = min(best, t)
 	}
@@ -184,22 +182,9 @@ func takeoverAfterCrash(r *rand.Rand, rp, lease float64, n int) float64 {
 func firstPoll(r *rand.Rand, rp float64, n int) float64 {
 	best := math.Inf(1)
 	for range n {
-		best = min(best, residual(r, rp))
+		best = min(best, model.PollResidual(r, rp))
 	}
 	return best
-}
-
-// gap draws a follower's wait between polls, RP·(1 + U[0, 1.2)).
-func gap(r *rand.Rand, rp float64) float64 { return rp * (1 + JitterFactor*r.Float64()) }
-
-// residual draws the wait from a moment unrelated to a follower's polls to
-// its next poll: a point uniform within a gap drawn in proportion to its
-// length (the length-biased gap of a renewal process), so that a long gap
-// is as likely to hold the moment as its length says.
-func residual(r *rand.Rand, rp float64) float64 {
-	lo, hi := rp, (1+JitterFactor)*rp
-	length := math.Sqrt(lo*lo + r.Float64()*(hi*hi-lo*lo)) // density ∝ length on [lo, hi)
-	return r.Float64() * length
 }
 
 // median draws samples of draw and returns their median.

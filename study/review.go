@@ -129,7 +129,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 		rv.Cost[i] = ArrangementCost{v.Name, res}
 	}
-	if rv.Timeline, _, err = model.TraceRounds(plain, plain.Schedule()); err != nil {
+	if rv.Timeline, _, err = r.TraceRounds(plain, plain.Schedule()); err != nil {
 		return nil, err
 	}
 	for nodes := MinZoneNodes; nodes <= MaxZoneNodes; nodes++ {

@@ -18,7 +18,7 @@ import (
 // others (outage, start, down) belong to the publication's fixed schedule.
 func MonteCarloParams() []model.Param {
 	return []model.Param{model.Nodes, model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Rounds, model.Period,
-		model.Fencing, model.PersistentTrigger, model.Quorum}
+		model.Fencing, model.PersistentTrigger, model.Quorum, model.Jitter}
 }
 
 // MonteCarlo is a study in which every node fails independently: each
@@ -134,6 +134,7 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 			for j := range jobs {
 				for rep := j.first; rep < j.last; rep++ {
 					a.Seed = mc.replicaSeed(dists, &j.c, rep)
+					r.JitterSeed = [2]uint64{a.Seed[1], a.Seed[0]} // the followers' jitter, apart from the failures
 					st, err := r.RunSchedule(j.c, &a)
 					if err != nil {
 						mu.Lock()

@@ -15,6 +15,7 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addModelFlags(fs, &c)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
+	seed := fs.Uint64("seed", 0, "seed of the followers' jitter (with --jitter); the same seed gives the same run, and cost, recommend and sweep use seed 0")
 	format := "table"
 	fs.Var(choiceValue{&format, []string{"table", "json", "csv"}}, "format", "output format: table, json or csv")
 	trace := fs.Bool("trace", false, "print the run round by round before the table")
@@ -22,7 +23,8 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if *trace && format != "table" {
 			return usagef("--trace goes only with --format table")
 		}
-		st, err := model.Run(c)
+		r := model.Runner{JitterSeed: model.JitterSeed(*seed)}
+		st, err := r.Run(c)
 		if err != nil {
 			return usage(err)
 		}
@@ -31,7 +33,7 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if *tick != 0 {
 				fmt.Fprintf(std.out, "one round = %s: round t ends %s·t after the run begins\n", *tick, *tick)
 			}
-			if err := reports.WriteTrace(std.out, c, c.Schedule()); err != nil {
+			if err := reports.WriteTrace(std.out, &r, c, c.Schedule()); err != nil {
 				return err
 			}
 			if _, err := std.out.Write([]byte("\n")); err != nil {

@@ -172,7 +172,7 @@ func (v listValue) kind() model.TimeKind  { return v.p.Time() }
 // addPresetFlag registers --preset, which sets the lease settings of a
 // lock's defaults (settings.Presets) where no flag sets them.
 func addPresetFlag(fs *pflag.FlagSet) {
-	fs.Var(presetValue{new(settings.Preset)}, "preset", "a lock's defaults for lease, renew-deadline, retry-period and renewal (0): "+presetNames()+"; implies --tick 1s unless --tick is given")
+	fs.Var(presetValue{new(settings.Preset)}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+presetNames()+"; implies --tick 1s unless --tick is given")
 }
 
 // resolveTimes reads every time flag given on the command line in the unit
@@ -226,8 +226,15 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) err
 		default:
 			return
 		}
+		if f.Changed || err != nil {
+			return
+		}
+		if p == model.Jitter { // client-go's followers jitter their polls; etcd's watch
+			setFlagValue(f, p, b2i(preset.Exact))
+			return
+		}
 		d, ok := values[p]
-		if !ok || f.Changed || err != nil {
+		if !ok {
 			return
 		}
 		n, e := tick.ParseValue(p, d.String())
@@ -235,14 +242,27 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) err
 			err = fmt.Errorf("--preset %s sets %s %s, which --tick %s cannot hold: %v", preset.Name, p.Flag(), d, tick, e)
 			return
 		}
-		switch v := f.Value.(type) {
-		case paramValue:
-			v.c.Set(p, n)
-		case listValue:
-			*v.vals = sweep.ListOf(n)
-		}
+		setFlagValue(f, p, n)
 	})
 	return err
+}
+
+// setFlagValue sets the model parameter p that flag f holds to v, as one
+// value or a list of one.
+func setFlagValue(f *pflag.Flag, p model.Param, v int) {
+	switch fv := f.Value.(type) {
+	case paramValue:
+		fv.c.Set(p, v)
+	case listValue:
+		*fv.vals = sweep.ListOf(v)
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // ratesValue is a flag holding a list of positive rates.

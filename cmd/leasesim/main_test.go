@@ -45,7 +45,7 @@ func TestGolden(t *testing.T) {
 		{"run-preset-kubernetes.txt", []string{"run", "--preset", "kubernetes", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m", "--trace"}},
 		{"sweep-preset-openshift.csv", []string{"sweep", "--preset", "openshift", "--lease", "137s,140s", "--outage", "0s:200s:50s", "--start", "1m", "--rounds", "30m", "--period", "5m", "--nodes", "3"}},
 		{"cost-preset-kubernetes.txt", []string{"cost", "--preset", "kubernetes", "--method", "both", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
-		{"recommend-preset-kubernetes.txt", []string{"recommend", "--preset", "kubernetes", "--lease", "11s:30s:1s", "--outage-mix", "5s:0.7,20s:0.2,2m:0.1", "--period", "24h", "--handovers", "12"}},
+		{"recommend-preset-kubernetes.txt", []string{"recommend", "--preset", "kubernetes", "--lease", "11s:30s:1s", "--outage-mix", "5s:0.7,20s:0.2,2m:0.1", "--period", "1h", "--handovers", "12"}},
 		{"run-tick.txt", []string{"run", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
 		{"sweep-tick.csv", []string{"sweep", "--tick", "500ms", "--lease", "1s:2s:500ms", "--outage", "0s,3s", "--rounds", "1m"}},
 		{"montecarlo-tick.txt", []string{"montecarlo", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--period", "1h", "--rounds", "720h",
@@ -73,7 +73,7 @@ func TestTickScalesRounds(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	r, k := strings.Split(rounds, "\n"), strings.Split(ticked, "\n")
-	if want := "nodes,lease_s,renewal_s,retry_period_s,renew_deadline_s,outage_s,start_s,rounds_s,period_s,fencing,persistent_trigger,down,quorum,started,missed,unresolved,delayed_s,double_starts,rejected,two_leader_s,leaderless_s,handover_s,handovers"; k[0] != want {
+	if want := "nodes,lease_s,renewal_s,retry_period_s,renew_deadline_s,outage_s,start_s,rounds_s,period_s,fencing,persistent_trigger,down,quorum,jitter,started,missed,unresolved,delayed_s,double_starts,rejected,two_leader_s,leaderless_s,handover_s,handovers"; k[0] != want {
 		t.Errorf("header with a tick:\n%s\nwant\n%s", k[0], want)
 	}
 	names, rv, kv := strings.Split(r[0], ","), strings.Split(r[1], ","), strings.Split(k[1], ",")
@@ -166,17 +166,17 @@ func TestVersion(t *testing.T) {
 func TestCheck(t *testing.T) {
 	code, stdout, stderr := runCmd(t, "check")
 	// 4 nodes × 4 leases × 3 renewals × 2 retry periods × 2 deadlines × 5
-	// outages × 3 starts × 3 rounds × 4 periods × 8 toggles × 4 downs, of
+	// outages × 3 starts × 3 rounds × 4 periods × 16 toggles × 4 downs, of
 	// which those with renewal 0 and no deadline, or a deadline client-go
 	// refuses (deadline 3 needs lease 4), are skipped: 22 of the 48
 	// (lease, renewal, retry period, deadline) are valid.
-	if code != 0 || stderr != "" || stdout != "checked 506880 configurations (and skipped 599040 whose settings do not go together): every invariant holds\n" {
+	if code != 0 || stderr != "" || stdout != "checked 1013760 configurations (and skipped 1198080 whose settings do not go together): every invariant holds\n" {
 		t.Errorf("check: exit %d, %q, %q", code, stdout, stderr)
 	}
 	// 20 leases × 3 renewals × 2 retry periods × 2 deadlines × 2 outages ×
-	// 3 starts × 8 toggles × 4 downs, less the refused.
+	// 3 starts × 16 toggles × 4 downs, less the refused.
 	code, stdout, _ = runCmd(t, "check", "--nodes", "7", "--rounds", "100", "--lease", "1:20", "--outage", "0,30", "--period", "7")
-	if code != 0 || stdout != "checked 34944 configurations (and skipped 11136 whose settings do not go together): every invariant holds\n" {
+	if code != 0 || stdout != "checked 69888 configurations (and skipped 22272 whose settings do not go together): every invariant holds\n" {
 		t.Errorf("check with lists: exit %d, %q", code, stdout)
 	}
 }

@@ -263,3 +263,44 @@ func TestTakeoverMedian(t *testing.T) {
 		t.Logf("%s: median takeover %.2fs (%.2fs to %.2fs) over %d crashes; settings %.2fs", name, got, seen[0], seen[len(seen)-1], len(seen), want.Median)
 	}
 }
+
+// TestRoundModelJitter: the round model with jitter, one round a tenth of
+// a second, takes over after a crash with the median settings draws and
+// real electors show (TestTakeoverMedian), within 2%, and within settings'
+// range, over 2,000 seeds.
+func TestRoundModelJitter(t *testing.T) {
+	for _, name := range []string{"kubernetes", "openshift"} {
+		s := cases(t)[name]
+		want := settings.Figures(s, 1)[3]
+		tick := model.Tick(100 * time.Millisecond)
+		c := model.Default()
+		c.Nodes, c.Renewal, c.Jitter, c.Down = 3, 0, true, 1
+		c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
+		c.Start = 50*c.RetryPeriod + 1
+		c.Outage = 4 * c.Lease
+		c.Rounds, c.Period = c.Start+c.Outage+c.Lease, c.Start+c.Outage+c.Lease
+		var r model.Runner
+		var seen []float64
+		for seed := range uint64(2000) {
+			r.JitterSeed = model.JitterSeed(seed)
+			st, err := r.Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Handovers != 1 {
+				t.Fatalf("%s, seed %d: %d handovers", name, seed, st.Handovers)
+			}
+			took := tick.Seconds(float64(st.HandoverRounds))
+			if took < want.Min || took > want.Max+0.1 {
+				t.Errorf("%s, seed %d: the round model takes over %vs after the last renewal, settings %v to %v", name, seed, took, want.Min, want.Max)
+			}
+			seen = append(seen, took)
+		}
+		slices.Sort(seen)
+		got := seen[len(seen)/2]
+		if math.Abs(got-want.Median) > 0.02*want.Median {
+			t.Errorf("%s: the round model's median takeover %.2fs, settings' %.2fs", name, got, want.Median)
+		}
+		t.Logf("%s: the round model's median takeover %.2fs (%.2fs to %.2fs) over %d seeds; settings %.2fs", name, got, seen[0], seen[len(seen)-1], len(seen), want.Median)
+	}
+}
