@@ -108,6 +108,7 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
+	x.watching = false // apart from begin, which must stay small enough to inline
 	if c.Jitter {
 		x.seed(r.JitterSeed)
 	}
@@ -136,7 +137,7 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 // believing it, nobody else believing yet, nothing queued.
 func (x *state) begin() {
 	x.reach.reset(x.c.Nodes)
-	x.t, x.leader, x.renewed, x.token, x.gaveUp, x.watching = 1, 0, 0, 1, false, false
+	x.t, x.leader, x.renewed, x.token, x.gaveUp = 1, 0, 0, 1, false
 	x.believers = x.believers[:0]
 	x.queued, x.queuedSum, x.nextTrigger = 0, 0, x.c.Period
 	x.st = Stats{}
