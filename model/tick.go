@@ -221,3 +221,47 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// LengthsSyntax describes the distribution syntax in the unit of t.
+func (t Tick) LengthsSyntax() string {
+	if t == 0 {
+		return LengthsSyntax
+	}
+	return "fixed:D, geometric:MEAN or lognormal:MEDIAN,SIGMA, D, MEAN and MEDIAN durations (fixed's a whole number of ticks)"
+}
+
+// ParseLengths parses a distribution of period lengths in the unit of t:
+// as ParseLengths for the zero Tick; with a tick, fixed:D and
+// geometric:MEAN take durations, and lognormal:MEDIAN,SIGMA the median
+// length as a duration (exp(mu), so mu = ln(MEDIAN / tick)).
+func (t Tick) ParseLengths(s string) (Lengths, error) {
+	if t == 0 {
+		return ParseLengths(s)
+	}
+	kind, args, _ := strings.Cut(s, ":")
+	first, rest, _ := strings.Cut(args, ",")
+	d, err := time.ParseDuration(first)
+	if err != nil || d <= 0 {
+		return Lengths{}, fmt.Errorf("%q: want %s", s, t.LengthsSyntax())
+	}
+	rounds := float64(d) / float64(t)
+	in := ""
+	switch kind {
+	case "fixed":
+		if d%time.Duration(t) != 0 {
+			return Lengths{}, fmt.Errorf("%q: %s is not a whole number of ticks of %s", s, first, t)
+		}
+		in = "fixed:" + strconv.FormatFloat(rounds, 'f', -1, 64)
+	case "geometric":
+		in = "geometric:" + strconv.FormatFloat(rounds, 'f', -1, 64)
+	case "lognormal":
+		in = "lognormal:" + strconv.FormatFloat(math.Log(rounds), 'f', -1, 64) + "," + rest
+	default:
+		return Lengths{}, fmt.Errorf("%q: want %s", s, t.LengthsSyntax())
+	}
+	l, err := ParseLengths(in)
+	if err != nil {
+		return Lengths{}, fmt.Errorf("%q, %s in rounds of %s: %v", s, in, t, err)
+	}
+	return l, nil
+}

@@ -140,3 +140,30 @@ func TestTickSecondsAndYear(t *testing.T) {
 		}
 	}
 }
+
+func TestTickParseLengths(t *testing.T) {
+	sec := model.Tick(time.Second)
+	for _, tc := range []struct {
+		tick model.Tick
+		in   string
+		want string // Lengths.String, in rounds; "" for an error
+	}{
+		{0, "geometric:2000", "geometric:2000"},
+		{sec, "geometric:72h", "geometric:259200"},
+		{model.Tick(100 * time.Millisecond), "fixed:2s", "fixed:20"},
+		{sec, "lognormal:1s,0.5", "lognormal:0,0.5"}, // a median of one round: mu 0
+		{sec, "fixed:1500ms", ""},
+		{sec, "geometric:500ms", ""}, // a mean below one round
+		{sec, "geometric:2000", ""},  // no unit
+		{sec, "weibull:3s", ""},
+	} {
+		l, err := tc.tick.ParseLengths(tc.in)
+		got := ""
+		if err == nil {
+			got = l.String()
+		}
+		if got != tc.want {
+			t.Errorf("tick %v: ParseLengths(%q) = %q, %v; want %q", tc.tick, tc.in, got, err, tc.want)
+		}
+	}
+}

@@ -19,8 +19,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(ratesValue{&opt.EventsPerYear}, "handovers", "outage events (handovers) per year for the cost tables: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &base, model.Fencing, model.PersistentTrigger)
-	fs.Var(lengthsValue{&opt.Up}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax)
-	fs.Var(lengthsValue{&opt.Down}, "downtime", "node-count study: how long a node stays unreachable: "+model.LengthsSyntax)
+	fs.Var(lengthsValue{&opt.Up, new(string)}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax)
+	fs.Var(lengthsValue{&opt.Down, new(string)}, "downtime", "node-count study: how long a node stays unreachable: "+model.LengthsSyntax)
 	fs.Var(positiveValue{&opt.Replicas, 100_000}, "replicas", "node-count study: replicas of each configuration")
 	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "node-count study: seed of the random failures")
 	roundsPerYear := 0.0

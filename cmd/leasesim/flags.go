@@ -199,8 +199,12 @@ func resolveTimes(fs *pflag.FlagSet) error {
 			return
 		}
 		if text, e := v.resolve(tick); e != nil {
-			if tick == 0 && strings.ContainsAny(text, "hmsuµn") { // a unit: durations were meant
-				e = fmt.Errorf("%v (rounds); durations such as %s need --tick", e, text)
+			if tick == 0 && hasUnit(text) { // durations were meant
+				unit := " (rounds)"
+				if strings.Contains(e.Error(), "rounds") {
+					unit = ""
+				}
+				e = fmt.Errorf("%v%s; durations such as %s need --tick", e, unit, text)
 			}
 			err = fmt.Errorf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)
 		}
@@ -245,6 +249,17 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) err
 		setFlagValue(f, p, n)
 	})
 	return err
+}
+
+// hasUnit reports whether s holds a number followed by a unit of time, as
+// in 15s or 2m: a duration.
+func hasUnit(s string) bool {
+	for i, r := range s {
+		if i > 0 && strings.ContainsRune("hmsuµn", r) && s[i-1] >= '0' && s[i-1] <= '9' {
+			return true
+		}
+	}
+	return false
 }
 
 // setFlagValue sets the model parameter p that flag f holds to v, as one
@@ -387,18 +402,29 @@ func writeOutput(path, stdout string, w io.Writer, write func(w *bufio.Writer) e
 	return bw.Flush()
 }
 
-// lengthsValue is a flag holding a distribution of period lengths.
-type lengthsValue struct{ l *model.Lengths }
+// lengthsValue is a flag holding a distribution of period lengths, in
+// rounds or, with --tick, in durations: read once every flag is parsed,
+// like a time flag.
+type lengthsValue struct {
+	l    *model.Lengths
+	text *string
+}
 
 func (v lengthsValue) String() string { return v.l.String() }
 
 func (v lengthsValue) Set(s string) error {
-	l, err := model.ParseLengths(s)
-	if err != nil {
-		return err
-	}
-	*v.l = l
+	*v.text = s
 	return nil
 }
+
+func (v lengthsValue) resolve(t model.Tick) (string, error) {
+	l, err := t.ParseLengths(*v.text)
+	if err == nil {
+		*v.l = l
+	}
+	return *v.text, err
+}
+
+func (v lengthsValue) kind() model.TimeKind { return model.Span }
 
 func (v lengthsValue) Type() string { return "dist" }

@@ -49,7 +49,7 @@ func TestGolden(t *testing.T) {
 		{"run-tick.txt", []string{"run", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
 		{"sweep-tick.csv", []string{"sweep", "--tick", "500ms", "--lease", "1s:2s:500ms", "--outage", "0s,3s", "--rounds", "1m"}},
 		{"montecarlo-tick.txt", []string{"montecarlo", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--period", "1h", "--rounds", "720h",
-			"--uptime", "geometric:20000", "--downtime", "lognormal:3,1", "--replicas", "20", "--workers", "2"}},
+			"--uptime", "geometric:20000s", "--downtime", "lognormal:20s,1", "--replicas", "20", "--workers", "2"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -125,6 +125,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--preset", "openshift", "--tick", "4s"}, `leasesim run: --preset openshift sets lease 2m17s, which --tick 4s cannot hold: 2m17s is not a whole number of ticks: want a duration from 4s to 1111111h6m40s in whole ticks of 4s`},
 		{[]string{"run", "--preset", "kubernetes", "--renew-deadline", "20s"}, `leasesim run: --lease 15 must be longer than --renew-deadline 20, as client-go requires (leaseDuration must be greater than renewDeadline)`},
 		{[]string{"report", "--lease", "8", "--renew-deadline", "3", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --renew-deadline 3: the report's studies sweep leases of 1 to 12 rounds and do not take a renew deadline yet; run, sweep, cost, montecarlo and settings do`},
+		{[]string{"run", "--lease", "15s"}, `leasesim run: invalid argument "15s" for "--lease" flag: want a whole number from 1 to 1000000000 (rounds); durations such as 15s need --tick`},
+		{[]string{"montecarlo", "--uptime", "geometric:30s"}, `leasesim montecarlo: invalid argument "geometric:30s" for "--uptime" flag: "geometric:30s": want fixed:N, geometric:MEAN or lognormal:MU,SIGMA (rounds); durations such as geometric:30s need --tick`},
+		{[]string{"montecarlo", "--tick", "1s", "--downtime", "fixed:1500ms"}, `leasesim montecarlo: invalid argument "fixed:1500ms" for "--downtime" flag: "fixed:1500ms": 1500ms is not a whole number of ticks of 1s`},
 		{[]string{"run", "--renew-deadline", "3"}, `leasesim run: --lease 3 must be longer than --renew-deadline 3, as client-go requires (leaseDuration must be greater than renewDeadline)`},
 		{[]string{"sweep", "--lease", "15", "--renew-deadline", "10", "--retry-period", "9"}, `leasesim sweep: --renew-deadline 10 must be longer than 1.2 × --retry-period 9, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)`},
 		{[]string{"run", "--lease", "abc"}, `leasesim run: invalid argument "abc" for "--lease" flag: want a whole number from 1 to 1000000000`},
