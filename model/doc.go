@@ -6,9 +6,11 @@
 // last renewal and a fencing token. Time runs in rounds t = 1 … Rounds,
 // and in each round:
 //
-//  1. Renew: in a retry round (a multiple of RetryPeriod), the record's
-//     leader renews if it can reach the record and has not given up.
-//  2. Handover: in a retry round once the lease has gone unrenewed for
+//  1. Renew: a retry period after its last renewal, and every retry
+//     period after that, the record's leader renews if it can reach the
+//     record and has not given up.
+//  2. Handover: in a retry round (a multiple of RetryPeriod; with Jitter,
+//     at each follower's own polls) once the lease has gone unrenewed for
 //     Lease rounds, the lowest-numbered other reachable node (any, if the
 //     leader gave up) takes over with the next token (with Quorum, only
 //     while a strict majority of all nodes is reachable).

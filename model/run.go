@@ -183,18 +183,17 @@ func (x *state) stretch(end int, view *RoundView) {
 	// 1. Renew, in a retry round, or 2. hand over, in a retry round once
 	// the lease has expired. A reachable leader that has not given up
 	// renews in every retry round, so its lease never expires.
-	retry := c.RetryPeriod == 1 || t%c.RetryPeriod == 0
 	renewing := !down[x.leader] && !x.gaveUp
 	handover, next := false, -1
 	switch {
 	case renewing:
 		x.watching = false
-		if retry {
+		if c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0 { // a retry period after its last renewal
 			x.renewed = t
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
-	case retry && t-x.renewed >= c.Lease:
+	case (c.RetryPeriod == 1 || t%c.RetryPeriod == 0) && t-x.renewed >= c.Lease: // the followers' poll, in step
 		// A leader that gave up came back as a follower (client-go's
 		// process restarts), so it may take over too.
 		except := x.leader
@@ -316,16 +315,17 @@ func (x *state) giveUpRound() int {
 // round t, meets its renew deadline before its next retry round: it came
 // back too late to renew in time.
 func (x *state) deadlineFirst(t int) bool {
-	return x.c.RenewDeadline > 0 && roundUp(t, x.c.RetryPeriod) >= x.giveUpRound()
+	return x.c.RenewDeadline > 0 && x.renewed+roundUp(t-x.renewed, x.c.RetryPeriod) >= x.giveUpRound()
 }
 
 // renewThrough records the renewals of a leader reachable and believing
-// from round x.t through last: its last renewal is the stretch's last
-// retry round, if the stretch has one.
+// from round x.t through last: it renews a retry period after each
+// renewal, as client-go's renew loop, so its last renewal is the stretch's
+// last such round, if the stretch has one.
 func (x *state) renewThrough(last int) {
 	r := last
 	if x.c.RetryPeriod > 1 {
-		r -= last % x.c.RetryPeriod
+		r -= (last - x.renewed) % x.c.RetryPeriod
 	}
 	if r >= x.t {
 		x.renewed = r
