@@ -33,6 +33,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Down:              rapid.IntRange(0, nodes+1).Draw(t, "down"),
 		Quorum:            rapid.Bool().Draw(t, "quorum"),
 		Jitter:            rapid.Bool().Draw(t, "jitter"),
+		BlackHole:         rapid.Bool().Draw(t, "black_hole"),
 	}
 }
 

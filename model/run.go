@@ -39,6 +39,7 @@ type state struct {
 	// passed since, so it no longer believes.
 	leader, renewed, token int
 	gaveUp                 bool
+	hung                   bool // with BlackHole, the leader's calls have hung since its last renewal
 	believers              []believer
 
 	queued, queuedSum int // batches waiting and the sum of their trigger rounds
@@ -108,7 +109,7 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
-	x.watching = false // apart from begin, which must stay small enough to inline
+	x.watching, x.hung = false, false // apart from begin, which must stay small enough to inline
 	if c.Jitter {
 		x.seed(r.JitterSeed)
 	}
@@ -162,7 +163,7 @@ func (x *state) stretch(end int, view *RoundView) {
 	// reachable, nobody else believes it leads and nothing is queued. The
 	// leader renews in every retry round and starts every batch; nothing
 	// else happens.
-	if !down[x.leader] && !x.gaveUp && len(x.believers) == 0 && x.queued == 0 && !x.deadlineFirst(t) {
+	if !down[x.leader] && !x.gaveUp && !x.hung && len(x.believers) == 0 && x.queued == 0 && !x.deadlineFirst(t) {
 		last := min(end, c.Rounds)
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
 		x.st.Started += k
@@ -184,8 +185,16 @@ func (x *state) stretch(end int, view *RoundView) {
 	// the lease has expired. A reachable leader that has not given up
 	// renews in every retry round, so its lease never expires.
 	renewing := !down[x.leader] && !x.gaveUp
+	if down[x.leader] && c.BlackHole && c.RenewDeadline > 0 {
+		x.hung = true // its calls hang while it is cut off, and time out after it is back
+	}
 	handover, next := false, -1
 	switch {
+	case renewing && x.hung:
+		x.watching = false
+		if x.nextCall(t) == t { // the first call after it is back succeeds
+			x.renewed, x.hung = t, false
+		}
 	case renewing:
 		x.watching = false
 		if c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0 { // a retry period after its last renewal
@@ -210,7 +219,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		} else {
 			x.believers = handOver(x.believers, x.leader, x.token, x.giveUpRound(), next)
 		}
-		x.leader, x.renewed, x.gaveUp, x.watching = next, t, false, false
+		x.leader, x.renewed, x.gaveUp, x.watching, x.hung = next, t, false, false, false
 		x.token++
 		handover, renewing = true, true
 	}
@@ -233,6 +242,10 @@ func (x *state) stretch(end int, view *RoundView) {
 	// drops the stale believers.
 	last := min(end, c.Rounds)
 	switch {
+	case renewing && x.hung: // the call that renews
+		if call := x.nextCall(t); call > t {
+			last = min(last, call-1)
+		}
 	case renewing:
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
@@ -265,7 +278,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		x.st.LeaderlessRounds += n
 	}
 	x.st.Rejected += n * (active - accepted)
-	if renewing {
+	if renewing && !x.hung {
 		x.renewThrough(last)
 	}
 
@@ -315,7 +328,33 @@ func (x *state) giveUpRound() int {
 // round t, meets its renew deadline before its next retry round: it came
 // back too late to renew in time.
 func (x *state) deadlineFirst(t int) bool {
-	return x.c.RenewDeadline > 0 && x.renewed+roundUp(t-x.renewed, x.c.RetryPeriod) >= x.giveUpRound()
+	if x.c.RenewDeadline == 0 {
+		return false
+	}
+	if x.hung {
+		return x.nextCall(t) >= x.giveUpRound()
+	}
+	return x.renewed+roundUp(t-x.renewed, x.c.RetryPeriod) >= x.giveUpRound()
+}
+
+// nextCall is the round of the first call the leader starts at or after
+// round t while its calls hang (BlackHole), or Never if none starts
+// before its deadline. As client-go's renew loop: attempts from a retry
+// period after the last renewal; each an update that hangs for half the
+// renew deadline, then a read; the next attempt a retry period after the
+// last began, or when it ends if that is later.
+func (x *state) nextCall(t int) int {
+	c := &x.c
+	hang, deadline := (c.RenewDeadline+1)/2, x.giveUpRound()
+	for a := x.renewed + c.RetryPeriod; a < deadline; a = max(a+c.RetryPeriod, a+2*hang) {
+		if a >= t {
+			return a
+		}
+		if read := a + hang; read < deadline && read >= t {
+			return read
+		}
+	}
+	return Never
 }
 
 // renewThrough records the renewals of a leader reachable and believing

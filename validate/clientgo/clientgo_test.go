@@ -304,3 +304,40 @@ func TestRoundModelJitter(t *testing.T) {
 		t.Logf("%s: the round model's median takeover %.2fs (%.2fs to %.2fs) over %d seeds; settings %.2fs", name, got, seen[0], seen[len(seen)-1], len(seen), want.Median)
 	}
 }
+
+// TestRoundModelOutageSurvived: the round model, one round half a second,
+// rides out an outage of its leader exactly when client-go's call schedule
+// (TestRenewCalls) says: back by its last call before the deadline, it
+// renews; a round later, it gives up. For calls that fail at once and for
+// calls that hang (black_hole).
+func TestRoundModelOutageSurvived(t *testing.T) {
+	tick := model.Tick(500 * time.Millisecond)
+	for name, s := range cases(t) {
+		for _, blackHole := range []bool{false, true} {
+			timeout := time.Duration(0)
+			if blackHole {
+				timeout = s.CallTimeout()
+			}
+			c := model.Default()
+			c.Nodes, c.Renewal, c.BlackHole, c.Down = 3, 0, blackHole, 1
+			c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
+			renewed := 10 * c.RetryPeriod
+			c.Start = renewed + 1
+			c.Rounds, c.Period = c.Start+4*c.Lease, c.Start+4*c.Lease
+			last := rounds(t, tick, s.LastCall(timeout))
+			for _, tt := range []struct {
+				back     int // the round node 0 is reachable again
+				survives bool
+			}{{renewed + last, true}, {renewed + last + 1, false}} {
+				c.Outage = tt.back - c.Start
+				st, err := model.Run(c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if survived := st.Handovers == 0; survived != tt.survives {
+					t.Errorf("%s, black hole %t: back %v after its last renewal, the round model survived %t, client-go's last call is at %v", name, blackHole, tick.Seconds(float64(tt.back-renewed)), survived, s.LastCall(timeout))
+				}
+			}
+		}
+	}
+}
