@@ -37,7 +37,7 @@ func Check(ctx context.Context, g *Grid, violation func(c model.Config, err erro
 	if err != nil {
 		return 0, 0, err
 	}
-	var r model.Runner
+	r := model.Runner{JitterSeed: model.JitterSeed(g.Seed)}
 	var o odometer
 	o.seek(g, 0)
 	c := o.config(g)

@@ -16,6 +16,7 @@ import (
 type Grid struct {
 	Values [model.NumParams]List
 	Tick   model.Tick // the length of a round: with it, outputs give times in seconds
+	Seed   uint64     // the seed of the followers' jitter (model.JitterSeed), for configurations with jitter
 }
 
 // NewGrid returns the grid of the single configuration c.
@@ -76,6 +77,9 @@ func (g *Grid) Fingerprint() uint64 {
 	}
 	if g.Tick != 0 { // rows in seconds are another output
 		fmt.Fprintf(h, "tick=%s;", g.Tick)
+	}
+	if g.Seed != 0 { // and other draws of jitter another
+		fmt.Fprintf(h, "seed=%d;", g.Seed)
 	}
 	return h.Sum64()
 }

@@ -89,7 +89,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var r model.Runner
+			r := model.Runner{JitterSeed: model.JitterSeed(g.Seed)}
 			for j := range jobs {
 				var buf []byte
 				select {

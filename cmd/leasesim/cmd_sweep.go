@@ -36,6 +36,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addGridFlags(fs, &g, model.Params()...)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
+	fs.Uint64Var(&g.Seed, "seed", 0, "seed of the followers' jitter, for configurations with jitter; the same seed gives the same rows")
 	out := addOutputFlag(fs, "out", "-", "write the CSV to this file, atomically; - is standard output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")

@@ -183,3 +183,21 @@ func TestShardsMerge(t *testing.T) {
 		t.Errorf("merge without files: exit %d, %q", code, stderr)
 	}
 }
+
+// TestSweepSeedIsRunSeed: with jitter, a sweep's row is the run of its
+// configuration with the same --seed, and another seed draws otherwise.
+func TestSweepSeedIsRunSeed(t *testing.T) {
+	args := []string{"--preset", "kubernetes", "--outage", "20s", "--start", "1m", "--rounds", "5m", "--period", "1m"}
+	rows := map[string]string{}
+	for _, seed := range []string{"3", "0"} {
+		_, sweep, _ := runCmd(t, append([]string{"sweep", "--seed", seed}, args...)...)
+		code, run, stderr := runCmd(t, append([]string{"run", "--format", "csv", "--seed", seed}, args...)...)
+		if code != 0 || sweep != run {
+			t.Errorf("seed %s: sweep\n%s\nrun (exit %d, %s)\n%s", seed, sweep, code, stderr, run)
+		}
+		rows[seed] = sweep
+	}
+	if rows["3"] == rows["0"] {
+		t.Errorf("seeds 3 and 0 give the same row:\n%s", rows["3"])
+	}
+}
