@@ -69,12 +69,21 @@ func Scenario(c model.Config) string {
 	default:
 		failing = fmt.Sprintf("nodes 0-%d are unreachable in rounds %d-%d", min(c.Down, c.Nodes)-1, c.Start, c.Start+c.Outage-1)
 	}
-	quorum := ""
+	extra := ""
+	if c.RetryPeriod > 1 {
+		extra += fmt.Sprintf(", retry period %d", c.RetryPeriod)
+	}
+	if c.Jitter {
+		extra += ", jittered polls"
+	}
+	if c.BlackHole {
+		extra += ", calls hang in an outage"
+	}
 	if c.Quorum {
-		quorum = ", quorum handovers"
+		extra += ", quorum handovers"
 	}
 	return fmt.Sprintf("%d nodes, %d rounds, lease %d, renewal %d%s; %s. End-of-day batch trigger: %s.",
-		c.Nodes, c.Rounds, c.Lease, c.Renewal, quorum, failing, triggerRounds(c))
+		c.Nodes, c.Rounds, c.Lease, c.Renewal, extra, failing, triggerRounds(c))
 }
 
 // triggerRounds lists the trigger rounds, eliding the middle of long lists.

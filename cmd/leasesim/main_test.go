@@ -128,6 +128,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--lease", "15s"}, `leasesim run: invalid argument "15s" for "--lease" flag: want a whole number from 1 to 1000000000 (rounds); durations such as 15s need --tick`},
 		{[]string{"montecarlo", "--uptime", "geometric:30s"}, `leasesim montecarlo: invalid argument "geometric:30s" for "--uptime" flag: "geometric:30s": want fixed:N, geometric:MEAN or lognormal:MU,SIGMA (rounds); durations such as geometric:30s need --tick`},
 		{[]string{"montecarlo", "--tick", "1s", "--downtime", "fixed:1500ms"}, `leasesim montecarlo: invalid argument "fixed:1500ms" for "--downtime" flag: "fixed:1500ms": 1500ms is not a whole number of ticks of 1s`},
+		{[]string{"measure", "--lease", "8", "--renew-deadline", "2"}, `leasesim measure: --renew-deadline 2: the measure table's lease block runs the publication's leases 2, 3, 5 and 8 and does not take a renew deadline; run, sweep, cost and settings do`},
 		{[]string{"run", "--renew-deadline", "3"}, `leasesim run: --lease 3 must be longer than --renew-deadline 3, as client-go requires (leaseDuration must be greater than renewDeadline)`},
 		{[]string{"sweep", "--lease", "15", "--renew-deadline", "10", "--retry-period", "9"}, `leasesim sweep: --renew-deadline 10 must be longer than 1.2 × --retry-period 9, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)`},
 		{[]string{"run", "--lease", "abc"}, `leasesim run: invalid argument "abc" for "--lease" flag: want a whole number from 1 to 1000000000`},
