@@ -163,7 +163,7 @@ func (x *state) stretch(end int, view *RoundView) {
 	// reachable, nobody else believes it leads and nothing is queued. The
 	// leader renews in every retry round and starts every batch; nothing
 	// else happens.
-	if !down[x.leader] && !x.gaveUp && !x.hung && len(x.believers) == 0 && x.queued == 0 && !x.deadlineFirst(t) {
+	if !down[x.leader] && !x.gaveUp && !x.hung && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) {
 		last := min(end, c.Rounds)
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
 		x.st.Started += k
