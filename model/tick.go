@@ -265,3 +265,15 @@ func (t Tick) ParseLengths(s string) (Lengths, error) {
 	}
 	return l, nil
 }
+
+// Warnings lists what in c is valid in rounds but not what client-go does
+// at this tick: its record holds the lease in whole seconds, so with
+// jitter (client-go's followers) a lease that is not whole seconds is
+// counted short by them.
+func (t Tick) Warnings(c Config) []string {
+	lease := time.Duration(c.Lease) * time.Duration(t)
+	if t == 0 || !c.Jitter || lease%time.Second == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("client-go's record holds the lease in whole seconds: its followers would count %s of the lease's %s; the model counts all of it", lease.Truncate(time.Second), lease)}
+}

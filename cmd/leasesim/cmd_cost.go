@@ -43,7 +43,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usage(err)
 		}
 		if method != "phase" { // the phase method sets start and rounds itself
-			std.warn(in.Config)
+			std.warn(in.Config, in.Tick)
 		}
 		if *csvPath != "" {
 			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error {

@@ -49,7 +49,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return usage(err)
 		}
-		std.warn(base)
+		std.warn(base, 0)
 		if err := reports.WriteDir(ctx, rv, *out); err != nil {
 			return err
 		}

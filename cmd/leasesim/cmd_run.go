@@ -28,7 +28,7 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return usage(err)
 		}
-		std.warn(c)
+		std.warn(c, *tick)
 		if *trace {
 			if *tick != 0 {
 				fmt.Fprintf(std.out, "one round = %s: round t ends %s·t after the run begins\n", *tick, *tick)
@@ -62,7 +62,7 @@ func setupMeasure(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return usage(err)
 		}
-		std.warn(c)
+		std.warn(c, 0)
 		return reports.WriteMeasure(std.out, m)
 	}
 }

@@ -30,10 +30,11 @@ type streams struct {
 	cmd      string // the command's name, for messages
 }
 
-// warn prints c's warnings (model.Config.Warnings) to standard error, one
-// line each, before the command's answer.
-func (s *streams) warn(c model.Config) {
-	for _, w := range c.Warnings() {
+// warn prints c's warnings (model.Config.Warnings, and the tick's,
+// model.Tick.Warnings) to standard error, one line each, before the
+// command's answer.
+func (s *streams) warn(c model.Config, t model.Tick) {
+	for _, w := range append(c.Warnings(), t.Warnings(c)...) {
 		fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
 	}
 }

@@ -182,6 +182,14 @@ func TestWarnings(t *testing.T) {
 	if _, _, stderr := runCmd(t, "cost", "--method", "phase", "--period", "30", "--start", "40"); stderr != "" {
 		t.Errorf("the phase method sets start and rounds itself, yet: %q", stderr)
 	}
+	// client-go's record holds whole seconds; the model does not.
+	truncated := "leasesim run: warning: client-go's record holds the lease in whole seconds: its followers would count 15s of the lease's 15.5s; the model counts all of it\n"
+	if code, _, stderr := runCmd(t, "run", "--preset", "kubernetes", "--tick", "100ms", "--lease", "15.5s"); code != 0 || stderr != truncated {
+		t.Errorf("run with a lease of 15.5s: exit %d, stderr %q", code, stderr)
+	}
+	if _, _, stderr := runCmd(t, "run", "--preset", "kubernetes", "--tick", "100ms", "--lease", "16s"); stderr != "" {
+		t.Errorf("run with a lease of 16s: stderr %q", stderr)
+	}
 	dir := t.TempDir()
 	code, _, stderr := runCmd(t, "report", "--out", dir, "--down", "7", "--replicas", "5")
 	md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
