@@ -34,6 +34,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Quorum:            rapid.Bool().Draw(t, "quorum"),
 		Jitter:            rapid.Bool().Draw(t, "jitter"),
 		BlackHole:         rapid.Bool().Draw(t, "black_hole"),
+		Partition:         rapid.Bool().Draw(t, "partition"),
 	}
 }
 

@@ -224,15 +224,19 @@ func (x *state) stretch(end int, view *RoundView) {
 		handover, renewing = true, true
 	}
 
-	// 3. Count believers, 4. fence. The leader's work is accepted when it
-	// is reachable and believes; stale believers' tokens are older than
-	// the record's, so fencing refuses theirs. Reachable stale believers
-	// drop out at the next re-read.
-	stale := 0
+	// 3. Count believers, 4. fence. A believer is active while its work
+	// reaches the store: while it reaches the record or, in a partition,
+	// always. The leader's work is accepted while it believes; stale
+	// believers' tokens are older than the record's, so fencing refuses
+	// theirs. Stale believers that reach the record drop out at the next
+	// re-read; in a partition the others cannot read it.
+	stale, readers := 0, 0
 	for _, b := range x.believers {
-		stale += b2i(!down[b.node])
+		stale += b2i(!down[b.node] || c.Partition)
+		readers += b2i(!down[b.node])
 	}
-	active, accepted := b2i(renewing)+stale, b2i(renewing)
+	working := renewing || c.Partition && !x.gaveUp // the leader, reaching the store
+	active, accepted := b2i(working)+stale, b2i(working)
 	if !c.Fencing {
 		accepted += stale
 	}
@@ -266,7 +270,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		}
 	}
 	x.dropStale = false
-	if stale > 0 && c.Renewal > 0 {
+	if readers > 0 && c.Renewal > 0 {
 		if reread := roundUp(t, c.Renewal); reread <= last {
 			last, x.dropStale = reread, true
 		}

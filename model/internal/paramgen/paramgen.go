@@ -48,6 +48,7 @@ func params() []param {
 		{"PersistentTrigger", "persistent_trigger", "a trigger no node accepts is queued for the next leader", "queue a trigger that no node accepts", true, "0", "1", "false", ""},
 		{"Down", "down", "nodes 0 … down-1 are unreachable together during the outage", "nodes 0 … Down-1 fail together", false, "0", "MaxNodes", "1", ""},
 		{"Quorum", "quorum", "a handover needs a strict majority of all nodes reachable", "a handover needs a strict majority reachable", true, "0", "1", "false", ""},
+		{"Partition", "partition", "failing nodes reach the store where the batch writes but not the record: a leader among them works on, unrenewed, until it stops believing (fencing refuses its work once another holds a newer token)", "failing nodes reach the store but not the record: their believers keep working", true, "0", "1", "false", ""},
 		{"BlackHole", "black_hole", "during an outage the leader's calls hang until they time out, after half the renew deadline (client-go's max(1s, RD/2)), instead of failing at once: fewer attempts fit in the deadline", "the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once", true, "0", "1", "false", ""},
 		{"Jitter", "jitter", "followers poll every retry period stretched by client-go's jitter, RP·(1 + U[0, 1.2)), and count the lease from when they saw the last renewal; drawn from the run's seed", "followers poll with client-go's jitter and count the lease from when they observed the last renewal", true, "0", "1", "false", ""},
 	}
