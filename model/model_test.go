@@ -120,8 +120,8 @@ func TestInvariantsSmallSpace(t *testing.T) {
 // TestRenewDeadlineSmallSpace checks every invariant over a small grid of
 // client-go's timings: retry periods, renew deadlines (none, or any
 // client-go accepts), renewal 0 (only the deadline ends a belief), the
-// followers' jitter, calls that hang, partitions, crossed with outages,
-// starts, zones and the toggles.
+// followers' jitter, calls that hang, partitions, crashes, crossed with
+// outages, starts, zones and the toggles.
 func TestRenewDeadlineSmallSpace(t *testing.T) {
 	var r model.Runner
 	n := 0
@@ -134,11 +134,11 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 							for _, start := range []int{1, 3} {
 								for _, period := range []int{1, 4} {
 									for _, down := range []int{1, 2} {
-										for toggles := range 64 {
+										for toggles := range 128 {
 											c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline,
 												Outage: outage, Start: start, Rounds: 40, Period: period, Down: down,
 												PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, Jitter: toggles&8 != 0,
-												BlackHole: toggles&16 != 0, Partition: toggles&32 != 0}
+												BlackHole: toggles&16 != 0, Partition: toggles&32 != 0, Crash: toggles&64 != 0}
 											if c.Validate() != nil {
 												continue // client-go would refuse it too
 											}
@@ -156,7 +156,7 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 			}
 		}
 	}
-	if n < 400_000 {
+	if n < 800_000 {
 		t.Fatalf("checked only %d configurations", n)
 	}
 }

@@ -19,6 +19,7 @@ const (
 	PersistentTrigger
 	Down
 	Quorum
+	Crash
 	Partition
 	BlackHole
 	Jitter
@@ -42,6 +43,7 @@ type Config struct {
 	PersistentTrigger bool // queue a trigger that no node accepts
 	Down              int  // nodes 0 … Down-1 fail together
 	Quorum            bool // a handover needs a strict majority reachable
+	Crash             bool // failing nodes crash: they lose their belief and come back as followers
 	Partition         bool // failing nodes reach the store but not the record: their believers keep working
 	BlackHole         bool // the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
 	Jitter            bool // followers poll with client-go's jitter and count the lease from when they observed the last renewal
@@ -88,6 +90,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"down", "nodes 0 … down-1 are unreachable together during the outage"}
 	case Quorum:
 		return paramInfo{"quorum", "a handover needs a strict majority of all nodes reachable"}
+	case Crash:
+		return paramInfo{"crash", "failing nodes crash: they lose their belief at once and come back as followers (a partition's nodes then work no more)"}
 	case Partition:
 		return paramInfo{"partition", "failing nodes reach the store where the batch writes but not the record: a leader among them works on, unrenewed, until it stops believing (fencing refuses its work once another holds a newer token)"}
 	case BlackHole:
@@ -111,7 +115,7 @@ func (p Param) Time() TimeKind {
 
 // Bool reports whether the parameter is a toggle, stored as 0 or 1.
 func (p Param) Bool() bool {
-	return p == Fencing || p == PersistentTrigger || p == Quorum || p == Partition || p == BlackHole || p == Jitter
+	return p == Fencing || p == PersistentTrigger || p == Quorum || p == Crash || p == Partition || p == BlackHole || p == Jitter
 }
 
 // Range is the inclusive range of values the parameter accepts.
@@ -131,7 +135,7 @@ func (p Param) Range() (min, max int) {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, b2i(c.Quorum), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, b2i(c.Quorum), b2i(c.Crash), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -163,6 +167,8 @@ func (c *Config) Set(p Param, v int) {
 		c.Down = v
 	case Quorum:
 		c.Quorum = v != 0
+	case Crash:
+		c.Crash = v != 0
 	case Partition:
 		c.Partition = v != 0
 	case BlackHole:

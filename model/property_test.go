@@ -35,6 +35,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Jitter:            rapid.Bool().Draw(t, "jitter"),
 		BlackHole:         rapid.Bool().Draw(t, "black_hole"),
 		Partition:         rapid.Bool().Draw(t, "partition"),
+		Crash:             rapid.Bool().Draw(t, "crash"),
 	}
 }
 

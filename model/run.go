@@ -39,6 +39,7 @@ type state struct {
 	// passed since, so it no longer believes.
 	leader, renewed, token int
 	gaveUp                 bool
+	gaveUpAt               int  // the round the leader gave up or crashed in, while gaveUp
 	hung                   bool // with BlackHole, the leader's calls have hung since its last renewal
 	believers              []believer
 
@@ -179,6 +180,9 @@ func (x *state) stretch(end int, view *RoundView) {
 	// and its deadline gives up, and so does a stale believer.
 	if c.RenewDeadline > 0 {
 		x.expireBeliefs(t)
+	}
+	if c.Crash {
+		x.crash(t)
 	}
 
 	// 1. Renew, in a retry round, or 2. hand over, in a retry round once
@@ -396,7 +400,7 @@ func (x *state) watch(t int) int {
 			x.polls[j] = poll{next: float64(x.renewed) + PollResidual(x.rng, rp), observed: -1}
 		}
 		if x.gaveUp {
-			x.polls[x.leader] = poll{next: float64(x.giveUpRound()), observed: -1}
+			x.polls[x.leader] = poll{next: float64(x.gaveUpAt), observed: -1}
 		}
 	}
 	best, first, next := -1, math.Inf(1), Never
@@ -423,11 +427,31 @@ func (x *state) watch(t int) int {
 	return best
 }
 
+// crash ends, in round t, the belief of every believer that is down: it
+// crashed, and comes back as a follower. The record's leader is then as
+// one that gave up: the record names it until its lease runs out, and its
+// restarted process polls like any follower.
+func (x *state) crash(t int) {
+	if x.reach.down[x.leader] && !x.gaveUp {
+		x.gaveUp, x.gaveUpAt = true, t
+		if x.watching {
+			x.polls[x.leader] = poll{next: float64(t), observed: -1}
+		}
+	}
+	kept := x.believers[:0]
+	for _, b := range x.believers {
+		if !x.reach.down[b.node] {
+			kept = append(kept, b)
+		}
+	}
+	x.believers = kept
+}
+
 // expireBeliefs ends, in round t, the beliefs whose renew deadline has
 // come: the record's leader's and the stale believers'.
 func (x *state) expireBeliefs(t int) {
 	if !x.gaveUp && t >= x.giveUpRound() {
-		x.gaveUp = true
+		x.gaveUp, x.gaveUpAt = true, t
 		if x.watching { // its restarted process polls from now on
 			x.polls[x.leader] = poll{next: float64(t), observed: -1}
 		}
