@@ -120,8 +120,8 @@ func TestInvariantsSmallSpace(t *testing.T) {
 // TestRenewDeadlineSmallSpace checks every invariant over a small grid of
 // client-go's timings: retry periods, renew deadlines (none, or any
 // client-go accepts), renewal 0 (only the deadline ends a belief), the
-// followers' jitter, calls that hang, partitions, crashes, crossed with
-// outages, starts, zones and the toggles.
+// followers' jitter, calls that hang, each kind of failure (partition,
+// crash, pause), crossed with outages, starts, zones and the toggles.
 func TestRenewDeadlineSmallSpace(t *testing.T) {
 	var r model.Runner
 	n := 0
@@ -138,7 +138,15 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 											c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline,
 												Outage: outage, Start: start, Rounds: 40, Period: period, Down: down,
 												PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, Jitter: toggles&8 != 0,
-												BlackHole: toggles&16 != 0, Partition: toggles&32 != 0, Crash: toggles&64 != 0}
+												BlackHole: toggles&16 != 0}
+											switch toggles >> 5 { // the kinds of failure, one at a time
+											case 1:
+												c.Partition = true
+											case 2:
+												c.Crash = true
+											case 3:
+												c.Pause = true
+											}
 											if c.Validate() != nil {
 												continue // client-go would refuse it too
 											}

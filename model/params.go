@@ -19,6 +19,7 @@ const (
 	PersistentTrigger
 	Down
 	Quorum
+	Pause
 	Crash
 	Partition
 	BlackHole
@@ -43,6 +44,7 @@ type Config struct {
 	PersistentTrigger bool // queue a trigger that no node accepts
 	Down              int  // nodes 0 … Down-1 fail together
 	Quorum            bool // a handover needs a strict majority reachable
+	Pause             bool // failing nodes freeze, their own deadlines stopped, and act on their belief when they wake
 	Crash             bool // failing nodes crash: they lose their belief and come back as followers
 	Partition         bool // failing nodes reach the store but not the record: their believers keep working
 	BlackHole         bool // the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
@@ -90,6 +92,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"down", "nodes 0 … down-1 are unreachable together during the outage"}
 	case Quorum:
 		return paramInfo{"quorum", "a handover needs a strict majority of all nodes reachable"}
+	case Pause:
+		return paramInfo{"pause", "failing nodes freeze: no timer of theirs runs, so no renew deadline fires, and when they wake they act on their belief at once (a crash still wins)"}
 	case Crash:
 		return paramInfo{"crash", "failing nodes crash: they lose their belief at once and come back as followers (a partition's nodes then work no more)"}
 	case Partition:
@@ -115,7 +119,7 @@ func (p Param) Time() TimeKind {
 
 // Bool reports whether the parameter is a toggle, stored as 0 or 1.
 func (p Param) Bool() bool {
-	return p == Fencing || p == PersistentTrigger || p == Quorum || p == Crash || p == Partition || p == BlackHole || p == Jitter
+	return p == Fencing || p == PersistentTrigger || p == Quorum || p == Pause || p == Crash || p == Partition || p == BlackHole || p == Jitter
 }
 
 // Range is the inclusive range of values the parameter accepts.
@@ -135,7 +139,7 @@ func (p Param) Range() (min, max int) {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, b2i(c.Quorum), b2i(c.Crash), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -167,6 +171,8 @@ func (c *Config) Set(p Param, v int) {
 		c.Down = v
 	case Quorum:
 		c.Quorum = v != 0
+	case Pause:
+		c.Pause = v != 0
 	case Crash:
 		c.Crash = v != 0
 	case Partition:

@@ -36,6 +36,7 @@ func drawConfig(t *rapid.T) model.Config {
 		BlackHole:         rapid.Bool().Draw(t, "black_hole"),
 		Partition:         rapid.Bool().Draw(t, "partition"),
 		Crash:             rapid.Bool().Draw(t, "crash"),
+		Pause:             rapid.Bool().Draw(t, "pause"),
 	}
 }
 

@@ -40,6 +40,7 @@ type state struct {
 	leader, renewed, token int
 	gaveUp                 bool
 	gaveUpAt               int  // the round the leader gave up or crashed in, while gaveUp
+	frozen                 int  // with Pause, rounds the leader has been frozen since its last renewal, which its deadline waits out
 	hung                   bool // with BlackHole, the leader's calls have hung since its last renewal
 	believers              []believer
 
@@ -197,12 +198,12 @@ func (x *state) stretch(end int, view *RoundView) {
 	case renewing && x.hung:
 		x.watching = false
 		if x.nextCall(t) == t { // the first call after it is back succeeds
-			x.renewed, x.hung = t, false
+			x.renewed, x.hung, x.frozen = t, false, 0
 		}
 	case renewing:
 		x.watching = false
 		if c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0 { // a retry period after its last renewal
-			x.renewed = t
+			x.renewed, x.frozen = t, 0
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
@@ -223,7 +224,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		} else {
 			x.believers = handOver(x.believers, x.leader, x.token, x.giveUpRound(), next)
 		}
-		x.leader, x.renewed, x.gaveUp, x.watching, x.hung = next, t, false, false, false
+		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen = next, t, false, false, false, 0
 		x.token++
 		handover, renewing = true, true
 	}
@@ -234,12 +235,13 @@ func (x *state) stretch(end int, view *RoundView) {
 	// believers' tokens are older than the record's, so fencing refuses
 	// theirs. Stale believers that reach the record drop out at the next
 	// re-read; in a partition the others cannot read it.
+	partition := c.Partition && !c.Pause // a frozen node works nowhere
 	stale, readers := 0, 0
 	for _, b := range x.believers {
-		stale += b2i(!down[b.node] || c.Partition)
+		stale += b2i(!down[b.node] || partition)
 		readers += b2i(!down[b.node])
 	}
-	working := renewing || c.Partition && !x.gaveUp // the leader, reaching the store
+	working := renewing || partition && !x.gaveUp // the leader, reaching the store
 	active, accepted := b2i(working)+stale, b2i(working)
 	if !c.Fencing {
 		accepted += stale
@@ -265,12 +267,14 @@ func (x *state) stretch(end int, view *RoundView) {
 			last = min(last, expiry-1)
 		}
 	}
-	if c.RenewDeadline > 0 {
-		if !x.gaveUp && (!renewing || x.deadlineFirst(t)) {
+	if c.RenewDeadline > 0 { // a frozen believer's deadline waits
+		if !x.gaveUp && (!renewing || x.deadlineFirst(t)) && !(c.Pause && down[x.leader]) {
 			last = min(last, x.giveUpRound()-1)
 		}
 		for _, b := range x.believers {
-			last = min(last, b.giveUp-1)
+			if !(c.Pause && down[b.node]) {
+				last = min(last, b.giveUp-1)
+			}
 		}
 	}
 	x.dropStale = false
@@ -280,6 +284,16 @@ func (x *state) stretch(end int, view *RoundView) {
 		}
 	}
 	n := last - t + 1
+	if c.Pause && c.RenewDeadline > 0 { // the frozen's deadlines wait the stretch out
+		if down[x.leader] && !x.gaveUp {
+			x.frozen += n
+		}
+		for i := range x.believers {
+			if down[x.believers[i].node] {
+				x.believers[i].giveUp += n
+			}
+		}
+	}
 	if active > 1 {
 		x.st.TwoLeaderRounds += n
 	} else if active == 0 {
@@ -324,12 +338,13 @@ func (x *state) stretch(end int, view *RoundView) {
 
 // giveUpRound is the round in which the record's leader gives up if it
 // cannot renew: a retry period and its renew deadline after its last
-// renewal, as client-go's renew loop; never without a renew deadline.
+// renewal, as client-go's renew loop, later by the rounds it spent frozen
+// (Pause); never without a renew deadline.
 func (x *state) giveUpRound() int {
 	if x.c.RenewDeadline == 0 {
 		return Never
 	}
-	return x.renewed + x.c.RetryPeriod + x.c.RenewDeadline
+	return x.renewed + x.c.RetryPeriod + x.c.RenewDeadline + x.frozen
 }
 
 // deadlineFirst reports whether the leader, believing and reachable from
@@ -375,7 +390,7 @@ func (x *state) renewThrough(last int) {
 		r -= (last - x.renewed) % x.c.RetryPeriod
 	}
 	if r >= x.t {
-		x.renewed = r
+		x.renewed, x.frozen = r, 0
 	}
 }
 
