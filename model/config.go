@@ -157,8 +157,13 @@ func (c *Config) Warnings() []string {
 	if c.Outage > 0 && c.Down > 0 && c.Start > c.Rounds {
 		w = append(w, fmt.Sprintf("the outage starts in round %d, after the run's last round %d: no node fails", c.Start, c.Rounds))
 	}
-	if c.Down > c.Nodes {
+	switch {
+	case c.Outage > 0 && c.Down > 0 && c.DownFrom >= c.Nodes:
+		w = append(w, fmt.Sprintf("down-from %d is past the last of the %d nodes: no node fails", c.DownFrom, c.Nodes))
+	case c.DownFrom+c.Down > c.Nodes && c.DownFrom == 0:
 		w = append(w, fmt.Sprintf("down %d is more than the %d nodes: all of them fail together", c.Down, c.Nodes))
+	case c.DownFrom+c.Down > c.Nodes:
+		w = append(w, fmt.Sprintf("down %d from node %d runs past the last of the %d nodes: nodes %d-%d fail together", c.Down, c.DownFrom, c.Nodes, c.DownFrom, c.Nodes-1))
 	}
 	return w
 }

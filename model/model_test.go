@@ -63,7 +63,8 @@ func TestValidate(t *testing.T) {
 }
 
 func TestParamNames(t *testing.T) {
-	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "down", "quorum"}
+	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "down", "down_from", "quorum",
+		"pause", "crash", "partition", "black_hole", "jitter"}
 	for i, name := range want {
 		p := model.Param(i)
 		if p.Name() != name {

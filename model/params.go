@@ -18,6 +18,7 @@ const (
 	Fencing
 	PersistentTrigger
 	Down
+	DownFrom
 	Quorum
 	Pause
 	Crash
@@ -42,7 +43,8 @@ type Config struct {
 	Period            int  // the batch must start in every round t with t % Period == 0
 	Fencing           bool // refuse work carrying a stale fencing token
 	PersistentTrigger bool // queue a trigger that no node accepts
-	Down              int  // nodes 0 … Down-1 fail together
+	Down              int  // nodes DownFrom … DownFrom+Down-1 fail together
+	DownFrom          int  // the first failing node: 0 takes the leader with it
 	Quorum            bool // a handover needs a strict majority reachable
 	Pause             bool // failing nodes freeze, their own deadlines stopped, and act on their belief when they wake
 	Crash             bool // failing nodes crash: they lose their belief and come back as followers
@@ -89,7 +91,9 @@ func paramTable(p Param) paramInfo {
 	case PersistentTrigger:
 		return paramInfo{"persistent_trigger", "a trigger no node accepts is queued for the next leader"}
 	case Down:
-		return paramInfo{"down", "nodes 0 … down-1 are unreachable together during the outage"}
+		return paramInfo{"down", "nodes 0 … down-1 are unreachable together during the outage (from down-from on, with it)"}
+	case DownFrom:
+		return paramInfo{"down_from", "the first of the down nodes: 0, the leader's zone; 1, a zone of standbys beside it"}
 	case Quorum:
 		return paramInfo{"quorum", "a handover needs a strict majority of all nodes reachable"}
 	case Pause:
@@ -131,7 +135,7 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxRounds
 	case Renewal, RenewDeadline, Outage:
 		return 0, MaxRounds
-	case Down:
+	case Down, DownFrom:
 		return 0, MaxNodes
 	}
 	return 0, 1
@@ -139,7 +143,7 @@ func (p Param) Range() (min, max int) {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -169,6 +173,8 @@ func (c *Config) Set(p Param, v int) {
 		c.PersistentTrigger = v != 0
 	case Down:
 		c.Down = v
+	case DownFrom:
+		c.DownFrom = v
 	case Quorum:
 		c.Quorum = v != 0
 	case Pause:
@@ -189,7 +195,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.Down, Down) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {

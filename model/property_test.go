@@ -31,6 +31,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Fencing:           rapid.Bool().Draw(t, "fencing"),
 		PersistentTrigger: rapid.Bool().Draw(t, "persistent_trigger"),
 		Down:              rapid.IntRange(0, nodes+1).Draw(t, "down"),
+		DownFrom:          rapid.OneOf(rapid.Just(0), rapid.IntRange(0, nodes)).Draw(t, "down_from"),
 		Quorum:            rapid.Bool().Draw(t, "quorum"),
 		Jitter:            rapid.Bool().Draw(t, "jitter"),
 		BlackHole:         rapid.Bool().Draw(t, "black_hole"),
@@ -87,7 +88,7 @@ func TestPropertyExtraNodesIdle(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawConfig(t)
 		c.Quorum, c.Jitter = false, false
-		c.Nodes = max(c.Nodes, c.Down+1)
+		c.Nodes = max(c.Nodes, c.DownFrom+c.Down+1)
 		more := c
 		more.Nodes += rapid.IntRange(1, 100).Draw(t, "extra")
 		a, _ := r.Run(c)

@@ -111,7 +111,7 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
-	x.watching, x.hung = false, false // apart from begin, which must stay small enough to inline
+	x.watching, x.hung, x.frozen = false, false, 0 // apart from begin, which must stay small enough to inline
 	if c.Jitter {
 		x.seed(r.JitterSeed)
 	}

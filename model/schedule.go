@@ -67,16 +67,17 @@ type Schedule interface {
 	Apply(t int, r *Reachability) (next int)
 }
 
-// GroupOutage makes nodes 0 … Down-1 unreachable together in rounds
-// Start … Start+Length-1: the publication's failing leader when Down is 1, a rack
-// or zone when it is larger.
+// GroupOutage makes nodes From … From+Down-1 unreachable together in
+// rounds Start … Start+Length-1: the publication's failing leader when From
+// is 0 and Down 1, a rack or zone when Down is larger, standbys beside the
+// leader when From is above 0.
 type GroupOutage struct {
-	Down, Start, Length int
+	Down, Start, Length, From int
 }
 
 // Begin implements Schedule.
-func (g *GroupOutage) Begin(*Reachability) int {
-	if g.Length == 0 || g.Down == 0 {
+func (g *GroupOutage) Begin(r *Reachability) int {
+	if g.Length == 0 || g.Down == 0 || g.From >= r.Nodes() {
 		return Never
 	}
 	return g.Start
@@ -85,7 +86,7 @@ func (g *GroupOutage) Begin(*Reachability) int {
 // Apply implements Schedule.
 func (g *GroupOutage) Apply(t int, r *Reachability) int {
 	up := t != g.Start
-	for n := range min(g.Down, r.Nodes()) {
+	for n := g.From; n < min(g.From+g.Down, r.Nodes()); n++ {
 		r.SetReachable(n, up)
 	}
 	if up {
@@ -95,9 +96,9 @@ func (g *GroupOutage) Apply(t int, r *Reachability) int {
 }
 
 // Schedule returns the configuration's failure schedule: the publication's
-// outage, widened to Down nodes.
+// outage, widened to Down nodes from DownFrom.
 func (c *Config) Schedule() *GroupOutage {
-	return &GroupOutage{Down: c.Down, Start: c.Start, Length: c.Outage}
+	return &GroupOutage{Down: c.Down, Start: c.Start, Length: c.Outage, From: c.DownFrom}
 }
 
 // Window makes one node unreachable in rounds First … Last.

@@ -61,13 +61,15 @@ func WriteMeasure(w io.Writer, m study.Measure) error {
 // Scenario describes base in one line, as the publication's table heads it.
 func Scenario(c model.Config) string {
 	var failing string
-	switch {
-	case c.Outage == 0 || c.Down == 0:
+	switch last := min(c.DownFrom+c.Down, c.Nodes) - 1; {
+	case c.Outage == 0 || c.Down == 0 || c.DownFrom >= c.Nodes:
 		failing = "no node becomes unreachable"
-	case c.Down == 1:
+	case c.Down == 1 && c.DownFrom == 0:
 		failing = fmt.Sprintf("the leader node is unreachable in rounds %d-%d", c.Start, c.Start+c.Outage-1)
+	case last == c.DownFrom:
+		failing = fmt.Sprintf("node %d is unreachable in rounds %d-%d", c.DownFrom, c.Start, c.Start+c.Outage-1)
 	default:
-		failing = fmt.Sprintf("nodes 0-%d are unreachable in rounds %d-%d", min(c.Down, c.Nodes)-1, c.Start, c.Start+c.Outage-1)
+		failing = fmt.Sprintf("nodes %d-%d are unreachable in rounds %d-%d", c.DownFrom, last, c.Start, c.Start+c.Outage-1)
 	}
 	extra := ""
 	if c.RetryPeriod > 1 {
