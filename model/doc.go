@@ -20,7 +20,8 @@
 //     refused.
 //  5. Trigger: in every multiple of Period the batch must start; if no work
 //     is accepted it is missed or, with PersistentTrigger, queued for the
-//     first round whose work is accepted.
+//     first round whose work is accepted (missed after all if its slot is
+//     older than CatchUpWindow by then).
 //  6. Re-read: every Renewal rounds (never if 0), active believers that
 //     are not the record's leader stop believing.
 //

@@ -17,6 +17,7 @@ const (
 	Period
 	Fencing
 	PersistentTrigger
+	CatchUpWindow
 	Down
 	DownFrom
 	Quorum
@@ -43,6 +44,7 @@ type Config struct {
 	Period            int  // the batch must start in every round t with t % Period == 0
 	Fencing           bool // refuse work carrying a stale fencing token
 	PersistentTrigger bool // queue a trigger that no node accepts
+	CatchUpWindow     int  // with PersistentTrigger, queued batches older than this are missed; 0: no limit
 	Down              int  // nodes DownFrom … DownFrom+Down-1 fail together
 	DownFrom          int  // the first failing node: 0 takes the leader with it
 	Quorum            bool // a handover needs a strict majority reachable
@@ -90,6 +92,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"fencing", "the record refuses work from a node with a stale fencing token"}
 	case PersistentTrigger:
 		return paramInfo{"persistent_trigger", "a trigger no node accepts is queued for the next leader"}
+	case CatchUpWindow:
+		return paramInfo{"catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit"}
 	case Down:
 		return paramInfo{"down", "nodes 0 … down-1 are unreachable together during the outage (from down-from on, with it)"}
 	case DownFrom:
@@ -113,7 +117,7 @@ func paramTable(p Param) paramInfo {
 // Time says whether the parameter is a time in rounds, and which kind.
 func (p Param) Time() TimeKind {
 	switch p {
-	case Lease, Renewal, RetryPeriod, RenewDeadline, Outage, Rounds, Period:
+	case Lease, Renewal, RetryPeriod, RenewDeadline, Outage, Rounds, Period, CatchUpWindow:
 		return Span
 	case Start:
 		return Point
@@ -133,7 +137,7 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxNodes
 	case Lease, RetryPeriod, Start, Rounds, Period:
 		return 1, MaxRounds
-	case Renewal, RenewDeadline, Outage:
+	case Renewal, RenewDeadline, Outage, CatchUpWindow:
 		return 0, MaxRounds
 	case Down, DownFrom:
 		return 0, MaxNodes
@@ -143,7 +147,7 @@ func (p Param) Range() (min, max int) {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -171,6 +175,8 @@ func (c *Config) Set(p Param, v int) {
 		c.Fencing = v != 0
 	case PersistentTrigger:
 		c.PersistentTrigger = v != 0
+	case CatchUpWindow:
+		c.CatchUpWindow = v
 	case Down:
 		c.Down = v
 	case DownFrom:
@@ -195,7 +201,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {

@@ -45,6 +45,7 @@ type state struct {
 	believers              []believer
 
 	queued, queuedSum int // batches waiting and the sum of their trigger rounds
+	queuedFirst       int // the trigger round of the first waiting batch: the others follow it a period apart
 	nextTrigger       int // the next round in which the batch must start
 	st                Stats
 
@@ -133,7 +134,23 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 			x.reread()
 		}
 	}
-	x.st.Unresolved = x.queued // C6
+	e := x.expired(c.Rounds + 1) // past the catch-up window at the end: missed
+	x.st.Missed += e
+	x.st.Unresolved = x.queued - e // C6
+}
+
+// expired is how many of the queued batches have slots more than the
+// catch-up window before round t, so that a node starting in round t may
+// no longer run them: the slots r = queuedFirst + i·Period with r < t − W.
+func (x *state) expired(t int) int {
+	w, p := x.c.CatchUpWindow, x.c.Period
+	if w == 0 || x.queued == 0 {
+		return 0
+	}
+	if d := t - w - x.queuedFirst; d > 0 {
+		return min(x.queued, (d+p-1)/p)
+	}
+	return 0
 }
 
 // begin sets up a run of x.c: every node reachable, node 0 leading and
@@ -315,6 +332,9 @@ func (x *state) stretch(end int, view *RoundView) {
 			x.st.DoubleStarts += k * (accepted - 1)
 			trigger = TriggerStarted
 		case c.PersistentTrigger:
+			if x.queued == 0 {
+				x.queuedFirst = first
+			}
 			x.queued += k
 			x.queuedSum += k*first + c.Period*(k*(k-1)/2)
 			trigger = TriggerQueued
@@ -323,16 +343,20 @@ func (x *state) stretch(end int, view *RoundView) {
 			trigger = TriggerMissed
 		}
 	}
-	dequeued := 0
+	dequeued, expired := 0, 0
 	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t
-		x.st.Started += x.queued
-		x.st.DoubleStarts += x.queued * (accepted - 1)
-		x.st.DelayedRounds += x.queued*t - x.queuedSum
-		dequeued, x.queued, x.queuedSum = x.queued, 0, 0
+		// but those past the catch-up window, which are missed
+		e := x.expired(t)
+		n, eSum := x.queued-e, e*x.queuedFirst+c.Period*(e*(e-1)/2)
+		x.st.Missed += e
+		x.st.Started += n
+		x.st.DoubleStarts += n * (accepted - 1)
+		x.st.DelayedRounds += n*t - (x.queuedSum - eSum)
+		dequeued, expired, x.queued, x.queuedSum = n, e, 0, 0
 	}
 	x.t = last + 1
 	if view != nil {
-		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued}
+		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired}
 	}
 }
 
@@ -588,6 +612,7 @@ type RoundView struct {
 	Accepted int     // active nodes whose work was accepted
 	Trigger  Outcome // what became of this round's trigger
 	Dequeued int     // queued batches started in this round
+	Expired  int     // queued batches missed in this round, past the catch-up window
 	Reread   bool    // believers re-read the record at the end of this round
 
 	reach     *Reachability

@@ -51,6 +51,9 @@ func (v *RoundView) Event() string {
 	if v.Dequeued > 0 {
 		ev = append(ev, fmt.Sprintf("dequeued %d", v.Dequeued))
 	}
+	if v.Expired > 0 {
+		ev = append(ev, fmt.Sprintf("%d past the catch-up window missed", v.Expired))
+	}
 	if rej := v.Active - v.Accepted; rej > 0 && (v.Trigger != NoTrigger || v.Dequeued > 0) {
 		ev = append(ev, fmt.Sprintf("rejected %d", rej))
 	}

@@ -46,6 +46,7 @@ func params() []param {
 		{"Period", "period", "the batch must start every this many rounds", "the batch must start in every round t with t % Period == 0", false, "1", "MaxRounds", "6", "Span"},
 		{"Fencing", "fencing", "the record refuses work from a node with a stale fencing token", "refuse work carrying a stale fencing token", true, "0", "1", "false", ""},
 		{"PersistentTrigger", "persistent_trigger", "a trigger no node accepts is queued for the next leader", "queue a trigger that no node accepts", true, "0", "1", "false", ""},
+		{"CatchUpWindow", "catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit", "with PersistentTrigger, queued batches older than this are missed; 0: no limit", false, "0", "MaxRounds", "0", "Span"},
 		{"Down", "down", "nodes 0 … down-1 are unreachable together during the outage (from down-from on, with it)", "nodes DownFrom … DownFrom+Down-1 fail together", false, "0", "MaxNodes", "1", ""},
 		{"DownFrom", "down_from", "the first of the down nodes: 0, the leader's zone; 1, a zone of standbys beside it", "the first failing node: 0 takes the leader with it", false, "0", "MaxNodes", "0", ""},
 		{"Quorum", "quorum", "a handover needs a strict majority of all nodes reachable", "a handover needs a strict majority reachable", true, "0", "1", "false", ""},
