@@ -124,9 +124,6 @@ func (e *RelationError) format(name func(Param) string) string {
 	return fmt.Sprintf(e.Format, args...)
 }
 
-// Get returns the value of parameter p; toggles are 0 or 1.
-func (c *Config) Get(p Param) int { return c.values()[p] }
-
 // inRange is Check without the error, for a parameter known at compile
 // time: it inlines to two comparisons with constants.
 func inRange(v int, p Param) bool {

@@ -145,6 +145,53 @@ func (p Param) Range() (min, max int) {
 	return 0, 1
 }
 
+// Get returns the value of parameter p; toggles are 0 or 1.
+func (c *Config) Get(p Param) int {
+	switch p {
+	case Nodes:
+		return c.Nodes
+	case Lease:
+		return c.Lease
+	case Renewal:
+		return c.Renewal
+	case RetryPeriod:
+		return c.RetryPeriod
+	case RenewDeadline:
+		return c.RenewDeadline
+	case Outage:
+		return c.Outage
+	case Start:
+		return c.Start
+	case Rounds:
+		return c.Rounds
+	case Period:
+		return c.Period
+	case Fencing:
+		return b2i(c.Fencing)
+	case PersistentTrigger:
+		return b2i(c.PersistentTrigger)
+	case CatchUpWindow:
+		return c.CatchUpWindow
+	case Down:
+		return c.Down
+	case DownFrom:
+		return c.DownFrom
+	case Quorum:
+		return b2i(c.Quorum)
+	case Pause:
+		return b2i(c.Pause)
+	case Crash:
+		return b2i(c.Crash)
+	case Partition:
+		return b2i(c.Partition)
+	case BlackHole:
+		return b2i(c.BlackHole)
+	case Jitter:
+		return b2i(c.Jitter)
+	}
+	panic("model: unknown parameter " + strconv.Itoa(int(p)))
+}
+
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
 	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}

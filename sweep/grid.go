@@ -97,9 +97,16 @@ func (g *Grid) Config(i int) model.Config {
 // a step within a span costs an addition.
 type odometer struct {
 	idx, val, span, end, step [model.NumParams]int
+	last                      int // the last parameter whose list has more than one value: those after it never turn
 }
 
 func (o *odometer) seek(g *Grid, i int) {
+	o.last = 0
+	for p := range g.Values {
+		if g.Values[p].Len() > 1 {
+			o.last = p
+		}
+	}
 	for p := model.NumParams - 1; p >= 0; p-- {
 		l := &g.Values[p]
 		o.idx[p] = i % l.Len()
@@ -127,7 +134,7 @@ func (o *odometer) config(g *Grid) model.Config {
 // parameters that changed. It returns the outermost one that changed: it
 // and every parameter after it have new values.
 func (o *odometer) next(g *Grid, c *model.Config) model.Param {
-	p := model.NumParams - 1
+	p := o.last
 	for {
 		o.idx[p]++
 		if o.idx[p] < o.end[p] {
@@ -139,7 +146,7 @@ func (o *odometer) next(g *Grid, c *model.Config) model.Param {
 		}
 		p--
 	}
-	for q := p; q < model.NumParams; q++ {
+	for q := p; q <= o.last; q++ {
 		c.Set(model.Param(q), o.val[q])
 	}
 	return model.Param(p)

@@ -140,8 +140,7 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last int, rowNumbers bo
 	var o odometer
 	o.seek(g, first)
 	c := o.config(g)
-	var params paramText
-	params.update(g.Tick, &c, 0)
+	params := newParamText(g, &c, model.Param(o.last))
 	for i := first; i < last; i++ {
 		st, err := r.Run(c)
 		if err != nil {
@@ -152,6 +151,7 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last int, rowNumbers bo
 			buf = append(buf, ',')
 		}
 		buf = append(buf, params.text...)
+		buf = append(buf, params.tail...)
 		buf = appendStats(buf, g.Tick, &st)
 		params.update(g.Tick, &c, o.next(g, &c))
 	}
@@ -160,19 +160,33 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last int, rowNumbers bo
 
 // paramText is the parameter columns of the current row as CSV text. From
 // one row to the next mostly the innermost parameters change, so only the
-// text from the outermost changed parameter on is written anew.
+// text from the outermost changed parameter on is written anew; and the
+// parameters after the last that varies in the grid never change, so
+// their text, the tail, is written once.
 type paramText struct {
-	text []byte
-	ends [model.NumParams]int // where each parameter's text ends
+	text    []byte
+	tail    []byte
+	varying model.Param          // the last parameter whose list has more than one value
+	ends    [model.NumParams]int // where each parameter's text ends
+}
+
+func newParamText(g *Grid, c *model.Config, varying model.Param) *paramText {
+	pt := &paramText{varying: varying}
+	for p := pt.varying + 1; int(p) < model.NumParams; p++ {
+		pt.tail = append(pt.tail, ',')
+		pt.tail = g.Tick.AppendValue(pt.tail, p, c.Get(p))
+	}
+	pt.update(g.Tick, c, 0)
+	return pt
 }
 
 func (pt *paramText) update(t model.Tick, c *model.Config, from model.Param) {
 	if from > 0 {
-		pt.text = pt.text[:pt.ends[from-1]]
+		pt.text = pt.text[:pt.ends[min(from, pt.varying+1)-1]]
 	} else {
 		pt.text = pt.text[:0]
 	}
-	for p := from; int(p) < model.NumParams; p++ {
+	for p := from; p <= pt.varying; p++ {
 		if p > 0 {
 			pt.text = append(pt.text, ',')
 		}

@@ -166,6 +166,17 @@ func Generate() []byte {
 	}
 	p("\t}\n\treturn %s, %s\n}\n\n", common.lo, common.hi)
 
+	p("// Get returns the value of parameter p; toggles are 0 or 1.\n")
+	p("func (c *Config) Get(p Param) int {\n\tswitch p {\n")
+	for _, x := range ps {
+		if x.toggle {
+			p("\tcase %s:\n\t\treturn b2i(c.%s)\n", x.field, x.field)
+		} else {
+			p("\tcase %s:\n\t\treturn c.%s\n", x.field, x.field)
+		}
+	}
+	p("\t}\n\tpanic(\"model: unknown parameter \" + strconv.Itoa(int(p)))\n}\n\n")
+
 	p("// values returns every parameter's value, in column order.\n")
 	p("func (c *Config) values() [NumParams]int {\n\treturn [NumParams]int{")
 	var vals []string
