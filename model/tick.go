@@ -59,14 +59,6 @@ func (t Tick) String() string {
 	return time.Duration(t).String()
 }
 
-// Unit is the unit of times in outputs: "rounds", or "s" for seconds.
-func (t Tick) Unit() string {
-	if t == 0 {
-		return "rounds"
-	}
-	return "s"
-}
-
 // RoundsPerYear is the number of rounds in a Year, or 0 for the zero Tick,
 // which has no real length.
 func (t Tick) RoundsPerYear() float64 {
