@@ -180,8 +180,8 @@ func (x *state) stretch(end int, view *RoundView) {
 
 	// A settled stretch, the usual one between failures: the leader is
 	// reachable, nobody else believes it leads and nothing is queued. The
-	// leader renews in every retry round and starts every batch; nothing
-	// else happens.
+	// leader renews a retry period after each renewal and starts every
+	// batch; nothing else happens.
 	if !down[x.leader] && !x.gaveUp && !x.hung && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) {
 		last := min(end, c.Rounds)
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
@@ -203,9 +203,11 @@ func (x *state) stretch(end int, view *RoundView) {
 		x.crash(t)
 	}
 
-	// 1. Renew, in a retry round, or 2. hand over, in a retry round once
-	// the lease has expired. A reachable leader that has not given up
-	// renews in every retry round, so its lease never expires.
+	// 1. Renew, a retry period after the last renewal (when calls hang, at
+	// the first call once the leader is back), or 2. hand over once the
+	// lease has expired: at the followers' poll, in step in retry rounds
+	// or, with jitter, each at its own. A reachable leader that has not
+	// given up renews every retry period, so its lease never expires.
 	renewing := !down[x.leader] && !x.gaveUp
 	if down[x.leader] && c.BlackHole && c.RenewDeadline > 0 {
 		x.hung = true // its calls hang while it is cut off, and time out after it is back
