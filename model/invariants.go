@@ -8,7 +8,8 @@ import "fmt"
 //
 //   - every trigger is started, missed or left unresolved:
 //     started + missed + unresolved = rounds / period;
-//   - with fencing no batch starts twice; with the persistent trigger and
+//   - with fencing or an idempotency key no batch starts twice, and
+//     nothing is deduplicated without a key; with the persistent trigger and
 //     no catch-up window none is missed; without fencing no work is
 //     rejected;
 //   - no count is negative, no round is both leaderless and two-leader, and
@@ -31,6 +32,10 @@ func CheckInvariants(c Config, st Stats) error {
 		return fmt.Errorf("started %d + missed %d + unresolved %d != %d trigger rounds", st.Started, st.Missed, st.Unresolved, c.Triggers())
 	case c.Fencing && st.DoubleStarts != 0:
 		return fmt.Errorf("double_starts = %d with fencing", st.DoubleStarts)
+	case c.IdempotencyKey && st.DoubleStarts != 0:
+		return fmt.Errorf("double_starts = %d with an idempotency key", st.DoubleStarts)
+	case !c.IdempotencyKey && st.Deduplicated != 0:
+		return fmt.Errorf("deduplicated = %d without an idempotency key", st.Deduplicated)
 	case c.PersistentTrigger && c.CatchUpWindow == 0 && st.Missed != 0:
 		return fmt.Errorf("missed = %d with the persistent trigger and no catch-up window", st.Missed)
 	case !c.Fencing && st.Rejected != 0:

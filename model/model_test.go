@@ -63,7 +63,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestParamNames(t *testing.T) {
-	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "catch_up_window", "down", "down_from", "quorum",
+	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "catch_up_window", "idempotency_key", "down", "down_from", "quorum",
 		"pause", "crash", "partition", "black_hole", "jitter"}
 	for i, name := range want {
 		p := model.Param(i)
@@ -87,7 +87,7 @@ func TestParamNames(t *testing.T) {
 // TestInvariantsSmallSpace checks every invariant over a small grid that
 // crosses every parameter, including the corner cases C1 (one node, a zone
 // as large as the cluster), C5 (period 1) and C6 (an outage to the end),
-// and catch-up windows.
+// catch-up windows and idempotency keys.
 func TestInvariantsSmallSpace(t *testing.T) {
 	var r model.Runner
 	n := 0
@@ -98,11 +98,11 @@ func TestInvariantsSmallSpace(t *testing.T) {
 					for start := 1; start <= 7; start += 3 {
 						for period := 1; period <= 5; period += 2 {
 							for down := 0; down <= nodes; down++ {
-								for toggles := range 32 {
+								for toggles := range 64 {
 									c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Outage: outage,
 										Start: start, Rounds: 16, Period: period, Down: down,
 										PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0,
-										CatchUpWindow: []int{0, 1, 2, 5}[toggles>>3]}
+										CatchUpWindow: []int{0, 1, 2, 5}[toggles>>3&3], IdempotencyKey: toggles&32 != 0}
 									if err := r.Check(c, c.Schedule()); err != nil {
 										t.Fatalf("%+v: %v", c, err)
 									}

@@ -39,6 +39,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Crash:             rapid.Bool().Draw(t, "crash"),
 		Pause:             rapid.Bool().Draw(t, "pause"),
 		CatchUpWindow:     rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 30)).Draw(t, "catch_up_window"),
+		IdempotencyKey:    rapid.Bool().Draw(t, "idempotency_key"),
 	}
 }
 

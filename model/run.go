@@ -331,7 +331,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		switch {
 		case accepted > 0:
 			x.st.Started += k
-			x.st.DoubleStarts += k * (accepted - 1)
+			x.extraStarts(k * (accepted - 1))
 			trigger = TriggerStarted
 		case c.PersistentTrigger:
 			if x.queued == 0 {
@@ -352,13 +352,24 @@ func (x *state) stretch(end int, view *RoundView) {
 		n, eSum := x.queued-e, e*x.queuedFirst+c.Period*(e*(e-1)/2)
 		x.st.Missed += e
 		x.st.Started += n
-		x.st.DoubleStarts += n * (accepted - 1)
+		x.extraStarts(n * (accepted - 1))
 		x.st.DelayedRounds += n*t - (x.queuedSum - eSum)
 		dequeued, expired, x.queued, x.queuedSum = n, e, 0, 0
 	}
 	x.t = last + 1
 	if view != nil {
-		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired}
+		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Deduplicating: c.IdempotencyKey}
+	}
+}
+
+// extraStarts counts n starts of batches already started in their round
+// by another accepted node: double starts, or, with an idempotency key,
+// starts the store refused.
+func (x *state) extraStarts(n int) {
+	if x.c.IdempotencyKey {
+		x.st.Deduplicated += n
+	} else {
+		x.st.DoubleStarts += n
 	}
 }
 
@@ -615,7 +626,9 @@ type RoundView struct {
 	Trigger  Outcome // what became of this round's trigger
 	Dequeued int     // queued batches started in this round
 	Expired  int     // queued batches missed in this round, past the catch-up window
-	Reread   bool    // believers re-read the record at the end of this round
+
+	Deduplicating bool // the store refuses a second start of a slot (IdempotencyKey)
+	Reread        bool // believers re-read the record at the end of this round
 
 	reach     *Reachability
 	believers []believer

@@ -11,6 +11,7 @@ const (
 	Unresolved
 	DelayedRounds
 	DoubleStarts
+	Deduplicated
 	Rejected
 	TwoLeaderRounds
 	LeaderlessRounds
@@ -32,6 +33,8 @@ func (s Stat) Name() string {
 		return "delayed_rounds"
 	case DoubleStarts:
 		return "double_starts"
+	case Deduplicated:
+		return "deduplicated"
 	case Rejected:
 		return "rejected"
 	case TwoLeaderRounds:
@@ -63,6 +66,7 @@ type Stats struct {
 	Unresolved       int // batches still queued after the last round
 	DelayedRounds    int // rounds queued batches waited, summed over batches
 	DoubleStarts     int // extra starts of a batch by a second accepted node
+	Deduplicated     int // extra starts the store refused by the slot's idempotency key
 	Rejected         int // node-rounds of work refused for a stale fencing token
 	TwoLeaderRounds  int // rounds with more than one reachable believer
 	LeaderlessRounds int // rounds with no reachable believer
@@ -75,6 +79,6 @@ func (st *Stats) Get(s Stat) int { return st.Values()[s] }
 
 // Values returns every statistic, in column order.
 func (st *Stats) Values() [NumStats]int {
-	return [NumStats]int{st.Started, st.Missed, st.Unresolved, st.DelayedRounds, st.DoubleStarts,
+	return [NumStats]int{st.Started, st.Missed, st.Unresolved, st.DelayedRounds, st.DoubleStarts, st.Deduplicated,
 		st.Rejected, st.TwoLeaderRounds, st.LeaderlessRounds, st.HandoverRounds, st.Handovers}
 }

@@ -38,9 +38,12 @@ func (v *RoundView) Event() string {
 	var ev []string
 	switch v.Trigger {
 	case TriggerStarted:
-		if v.Accepted > 1 {
+		switch {
+		case v.Accepted > 1 && v.Deduplicating:
+			ev = append(ev, fmt.Sprintf("started, %d deduplicated", v.Accepted-1))
+		case v.Accepted > 1:
 			ev = append(ev, "doubled")
-		} else {
+		default:
 			ev = append(ev, "started")
 		}
 	case TriggerQueued:

@@ -35,7 +35,7 @@ func TestFailingOutput(t *testing.T) {
 	commands := [][]string{
 		{"sweep", "--lease", "1:2000", "--outage", "0:9", "--workers", "2"},
 		{"montecarlo", "--lease", "1:40", "--replicas", "20", "--rounds", "2000", "--workers", "2"},
-		{"check", "--lease", "1:4", "--retry-period", "1", "--renew-deadline", "0", "--jitter", "false", "--black-hole", "false", "--partition", "false", "--crash", "false", "--pause", "false"},
+		{"check", "--lease", "1:4", "--retry-period", "1", "--renew-deadline", "0", "--jitter", "false", "--black-hole", "false", "--partition", "false", "--crash", "false", "--pause", "false", "--idempotency-key", "false"},
 		{"recommend", "--lease", "1:200"},
 	}
 	for _, args := range commands {
