@@ -217,12 +217,13 @@ func (x *state) stretch(end int, view *RoundView) {
 	case renewing && x.hung:
 		x.watching = false
 		if x.nextCall(t) == t { // the first call after it is back succeeds
-			x.renewed, x.hung, x.frozen = t, false, 0
+			x.renew(t)
+			x.hung = false
 		}
 	case renewing:
 		x.watching = false
 		if c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0 { // a retry period after its last renewal
-			x.renewed, x.frozen = t, 0
+			x.renew(t)
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
@@ -427,7 +428,7 @@ func (x *state) renewThrough(last int) {
 		r -= (last - x.renewed) % x.c.RetryPeriod
 	}
 	if r >= x.t {
-		x.renewed, x.frozen = r, 0
+		x.renew(r)
 	}
 }
 
@@ -479,16 +480,27 @@ func (x *state) watch(t int) int {
 	return best
 }
 
+// renew records a renewal of the record's leader in round t: its lease and
+// its deadline count from here, its frozen rounds (Pause) no longer.
+func (x *state) renew(t int) { x.renewed, x.frozen = t, 0 }
+
+// giveUp ends, in round t, the belief of the record's leader: it gave up
+// or crashed, and its restarted process is a follower, polling from now on
+// if the followers are already watching the record.
+func (x *state) giveUp(t int) {
+	x.gaveUp, x.gaveUpAt = true, t
+	if x.watching {
+		x.polls[x.leader] = poll{next: float64(t), observed: -1}
+	}
+}
+
 // crash ends, in round t, the belief of every believer that is down: it
 // crashed, and comes back as a follower. The record's leader is then as
 // one that gave up: the record names it until its lease runs out, and its
 // restarted process polls like any follower.
 func (x *state) crash(t int) {
 	if x.reach.down[x.leader] && !x.gaveUp {
-		x.gaveUp, x.gaveUpAt = true, t
-		if x.watching {
-			x.polls[x.leader] = poll{next: float64(t), observed: -1}
-		}
+		x.giveUp(t)
 	}
 	kept := x.believers[:0]
 	for _, b := range x.believers {
@@ -503,10 +515,7 @@ func (x *state) crash(t int) {
 // come: the record's leader's and the stale believers'.
 func (x *state) expireBeliefs(t int) {
 	if !x.gaveUp && t >= x.giveUpRound() {
-		x.gaveUp, x.gaveUpAt = true, t
-		if x.watching { // its restarted process polls from now on
-			x.polls[x.leader] = poll{next: float64(t), observed: -1}
-		}
+		x.giveUp(t)
 	}
 	kept := x.believers[:0]
 	for _, b := range x.believers {

@@ -192,6 +192,15 @@ func (t Tick) Accepts(p Param) string {
 	return fmt.Sprintf("a duration from %s to %s in whole ticks of %s", time.Duration(lo)*time.Duration(t), time.Duration(hi)*time.Duration(t), t)
 }
 
+// Count writes n rounds for a sentence or a table: the number without a
+// tick, the duration with one ("3", "15s").
+func (t Tick) Count(n int) string {
+	if t == 0 {
+		return strconv.Itoa(n)
+	}
+	return t.DurationOf(n)
+}
+
 // DurationOf is the duration of n rounds in Go's duration syntax, or
 // "n rounds" for the zero Tick: for sentences in reports.
 func (t Tick) DurationOf(n int) string {

@@ -173,16 +173,8 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 	}
 	byWindow := cost.Best(ranks, func(r cost.LeaseRank) float64 { return r.WindowRounds })
 	byLines := cost.Best(ranks, cost.LeaseRank.Lines)
-	fmt.Fprintf(&b, "\nbest lease by leaderless + two-leader %s per event: %s (%.4f %s)\n", unit, leaseText(t, byWindow.Lease), scale*byWindow.WindowRounds, unit)
-	fmt.Fprintf(&b, "best lease by missed + double invoice lines per year: %s (%.1f lines)\n", leaseText(t, byLines.Lease), byLines.Lines())
+	fmt.Fprintf(&b, "\nbest lease by leaderless + two-leader %s per event: %s (%.4f %s)\n", unit, t.Count(byWindow.Lease), scale*byWindow.WindowRounds, unit)
+	fmt.Fprintf(&b, "best lease by missed + double invoice lines per year: %s (%.1f lines)\n", t.Count(byLines.Lease), byLines.Lines())
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-// leaseText is a lease in the unit of t: "3", or "15s" with a tick.
-func leaseText(t model.Tick, lease int) string {
-	if t == 0 {
-		return strconv.Itoa(lease)
-	}
-	return t.DurationOf(lease)
 }

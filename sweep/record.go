@@ -1,8 +1,6 @@
 package sweep
 
 import (
-	"strconv"
-
 	"github.com/leasesim/leasesim/model"
 )
 
@@ -30,11 +28,7 @@ func AppendRecord(buf []byte, t model.Tick, c *model.Config, st *model.Stats) []
 func appendStats(buf []byte, t model.Tick, st *model.Stats) []byte {
 	for s, v := range st.Values() {
 		buf = append(buf, ',')
-		if t == 0 { // rounds, the sweep's common case: no unit to look up
-			buf = strconv.AppendInt(buf, int64(v), 10)
-		} else {
-			buf = t.AppendStat(buf, model.Stat(s), v)
-		}
+		buf = t.AppendStat(buf, model.Stat(s), v)
 	}
 	return append(buf, '\n')
 }

@@ -133,18 +133,12 @@ func writeMonteCarloHead(w io.Writer, mc *sweep.MonteCarlo, rounds int) error {
 func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary) error {
 	var b strings.Builder
 	c, t := s.Config, mc.Grid.Tick
-	span := func(n int) string { // a span in the table's words: 3, or 15s with a tick
-		if t == 0 {
-			return strconv.Itoa(n)
-		}
-		return t.DurationOf(n)
-	}
 	timing := ""
 	if c.RetryPeriod > 1 || c.RenewDeadline > 0 {
-		timing = fmt.Sprintf(", retry period %s, renew deadline %s", span(c.RetryPeriod), span(c.RenewDeadline))
+		timing = fmt.Sprintf(", retry period %s, renew deadline %s", t.Count(c.RetryPeriod), t.Count(c.RenewDeadline))
 	}
 	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s, fencing %t, persistent trigger %t, quorum %t\n",
-		c.Nodes, span(c.Lease), span(c.Renewal), timing, span(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
+		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
 	fmt.Fprintf(&b, "  %-22s%16s%14s\n", "per replica", "mean", "± 95% CI")
 	for k := model.Stat(0); int(k) < model.NumStats; k++ {
 		mean, ci := s.InUnit(t, k)

@@ -167,14 +167,24 @@ func Generate() []byte {
 	}
 	p("\t}\n\treturn %s, %s\n}\n\n", common.lo, common.hi)
 
+	// A parameter's value as an int, and how an int is stored back.
+	read := func(x param) string {
+		if x.toggle {
+			return "b2i(c." + x.field + ")"
+		}
+		return "c." + x.field
+	}
+	write := func(x param) string {
+		if x.toggle {
+			return "c." + x.field + " = v != 0"
+		}
+		return "c." + x.field + " = v"
+	}
+
 	p("// Get returns the value of parameter p; toggles are 0 or 1.\n")
 	p("func (c *Config) Get(p Param) int {\n\tswitch p {\n")
 	for _, x := range ps {
-		if x.toggle {
-			p("\tcase %s:\n\t\treturn b2i(c.%s)\n", x.field, x.field)
-		} else {
-			p("\tcase %s:\n\t\treturn c.%s\n", x.field, x.field)
-		}
+		p("\tcase %s:\n\t\treturn %s\n", x.field, read(x))
 	}
 	p("\t}\n\tpanic(\"model: unknown parameter \" + strconv.Itoa(int(p)))\n}\n\n")
 
@@ -182,22 +192,14 @@ func Generate() []byte {
 	p("func (c *Config) values() [NumParams]int {\n\treturn [NumParams]int{")
 	var vals []string
 	for _, x := range ps {
-		if x.toggle {
-			vals = append(vals, "b2i(c."+x.field+")")
-		} else {
-			vals = append(vals, "c."+x.field)
-		}
+		vals = append(vals, read(x))
 	}
 	p("%s}\n}\n\n", strings.Join(vals, ", "))
 
 	p("// Set sets parameter p to v; toggles take 0 or 1. It does not validate.\n")
 	p("func (c *Config) Set(p Param, v int) {\n\tswitch p {\n")
 	for _, x := range ps {
-		if x.toggle {
-			p("\tcase %s:\n\t\tc.%s = v != 0\n", x.field, x.field)
-		} else {
-			p("\tcase %s:\n\t\tc.%s = v\n", x.field, x.field)
-		}
+		p("\tcase %s:\n\t\t%s\n", x.field, write(x))
 	}
 	p("\tdefault:\n\t\tpanic(\"model: unknown parameter \" + strconv.Itoa(int(p)))\n\t}\n}\n\n")
 
