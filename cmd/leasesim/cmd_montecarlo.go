@@ -137,6 +137,11 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 	if c.RetryPeriod > 1 || c.RenewDeadline > 0 {
 		timing = fmt.Sprintf(", retry period %s, renew deadline %s", t.Count(c.RetryPeriod), t.Count(c.RenewDeadline))
 	}
+	for _, p := range []model.Param{model.Jitter, model.BlackHole, model.Partition, model.Crash, model.Pause} {
+		if c.Get(p) != 0 { // said only when on, so a study without them reads as before
+			timing += ", " + strings.ReplaceAll(p.Name(), "_", " ")
+		}
+	}
 	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s, fencing %t, persistent trigger %t, quorum %t\n",
 		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
 	fmt.Fprintf(&b, "  %-22s%16s%14s\n", "per replica", "mean", "± 95% CI")
