@@ -90,36 +90,40 @@ func (c *Config) checkRelations() error {
 func (c *Config) relationError() error {
 	switch {
 	case c.RenewDeadline == 0 && c.Renewal == 0:
-		return &RelationError{"%s 0 (never re-read) needs a %s above 0: otherwise a stale leader believes for ever", []Param{Renewal, RenewDeadline}}
+		return &RelationError{"%[1]s 0 (never re-read) needs a %[2]s above 0: otherwise a stale leader believes for ever", []Param{Renewal, RenewDeadline}, []int{0, 0}}
 	case c.RenewDeadline == 0:
 		return nil
 	case c.Lease <= c.RenewDeadline:
-		return &RelationError{fmt.Sprintf("%%s %d must be longer than %%s %d, as client-go requires (leaseDuration must be greater than renewDeadline)", c.Lease, c.RenewDeadline), []Param{Lease, RenewDeadline}}
+		return &RelationError{"%[1]s %[3]s must be longer than %[2]s %[4]s, as client-go requires (leaseDuration must be greater than renewDeadline)", []Param{Lease, RenewDeadline}, []int{c.Lease, c.RenewDeadline}}
 	case 5*c.RenewDeadline <= 6*c.RetryPeriod:
-		return &RelationError{fmt.Sprintf("%%s %d must be longer than 1.2 × %%s %d, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)", c.RenewDeadline, c.RetryPeriod), []Param{RenewDeadline, RetryPeriod}}
+		return &RelationError{"%[1]s %[3]s must be longer than 1.2 × %[2]s %[4]s, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)", []Param{RenewDeadline, RetryPeriod}, []int{c.RenewDeadline, c.RetryPeriod}}
 	}
 	return nil
 }
 
 // RelationError reports parameters, each in range, that do not go
 // together. Its message names them as CSV columns do; Flags names them as
-// command-line flags.
+// command-line flags, with their values in the unit the flags took.
 type RelationError struct {
-	Format string  // the message, with a %s for each parameter
-	Params []Param // the parameters it names, in order
+	// Format is the message: %[1]s … %[n]s are the n parameters' names,
+	// %[n+1]s … %[2n]s their values.
+	Format string
+	Params []Param
+	Values []int // the parameters' values, in rounds
 }
 
-func (e *RelationError) Error() string { return e.format(Param.Name) }
+func (e *RelationError) Error() string { return e.format(0, Param.Name) }
 
-// Flags is the message with the parameters named as flags, --renew-deadline.
-func (e *RelationError) Flags() string {
-	return e.format(func(p Param) string { return "--" + p.Flag() })
+// Flags is the message with the parameters named as flags, --renew-deadline,
+// and their values written as t's flags take them (Tick.FormatValue).
+func (e *RelationError) Flags(t Tick) string {
+	return e.format(t, func(p Param) string { return "--" + p.Flag() })
 }
 
-func (e *RelationError) format(name func(Param) string) string {
-	args := make([]any, len(e.Params))
+func (e *RelationError) format(t Tick, name func(Param) string) string {
+	args := make([]any, 2*len(e.Params))
 	for i, p := range e.Params {
-		args[i] = name(p)
+		args[i], args[len(e.Params)+i] = name(p), t.FormatValue(p, e.Values[i])
 	}
 	return fmt.Sprintf(e.Format, args...)
 }

@@ -192,6 +192,20 @@ func (t Tick) Accepts(p Param) string {
 	return fmt.Sprintf("a duration from %s to %s in whole ticks of %s", time.Duration(lo)*time.Duration(t), time.Duration(hi)*time.Duration(t), t)
 }
 
+// FormatValue writes v, a value of p, as ParseValue reads it: p's own text
+// for the zero Tick or a parameter that is not a time, else a Go duration,
+// counted from the run's start for a Point. Error messages use it, so
+// that they echo values in the unit the flags were given in.
+func (t Tick) FormatValue(p Param, v int) string {
+	switch {
+	case t == 0 || p.Time() == NotTime:
+		return string(p.AppendValue(nil, v))
+	case p.Time() == Point:
+		v--
+	}
+	return t.DurationOf(v)
+}
+
 // Count writes n rounds for a sentence or a table: the number without a
 // tick, the duration with one ("3", "15s").
 func (t Tick) Count(n int) string {
@@ -265,6 +279,25 @@ func (t Tick) ParseLengths(s string) (Lengths, error) {
 		return Lengths{}, fmt.Errorf("%q, %s in rounds of %s: %v", s, in, t, err)
 	}
 	return l, nil
+}
+
+// FormatLengths writes l in the unit of t, as ParseLengths reads it:
+// Lengths.String for the zero Tick; with a tick, fixed:D, geometric:MEAN
+// or lognormal:MEDIAN,SIGMA in durations, to the millisecond.
+func (t Tick) FormatLengths(l Lengths) string {
+	if t == 0 {
+		return l.String()
+	}
+	d := func(rounds float64) string {
+		return time.Duration(rounds * float64(t)).Round(time.Millisecond).String()
+	}
+	switch l.Kind {
+	case Geometric:
+		return "geometric:" + d(l.A)
+	case LogNormal:
+		return "lognormal:" + d(math.Exp(l.A)) + "," + strconv.FormatFloat(l.B, 'f', -1, 64)
+	}
+	return "fixed:" + d(l.A)
 }
 
 // Warnings lists what in c is valid in rounds but not what client-go does

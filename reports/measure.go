@@ -17,11 +17,15 @@ type measureRow struct {
 
 // WriteMeasure writes the publication's measure table: its three
 // arrangements side by side, then the lease block. Of model.Default() it
-// is byte for byte the publication's printed table.
-func WriteMeasure(w io.Writer, m study.Measure) error {
-	base, cols := m.Base, m.Arrangements
+// is byte for byte the publication's printed table. With a tick, times are
+// in seconds and the table says so.
+func WriteMeasure(w io.Writer, t model.Tick, m study.Measure) error {
+	base, cols, u := m.Base, m.Arrangements, unit{t}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n\n", Scenario(base))
+	if t != 0 {
+		fmt.Fprintf(&b, "one round = %s; times in seconds\n", t)
+	}
+	fmt.Fprintf(&b, "%s\n\n", Scenario(t, base))
 	fmt.Fprintf(&b, "%-24s", "measure")
 	for _, v := range study.Arrangements() {
 		fmt.Fprintf(&b, "%22s", v.Name)
@@ -33,22 +37,26 @@ func WriteMeasure(w io.Writer, m study.Measure) error {
 		{"rejected by fencing", model.Rejected}, {"two-leader rounds", model.TwoLeaderRounds},
 		{"leaderless rounds", model.LeaderlessRounds}, {"handover rounds", model.HandoverRounds},
 	} {
-		fmt.Fprintf(&b, "%-24s", row.label)
+		fmt.Fprintf(&b, "%-24s", u.stat(row.stat, row.label))
 		for i := range cols {
-			fmt.Fprintf(&b, "%22d", cols[i].Get(row.stat))
+			fmt.Fprintf(&b, "%22s", t.AppendStat(nil, row.stat, cols[i].Get(row.stat)))
 		}
 		b.WriteByte('\n')
 	}
 
 	lease := []model.Stat{model.HandoverRounds, model.LeaderlessRounds, model.Missed, model.TwoLeaderRounds, model.DoubleStarts}
-	fmt.Fprintf(&b, "\n%6s%50s%50s\n", "", fmt.Sprintf("long outage (%d rounds)", m.Outages[0]), fmt.Sprintf("short outage (%d rounds)", m.Outages[1]))
-	fmt.Fprintf(&b, "%6s%s\n", "lease", strings.Repeat(fmt.Sprintf("%11s%11s%11s%11s%11s", "handover", "leaderless", "missed", "2-leader", "double"), 2))
+	fmt.Fprintf(&b, "\n%6s%50s%50s\n", "", fmt.Sprintf("long outage (%s)", u.span(m.Outages[0])), fmt.Sprintf("short outage (%s)", u.span(m.Outages[1])))
+	leaseHead := "lease"
+	if t != 0 {
+		leaseHead = "lease (s)"
+	}
+	fmt.Fprintf(&b, "%6s%s\n", leaseHead, strings.Repeat(fmt.Sprintf("%11s%11s%11s%11s%11s", "handover", "leaderless", "missed", "2-leader", "double"), 2))
 	for i, st := range m.Block {
 		if i%len(m.Outages) == 0 {
-			fmt.Fprintf(&b, "%6d", m.Leases[i/len(m.Outages)])
+			fmt.Fprintf(&b, "%6s", t.AppendValue(nil, model.Lease, m.Leases[i/len(m.Outages)]))
 		}
 		for _, s := range lease {
-			fmt.Fprintf(&b, "%11d", st.Get(s))
+			fmt.Fprintf(&b, "%11s", t.AppendStat(nil, s, st.Get(s)))
 		}
 		if i%len(m.Outages) == len(m.Outages)-1 {
 			b.WriteByte('\n')
@@ -58,22 +66,33 @@ func WriteMeasure(w io.Writer, m study.Measure) error {
 	return err
 }
 
-// Scenario describes base in one line, as the publication's table heads it.
-func Scenario(c model.Config) string {
+// Scenario describes base in one line, as the publication's table heads
+// it; with a tick, in durations from the run's start.
+func Scenario(t model.Tick, c model.Config) string {
+	u := unit{t}
 	var failing string
+	during := u.during(c.Start, c.Start+c.Outage-1)
+	if t == 0 {
+		during = "in " + during
+	} else {
+		during = "over " + during
+	}
 	switch last := min(c.DownFrom+c.Down, c.Nodes) - 1; {
 	case c.Outage == 0 || c.Down == 0 || c.DownFrom >= c.Nodes:
 		failing = "no node becomes unreachable"
 	case c.Down == 1 && c.DownFrom == 0:
-		failing = fmt.Sprintf("the leader node is unreachable in rounds %d-%d", c.Start, c.Start+c.Outage-1)
+		failing = "the leader node is unreachable " + during
 	case last == c.DownFrom:
-		failing = fmt.Sprintf("node %d is unreachable in rounds %d-%d", c.DownFrom, c.Start, c.Start+c.Outage-1)
+		failing = fmt.Sprintf("node %d is unreachable %s", c.DownFrom, during)
 	default:
-		failing = fmt.Sprintf("nodes %d-%d are unreachable in rounds %d-%d", c.DownFrom, last, c.Start, c.Start+c.Outage-1)
+		failing = fmt.Sprintf("nodes %d-%d are unreachable %s", c.DownFrom, last, during)
 	}
 	extra := ""
-	if c.RetryPeriod > 1 {
-		extra += fmt.Sprintf(", retry period %d", c.RetryPeriod)
+	if c.RetryPeriod > 1 || t != 0 {
+		extra += ", retry period " + u.count(c.RetryPeriod)
+	}
+	if c.RenewDeadline > 0 {
+		extra += ", renew deadline " + u.count(c.RenewDeadline)
 	}
 	if c.Jitter {
 		extra += ", jittered polls"
@@ -84,22 +103,42 @@ func Scenario(c model.Config) string {
 	if c.Quorum {
 		extra += ", quorum handovers"
 	}
-	return fmt.Sprintf("%d nodes, %d rounds, lease %d, renewal %d%s; %s. End-of-day batch trigger: %s.",
-		c.Nodes, c.Rounds, c.Lease, c.Renewal, extra, failing, triggerRounds(c))
+	if t == 0 {
+		return fmt.Sprintf("%d nodes, %d rounds, lease %d, renewal %d%s; %s. End-of-day batch trigger: %s.",
+			c.Nodes, c.Rounds, c.Lease, c.Renewal, extra, failing, triggerRounds(t, c))
+	}
+	renewal := ", renewal " + u.count(c.Renewal)
+	if c.Renewal == 0 { // only the renew deadline ends a belief
+		renewal = ""
+	}
+	return fmt.Sprintf("%d nodes, a run of %s in rounds of %s, lease %s%s%s; %s. End-of-day batch trigger: %s.",
+		c.Nodes, u.span(c.Rounds), t, u.count(c.Lease), renewal, extra, failing, triggerRounds(t, c))
 }
 
-// triggerRounds lists the trigger rounds, eliding the middle of long lists.
-func triggerRounds(c model.Config) string {
-	n := c.Triggers()
+// triggerRounds lists the trigger rounds, or with a tick when they fall
+// due, eliding the middle of long lists.
+func triggerRounds(t model.Tick, c model.Config) string {
+	n, u := c.Triggers(), unit{t}
+	when := func(r int) string {
+		if t == 0 {
+			return strconv.Itoa(r)
+		}
+		return u.at(r)
+	}
 	switch {
 	case n == 0:
 		return "none"
 	case n <= 8:
 		var r []string
 		for t := c.Period; t <= c.Rounds; t += c.Period {
-			r = append(r, strconv.Itoa(t))
+			r = append(r, when(t))
 		}
-		return "rounds " + strings.Join(r, ", ")
+		if t == 0 {
+			return "rounds " + strings.Join(r, ", ")
+		}
+		return "at " + strings.Join(r, ", ")
+	case t == 0:
+		return fmt.Sprintf("every %d rounds, %d, %d, …, %d", c.Period, c.Period, 2*c.Period, n*c.Period)
 	}
-	return fmt.Sprintf("every %d rounds, %d, %d, …, %d", c.Period, c.Period, 2*c.Period, n*c.Period)
+	return fmt.Sprintf("every %s, at %s, %s, …, %s", u.span(c.Period), when(c.Period), when(2*c.Period), when(n*c.Period))
 }

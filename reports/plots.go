@@ -99,22 +99,31 @@ func (w wholeTicks) Ticks(min, max float64) []plot.Tick {
 // the long outage (left) and the short one (right).
 func (rv review) drawLeaseSweep(dc draw.Canvas) error {
 	var grid [2][2]*plot.Plot
-	for col, outage := range []int{study.LongOutage, study.ShortOutage} {
+	u := unit{rv.Tick}
+	for col, outage := range []int{rv.Ranges.Long, rv.Ranges.Short} {
 		series := map[model.Stat]plotter.XYs{}
 		for _, r := range rv.LeaseSweep {
 			if r.Config.Outage != outage {
 				continue
 			}
 			for s := model.Stat(0); int(s) < model.NumStats; s++ {
-				series[s] = append(series[s], plotter.XY{X: float64(r.Config.Lease), Y: float64(r.Stats.Get(s))})
+				y := float64(r.Stats.Get(s))
+				if s.Time() {
+					y = u.value(y)
+				}
+				series[s] = append(series[s], plotter.XY{X: u.value(float64(r.Config.Lease)), Y: y})
 			}
 		}
-		top := newPlot(fmt.Sprintf("Rounds, outage of %d rounds", outage), "lease (rounds)", "rounds per run")
-		bottom := newPlot(fmt.Sprintf("Batches, outage of %d rounds", outage), "lease (rounds)", "batches per run")
+		times, perRun := "Rounds", "rounds per run"
+		if rv.Tick != 0 {
+			times, perRun = "Time", "seconds per run"
+		}
+		top := newPlot(fmt.Sprintf("%s, outage of %s", times, u.span(outage)), u.axis("lease"), perRun)
+		bottom := newPlot(fmt.Sprintf("Batches, outage of %s", u.span(outage)), u.axis("lease"), "batches per run")
 		if err := plotutil.AddLinePoints(top,
-			"handover rounds", series[model.HandoverRounds],
-			"leaderless rounds", series[model.LeaderlessRounds],
-			"two-leader rounds", series[model.TwoLeaderRounds]); err != nil {
+			u.stat(model.HandoverRounds, "handover rounds"), series[model.HandoverRounds],
+			u.stat(model.LeaderlessRounds, "leaderless rounds"), series[model.LeaderlessRounds],
+			u.stat(model.TwoLeaderRounds, "two-leader rounds"), series[model.TwoLeaderRounds]); err != nil {
 			return err
 		}
 		if err := plotutil.AddLinePoints(bottom,
@@ -136,14 +145,18 @@ func (rv review) drawLeaseSweep(dc draw.Canvas) error {
 	return nil
 }
 
-// heatGrid is the lease × outage grid of leaderless plus two-leader rounds.
-type heatGrid struct{ rv review }
+// heatGrid is the lease × outage grid of leaderless plus two-leader
+// rounds, or seconds with a tick.
+type heatGrid struct {
+	rv review
+	u  unit
+}
 
-func (g heatGrid) Dims() (c, r int) { return study.MaxReportLease, study.MaxHeatOutage + 1 }
-func (g heatGrid) X(c int) float64  { return float64(c + 1) }
-func (g heatGrid) Y(r int) float64  { return float64(r) }
+func (g heatGrid) Dims() (c, r int) { return len(g.rv.Ranges.Leases), len(g.rv.Ranges.Outages) }
+func (g heatGrid) X(c int) float64  { return g.u.value(float64(g.rv.Ranges.Leases[c])) }
+func (g heatGrid) Y(r int) float64  { return g.u.value(float64(g.rv.Ranges.Outages[r])) }
 func (g heatGrid) Z(c, r int) float64 {
-	return float64(WindowRounds(g.rv.Heat[c*(study.MaxHeatOutage+1)+r].Stats))
+	return g.u.value(float64(WindowRounds(g.rv.Heat[c*len(g.rv.Ranges.Outages)+r].Stats)))
 }
 
 // WindowRounds is the publication's decision measure: leaderless plus
@@ -151,10 +164,10 @@ func (g heatGrid) Z(c, r int) float64 {
 func WindowRounds(st model.Stats) int { return st.LeaderlessRounds + st.TwoLeaderRounds }
 
 func (rv review) drawHeatMap(dc draw.Canvas) error {
-	g := heatGrid{rv}
+	g := heatGrid{rv, unit{rv.Tick}}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, r := range rv.Heat {
-		w := float64(WindowRounds(r.Stats))
+		w := g.u.value(float64(WindowRounds(r.Stats)))
 		lo, hi = math.Min(lo, w), math.Max(hi, w)
 	}
 	if hi == lo {
@@ -163,14 +176,20 @@ func (rv review) drawHeatMap(dc draw.Canvas) error {
 	cm := moreland.SmoothBlueRed()
 	cm.SetMin(lo)
 	cm.SetMax(hi)
-	p := newPlot(fmt.Sprintf("Leaderless + two-leader rounds per run (%d nodes, renewal %d, %d rounds)", rv.Base.Nodes, rv.Base.Renewal, rv.Base.Rounds),
-		"lease (rounds)", "outage (rounds)")
+	title := fmt.Sprintf("Leaderless + two-leader rounds per run (%d nodes, renewal %d, %d rounds)", rv.Base.Nodes, rv.Base.Renewal, rv.Base.Rounds)
+	barLabel := "leaderless + two-leader rounds"
+	if rv.Tick != 0 {
+		title = fmt.Sprintf("Leaderless + two-leader seconds per run (%d nodes, retry period %s, renew deadline %s, a run of %s)", rv.Base.Nodes, g.u.span(rv.Base.RetryPeriod), g.u.span(rv.Base.RenewDeadline), g.u.span(rv.Base.Rounds))
+		barLabel = "leaderless + two-leader seconds"
+	}
+	p := newPlot(title, g.u.axis("lease"), g.u.axis("outage"))
 	p.Add(plotter.NewHeatMap(g, cm.Palette(256)))
 	var labels plotter.XYLabels
-	for c := range study.MaxReportLease {
-		for r := 0; r <= study.MaxHeatOutage; r++ {
+	cols, rows := g.Dims()
+	for c := range cols {
+		for r := range rows {
 			labels.XYs = append(labels.XYs, plotter.XY{X: g.X(c), Y: g.Y(r)})
-			labels.Labels = append(labels.Labels, strconv.Itoa(int(g.Z(c, r))))
+			labels.Labels = append(labels.Labels, strconv.FormatFloat(g.Z(c, r), 'f', -1, 64))
 		}
 	}
 	l, err := plotter.NewLabels(labels)
@@ -189,7 +208,7 @@ func (rv review) drawHeatMap(dc draw.Canvas) error {
 	bar.Add(&plotter.ColorBar{ColorMap: cm, Vertical: true})
 	bar.HideX()
 	bar.Y.Padding = 0
-	bar.Y.Label.Text = "leaderless + two-leader rounds"
+	bar.Y.Label.Text = barLabel
 	bar.Y.Label.TextStyle.Font.Size = 12
 	bar.Y.Tick.Label.Font.Size = 10
 	bar.Y.Tick.Marker = wholeTicks{}
@@ -238,8 +257,29 @@ func (rv review) drawCost(dc draw.Canvas) error {
 	return nil
 }
 
-// maxTimelineNodes bounds the nodes the timeline draws.
-const maxTimelineNodes = 12
+// Bounds that keep the timeline readable.
+const (
+	maxTimelineNodes = 12  // nodes drawn
+	maxTokenRounds   = 60  // rounds up to which every round shows its tokens
+	maxTitle         = 110 // characters in a line of the title
+)
+
+// wrap breaks s after a "; " or ", " so that no line is longer than width,
+// where it can.
+func wrap(s string, width int) []string {
+	var lines []string
+	for len(s) > width {
+		cut := strings.LastIndex(s[:width], "; ")
+		if cut < 0 {
+			cut = strings.LastIndex(s[:width], ", ")
+		}
+		if cut < 0 {
+			break
+		}
+		lines, s = append(lines, s[:cut+1]), s[cut+2:]
+	}
+	return append(lines, s)
+}
 
 func timelineHeight(nodes int) vg.Length {
 	return 2.5*vg.Inch + vg.Length(min(nodes, maxTimelineNodes)+2)*0.45*vg.Inch
@@ -269,8 +309,12 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	}
 	points := make([]plotter.XYs, len(states))
 	var tokens, record plotter.XYLabels
-	for _, r := range rv.Timeline {
-		x := float64(r.Round)
+	u := unit{rv.Tick}
+	// Over a long window a token on every round would be a solid bar of
+	// digits: there, each belief's token is written where it begins.
+	everyRound := len(rv.Timeline) <= maxTokenRounds
+	for i, r := range rv.Timeline {
+		x := u.value(float64(r.Round))
 		for n := range nodes {
 			y := float64(nodes - 1 - n)
 			s := 0
@@ -283,7 +327,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 				s = 1
 			}
 			points[s] = append(points[s], plotter.XY{X: x, Y: y})
-			if r.Token[n] > 0 {
+			if r.Token[n] > 0 && (everyRound || i == 0 || rv.Timeline[i-1].Token[n] != r.Token[n]) {
 				tokens.XYs = append(tokens.XYs, plotter.XY{X: x, Y: y + 0.3})
 				tokens.Labels = append(tokens.Labels, strconv.Itoa(r.Token[n]))
 			}
@@ -315,8 +359,15 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 		}
 	}
 
-	scenario := strings.Replace(Scenario(rv.Base), ". End-of-day", ".\nEnd-of-day", 1)
-	p := newPlot("Round by round, plain arrangement\n"+scenario, "round", "")
+	var scenario []string
+	for _, sentence := range strings.SplitAfter(Scenario(rv.Tick, rv.Base), ". ") {
+		scenario = append(scenario, wrap(strings.TrimSpace(sentence), maxTitle)...)
+	}
+	xLabel := "round"
+	if rv.Tick != 0 {
+		xLabel = "end of the round, seconds from the run's start"
+	}
+	p := newPlot("Round by round, plain arrangement\n"+strings.Join(scenario, "\n"), xLabel, "")
 	p.Title.TextStyle.Font.Size = 11
 	for i, s := range states {
 		if len(points[i]) == 0 {
@@ -356,7 +407,8 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	p.Y.Tick.Marker = plot.ConstantTicks(rows)
 	p.X.Tick.Marker = wholeTicks{most: 30}
 	p.Y.Min, p.Y.Max = recordRow-0.6, float64(nodes)-0.4
-	p.X.Min, p.X.Max = 0.3, float64(rv.Base.Rounds)+0.7
+	first, last := rv.Timeline[0].Round, rv.Timeline[len(rv.Timeline)-1].Round
+	p.X.Min, p.X.Max = u.value(float64(first)-0.7), u.value(float64(last)+0.7)
 	p.Legend.Top = true
 	legendWidth := 2.6 * vg.Inch
 	p.Legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth, -2*vg.Millimeter, 0, -vg.Inch))
@@ -368,13 +420,24 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 // drawArrangements: the publication's measures for plain, fencing, and fencing with the
 // persistent trigger, as grouped bars.
 func (rv review) drawArrangements(dc draw.Canvas) error {
-	p := newPlot(fmt.Sprintf("Plain, fencing, fencing + persistent trigger (%d rounds, lease %d, outage %d)", rv.Base.Rounds, rv.Base.Lease, rv.Base.Outage), "", "count per run (batches or rounds)")
+	u := unit{rv.Tick}
+	title := fmt.Sprintf("Plain, fencing, fencing + persistent trigger (%d rounds, lease %d, outage %d)", rv.Base.Rounds, rv.Base.Lease, rv.Base.Outage)
+	yLabel := "count per run (batches or rounds)"
+	if rv.Tick != 0 {
+		title = fmt.Sprintf("Plain, fencing, fencing + persistent trigger (a run of %s, lease %s, outage %s)", u.span(rv.Base.Rounds), u.span(rv.Base.Lease), u.span(rv.Base.Outage))
+		yLabel = "per run (batches, or seconds for times)"
+	}
+	p := newPlot(title, "", yLabel)
 	measures := variantMeasures()
 	width := vg.Points(16)
 	for i, v := range rv.Arrangements {
 		var vals plotter.Values
 		for _, m := range measures {
-			vals = append(vals, float64(v.Stats.Get(m.stat)))
+			y := float64(v.Stats.Get(m.stat))
+			if m.stat.Time() {
+				y = u.value(y)
+			}
+			vals = append(vals, y)
 		}
 		bars, err := plotter.NewBarChart(vals, width)
 		if err != nil {
@@ -388,7 +451,7 @@ func (rv review) drawArrangements(dc draw.Canvas) error {
 	}
 	var names []string
 	for _, m := range measures {
-		names = append(names, m.short)
+		names = append(names, u.stat(m.stat, m.short))
 	}
 	p.NominalX(names...)
 	p.X.Min, p.X.Max = -0.7, float64(len(names))-0.3
@@ -430,17 +493,26 @@ func panels(dc draw.Canvas, rows ...[]*plot.Plot) {
 // drawZone: a zone of nodes failing together, quorum off and on, against
 // the node count.
 func (rv review) drawZone(dc draw.Canvas) error {
+	u := unit{rv.Tick}
 	series := func(quorum bool, s model.Stat) plotter.XYs {
 		var xys plotter.XYs
 		for _, r := range rv.Zone {
 			if r.Config.Quorum == quorum {
-				xys = append(xys, plotter.XY{X: float64(r.Config.Nodes), Y: float64(r.Stats.Get(s))})
+				y := float64(r.Stats.Get(s))
+				if s.Time() {
+					y = u.value(y)
+				}
+				xys = append(xys, plotter.XY{X: float64(r.Config.Nodes), Y: y})
 			}
 		}
 		return xys
 	}
-	what := fmt.Sprintf("zone of %d down for %d rounds", study.ZoneDown, rv.Base.Outage)
-	rounds := newPlot("Rounds, "+what, "nodes", "rounds per run")
+	what := fmt.Sprintf("zone of %d down for %s", study.ZoneDown, u.span(rv.Base.Outage))
+	times, perRun := "Rounds", "rounds per run"
+	if rv.Tick != 0 {
+		times, perRun = "Time", "seconds per run"
+	}
+	rounds := newPlot(times+", "+what, "nodes", perRun)
 	batches := newPlot("Batches, "+what, "nodes", "batches per run")
 	if err := plotutil.AddLinePoints(rounds,
 		"leaderless, no quorum", series(false, model.LeaderlessRounds), "leaderless, quorum", series(true, model.LeaderlessRounds),

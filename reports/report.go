@@ -31,16 +31,16 @@ func Files(rv *study.Review) []File { return review{rv}.files() }
 func (rv review) files() []File {
 	runs := func(rs []study.Result) func(io.Writer) error {
 		return func(w io.Writer) error {
-			b := sweep.AppendHeader(nil, 0)
+			b := sweep.AppendHeader(nil, rv.Tick)
 			for _, r := range rs {
-				b = sweep.AppendRecord(b, 0, &r.Config, &r.Stats)
+				b = sweep.AppendRecord(b, rv.Tick, &r.Config, &r.Stats)
 			}
 			_, err := w.Write(b)
 			return err
 		}
 	}
 	return []File{
-		{"measure.txt", func(w io.Writer) error { return WriteMeasure(w, rv.Measure) }},
+		{"measure.txt", func(w io.Writer) error { return WriteMeasure(w, rv.Tick, rv.Measure) }},
 		{"cost.txt", func(w io.Writer) error { return WriteWindowCost(w, rv.CostAt(0)) }},
 		{"cost-both.txt", func(w io.Writer) error { return WriteBothCost(w, rv.CostAt(0)) }},
 		{"variants.csv", runs(rv.Arrangements)},
@@ -57,7 +57,11 @@ func (rv review) files() []File {
 			return err
 		}},
 		{"timeline.txt", func(w io.Writer) error {
-			_, err := w.Write(model.AppendTraceRounds(nil, rv.Base, rv.Timeline))
+			var b []byte
+			if rv.Tick != 0 {
+				b = fmt.Appendf(b, "one round = %s: round t ends %s·t after the run begins\n", rv.Tick, rv.Tick)
+			}
+			_, err := w.Write(model.AppendTraceRounds(b, rv.Base, rv.Timeline))
 			return err
 		}},
 		{"report.md", rv.writeMarkdown},
@@ -89,12 +93,20 @@ func (rv review) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
 	}
 
-	b.WriteString("## Parameters\n\n| parameter | value |\n|---|---|\n")
+	for _, w := range append(rv.Tick.Warnings(c), rv.Warnings()...) {
+		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
+	}
+
+	b.WriteString("## Parameters\n\n")
+	if rv.Tick != 0 {
+		fmt.Fprintf(&b, "One round of the model is %s; every time below is in seconds or a duration, counted from the run's start where it is a moment.\n\n", rv.Tick)
+	}
+	b.WriteString("| parameter | value |\n|---|---|\n")
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		fmt.Fprintf(&b, "| %s | %s |\n", p.Name(), p.AppendValue(nil, c.Get(p)))
+		fmt.Fprintf(&b, "| %s | %s |\n", rv.Tick.Name(p), rv.Tick.AppendValue(nil, p, c.Get(p)))
 	}
 	fmt.Fprintf(&b, "| handovers per year | %s |\n| invoice lines per batch | %d |\n\n", rates(rv.EventsPerYear), rv.LinesPerBatch)
-	fmt.Fprintf(&b, "Scenario: %s\n\n", Scenario(c))
+	fmt.Fprintf(&b, "Scenario: %s\n\n", Scenario(rv.Tick, c))
 
 	rv.writeArrangements(&b)
 	rv.writeTimeline(&b)
@@ -117,11 +129,11 @@ func (rv review) writeMarkdown(w io.Writer) error {
 
 func (rv review) writeArrangements(b *strings.Builder) {
 	plain, fenced, both := rv.Arrangements[0].Stats, rv.Arrangements[1].Stats, rv.Arrangements[2].Stats
-	triggers := rv.Base.Triggers()
+	triggers, u, t := rv.Base.Triggers(), unit{rv.Tick}, rv.Tick
 	b.WriteString("## Plain, fencing, fencing + persistent trigger\n\n![The three arrangements](variants.png)\n\n")
 	b.WriteString("| measure | plain | fencing | fencing + trigger |\n|---|---:|---:|---:|\n")
 	for _, m := range variantMeasures() {
-		fmt.Fprintf(b, "| %s | %d | %d | %d |\n", m.long, plain.Get(m.stat), fenced.Get(m.stat), both.Get(m.stat))
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", u.stat(m.stat, m.long), t.AppendStat(nil, m.stat, plain.Get(m.stat)), t.AppendStat(nil, m.stat, fenced.Get(m.stat)), t.AppendStat(nil, m.stat, both.Get(m.stat)))
 	}
 	fmt.Fprintf(b, "\nOf %s, the plain arrangement started %d, missed %d and started %d twice. ",
 		plural(triggers, "batch", "batches"), plain.Started, plain.Missed, plain.DoubleStarts)
@@ -129,14 +141,23 @@ func (rv review) writeArrangements(b *strings.Builder) {
 	if plain.DoubleStarts == fenced.DoubleStarts {
 		doubles = fmt.Sprintf("left double starts at %d", fenced.DoubleStarts)
 	}
-	fmt.Fprintf(b, "Fencing refused %s of stale work and %s; its two-leader rounds stay %d, as without it: fencing corrects effect, not belief. ",
-		plural(fenced.Rejected, "round", "rounds"), doubles, fenced.TwoLeaderRounds)
+	twoLeader := fmt.Sprintf("its two-leader rounds stay %d", fenced.TwoLeaderRounds)
+	if t != 0 {
+		twoLeader = "its two-leader time stays " + u.span(fenced.TwoLeaderRounds)
+	}
+	fmt.Fprintf(b, "Fencing refused %s of stale work and %s; %s, as without it: fencing corrects effect, not belief. ",
+		u.span(fenced.Rejected), doubles, twoLeader)
 	fmt.Fprintf(b, "With the persistent trigger as well, %d batches were missed and %d left queued, at %s of delay.\n\n",
-		both.Missed, both.Unresolved, plural(both.DelayedRounds, "round", "rounds"))
+		both.Missed, both.Unresolved, u.span(both.DelayedRounds))
 }
 
 func (rv review) writeTimeline(b *strings.Builder) {
-	b.WriteString("## Round by round (plain)\n\n![Timeline of the plain run](timeline.png)\n\n")
+	if rv.Tick == 0 {
+		b.WriteString("## Round by round (plain)\n\n![Timeline of the plain run](timeline.png)\n\n")
+	} else {
+		b.WriteString("## Timeline (plain)\n\n![Timeline of the plain run](timeline.png)\n\n")
+	}
+	u := unit{rv.Tick}
 	var leaderless, twoLeader []int
 	var events []string
 	for _, r := range rv.Timeline {
@@ -146,14 +167,26 @@ func (rv review) writeTimeline(b *strings.Builder) {
 		case r.Active > 1:
 			twoLeader = append(twoLeader, r.Round)
 		}
+		when := "in " + u.at(r.Round)
+		if rv.Tick != 0 {
+			when = "at " + u.at(r.Round)
+		}
 		if r.Handover {
-			events = append(events, fmt.Sprintf("node %d took over in round %d with token %d", r.Leader, r.Round, r.Record))
+			events = append(events, fmt.Sprintf("node %d took over %s with token %d", r.Leader, when, r.Record))
 		}
 		if e := r.Event; e != "" {
-			events = append(events, fmt.Sprintf("round %d: batch %s", r.Round, e))
+			if rv.Tick == 0 {
+				events = append(events, fmt.Sprintf("round %d: batch %s", r.Round, e))
+			} else {
+				events = append(events, fmt.Sprintf("%s: batch %s", u.at(r.Round), e))
+			}
 		}
 	}
-	fmt.Fprintf(b, "Leaderless rounds: %s. Two-leader rounds: %s. ", roundList(leaderless), roundList(twoLeader))
+	if rv.Tick == 0 {
+		fmt.Fprintf(b, "Leaderless rounds: %s. Two-leader rounds: %s. ", u.list(leaderless), u.list(twoLeader))
+	} else {
+		fmt.Fprintf(b, "Leaderless: %s. Two leaders: %s. ", u.list(leaderless), u.list(twoLeader))
+	}
 	const most = 20
 	if len(events) > most {
 		events = append(events[:most], fmt.Sprintf("and %d more", len(events)-most))
@@ -161,11 +194,16 @@ func (rv review) writeTimeline(b *strings.Builder) {
 	if len(events) > 0 {
 		fmt.Fprintf(b, "In order: %s.", strings.Join(events, "; "))
 	}
-	b.WriteString(" The round-by-round text is in `timeline.txt`.\n\n")
+	if rv.Tick == 0 {
+		b.WriteString(" The round-by-round text is in `timeline.txt`.\n\n")
+	} else {
+		fmt.Fprintf(b, " The trace, a line every %s, is in `timeline.txt`.\n\n", rv.Tick)
+	}
 }
 
 func (rv review) writeLease(b *strings.Builder) {
 	b.WriteString("## The lease\n\n![Lease sweep](lease-sweep.png)\n\n")
+	u, rg := unit{rv.Tick}, rv.Ranges
 	at := func(lease, outage int) model.Stats {
 		for _, r := range rv.LeaseSweep {
 			if r.Config.Lease == lease && r.Config.Outage == outage {
@@ -174,59 +212,94 @@ func (rv review) writeLease(b *strings.Builder) {
 		}
 		panic("reports: lease sweep has no lease " + strconv.Itoa(lease))
 	}
-	lo, hi := at(1, study.LongOutage), at(study.MaxReportLease, study.LongOutage)
-	fmt.Fprintf(b, "Against an outage of %d rounds, leaderless rounds go from %d at lease 1 to %d at lease %d. ",
-		study.LongOutage, lo.LeaderlessRounds, hi.LeaderlessRounds, study.MaxReportLease)
+	first, last := rg.Leases[0], rg.Leases[len(rg.Leases)-1]
+	lo, hi := at(first, rg.Long), at(last, rg.Long)
+	if rv.Tick == 0 {
+		fmt.Fprintf(b, "Against an outage of %d rounds, leaderless rounds go from %d at lease %d to %d at lease %d. ",
+			rg.Long, lo.LeaderlessRounds, first, hi.LeaderlessRounds, last)
+	} else {
+		fmt.Fprintf(b, "Against an outage of %s, leaderless time goes from %s at a lease of %s to %s at %s. ",
+			u.span(rg.Long), u.span(lo.LeaderlessRounds), u.span(first), u.span(hi.LeaderlessRounds), u.span(last))
+	}
+	if scale := study.Scale(rv.Base); first > scale && rv.Base.RenewDeadline > 0 {
+		fmt.Fprintf(b, "Leases of %s or less are left out: client-go refuses them beside a renew deadline of %s. ", u.span(first-scale), u.span(rv.Base.RenewDeadline))
+	}
 	var twoLeader []int
-	for lease := 1; lease <= study.MaxReportLease; lease++ {
-		if st := at(lease, study.LongOutage); st.Handovers > 0 {
+	for _, lease := range rg.Leases {
+		if st := at(lease, rg.Long); st.Handovers > 0 {
 			twoLeader = append(twoLeader, st.TwoLeaderRounds)
 		}
 	}
 	sort.Ints(twoLeader)
 	switch {
 	case len(twoLeader) == 0:
-	case twoLeader[0] == twoLeader[len(twoLeader)-1]:
+	case twoLeader[len(twoLeader)-1] == 0:
+		b.WriteString("Wherever a handover happens, it happens without two leaders: the old leader has stopped believing before anyone takes over. ")
+	case twoLeader[0] == twoLeader[len(twoLeader)-1] && rv.Tick == 0:
 		fmt.Fprintf(b, "Wherever a handover happens, there are %s, whatever the lease: they come from when the returning node next re-reads the record. ",
 			plural(twoLeader[0], "two-leader round", "two-leader rounds"))
-	default:
+	case twoLeader[0] == twoLeader[len(twoLeader)-1]:
+		fmt.Fprintf(b, "Wherever a handover happens, there are %s of two leaders, whatever the lease: they come from when the returning node next re-reads the record. ",
+			u.span(twoLeader[0]))
+	case rv.Tick == 0:
 		fmt.Fprintf(b, "Wherever a handover happens, the two-leader rounds lie between %d and %d: they come from when the returning node next re-reads the record, not from the lease. ",
 			twoLeader[0], twoLeader[len(twoLeader)-1])
+	default:
+		fmt.Fprintf(b, "Wherever a handover happens, two leaders last between %s and %s: they come from when the returning node next re-reads the record, not from the lease. ",
+			u.span(twoLeader[0]), u.span(twoLeader[len(twoLeader)-1]))
 	}
-	rideOut := 0
-	for lease := study.MaxReportLease; lease >= 1 && at(lease, study.ShortOutage).Handovers == 0; lease-- {
-		rideOut = lease
+	short := u.span(rg.Short)
+	if rv.Tick == 0 {
+		short = fmt.Sprintf("%d-round", rg.Short)
+	}
+	rideOut := len(rg.Leases) // the index of the shortest lease from which every longer one rides out the short outage
+	for rideOut > 0 && at(rg.Leases[rideOut-1], rg.Short).Handovers == 0 {
+		rideOut--
 	}
 	switch rideOut {
+	case len(rg.Leases):
+		fmt.Fprintf(b, "No lease up to %s rides out a %s outage without a handover.\n\n", u.count(last), short)
 	case 0:
-		fmt.Fprintf(b, "No lease up to %d rides out a %d-round outage without a handover.\n\n", study.MaxReportLease, study.ShortOutage)
-	case 1:
-		fmt.Fprintf(b, "Every lease rides out a %d-round outage without a handover.\n\n", study.ShortOutage)
+		fmt.Fprintf(b, "Every lease rides out a %s outage without a handover.\n\n", short)
 	default:
-		fmt.Fprintf(b, "A lease of %d or more rides out a %d-round outage without a handover; at lease %d it hands over needlessly, with %s.\n\n",
-			rideOut, study.ShortOutage, rideOut-1, plural(at(rideOut-1, study.ShortOutage).TwoLeaderRounds, "two-leader round", "two-leader rounds"))
+		needless := rg.Leases[rideOut-1]
+		fmt.Fprintf(b, "A lease of %s or more rides out a %s outage without a handover; at lease %s it hands over needlessly, with %s.\n\n",
+			u.count(rg.Leases[rideOut]), short, u.count(needless), u.twoLeader(at(needless, rg.Short).TwoLeaderRounds))
 	}
 }
 
 func (rv review) writeHeat(b *strings.Builder) {
-	b.WriteString("## Lease × outage\n\n![Leaderless plus two-leader rounds over lease and outage](heatmap.png)\n\n")
-	worst, sums := rv.Heat[0], make([]int, study.MaxReportLease+1)
-	for _, r := range rv.Heat {
+	u, rg := unit{rv.Tick}, rv.Ranges
+	if rv.Tick == 0 {
+		b.WriteString("## Lease × outage\n\n![Leaderless plus two-leader rounds over lease and outage](heatmap.png)\n\n")
+	} else {
+		b.WriteString("## Lease × outage\n\n![Leaderless plus two-leader time over lease and outage](heatmap.png)\n\n")
+	}
+	worst, sums := rv.Heat[0], make([]int, len(rg.Leases))
+	for i, r := range rv.Heat {
 		if WindowRounds(r.Stats) > WindowRounds(worst.Stats) {
 			worst = r
 		}
-		sums[r.Config.Lease] += WindowRounds(r.Stats)
+		sums[i/len(rg.Outages)] += WindowRounds(r.Stats)
 	}
-	best := 1
-	for lease := 2; lease <= study.MaxReportLease; lease++ {
-		if sums[lease] < sums[best] {
-			best = lease
+	best := 0
+	for i := range sums {
+		if sums[i] < sums[best] {
+			best = i
 		}
 	}
-	fmt.Fprintf(b, "The worst cell is lease %d against an outage of %s: %s. ",
-		worst.Config.Lease, plural(worst.Config.Outage, "round", "rounds"), plural(WindowRounds(worst.Stats), "leaderless or two-leader round", "leaderless plus two-leader rounds"))
-	fmt.Fprintf(b, "Summed over outages of 0 to %d rounds, taken as equally likely, lease %d has the fewest: %d. `leasesim recommend` ranks leases for a weighted outage mix.\n\n",
-		study.MaxHeatOutage, best, sums[best])
+	maxOutage := rg.Outages[len(rg.Outages)-1]
+	if rv.Tick == 0 {
+		fmt.Fprintf(b, "The worst cell is lease %d against an outage of %s: %s. ",
+			worst.Config.Lease, plural(worst.Config.Outage, "round", "rounds"), plural(WindowRounds(worst.Stats), "leaderless or two-leader round", "leaderless plus two-leader rounds"))
+		fmt.Fprintf(b, "Summed over outages of 0 to %d rounds, taken as equally likely, lease %d has the fewest: %d. `leasesim recommend` ranks leases for a weighted outage mix.\n\n",
+			maxOutage, rg.Leases[best], sums[best])
+		return
+	}
+	fmt.Fprintf(b, "The worst cell is a lease of %s against an outage of %s: %s leaderless or with two leaders. ",
+		u.span(worst.Config.Lease), u.span(worst.Config.Outage), u.span(WindowRounds(worst.Stats)))
+	fmt.Fprintf(b, "Summed over outages of 0 to %s in steps of %s, taken as equally likely, a lease of %s has the least: %s. `leasesim recommend` ranks leases for a weighted outage mix.\n\n",
+		u.span(maxOutage), u.span(study.Scale(rv.Base)), u.span(rg.Leases[best]), u.span(sums[best]))
 }
 
 func (rv review) writeCost(b *strings.Builder) {
@@ -245,22 +318,29 @@ func (rv review) writeCost(b *strings.Builder) {
 	fmt.Fprintf(b, "\nAt %s handovers a year the publication's window method projects %.0f lines never produced and %.0f produced twice; the phase method, which averages what the model does over every phase of the outage, projects %.0f and %.0f%s. ",
 		rate(win.EventsPerYear), win.MissedLines(), win.DoubleLines(), ph.MissedLines(), ph.DoubleLines(), times)
 	fenced := rv.CostAt(1).Projections(cost.Window, cost.Phase)
-	fmt.Fprintf(b, "With fencing and the persistent trigger the phase method projects %.0f and %.0f, at a mean delay of %.2f rounds per event; the window method, which reads only rounds, still projects %.0f and %.0f.\n\n",
-		fenced[1].MissedLines(), fenced[1].DoubleLines(), rv.Cost[1].Result.Phase.DelayedRounds, fenced[0].MissedLines(), fenced[0].DoubleLines())
+	delay, reads := fmt.Sprintf("%.2f rounds", rv.Cost[1].Result.Phase.DelayedRounds), "rounds"
+	if rv.Tick != 0 {
+		delay, reads = fmt.Sprintf("%.2fs", rv.Tick.Seconds(rv.Cost[1].Result.Phase.DelayedRounds)), "leaderless and two-leader time"
+	}
+	fmt.Fprintf(b, "With fencing and the persistent trigger the phase method projects %.0f and %.0f, at a mean delay of %s per event; the window method, which reads only %s, still projects %.0f and %.0f.\n\n",
+		fenced[1].MissedLines(), fenced[1].DoubleLines(), delay, reads, fenced[0].MissedLines(), fenced[0].DoubleLines())
 }
 
 func (rv review) writeZone(b *strings.Builder) {
+	u, t := unit{rv.Tick}, rv.Tick
 	fmt.Fprintf(b, "## Quorum under a zone outage\n\n![Quorum on and off, %d to %d nodes](quorum.png)\n\n", study.MinZoneNodes, study.MaxZoneNodes)
-	b.WriteString("| nodes | quorum | handovers | leaderless rounds | two-leader rounds | missed | started twice |\n|---:|---|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(b, "| nodes | quorum | handovers | %s | %s | missed | started twice |\n|---:|---|---:|---:|---:|---:|---:|\n",
+		u.stat(model.LeaderlessRounds, "leaderless rounds"), u.stat(model.TwoLeaderRounds, "two-leader rounds"))
 	blocked := 0
 	for i, r := range rv.Zone {
 		st := r.Stats
-		fmt.Fprintf(b, "| %d | %t | %d | %d | %d | %d | %d |\n", r.Config.Nodes, r.Config.Quorum, st.Handovers, st.LeaderlessRounds, st.TwoLeaderRounds, st.Missed, st.DoubleStarts)
+		fmt.Fprintf(b, "| %d | %t | %d | %s | %s | %d | %d |\n", r.Config.Nodes, r.Config.Quorum, st.Handovers,
+			t.AppendStat(nil, model.LeaderlessRounds, st.LeaderlessRounds), t.AppendStat(nil, model.TwoLeaderRounds, st.TwoLeaderRounds), st.Missed, st.DoubleStarts)
 		if r.Config.Quorum && st.Handovers == 0 && rv.Zone[i-1].Stats.Handovers > 0 {
 			blocked = r.Config.Nodes
 		}
 	}
-	fmt.Fprintf(b, "\nNodes 0-%d fail together for %s. ", study.ZoneDown-1, plural(rv.Base.Outage, "round", "rounds"))
+	fmt.Fprintf(b, "\nNodes 0-%d fail together for %s. ", study.ZoneDown-1, u.span(rv.Base.Outage))
 	if blocked > 0 {
 		fmt.Fprintf(b, "Up to %d nodes, quorum blocks the handover (the %d reachable are no strict majority) and the whole outage is leaderless; from %d nodes on, quorum costs nothing here.\n\n",
 			blocked, blocked-study.ZoneDown, blocked+1)
@@ -270,15 +350,24 @@ func (rv review) writeZone(b *strings.Builder) {
 }
 
 func (rv review) writeNodes(b *strings.Builder) {
-	mc := rv.NodeStudy
+	mc, u := rv.NodeStudy, unit{rv.Tick}
 	fmt.Fprintf(b, "## How many nodes, under independent failures\n\n![Invoice lines per year against node count](nodes.png)\n\n")
 	rounds := mc.Grid.Values[model.Rounds].At(0)
-	years := fmt.Sprintf("%d years of %s rounds", study.StudyYears, rate(rv.RoundsPerYear))
-	if float64(rounds) < study.StudyYears*rv.RoundsPerYear {
-		years = fmt.Sprintf("%.3g years of %s rounds, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, rate(rv.RoundsPerYear), study.StudyYears, float64(study.MaxStudyPeriods))
+	if rv.Tick == 0 {
+		years := fmt.Sprintf("%d years of %s rounds", study.StudyYears, rate(rv.RoundsPerYear))
+		if float64(rounds) < study.StudyYears*rv.RoundsPerYear {
+			years = fmt.Sprintf("%.3g years of %s rounds, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, rate(rv.RoundsPerYear), study.StudyYears, float64(study.MaxStudyPeriods))
+		}
+		fmt.Fprintf(b, "Every node is up for %s rounds, then down for %s, independently of the others; %d replicas of %d rounds (%s), seed %d. Means with 95%% confidence intervals.\n\n",
+			mc.Up, mc.Down, mc.Replicas, rounds, years, mc.Seed)
+	} else {
+		years := fmt.Sprintf("%d years", study.StudyYears)
+		if float64(rounds) < study.StudyYears*rv.RoundsPerYear {
+			years = fmt.Sprintf("%.3g years, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, study.StudyYears, float64(study.MaxStudyPeriods))
+		}
+		fmt.Fprintf(b, "Every node is up for %s, then down for %s, independently of the others; %d replicas of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
+			rv.Tick.FormatLengths(mc.Up), rv.Tick.FormatLengths(mc.Down), mc.Replicas, u.span(rounds), years, mc.Seed)
 	}
-	fmt.Fprintf(b, "Every node is up for %s rounds, then down for %s, independently of the others; %d replicas of %d rounds (%s), seed %d. Means with 95%% confidence intervals.\n\n",
-		mc.Up, mc.Down, mc.Replicas, rounds, years, mc.Seed)
 	b.WriteString("| nodes | quorum | missed lines/yr | ± | double lines/yr | ± |\n|---:|---|---:|---:|---:|---:|\n")
 	lines := func(s sweep.Summary) (float64, float64, float64, float64) {
 		return s.MissedPerYear * mc.LinesPerBatch, s.MissedPerYearCI95 * mc.LinesPerBatch, s.DoublePerYear * mc.LinesPerBatch, s.DoublePerYearCI95 * mc.LinesPerBatch
@@ -302,27 +391,6 @@ func plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return strconv.Itoa(n) + " " + many
-}
-
-// roundList writes rounds as ranges: "6-7, 11-12", or "none".
-func roundList(rounds []int) string {
-	if len(rounds) == 0 {
-		return "none"
-	}
-	var parts []string
-	for i := 0; i < len(rounds); {
-		j := i
-		for j+1 < len(rounds) && rounds[j+1] == rounds[j]+1 {
-			j++
-		}
-		if j == i {
-			parts = append(parts, strconv.Itoa(rounds[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d-%d", rounds[i], rounds[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ", ")
 }
 
 func rates(rs []float64) string {

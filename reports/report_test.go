@@ -6,8 +6,12 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
@@ -58,6 +62,67 @@ func TestZoneReport(t *testing.T) {
 			t.Fatal(err)
 		}
 		golden.Check(t, "zone-report.md", b.Bytes())
+	}
+}
+
+// kubernetesReview is a review in real settings: client-go's defaults
+// (--preset kubernetes) at 1 s rounds, 3 nodes, the leader cut off for 30 s
+// a minute into a 10-minute run with a batch every 2 minutes.
+func kubernetesReview(t *testing.T) *study.Review {
+	t.Helper()
+	base := model.Default()
+	base.Nodes, base.Lease, base.Renewal, base.RetryPeriod, base.RenewDeadline, base.Jitter = 3, 15, 0, 2, 10, true
+	base.Outage, base.Start, base.Rounds, base.Period = 30, 61, 600, 120
+	opt := study.DefaultReviewOptions(base)
+	opt.Tick = model.Tick(time.Second)
+	opt.RoundsPerYear, opt.Replicas = opt.Tick.RoundsPerYear(), 20
+	rv, err := study.NewReview(context.Background(), base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rv
+}
+
+// TestKubernetesReport: a review with a tick speaks seconds throughout. Its
+// report.md and measure.txt are golden; no text file says "round" of a
+// time, except the lines that give the length of one round, and the
+// round-by-round trace, which opens with that line; every CSV names its
+// times in seconds.
+func TestKubernetesReport(t *testing.T) {
+	rv := kubernetesReview(t)
+	if got, want := rv.Ranges.Leases, []int{15, 20, 25, 30, 35, 40, 45, 50, 55, 60}; !slices.Equal(got, want) {
+		t.Errorf("lease sweep %v, want %v: multiples of 15s/3 that client-go accepts beside a 10s renew deadline", got, want)
+	}
+	// What may say "round" with a tick: the length of one, the model's
+	// name, and the run's length under its parameter name.
+	roundsOf := regexp.MustCompile("one round = 1s|One round of the model is 1s|rounds of 1s|round model|`rounds_s`|\\| rounds_s \\|")
+	for _, f := range reports.Files(rv) {
+		var b bytes.Buffer
+		if err := f.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		switch f.Name {
+		case "report.md":
+			golden.Check(t, "kubernetes-report.md", b.Bytes())
+		case "measure.txt":
+			golden.Check(t, "kubernetes-measure.txt", b.Bytes())
+		case "timeline.txt":
+			if !strings.HasPrefix(b.String(), "one round = 1s: round t ends 1s·t after the run begins\n") {
+				t.Errorf("timeline.txt does not open with the length of a round:\n%.200s", b.String())
+			}
+			continue
+		}
+		for i, line := range strings.Split(b.String(), "\n") {
+			if strings.HasSuffix(f.Name, ".csv") {
+				if i == 0 && (strings.Contains(line, "_rounds") || !strings.Contains(line, "lease_s")) {
+					t.Errorf("%s: header %q names a time in rounds", f.Name, line)
+				}
+				continue
+			}
+			if strings.Contains(roundsOf.ReplaceAllString(line, ""), "round") {
+				t.Errorf("%s:%d says rounds with a tick: %q", f.Name, i+1, line)
+			}
+		}
 	}
 }
 

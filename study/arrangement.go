@@ -26,18 +26,14 @@ func (a Arrangement) Apply(c model.Config) model.Config {
 	return c
 }
 
-// The publication's lease block: leases 2, 3, 5 and 8 against a long and a
-// short outage.
-func publicationLeases() []int  { return []int{2, 3, 5, 8} }
-func publicationOutages() []int { return []int{5, 2} }
-
-// LeaseBlock returns the configurations behind the publication's lease
-// block: base, plain, with every lease of 2, 3, 5, 8 and outage 5 and 2,
-// lease outermost.
+// LeaseBlock returns the configurations behind the measure table's lease
+// block: base, plain, with each of the leases and outages of
+// BlockLeases(base), lease outermost.
 func LeaseBlock(base model.Config) []model.Config {
 	var cs []model.Config
-	for _, lease := range publicationLeases() {
-		for _, outage := range publicationOutages() {
+	leases, outages := BlockLeases(base)
+	for _, lease := range leases {
+		for _, outage := range outages {
 			c := base
 			c.Lease, c.Outage, c.Fencing, c.PersistentTrigger = lease, outage, false, false
 			cs = append(cs, c)
@@ -51,13 +47,14 @@ type Measure struct {
 	Base         model.Config
 	Arrangements []model.Stats // as Arrangements()
 	Leases       []int         // the lease block's leases …
-	Outages      []int         // … against these outages
+	Outages      []int         // … against these outages (BlockLeases)
 	Block        []model.Stats // the lease block's runs, as LeaseBlock(Base)
 }
 
 // NewMeasure runs base's arrangements and lease block.
 func NewMeasure(base model.Config) (Measure, error) {
-	m := Measure{Base: base, Leases: publicationLeases(), Outages: publicationOutages()}
+	m := Measure{Base: base}
+	m.Leases, m.Outages = BlockLeases(base)
 	var r model.Runner
 	for _, a := range Arrangements() {
 		st, err := r.Run(a.Apply(base))

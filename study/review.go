@@ -30,8 +30,9 @@ type Review struct {
 
 	Measure      Measure            // the publication's measure table of Base
 	Arrangements []Result           // plain, fencing, fencing+trigger, as Arrangements()
-	LeaseSweep   []Result           // ReportLeases × {LongOutage, ShortOutage}, lease outermost
-	Heat         []Result           // ReportLeases × HeatOutages, lease outermost
+	Ranges       Ranges             // the leases and outages the studies sweep
+	LeaseSweep   []Result           // Ranges.Leases × {Ranges.Long, Ranges.Short}, lease outermost
+	Heat         []Result           // Ranges.Leases × Ranges.Outages, lease outermost
 	Cost         [2]ArrangementCost // plain, and fencing + persistent trigger
 	Timeline     []model.TraceRound // the plain run, round by round (model.TraceWindow)
 	Zone         []Result           // a zone of ZoneDown nodes failing together: ZoneNodes × quorum off, on
@@ -65,12 +66,9 @@ func DefaultReviewOptions(base model.Config) ReviewOptions {
 	}
 }
 
-// The ranges the report sweeps.
+// The review's fixed ranges; the leases and outages scale with the base
+// configuration (NewRanges).
 const (
-	MaxReportLease  = 12 // leases 1 … 12
-	MaxHeatOutage   = 12 // outages 0 … 12
-	LongOutage      = 5  // the publication's long outage
-	ShortOutage     = 2  // and its short one
 	MaxPlotHandover = 24 // the cost plot's handovers per year, 1 … 24
 	ZoneDown        = 2  // the zone outage of the quorum plot
 	MinZoneNodes    = 2  // its node counts, 2 …
@@ -85,7 +83,7 @@ const (
 // NewReview computes a review of base. It stops with ctx.Err() when ctx is
 // cancelled.
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
-	rv := &Review{Base: base, ReviewOptions: opt}
+	rv := &Review{Base: base, ReviewOptions: opt, Ranges: NewRanges(base)}
 	var err error
 	if rv.Measure, err = NewMeasure(base); err != nil {
 		return nil, err
@@ -106,13 +104,13 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		rv.Arrangements = append(rv.Arrangements, Result{a.Apply(base), rv.Measure.Arrangements[i]})
 	}
 	plain := Arrangements()[0].Apply(base)
-	for lease := 1; lease <= MaxReportLease; lease++ {
-		for _, outage := range []int{LongOutage, ShortOutage} {
+	for _, lease := range rv.Ranges.Leases {
+		for _, outage := range []int{rv.Ranges.Long, rv.Ranges.Short} {
 			if err := add(&rv.LeaseSweep, plain, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
 				return nil, err
 			}
 		}
-		for outage := 0; outage <= MaxHeatOutage; outage++ {
+		for _, outage := range rv.Ranges.Outages {
 			if err := add(&rv.Heat, plain, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
 				return nil, err
 			}
@@ -123,7 +121,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		plotRates = append(plotRates, float64(h))
 	}
 	for i, v := range []Arrangement{Arrangements()[0], Arrangements()[2]} {
-		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch}, cost.Window, cost.Phase)
+		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch, Tick: opt.Tick}, cost.Window, cost.Phase)
 		if err != nil {
 			return nil, err
 		}
@@ -150,6 +148,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(plain), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
 		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch)}
+	mc.Grid.Tick = rv.Tick
 	mc.Grid.Values[model.Nodes], _ = sweep.ParseValues(0, model.Nodes, fmt.Sprintf("1:%d", MaxStudyNodes))
 	mc.Grid.Values[model.Quorum] = sweep.ListOf(0, 1)
 	rounds := max(1, min(model.MaxRounds, int(StudyYears*rv.RoundsPerYear)))
@@ -188,4 +187,23 @@ func (rv *Review) Projections() []cost.ConfigProjection {
 		ps = append(ps, cost.WithConfig(a.Result.Config, a.Result.Projections(cost.Window, cost.Phase))...)
 	}
 	return ps
+}
+
+// Warnings lists what makes the review read as more than it measured, each
+// a sentence: a run that ends before the lease sweep's long outage and its
+// longest lease have played out, which cuts its leaderless and handover
+// figures short and hides the handovers of the longer leases.
+func (rv *Review) Warnings() []string {
+	c, t, rg := rv.Base, rv.Tick, rv.Ranges
+	longest := rg.Leases[len(rg.Leases)-1]
+	need := c.Start - 1 + rg.Long + longest
+	if need <= c.Rounds {
+		return nil
+	}
+	from := fmt.Sprintf("round %d", c.Start)
+	if t != 0 {
+		from = t.FormatValue(model.Start, c.Start)
+	}
+	return []string{fmt.Sprintf("the run lasts %s, but the lease sweep's outage of %s from %s and its longest lease of %s need %s to play out: their figures are cut short; --rounds %s or more shows them whole",
+		t.DurationOf(c.Rounds), t.DurationOf(rg.Long), from, t.DurationOf(longest), t.DurationOf(need), t.FormatValue(model.Rounds, need))}
 }

@@ -120,12 +120,12 @@ func monteCarloFlags() []model.Param {
 // writeMonteCarloHead writes the line that opens montecarlo's table.
 func writeMonteCarloHead(w io.Writer, mc *sweep.MonteCarlo, rounds int) error {
 	t := mc.Grid.Tick
-	length := fmt.Sprintf("%d rounds", rounds)
+	length, up := fmt.Sprintf("%d rounds", rounds), mc.Up.String()+" rounds"
 	if t != 0 {
-		length = fmt.Sprintf("%s (%d rounds of %s; times in seconds)", t.DurationOf(rounds), rounds, t)
+		length, up = fmt.Sprintf("%s (%d rounds of %s; times in seconds)", t.DurationOf(rounds), rounds, t), t.FormatLengths(mc.Up)
 	}
-	_, err := fmt.Fprintf(w, "every node up for %s rounds, then down for %s, independently; %d replicas of %s, seed %d\n",
-		mc.Up, mc.Down, mc.Replicas, length, mc.Seed)
+	_, err := fmt.Fprintf(w, "every node up for %s, then down for %s, independently; %d replicas of %s, seed %d\n",
+		up, t.FormatLengths(mc.Down), mc.Replicas, length, mc.Seed)
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
@@ -24,7 +25,9 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(positiveValue{&opt.Replicas, 100_000}, "replicas", "node-count study: replicas of each configuration")
 	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "node-count study: seed of the random failures")
 	roundsPerYear := 0.0
-	fs.Var(rateValue{&roundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day)")
+	fs.Var(rateValue{&roundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day; with --tick, a year's rounds)")
+	tick := addTickFlag(fs)
+	addPresetFlag(fs)
 	return func(ctx context.Context, std *streams) error {
 		if *out == "" {
 			return usagef("invalid argument \"\" for \"--out\" flag: want a folder name")
@@ -32,15 +35,30 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
 			return usagef("invalid argument %q for \"--out\" flag: a file: want a folder", *out)
 		}
-		if base.RenewDeadline > 0 {
-			// Its lease sweep and heat map run leases of 1 to 12 rounds,
-			// most of them no longer than a deadline; a report in real
-			// settings is issue 17's.
-			return usagef("--renew-deadline %d: the report's studies sweep leases of 1 to %d rounds and do not take a renew deadline yet; run, sweep, cost, montecarlo and settings do", base.RenewDeadline, study.MaxReportLease)
+		if err := base.Validate(); err != nil {
+			return usage(err)
 		}
-		opt.RoundsPerYear = float64(base.Period) * 365
-		if roundsPerYear > 0 {
+		// A report's prose reads its runs as evidence: a run in which no
+		// batch falls due, or no node fails, would be read as good news.
+		t := *tick
+		if base.Triggers() == 0 {
+			return usagef("--period %s is longer than the run's --rounds %s: no batch falls due, so the report would have nothing to count; want a --period of at most --rounds",
+				t.FormatValue(model.Period, base.Period), t.FormatValue(model.Rounds, base.Rounds))
+		}
+		if base.Outage > 0 && base.Start > base.Rounds {
+			return usagef("--start %s is after the run's end (--rounds %s): no node fails, so the report would have nothing to compare; want a --start inside the run",
+				t.FormatValue(model.Start, base.Start), t.FormatValue(model.Rounds, base.Rounds))
+		}
+		opt.Tick = t
+		switch {
+		case t != 0 && fs.Changed("rounds-per-year"):
+			return usagef("--rounds-per-year goes only without --tick: with it, a year has %s rounds of %s", strconv.FormatFloat(t.RoundsPerYear(), 'f', -1, 64), t)
+		case t != 0:
+			opt.RoundsPerYear = t.RoundsPerYear()
+		case roundsPerYear > 0:
 			opt.RoundsPerYear = roundsPerYear
+		default:
+			opt.RoundsPerYear = float64(base.Period) * 365
 		}
 		rv, err := study.NewReview(ctx, base, opt)
 		switch {
@@ -49,7 +67,10 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return usage(err)
 		}
-		std.warn(base, 0)
+		std.warn(base, t)
+		for _, w := range rv.Warnings() {
+			fmt.Fprintf(std.err, "leasesim report: warning: %s\n", w)
+		}
 		if err := reports.WriteDir(ctx, rv, *out); err != nil {
 			return err
 		}

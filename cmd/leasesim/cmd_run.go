@@ -53,16 +53,14 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 func setupMeasure(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	c := model.Default()
 	addModelFlags(fs, &c, model.Fencing, model.PersistentTrigger)
+	tick := addTickFlag(fs)
+	addPresetFlag(fs)
 	return func(_ context.Context, std *streams) error {
-		if c.RenewDeadline > 0 {
-			// The publication's lease block runs leases 2, 3, 5 and 8.
-			return usagef("--renew-deadline %d: the measure table's lease block runs the publication's leases 2, 3, 5 and 8 and does not take a renew deadline; run, sweep, cost and settings do", c.RenewDeadline)
-		}
 		m, err := study.NewMeasure(c)
 		if err != nil {
 			return usage(err)
 		}
-		std.warn(c, 0)
-		return reports.WriteMeasure(std.out, m)
+		std.warn(c, *tick)
+		return reports.WriteMeasure(std.out, *tick, m)
 	}
 }

@@ -118,21 +118,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		default:
 			err = exec(ctx, std)
 		}
-		return report(stderr, c.name, err)
+		var tick model.Tick
+		if f := fs.Lookup("tick"); f != nil {
+			tick = *f.Value.(tickValue).t
+		}
+		return report(stderr, c.name, tick, err)
 	}
 	fmt.Fprintf(stderr, "leasesim: %s\n", shorten(fmt.Sprintf("unknown command %q: want one of %s", args[0], strings.Join(commandNames(), ", "))))
 	return exitUsage
 }
 
-// report prints err, if any, as one line and returns the exit status.
-func report(stderr io.Writer, name string, err error) int {
+// report prints err, if any, as one line and returns the exit status. A
+// value it echoes is written in the unit of t, as the flags took it.
+func report(stderr io.Writer, name string, t model.Tick, err error) int {
 	var ue *usageError
 	var re *model.RelationError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &re): // flags that do not go together, named as flags
-		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(re.Flags()))
+		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(re.Flags(t)))
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(stderr, "leasesim %s: interrupted; no output file was written\n", name)

@@ -93,7 +93,7 @@ func TestCancelledMidWork(t *testing.T) {
 		{"cost", "--method", "phase", "--period", "3163", "--renewal", "3161", "--csv", filepath.Join(dir, "cost.csv")},
 		{"sweep", "--lease", "1:1000000", "--outage", "0:40", "--out", filepath.Join(dir, "sweep.csv")},
 		{"check", "--lease", "1:1000", "--nodes", "1:9"},
-		{"report", "--period", "3163", "--renewal", "3161", "--out", filepath.Join(dir, "report")},
+		{"report", "--period", "3163", "--renewal", "3161", "--rounds", "3163", "--out", filepath.Join(dir, "report")},
 	} {
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(300*time.Millisecond, cancel)
