@@ -50,7 +50,7 @@ type Config struct {
 	Down              int  // nodes DownFrom … DownFrom+Down-1 fail together
 	DownFrom          int  // the first failing node: 0 takes the leader with it
 	Quorum            bool // a handover needs a strict majority reachable
-	Pause             bool // failing nodes freeze, their own deadlines stopped, and act on their belief when they wake
+	Pause             bool // failing nodes freeze, no deadline of theirs firing, act on their belief when they wake and begin a renew cycle then
 	Crash             bool // failing nodes crash: they lose their belief and come back as followers
 	Partition         bool // failing nodes reach the store but not the record: their believers keep working
 	BlackHole         bool // the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
@@ -105,7 +105,7 @@ func paramTable(p Param) paramInfo {
 	case Quorum:
 		return paramInfo{"quorum", "a handover needs a strict majority of all nodes reachable"}
 	case Pause:
-		return paramInfo{"pause", "failing nodes freeze: no timer of theirs runs, so no renew deadline fires, and when they wake they act on their belief at once (a crash still wins)"}
+		return paramInfo{"pause", "failing nodes freeze: no timer of theirs fires, so no renew deadline; when they wake they act on their belief at once and begin a renew cycle, renewing if the record is still theirs, else giving up a renew deadline later (a crash still wins)"}
 	case Crash:
 		return paramInfo{"crash", "failing nodes crash: they lose their belief at once and come back as followers (a partition's nodes then work no more)"}
 	case Partition:

@@ -40,7 +40,7 @@ type state struct {
 	leader, renewed, token int
 	gaveUp                 bool
 	gaveUpAt               int  // the round the leader gave up or crashed in, while gaveUp
-	frozen                 int  // with Pause, rounds the leader has been frozen since its last renewal, which its deadline waits out
+	frozen                 bool // with Pause and a renew deadline, the leader froze since its last renewal: it renews at once when it wakes
 	hung                   bool // with BlackHole, the leader's calls have hung since its last renewal
 	believers              []believer
 
@@ -112,7 +112,7 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
-	x.watching, x.hung, x.frozen = false, false, 0 // apart from begin, which must stay small enough to inline
+	x.watching, x.hung, x.frozen = false, false, false // apart from begin, which must stay small enough to inline
 	if c.Jitter {
 		x.seed(r.JitterSeed)
 	}
@@ -182,7 +182,7 @@ func (x *state) stretch(end int, view *RoundView) {
 	// reachable, nobody else believes it leads and nothing is queued. The
 	// leader renews a retry period after each renewal and starts every
 	// batch; nothing else happens.
-	if !down[x.leader] && !x.gaveUp && !x.hung && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) {
+	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) {
 		last := min(end, c.Rounds)
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
 		x.st.Started += k
@@ -209,11 +209,14 @@ func (x *state) stretch(end int, view *RoundView) {
 	// or, with jitter, each at its own. A reachable leader that has not
 	// given up renews every retry period, so its lease never expires.
 	renewing := !down[x.leader] && !x.gaveUp
-	if down[x.leader] && c.BlackHole && c.RenewDeadline > 0 {
+	if down[x.leader] && c.BlackHole && c.RenewDeadline > 0 && !c.Pause {
 		x.hung = true // its calls hang while it is cut off, and time out after it is back
 	}
 	handover, next := false, -1
 	switch {
+	case renewing && x.frozen: // woken, its renew loop begins a cycle at once, and the record is still its own
+		x.watching = false
+		x.renew(t)
 	case renewing && x.hung:
 		x.watching = false
 		if x.nextCall(t) == t { // the first call after it is back succeeds
@@ -244,7 +247,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		} else {
 			x.believers = handOver(x.believers, x.leader, x.token, x.giveUpRound(), next)
 		}
-		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen = next, t, false, false, false, 0
+		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen = next, t, false, false, false, false
 		x.token++
 		handover, renewing = true, true
 	}
@@ -287,7 +290,7 @@ func (x *state) stretch(end int, view *RoundView) {
 			last = min(last, expiry-1)
 		}
 	}
-	if c.RenewDeadline > 0 { // a frozen believer's deadline waits
+	if c.RenewDeadline > 0 { // a frozen believer's deadline cannot fire
 		if !x.gaveUp && (!renewing || x.deadlineFirst(t)) && !(c.Pause && down[x.leader]) {
 			last = min(last, x.giveUpRound()-1)
 		}
@@ -304,15 +307,8 @@ func (x *state) stretch(end int, view *RoundView) {
 		}
 	}
 	n := last - t + 1
-	if c.Pause && c.RenewDeadline > 0 { // the frozen's deadlines wait the stretch out
-		if down[x.leader] && !x.gaveUp {
-			x.frozen += n
-		}
-		for i := range x.believers {
-			if down[x.believers[i].node] {
-				x.believers[i].giveUp += n
-			}
-		}
+	if c.Pause && c.RenewDeadline > 0 { // the frozen wake no earlier than round last+1
+		x.wakeFrozen(last + 1)
 	}
 	if active > 1 {
 		x.st.TwoLeaderRounds += n
@@ -376,13 +372,29 @@ func (x *state) extraStarts(n int) {
 
 // giveUpRound is the round in which the record's leader gives up if it
 // cannot renew: a retry period and its renew deadline after its last
-// renewal, as client-go's renew loop, later by the rounds it spent frozen
-// (Pause); never without a renew deadline.
+// renewal, as client-go's renew loop; never without a renew deadline.
 func (x *state) giveUpRound() int {
 	if x.c.RenewDeadline == 0 {
 		return Never
 	}
-	return x.renewed + x.c.RetryPeriod + x.c.RenewDeadline + x.frozen
+	return x.renewed + x.c.RetryPeriod + x.c.RenewDeadline
+}
+
+// wakeFrozen readies the frozen believers (Pause) to wake in round w, as
+// client-go's renew loop does after a process freeze: its timers ran on
+// while it was frozen, so it begins a renew cycle the moment it wakes. The
+// record's leader renews then (frozen); a stale believer, whose record
+// another node now holds, tries in vain and gives up its renew deadline
+// after waking, acting on its belief until then.
+func (x *state) wakeFrozen(w int) {
+	if x.reach.down[x.leader] && !x.gaveUp {
+		x.frozen = true
+	}
+	for i := range x.believers {
+		if x.reach.down[x.believers[i].node] {
+			x.believers[i].giveUp = w + x.c.RenewDeadline
+		}
+	}
 }
 
 // deadlineFirst reports whether the leader, believing and reachable from
@@ -481,8 +493,8 @@ func (x *state) watch(t int) int {
 }
 
 // renew records a renewal of the record's leader in round t: its lease and
-// its deadline count from here, its frozen rounds (Pause) no longer.
-func (x *state) renew(t int) { x.renewed, x.frozen = t, 0 }
+// its deadline count from here.
+func (x *state) renew(t int) { x.renewed, x.frozen = t, false }
 
 // giveUp ends, in round t, the belief of the record's leader: it gave up
 // or crashed, and its restarted process is a follower, polling from now on
@@ -514,7 +526,7 @@ func (x *state) crash(t int) {
 // expireBeliefs ends, in round t, the beliefs whose renew deadline has
 // come: the record's leader's and the stale believers'.
 func (x *state) expireBeliefs(t int) {
-	if !x.gaveUp && t >= x.giveUpRound() {
+	if !x.gaveUp && !x.frozen && t >= x.giveUpRound() {
 		x.giveUp(t)
 	}
 	kept := x.believers[:0]
