@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 		}
 	}
 	klog.SetOutput(io.Discard)
+	if url := os.Getenv(frozenNodeEnv); url != "" { // TestFreeze's node 0
+		runFrozenNode(url)
+	}
 	os.Exit(m.Run())
 }
 
