@@ -64,7 +64,7 @@ func TestValidate(t *testing.T) {
 
 func TestParamNames(t *testing.T) {
 	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "catch_up_window", "idempotency_key", "down", "down_from", "quorum",
-		"pause", "crash", "partition", "black_hole", "jitter"}
+		"pause", "crash", "release", "partition", "black_hole", "jitter"}
 	for i, name := range want {
 		p := model.Param(i)
 		if p.Name() != name {
@@ -137,7 +137,7 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 							for _, start := range []int{1, 3} {
 								for _, period := range []int{1, 4} {
 									for _, down := range []int{1, 2} {
-										for toggles := range 128 {
+										for toggles := range 160 {
 											c := model.Config{Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline,
 												Outage: outage, Start: start, Rounds: 40, Period: period, Down: down,
 												PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, Jitter: toggles&8 != 0,
@@ -149,6 +149,8 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 												c.Crash = true
 											case 3:
 												c.Pause = true
+											case 4:
+												c.Release = true
 											}
 											if c.Validate() != nil {
 												continue // client-go would refuse it too

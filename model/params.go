@@ -24,6 +24,7 @@ const (
 	Quorum
 	Pause
 	Crash
+	Release
 	Partition
 	BlackHole
 	Jitter
@@ -52,6 +53,7 @@ type Config struct {
 	Quorum            bool // a handover needs a strict majority reachable
 	Pause             bool // failing nodes freeze, no deadline of theirs firing, act on their belief when they wake and begin a renew cycle then
 	Crash             bool // failing nodes crash: they lose their belief and come back as followers
+	Release           bool // failing nodes stop cleanly: a leader among them empties the record, and the first follower to poll takes over
 	Partition         bool // failing nodes reach the store but not the record: their believers keep working
 	BlackHole         bool // the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
 	Jitter            bool // followers poll with client-go's jitter and count the lease from when they observed the last renewal
@@ -108,6 +110,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"pause", "failing nodes freeze: no timer of theirs fires, so no renew deadline; when they wake they act on their belief at once and begin a renew cycle, renewing if the record is still theirs, else giving up a renew deadline later (a crash still wins)"}
 	case Crash:
 		return paramInfo{"crash", "failing nodes crash: they lose their belief at once and come back as followers (a partition's nodes then work no more)"}
+	case Release:
+		return paramInfo{"release", "failing nodes stop cleanly as the outage begins (a deploy, a drain): a leader among them empties the record, as client-go's ReleaseOnCancel, so the first follower to poll takes over; they come back as followers"}
 	case Partition:
 		return paramInfo{"partition", "failing nodes reach the store where the batch writes but not the record: a leader among them works on, unrenewed, until it stops believing (fencing refuses its work once another holds a newer token)"}
 	case BlackHole:
@@ -131,7 +135,7 @@ func (p Param) Time() TimeKind {
 
 // Bool reports whether the parameter is a toggle, stored as 0 or 1.
 func (p Param) Bool() bool {
-	return p == Fencing || p == PersistentTrigger || p == IdempotencyKey || p == Quorum || p == Pause || p == Crash || p == Partition || p == BlackHole || p == Jitter
+	return p == Fencing || p == PersistentTrigger || p == IdempotencyKey || p == Quorum || p == Pause || p == Crash || p == Release || p == Partition || p == BlackHole || p == Jitter
 }
 
 // Range is the inclusive range of values the parameter accepts.
@@ -188,6 +192,8 @@ func (c *Config) Get(p Param) int {
 		return b2i(c.Pause)
 	case Crash:
 		return b2i(c.Crash)
+	case Release:
+		return b2i(c.Release)
 	case Partition:
 		return b2i(c.Partition)
 	case BlackHole:
@@ -200,7 +206,7 @@ func (c *Config) Get(p Param) int {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.IdempotencyKey), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.IdempotencyKey), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -242,6 +248,8 @@ func (c *Config) Set(p Param, v int) {
 		c.Pause = v != 0
 	case Crash:
 		c.Crash = v != 0
+	case Release:
+		c.Release = v != 0
 	case Partition:
 		c.Partition = v != 0
 	case BlackHole:

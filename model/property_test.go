@@ -38,6 +38,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Partition:         rapid.Bool().Draw(t, "partition"),
 		Crash:             rapid.Bool().Draw(t, "crash"),
 		Pause:             rapid.Bool().Draw(t, "pause"),
+		Release:           rapid.Bool().Draw(t, "release"),
 		CatchUpWindow:     rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 30)).Draw(t, "catch_up_window"),
 		IdempotencyKey:    rapid.Bool().Draw(t, "idempotency_key"),
 	}

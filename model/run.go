@@ -42,6 +42,7 @@ type state struct {
 	gaveUpAt               int  // the round the leader gave up or crashed in, while gaveUp
 	frozen                 bool // with Pause and a renew deadline, the leader froze since its last renewal: it renews at once when it wakes
 	hung                   bool // with BlackHole, the leader's calls have hung since its last renewal
+	released               bool // with Release, the leader emptied the record as it stopped: the next poll takes over
 	believers              []believer
 
 	queued, queuedSum int // batches waiting and the sum of their trigger rounds
@@ -112,7 +113,7 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
-	x.watching, x.hung, x.frozen = false, false, false // apart from begin, which must stay small enough to inline
+	x.watching, x.hung, x.frozen, x.released = false, false, false, false // apart from begin, which must stay small enough to inline
 	if c.Jitter {
 		x.seed(r.JitterSeed)
 	}
@@ -199,7 +200,7 @@ func (x *state) stretch(end int, view *RoundView) {
 	if c.RenewDeadline > 0 {
 		x.expireBeliefs(t)
 	}
-	if c.Crash {
+	if c.Crash || c.Release {
 		x.crash(t)
 	}
 
@@ -230,7 +231,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
-	case (c.RetryPeriod == 1 || t%c.RetryPeriod == 0) && t-x.renewed >= c.Lease: // the followers' poll, in step
+	case (c.RetryPeriod == 1 || t%c.RetryPeriod == 0) && (t-x.renewed >= c.Lease || x.released): // the followers' poll, in step
 		// A leader that gave up came back as a follower (client-go's
 		// process restarts), so it may take over too.
 		except := x.leader
@@ -247,7 +248,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		} else {
 			x.believers = handOver(x.believers, x.leader, x.token, x.giveUpRound(), next)
 		}
-		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen = next, t, false, false, false, false
+		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released = next, t, false, false, false, false, false
 		x.token++
 		handover, renewing = true, true
 	}
@@ -286,7 +287,11 @@ func (x *state) stretch(end int, view *RoundView) {
 		// The next retry round in which the lease has expired; if that is
 		// this one and nobody took over, only a change of reachability
 		// can let someone.
-		if expiry := roundUp(max(x.renewed+c.Lease, t), c.RetryPeriod); expiry > t {
+		expiry := x.renewed + c.Lease
+		if x.released {
+			expiry = t
+		}
+		if expiry := roundUp(max(expiry, t), c.RetryPeriod); expiry > t {
 			last = min(last, expiry-1)
 		}
 	}
@@ -478,6 +483,8 @@ func (x *state) watch(t int) int {
 			tau := p.next
 			if pollRound(tau) < t || !x.reach.down[j] {
 				switch {
+				case x.released && pollRound(tau) == t && tau < first: // the record is empty
+					best, first = j, tau
 				case p.observed < 0:
 					p.observed = tau
 				case pollRound(tau) == t && tau >= p.observed+lease && tau < first:
@@ -507,12 +514,14 @@ func (x *state) giveUp(t int) {
 }
 
 // crash ends, in round t, the belief of every believer that is down: it
-// crashed, and comes back as a follower. The record's leader is then as
-// one that gave up: the record names it until its lease runs out, and its
-// restarted process polls like any follower.
+// crashed, or stopped (Release), and comes back as a follower. The record's
+// leader is then as one that gave up: the record names it until its lease
+// runs out, and its restarted process polls like any follower; one that
+// stopped cleanly emptied the record first, so the next poll takes over.
 func (x *state) crash(t int) {
 	if x.reach.down[x.leader] && !x.gaveUp {
 		x.giveUp(t)
+		x.released = x.c.Release
 	}
 	kept := x.believers[:0]
 	for _, b := range x.believers {

@@ -137,7 +137,7 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 	if c.RetryPeriod > 1 || c.RenewDeadline > 0 {
 		timing = fmt.Sprintf(", retry period %s, renew deadline %s", t.Count(c.RetryPeriod), t.Count(c.RenewDeadline))
 	}
-	for _, p := range []model.Param{model.Jitter, model.BlackHole, model.Partition, model.Crash, model.Pause} {
+	for _, p := range []model.Param{model.Jitter, model.BlackHole, model.Partition, model.Crash, model.Release, model.Pause} {
 		if c.Get(p) != 0 { // said only when on, so a study without them reads as before
 			timing += ", " + strings.ReplaceAll(p.Name(), "_", " ")
 		}

@@ -308,6 +308,52 @@ func TestRoundModelJitter(t *testing.T) {
 	}
 }
 
+// TestRoundModelRelease: the round model with jitter, one round a tenth of
+// a second, its leader stopping cleanly just after a renewal (release),
+// takes over within settings' range of the release, which real electors
+// keep (TestTakeover), and with settings' median, within 2% and a round,
+// over 20,000 seeds.
+func TestRoundModelRelease(t *testing.T) {
+	for _, name := range []string{"kubernetes", "openshift"} {
+		s := cases(t)[name]
+		want := settings.Figures(s, 1)[4]
+		tick := model.Tick(100 * time.Millisecond)
+		c := model.Default()
+		c.Nodes, c.Renewal, c.Jitter, c.Release, c.Down = 3, 0, true, true, 1
+		c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
+		c.Start = 50*c.RetryPeriod + 1 // the round after a renewal: the release is (Start-1)·tick from the run's start
+		c.Outage = 4 * c.Lease
+		c.Rounds, c.Period = c.Start+c.Outage+c.Lease, c.Start+c.Outage+c.Lease
+		var r model.Runner
+		var seen []float64
+		for seed := range uint64(20000) {
+			r.JitterSeed = model.JitterSeed(seed)
+			st, err := r.Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st.Handovers != 1 || st.TwoLeaderRounds != 0 {
+				t.Fatalf("%s, seed %d: %d handovers, %d two-leader rounds", name, seed, st.Handovers, st.TwoLeaderRounds)
+			}
+			// The release came as round Start began, just after the
+			// renewal that ended the round before; the takeover's poll fell
+			// within its round, which ends HandoverRounds rounds after the
+			// renewal: take the round's middle.
+			took := tick.Seconds(float64(st.HandoverRounds) - 0.5)
+			if took < want.Min || took > want.Max {
+				t.Errorf("%s, seed %d: the round model takes over %vs after the release, settings %v to %v", name, seed, took, want.Min, want.Max)
+			}
+			seen = append(seen, took)
+		}
+		slices.Sort(seen)
+		got := seen[len(seen)/2]
+		if math.Abs(got-want.Median) > 0.02*want.Median+tick.Seconds(1) {
+			t.Errorf("%s: the round model's median takeover after a release %.2fs, settings' %.2fs", name, got, want.Median)
+		}
+		t.Logf("%s: the round model's median takeover after a release %.2fs (%.2fs to %.2fs) over %d seeds; settings %.2fs", name, got, seen[0], seen[len(seen)-1], len(seen), want.Median)
+	}
+}
+
 // TestRoundModelOutageSurvived: the round model, one round half a second,
 // rides out an outage of its leader exactly when client-go's call schedule
 // (TestRenewCalls) says: back by its last call before the deadline, it
