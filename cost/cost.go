@@ -74,9 +74,11 @@ func (w WindowShares) PerEvent() PerEvent {
 	return PerEvent{Missed: w.Leaderless, Double: w.TwoLeader}
 }
 
-// WindowMethod runs c once and measures its window shares.
-func WindowMethod(c model.Config) (WindowShares, error) {
-	st, err := model.Run(c)
+// WindowMethod runs c once, its followers' jitter (if any) drawn from
+// seed, and measures its window shares.
+func WindowMethod(c model.Config, seed uint64) (WindowShares, error) {
+	r := model.Runner{JitterSeed: model.JitterSeed(seed)}
+	st, err := r.Run(c)
 	if err != nil {
 		return WindowShares{}, err
 	}
@@ -118,12 +120,23 @@ const MaxPhases = 10_000_000
 // the outage: start = period+1+k for k = 0 … lcm(period, renewal)-1. The
 // outage then begins after one trigger has passed normally. c.Start and
 // c.Rounds are not used; each run lasts SettleRounds(c) rounds past its
-// start. It stops with ctx.Err() when ctx is cancelled.
-func PhaseMethod(ctx context.Context, c model.Config) (Incident, error) {
+// start. With jitter, each phase draws its own from seed (phaseSeed), so
+// the average is over the followers' jitter as well as the phase, and the
+// same seed gives the same figures. It stops with ctx.Err() when ctx is
+// cancelled.
+func PhaseMethod(ctx context.Context, c model.Config, seed uint64) (Incident, error) {
 	if err := c.Validate(); err != nil {
 		return Incident{}, err
 	}
-	return phaseMethod(ctx, c, SettleRounds(c))
+	return phaseMethod(ctx, c, SettleRounds(c), seed)
+}
+
+// phaseSeed is the Runner.JitterSeed of phase k of a study seeded with
+// seed: seed's own for phase 0, then one stream a phase.
+func phaseSeed(seed uint64, k int) [2]uint64 {
+	s := model.JitterSeed(seed)
+	s[1] += uint64(k)
+	return s
 }
 
 // Phases is the number of phases of an outage the phase method tries: the
@@ -143,7 +156,7 @@ func Phases(c model.Config) int {
 
 // phaseMethod is PhaseMethod with each run lasting horizon rounds past the
 // outage's start.
-func phaseMethod(ctx context.Context, c model.Config, horizon int) (Incident, error) {
+func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64) (Incident, error) {
 	phases := Phases(c)
 	if phases > MaxPhases {
 		what := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.Renewal)
@@ -164,6 +177,9 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int) (Incident, er
 		run := c
 		run.Start = c.Period + 1 + k
 		run.Rounds = run.Start + horizon
+		if c.Jitter {
+			r.JitterSeed = phaseSeed(seed, k)
+		}
 		st, err := r.Run(run)
 		if err != nil {
 			return Incident{}, err

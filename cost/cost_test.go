@@ -77,14 +77,14 @@ func TestMethodsByHand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, err := WindowMethod(tt.c)
+			w, err := WindowMethod(tt.c, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := w.PerEvent(); !near(got.Missed, tt.window.Missed) || !near(got.Double, tt.window.Double) {
 				t.Errorf("window per event = %+v, want %+v", got, tt.window)
 			}
-			in, err := PhaseMethod(context.Background(), tt.c)
+			in, err := PhaseMethod(context.Background(), tt.c, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,11 +148,11 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 							if c.Validate() != nil {
 								continue // settings client-go refuses
 							}
-							short, err := PhaseMethod(context.Background(), c)
+							short, err := PhaseMethod(context.Background(), c, 0)
 							if err != nil {
 								t.Fatal(err)
 							}
-							long, err := phaseMethod(context.Background(), c, 3*SettleRounds(c)+17)
+							long, err := phaseMethod(context.Background(), c, 3*SettleRounds(c)+17, 0)
 							if err != nil {
 								t.Fatal(err)
 							}
@@ -178,16 +178,16 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 func TestPhaseTooLarge(t *testing.T) {
 	c := model.Default()
 	c.Period, c.Renewal = 999_999_937, 999_999_929
-	if _, err := PhaseMethod(context.Background(), c); err == nil || !strings.Contains(err.Error(), "outage starts, more than 10000000") {
+	if _, err := PhaseMethod(context.Background(), c, 0); err == nil || !strings.Contains(err.Error(), "outage starts, more than 10000000") {
 		t.Errorf("PhaseMethod with coprime huge periods: %v", err)
 	}
 	c = model.Default()
 	c.Outage = model.MaxRounds
-	if _, err := PhaseMethod(context.Background(), c); err == nil || !strings.Contains(err.Error(), "more than the model's 1000000000") {
+	if _, err := PhaseMethod(context.Background(), c, 0); err == nil || !strings.Contains(err.Error(), "more than the model's 1000000000") {
 		t.Errorf("PhaseMethod with a huge outage: %v", err)
 	}
 	c.Outage = model.MaxRounds - 100 // event by event, a long run is cheap
-	if in, err := PhaseMethod(context.Background(), c); err != nil || in.LeaderlessRounds != 2 {
+	if in, err := PhaseMethod(context.Background(), c, 0); err != nil || in.LeaderlessRounds != 2 {
 		t.Errorf("PhaseMethod with a long outage: %+v, %v", in, err)
 	}
 }
@@ -230,13 +230,13 @@ func TestParseMix(t *testing.T) {
 // incident, weighted 1.
 func TestRecommendByHand(t *testing.T) {
 	mix := []MixEntry{{Outage: 2, Weight: 1}}
-	ranks, err := Recommend(context.Background(), model.Default(), []int{2, 3}, mix, 6, 4000)
+	ranks, err := Recommend(context.Background(), model.Default(), 0, []int{2, 3}, mix, 6, 4000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := model.Default()
 	c.Outage, c.Lease = 2, 3
-	in, _ := PhaseMethod(context.Background(), c)
+	in, _ := PhaseMethod(context.Background(), c, 0)
 	// Lease 3 against a 2-round outage: no handover, 2 leaderless rounds in
 	// every phase; a trigger falls in the outage in 2 of 6 phases.
 	if !near(in.LeaderlessRounds, 2) || !near(in.Missed, 2.0/6) || in.TwoLeaderRounds != 0 {
@@ -247,5 +247,30 @@ func TestRecommendByHand(t *testing.T) {
 	}
 	if best := Best(ranks, func(r LeaseRank) float64 { return r.WindowRounds }); best.Lease != 3 {
 		t.Errorf("best by window rounds: lease %d (%+v)", best.Lease, ranks)
+	}
+}
+
+// TestPhaseMethodSeed: with jitter the phase method's figures follow its
+// seed, each phase drawing its own jitter: the same seed repeats them, and
+// another seed moves them. Without jitter the seed changes nothing.
+func TestPhaseMethodSeed(t *testing.T) {
+	c := model.Default()
+	c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Period, c.Jitter = 15, 0, 2, 10, 40, 120, true
+	at := func(c model.Config, seed uint64) Incident {
+		in, err := PhaseMethod(context.Background(), c, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	if a, b := at(c, 3), at(c, 3); a != b {
+		t.Errorf("seed 3 twice: %+v and %+v", a, b)
+	}
+	if a, b := at(c, 0), at(c, 7); a.LeaderlessRounds == b.LeaderlessRounds {
+		t.Errorf("seeds 0 and 7 give the same leaderless rounds, %v: the phases do not draw their own jitter", a.LeaderlessRounds)
+	}
+	c.Jitter = false
+	if a, b := at(c, 0), at(c, 7); a != b {
+		t.Errorf("without jitter, seeds 0 and 7 give %+v and %+v", a, b)
 	}
 }

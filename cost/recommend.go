@@ -68,16 +68,17 @@ func (r LeaseRank) Lines() float64 { return r.MissedLines + r.DoubleLines }
 // Recommend ranks leases for configuration c over an outage mix: for each
 // lease, each outage of the mix is measured by the phase method and the
 // results are weighted. Events per year and lines per batch turn the
-// batches into invoice lines per year. It stops with ctx.Err() when ctx is
+// batches into invoice lines per year; the followers' jitter, if any, is
+// drawn from seed (PhaseMethod). It stops with ctx.Err() when ctx is
 // cancelled.
-func Recommend(ctx context.Context, c model.Config, leases []int, mix []MixEntry, eventsPerYear, linesPerBatch float64) ([]LeaseRank, error) {
+func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, mix []MixEntry, eventsPerYear, linesPerBatch float64) ([]LeaseRank, error) {
 	ranks := make([]LeaseRank, 0, len(leases))
 	for _, lease := range leases {
 		r := LeaseRank{Lease: lease}
 		for _, e := range mix {
 			run := c
 			run.Lease, run.Outage = lease, e.Outage
-			in, err := PhaseMethod(ctx, run)
+			in, err := PhaseMethod(ctx, run, seed)
 			if err != nil {
 				return nil, err
 			}

@@ -53,9 +53,13 @@ func phaseLines(r study.CostResult) string {
 	if t != 0 {
 		phases, lasts = phases+" rounds of "+t.String(), t.DurationOf(p.Horizon)
 	}
-	return fmt.Sprintf("phase method: the outage starts at each of the %d phases of %s; each run lasts %s from the outage's start\n"+
+	jitter := ""
+	if c.Jitter {
+		jitter = fmt.Sprintf(", its followers' jitter its own, drawn from seed %d", r.Seed)
+	}
+	return fmt.Sprintf("phase method: the outage starts at each of the %d phases of %s; each run lasts %s from the outage's start%s\n"+
 		"per outage event: missed %.4f, double-started %.4f, delayed start %s, rejected %.4f, leaderless %s and two-leader %s\n",
-		p.Phases, phases, lasts, p.Missed+p.Unresolved, p.DoubleStarts, mean(t, p.DelayedRounds), p.Rejected, strings.TrimSuffix(mean(t, p.LeaderlessRounds), " rounds"), mean(t, p.TwoLeaderRounds))
+		p.Phases, phases, lasts, jitter, p.Missed+p.Unresolved, p.DoubleStarts, mean(t, p.DelayedRounds), p.Rejected, strings.TrimSuffix(mean(t, p.LeaderlessRounds), " rounds"), mean(t, p.TwoLeaderRounds))
 }
 
 // WriteWindowCost writes the publication's cost table: the window method at each
@@ -137,6 +141,7 @@ type RecommendInput struct {
 	EventsPerYear float64
 	LinesPerBatch int
 	Tick          model.Tick // the length of a round, for outputs in seconds
+	Seed          uint64     // the seed of the followers' jitter
 }
 
 // WriteRecommend writes the lease ranking and the best lease by each

@@ -51,11 +51,12 @@ type Measure struct {
 	Block        []model.Stats // the lease block's runs, as LeaseBlock(Base)
 }
 
-// NewMeasure runs base's arrangements and lease block.
-func NewMeasure(base model.Config) (Measure, error) {
+// NewMeasure runs base's arrangements and lease block, the followers'
+// jitter (if any) drawn from seed.
+func NewMeasure(base model.Config, seed uint64) (Measure, error) {
 	m := Measure{Base: base}
 	m.Leases, m.Outages = BlockLeases(base)
-	var r model.Runner
+	r := model.Runner{JitterSeed: model.JitterSeed(seed)}
 	for _, a := range Arrangements() {
 		st, err := r.Run(a.Apply(base))
 		if err != nil {

@@ -14,6 +14,7 @@ type CostInput struct {
 	EventsPerYear []float64  // outage events (handovers) per year
 	LinesPerBatch int        // invoice lines one batch produces
 	Tick          model.Tick // the length of a round, for outputs in seconds
+	Seed          uint64     // the seed of the followers' jitter, for a configuration with jitter
 }
 
 // PublicationLinesPerBatch is the publication's end-of-day batch: 4,000
@@ -49,20 +50,21 @@ func ComputeCost(ctx context.Context, in CostInput, methods ...cost.Method) (Cos
 	r := CostResult{CostInput: in}
 	var err error
 	if slices.Contains(methods, cost.Window) {
-		if r.Window, err = cost.WindowMethod(in.Config); err != nil {
+		if r.Window, err = cost.WindowMethod(in.Config, in.Seed); err != nil {
 			return CostResult{}, err
 		}
-		if r.Fenced, err = model.Run(Arrangements()[2].Apply(in.Config)); err != nil {
+		run := model.Runner{JitterSeed: model.JitterSeed(in.Seed)}
+		if r.Fenced, err = run.Run(Arrangements()[2].Apply(in.Config)); err != nil {
 			return CostResult{}, err
 		}
 		long := in.Config
 		long.Lease = LongLeaseOf(in.Config)
-		if r.Long, err = model.Run(long); err != nil {
+		if r.Long, err = run.Run(long); err != nil {
 			return CostResult{}, err
 		}
 	}
 	if slices.Contains(methods, cost.Phase) {
-		if r.Phase, err = cost.PhaseMethod(ctx, in.Config); err != nil {
+		if r.Phase, err = cost.PhaseMethod(ctx, in.Config, in.Seed); err != nil {
 			return CostResult{}, err
 		}
 	}

@@ -48,7 +48,7 @@ type ReviewOptions struct {
 	// The node-count study: independent up and down periods.
 	Up, Down      model.Lengths
 	Replicas      int
-	Seed          uint64
+	Seed          uint64  // the node-count study's failures, and every run's jitter
 	RoundsPerYear float64 // rounds in a year; each replica lasts StudyYears
 
 	Tick model.Tick // the length of a round, for outputs in seconds
@@ -85,10 +85,10 @@ const (
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
 	rv := &Review{Base: base, ReviewOptions: opt, Ranges: NewRanges(base)}
 	var err error
-	if rv.Measure, err = NewMeasure(base); err != nil {
+	if rv.Measure, err = NewMeasure(base, opt.Seed); err != nil {
 		return nil, err
 	}
-	var r model.Runner
+	r := model.Runner{JitterSeed: model.JitterSeed(opt.Seed)}
 	// add runs base with edit applied and appends the run to dst.
 	add := func(dst *[]Result, base model.Config, edit func(*model.Config)) error {
 		if err := ctx.Err(); err != nil {
@@ -121,7 +121,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		plotRates = append(plotRates, float64(h))
 	}
 	for i, v := range []Arrangement{Arrangements()[0], Arrangements()[2]} {
-		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch, Tick: opt.Tick}, cost.Window, cost.Phase)
+		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch, Tick: opt.Tick, Seed: opt.Seed}, cost.Window, cost.Phase)
 		if err != nil {
 			return nil, err
 		}

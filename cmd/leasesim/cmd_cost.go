@@ -24,6 +24,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addModelFlags(fs, &in.Config)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
+	addJitterSeedFlag(fs, &in.Seed)
 	return func(ctx context.Context, std *streams) error {
 		in.Tick = *tick
 		methods := []cost.Method{cost.Method(method)}
@@ -70,6 +71,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addModelFlags(fs, &in.Config, model.Lease, model.Outage)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
+	addJitterSeedFlag(fs, &in.Seed)
 	return func(ctx context.Context, std *streams) error {
 		var err error
 		in.Tick = *tick
@@ -84,7 +86,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), maxRankedLeases)
 		}
 		in.Leases = slices.Collect(leases.All())
-		ranks, err := cost.Recommend(ctx, in.Config, in.Leases, in.Mix, in.EventsPerYear, float64(in.LinesPerBatch))
+		ranks, err := cost.Recommend(ctx, in.Config, in.Seed, in.Leases, in.Mix, in.EventsPerYear, float64(in.LinesPerBatch))
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()

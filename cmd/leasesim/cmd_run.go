@@ -15,7 +15,8 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addModelFlags(fs, &c)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
-	seed := fs.Uint64("seed", 0, "seed of the followers' jitter (with --jitter); the same seed gives the same run, and cost, recommend and sweep use seed 0")
+	seed := new(uint64)
+	addJitterSeedFlag(fs, seed)
 	format := "table"
 	fs.Var(choiceValue{&format, []string{"table", "json", "csv"}}, "format", "output format: table, json or csv")
 	trace := fs.Bool("trace", false, "print the run round by round before the table")
@@ -55,8 +56,10 @@ func setupMeasure(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addModelFlags(fs, &c, model.Fencing, model.PersistentTrigger)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
+	seed := new(uint64)
+	addJitterSeedFlag(fs, seed)
 	return func(_ context.Context, std *streams) error {
-		m, err := study.NewMeasure(c)
+		m, err := study.NewMeasure(c, *seed)
 		if err != nil {
 			return usage(err)
 		}

@@ -169,6 +169,12 @@ type timed interface {
 func (v paramValue) kind() model.TimeKind { return v.p.Time() }
 func (v listValue) kind() model.TimeKind  { return v.p.Time() }
 
+// addJitterSeedFlag registers --seed, the seed of the followers' jitter
+// (model.JitterSeed) for commands with no other randomness.
+func addJitterSeedFlag(fs *pflag.FlagSet, seed *uint64) {
+	fs.Uint64Var(seed, "seed", 0, "seed of the followers' jitter (with --jitter, which --preset turns on for client-go's locks); the same seed gives the same output")
+}
+
 // addPresetFlag registers --preset, which sets the lease settings of a
 // lock's defaults (settings.Presets) where no flag sets them.
 func addPresetFlag(fs *pflag.FlagSet) {
