@@ -75,9 +75,12 @@ func (e *RangeError) Error() string {
 // checkRelations returns a *RelationError for parameters, each in range,
 // that do not go together. A renewal of 0 (believers never re-read) needs
 // a renew deadline, or a stale leader would believe for ever. With a renew
-// deadline the configuration is client-go's, and so is its validation:
-// lease > renew deadline > 1.2 × retry period, as
-// leaderelection.NewLeaderElector requires (1.2 is its jitter factor).
+// deadline the lease must outlast it, as every lock's does; with client-go's
+// jittered followers too (Jitter), the configuration is client-go's, and
+// so is the rest of its validation: renew deadline > 1.2 × retry period,
+// as leaderelection.NewLeaderElector requires (1.2 is its jitter factor).
+// Other locks give up sooner after a failed renewal (a Consul lock at its
+// first failed query), which that rule would refuse.
 func (c *Config) checkRelations() error {
 	if c.RenewDeadline == 0 && c.Renewal != 0 { // the publication's model: nothing to relate
 		return nil
@@ -95,7 +98,7 @@ func (c *Config) relationError() error {
 		return nil
 	case c.Lease <= c.RenewDeadline:
 		return &RelationError{"%[1]s %[3]s must be longer than %[2]s %[4]s, as client-go requires (leaseDuration must be greater than renewDeadline)", []Param{Lease, RenewDeadline}, []int{c.Lease, c.RenewDeadline}}
-	case 5*c.RenewDeadline <= 6*c.RetryPeriod:
+	case c.Jitter && 5*c.RenewDeadline <= 6*c.RetryPeriod:
 		return &RelationError{"%[1]s %[3]s must be longer than 1.2 × %[2]s %[4]s, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)", []Param{RenewDeadline, RetryPeriod}, []int{c.RenewDeadline, c.RetryPeriod}}
 	}
 	return nil

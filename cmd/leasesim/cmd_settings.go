@@ -71,7 +71,11 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				*f.d = f.v
 			}
 		}
-		if err := s.Validate(); err != nil {
+		if err := s.Validate(); err != nil && !preset.Exact && !fs.Changed("lease") && !fs.Changed("renew-deadline") && !fs.Changed("retry-period") {
+			// settings' figures are client-go's: a lock that gives up sooner
+			// than client-go's validation allows has none of them.
+			return usagef("--preset %s is not client-go's, and its mapping fails client-go's validation (%v): settings computes client-go's timings; run, sweep, cost, recommend and report take the preset", preset.Name, err)
+		} else if err != nil {
 			return usagef("--lease %s --renew-deadline %s --retry-period %s --nodes %d: %v", s.LeaseDuration, s.RenewDeadline, s.RetryPeriod, s.Nodes, err)
 		}
 		figures := settings.Figures(s, *seed)

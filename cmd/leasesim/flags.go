@@ -178,7 +178,7 @@ func addJitterSeedFlag(fs *pflag.FlagSet, seed *uint64) {
 // addPresetFlag registers --preset, which sets the lease settings of a
 // lock's defaults (settings.Presets) where no flag sets them.
 func addPresetFlag(fs *pflag.FlagSet) {
-	fs.Var(presetValue{new(settings.Preset)}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+presetNames()+"; implies --tick 1s unless --tick is given")
+	fs.Var(presetValue{new(settings.Preset)}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+presetNames()+"; implies --tick 1s (consul: 500ms) unless --tick is given")
 }
 
 // resolveTimes reads every time flag given on the command line in the unit
@@ -194,7 +194,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 	if f := fs.Lookup("tick"); f != nil {
 		t := f.Value.(tickValue).t
 		if preset.Name != "" && !f.Changed {
-			*t = model.Tick(time.Second)
+			*t = model.Tick(preset.Tick)
 		}
 		tick = *t
 	}

@@ -43,6 +43,9 @@ func TestGolden(t *testing.T) {
 		{"settings-kubernetes.csv", []string{"settings", "--format", "csv"}},
 		{"settings-etcd-5-nodes.txt", []string{"settings", "--preset", "etcd", "--nodes", "5"}},
 		{"run-preset-kubernetes.txt", []string{"run", "--preset", "kubernetes", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m", "--trace"}},
+		// A lock mapped onto client-go's settings, at its own 500 ms rounds:
+		// the record is taken 45 s after the last renewal (2·TTL + lock-delay).
+		{"run-preset-consul.txt", []string{"run", "--preset", "consul", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
 		{"sweep-preset-openshift.csv", []string{"sweep", "--preset", "openshift", "--lease", "137s,140s", "--outage", "0s:200s:50s", "--start", "1m", "--rounds", "30m", "--period", "5m", "--nodes", "3"}},
 		{"cost-preset-kubernetes.txt", []string{"cost", "--preset", "kubernetes", "--method", "both", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
 		{"recommend-preset-kubernetes.txt", []string{"recommend", "--preset", "kubernetes", "--lease", "11s:30s:1s", "--outage-mix", "5s:0.7,20s:0.2,2m:0.1", "--period", "1h", "--handovers", "12"}},
@@ -121,7 +124,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--renewal", "-1"}, `leasesim run: invalid argument "-1" for "--renewal" flag: want a whole number from 0 to 1000000000`},
 		{[]string{"run", "--renewal", "0"}, `leasesim run: --renewal 0 (never re-read) needs a --renew-deadline above 0: otherwise a stale leader believes for ever`},
 		{[]string{"settings", "--preset", "openshift", "--renew-deadline", "140s"}, `leasesim settings: --lease 2m17s --renew-deadline 2m20s --retry-period 26s --nodes 3: lease duration 2m17s must be longer than renew deadline 2m20s (client-go: leaseDuration must be greater than renewDeadline)`},
-		{[]string{"settings", "--preset", "consul"}, `leasesim settings: invalid argument "consul" for "--preset" flag: want one of kubernetes, openshift, openshift-sno, etcd`},
+		{[]string{"settings", "--preset", "chubby"}, `leasesim settings: invalid argument "chubby" for "--preset" flag: want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
+		{[]string{"settings", "--preset", "zookeeper"}, `leasesim settings: --preset zookeeper is not client-go's, and its mapping fails client-go's validation (renew deadline 20s must be longer than 1.2 × retry period 20s (client-go: renewDeadline must be greater than retryPeriod*JitterFactor)): settings computes client-go's timings; run, sweep, cost, recommend and report take the preset`},
 		{[]string{"run", "--preset", "openshift", "--tick", "4s"}, `leasesim run: --preset openshift sets lease 2m17s, which --tick 4s cannot hold: 2m17s is not a whole number of ticks: want a duration from 4s to 1111111h6m40s in whole ticks of 4s`},
 		{[]string{"run", "--preset", "kubernetes", "--renew-deadline", "20s"}, `leasesim run: --lease 15s must be longer than --renew-deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
 		{[]string{"report", "--preset", "kubernetes", "--period", "1m", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --period 1m0s is longer than the run's --rounds 24s: no batch falls due, so the report would have nothing to count; want a --period of at most --rounds`},
@@ -134,7 +138,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"montecarlo", "--tick", "1s", "--downtime", "fixed:1500ms"}, `leasesim montecarlo: invalid argument "fixed:1500ms" for "--downtime" flag: "fixed:1500ms": 1500ms is not a whole number of ticks of 1s`},
 		{[]string{"measure", "--tick", "1s", "--lease", "1500ms"}, `leasesim measure: invalid argument "1500ms" for "--lease" flag: 1500ms is not a whole number of ticks: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{[]string{"run", "--renew-deadline", "3"}, `leasesim run: --lease 3 must be longer than --renew-deadline 3, as client-go requires (leaseDuration must be greater than renewDeadline)`},
-		{[]string{"sweep", "--lease", "15", "--renew-deadline", "10", "--retry-period", "9"}, `leasesim sweep: --renew-deadline 10 must be longer than 1.2 × --retry-period 9, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)`},
+		{[]string{"sweep", "--lease", "15", "--renew-deadline", "10", "--retry-period", "9", "--jitter", "true"}, `leasesim sweep: --renew-deadline 10 must be longer than 1.2 × --retry-period 9, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)`},
 		{[]string{"run", "--lease", "abc"}, `leasesim run: invalid argument "abc" for "--lease" flag: want a whole number from 1 to 1000000000`},
 		{[]string{"run", "--nodes", "0"}, `leasesim run: invalid argument "0" for "--nodes" flag: want a whole number from 1 to 1000000`},
 		{[]string{"run", "--outage", "-1"}, `leasesim run: invalid argument "-1" for "--outage" flag: want a whole number from 0 to 1000000000`},
