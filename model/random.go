@@ -111,7 +111,12 @@ func (s *sampler) draw(rng *rand.Rand) int {
 	case Fixed:
 		return int(s.A)
 	case Geometric:
-		x = 1 + math.Floor(rng.ExpFloat64()/s.rate)
+		// floor, as the draw is never negative: a conversion, which
+		// unlike math.Floor is no call on amd64.
+		if y := rng.ExpFloat64() / s.rate; y < MaxRounds {
+			return 1 + int(y)
+		}
+		return MaxRounds
 	case LogNormal:
 		x = math.Round(math.Exp(rng.NormFloat64()*s.B + s.A))
 	}
@@ -140,9 +145,12 @@ type Alternating struct {
 	rng            *rand.Rand // over src, made once: rngOf says over which
 	rngOf          *rand.PCG
 	upLen, downLen sampler
-	next           []int // per node, the round its reachability next changes
-	heap           []int // nodes ordered by next, soonest first
+	heap           []nodeChange // every node's next change, soonest first
 }
+
+// nodeChange is the round in which a node's reachability next changes.
+// The heap holds them by value, so that ordering it reads no other slice.
+type nodeChange struct{ at, node int }
 
 // Begin implements Schedule.
 func (a *Alternating) Begin(r *Reachability) int {
@@ -152,43 +160,41 @@ func (a *Alternating) Begin(r *Reachability) int {
 	}
 	a.upLen, a.downLen = newSampler(a.Up), newSampler(a.Down)
 	n := r.Nodes()
-	a.next = a.next[:0]
 	a.heap = a.heap[:0]
 	for i := range n {
-		a.next = append(a.next, 1+a.upLen.draw(a.rng))
-		a.heap = append(a.heap, i)
+		a.heap = append(a.heap, nodeChange{1 + a.upLen.draw(a.rng), i})
 	}
 	for i := n/2 - 1; i >= 0; i-- {
 		a.down(i)
 	}
-	return a.next[a.heap[0]]
+	return a.heap[0].at
 }
 
 // Apply implements Schedule: each change costs a draw and O(log nodes).
 func (a *Alternating) Apply(t int, r *Reachability) int {
-	for a.next[a.heap[0]] == t {
-		node := a.heap[0]
-		if r.Reachable(node) {
-			r.SetReachable(node, false)
-			a.next[node] = t + a.downLen.draw(a.rng)
+	for a.heap[0].at == t {
+		first := &a.heap[0]
+		if r.Reachable(first.node) {
+			r.SetReachable(first.node, false)
+			first.at = t + a.downLen.draw(a.rng)
 		} else {
-			r.SetReachable(node, true)
-			a.next[node] = t + a.upLen.draw(a.rng)
+			r.SetReachable(first.node, true)
+			first.at = t + a.upLen.draw(a.rng)
 		}
 		a.down(0)
 	}
-	return a.next[a.heap[0]]
+	return a.heap[0].at
 }
 
 // down restores the heap order below position i.
 func (a *Alternating) down(i int) {
-	h, next := a.heap, a.next
+	h := a.heap
 	for {
 		least, l, r := i, 2*i+1, 2*i+2
-		if l < len(h) && next[h[l]] < next[h[least]] {
+		if l < len(h) && h[l].at < h[least].at {
 			least = l
 		}
-		if r < len(h) && next[h[r]] < next[h[least]] {
+		if r < len(h) && h[r].at < h[least].at {
 			least = r
 		}
 		if least == i {

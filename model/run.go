@@ -123,6 +123,22 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 			change = s.Apply(x.t, &x.reach)
 		}
 		switch {
+		case (observe == nil || x.t > last) && x.settled():
+			// Other nodes' reachability changes nothing while the leader
+			// stays reachable: apply their changes as they come and end
+			// the settled stretch only where the leader's changes.
+			end := c.Rounds
+			for change <= c.Rounds {
+				at := change
+				for change == at {
+					change = s.Apply(at, &x.reach)
+				}
+				if x.reach.down[x.leader] {
+					end = at - 1
+					break
+				}
+			}
+			x.settledThrough(end)
 		case observe == nil || x.t > last:
 			x.stretch(change-1, nil)
 		case x.t < first:
@@ -179,16 +195,8 @@ func (x *state) seed(seed [2]uint64) {
 func (x *state) stretch(end int, view *RoundView) {
 	c, down, t := &x.c, x.reach.down, x.t
 
-	// A settled stretch, the usual one between failures: the leader is
-	// reachable, nobody else believes it leads and nothing is queued. The
-	// leader renews a retry period after each renewal and starts every
-	// batch; nothing else happens.
-	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) {
-		last := min(end, c.Rounds)
-		k, after := stepsThrough(x.nextTrigger, last, c.Period)
-		x.st.Started += k
-		x.renewThrough(last)
-		x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
+	if x.settled() {
+		k := x.settledThrough(min(end, c.Rounds))
 		if view != nil {
 			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
 		}
@@ -362,6 +370,26 @@ func (x *state) stretch(end int, view *RoundView) {
 	if view != nil {
 		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Deduplicating: c.IdempotencyKey}
 	}
+}
+
+// settled reports whether the stretch from round x.t is a settled one, the
+// usual one between failures: the leader is reachable, nobody else
+// believes it leads and nothing is queued. Nodes other than the leader
+// then change nothing, whether they are reachable or not.
+func (x *state) settled() bool {
+	return !x.reach.down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 &&
+		(x.c.RenewDeadline == 0 || !x.deadlineFirst(x.t))
+}
+
+// settledThrough runs the settled stretch x.t … last: the leader renews a
+// retry period after each renewal and starts every batch; nothing else
+// happens. It returns the batches started.
+func (x *state) settledThrough(last int) int {
+	k, after := stepsThrough(x.nextTrigger, last, x.c.Period)
+	x.st.Started += k
+	x.renewThrough(last)
+	x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
+	return k
 }
 
 // extraStarts counts n starts of batches already started in their round
