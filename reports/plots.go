@@ -547,12 +547,13 @@ func (rv review) drawNodes(dc draw.Canvas) error {
 	var row []*plot.Plot
 	for _, part := range []struct {
 		title     string
-		mean, err func(s *sweep.Summary) float64
+		mean func(s *sweep.Summary) float64
+		ci   func(s *sweep.Summary) sweep.Interval
 	}{
-		{"Invoice lines never produced", func(s *sweep.Summary) float64 { return s.MissedPerYear }, func(s *sweep.Summary) float64 { return s.MissedPerYearCI95 }},
-		{"Invoice lines produced twice", func(s *sweep.Summary) float64 { return s.DoublePerYear }, func(s *sweep.Summary) float64 { return s.DoublePerYearCI95 }},
+		{"Invoice lines never produced", func(s *sweep.Summary) float64 { return s.MissedPerYear }, func(s *sweep.Summary) sweep.Interval { return s.MissedPerYearCI95 }},
+		{"Invoice lines produced twice", func(s *sweep.Summary) float64 { return s.DoublePerYear }, func(s *sweep.Summary) sweep.Interval { return s.DoublePerYearCI95 }},
 	} {
-		p := newPlot(part.title+", independent failures", "nodes", "lines per year (mean, 95% CI)")
+		p := newPlot(part.title+", independent failures", "nodes", "lines per year (mean, 95% interval)")
 		for i, quorum := range []bool{false, true} {
 			var pts errPoints
 			for j := range rv.Nodes {
@@ -562,8 +563,8 @@ func (rv review) drawNodes(dc draw.Canvas) error {
 				}
 				// Quorum is drawn a little to the right so the bars do not overlap.
 				pts.XYs = append(pts.XYs, plotter.XY{X: float64(s.Config.Nodes) + 0.08*float64(i), Y: lines * part.mean(s)})
-				e := lines * part.err(s)
-				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{e, e})
+				m, ci := lines*part.mean(s), part.ci(s).Scale(lines)
+				pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{m - ci.Lo, ci.Hi - m})
 			}
 			line, points, err := plotter.NewLinePoints(pts.XYs)
 			if err != nil {

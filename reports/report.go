@@ -368,19 +368,24 @@ func (rv review) writeNodes(b *strings.Builder) {
 		fmt.Fprintf(b, "Every node is up for %s, then down for %s, independently of the others; %d replicas of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
 			rv.Tick.FormatLengths(mc.Up), rv.Tick.FormatLengths(mc.Down), mc.Replicas, u.span(rounds), years, mc.Seed)
 	}
-	b.WriteString("| nodes | quorum | missed lines/yr | ± | double lines/yr | ± |\n|---:|---|---:|---:|---:|---:|\n")
-	lines := func(s sweep.Summary) (float64, float64, float64, float64) {
-		return s.MissedPerYear * mc.LinesPerBatch, s.MissedPerYearCI95 * mc.LinesPerBatch, s.DoublePerYear * mc.LinesPerBatch, s.DoublePerYearCI95 * mc.LinesPerBatch
+	b.WriteString("| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval |\n|---:|---|---:|---:|---:|---:|\n")
+	lines := func(s sweep.Summary) (float64, sweep.Interval, float64, sweep.Interval) {
+		k := mc.LinesPerBatch
+		return s.MissedPerYear * k, s.MissedPerYearCI95.Scale(k), s.DoublePerYear * k, s.DoublePerYearCI95.Scale(k)
 	}
 	for _, s := range rv.Nodes {
 		m, mci, d, dci := lines(s)
-		fmt.Fprintf(b, "| %d | %t | %.0f | %.0f | %.0f | %.0f |\n", s.Config.Nodes, s.Config.Quorum, m, mci, d, dci)
+		fmt.Fprintf(b, "| %d | %t | %.0f | %.0f-%.0f | %.0f | %.0f-%.0f |\n", s.Config.Nodes, s.Config.Quorum, m, mci.Lo, mci.Hi, d, dci.Lo, dci.Hi)
 	}
 	one, _, _, _ := lines(rv.NodeSummary(1, false))
-	two, _, twoDouble, _ := lines(rv.NodeSummary(2, false))
-	last, _, lastDouble, _ := lines(rv.NodeSummary(study.MaxStudyNodes, false))
-	fmt.Fprintf(b, "\nWithout quorum, one node misses %.0f lines a year: nobody can take over. A second node takes that to %.0f missed and %.0f doubled; with %d nodes it is %.0f and %.0f. ",
+	two, twoCI, twoDouble, _ := lines(rv.NodeSummary(2, false))
+	last, lastCI, lastDouble, _ := lines(rv.NodeSummary(study.MaxStudyNodes, false))
+	fmt.Fprintf(b, "\nWithout quorum, one node misses %.0f lines a year: nobody can take over. A second node takes that to %.0f missed and %.0f doubled; with %d nodes it is %.0f and %.0f",
 		one, two, twoDouble, study.MaxStudyNodes, last, lastDouble)
+	if twoCI.Lo <= lastCI.Hi && lastCI.Lo <= twoCI.Hi {
+		fmt.Fprintf(b, ", missed lines whose 95%% intervals overlap: the study cannot tell %d nodes from %d there", 2, study.MaxStudyNodes)
+	}
+	b.WriteString(". ")
 	qTwo, _, _, _ := lines(rv.NodeSummary(2, true))
 	fmt.Fprintf(b, "With quorum, two nodes miss %.0f lines a year: when either fails, the other alone is no majority.\n\n", qTwo)
 }

@@ -4,14 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"strconv"
 	"sync"
 
 	"github.com/leasesim/leasesim/model"
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // MonteCarloParams are the parameters a Monte Carlo study varies; the
@@ -35,24 +32,29 @@ type MonteCarlo struct {
 	LinesPerBatch float64
 }
 
-// Summary is one configuration's result over all replicas.
+// Summary is one configuration's result over all replicas: the tallies of
+// every statistic, and what follows from them, means and 95% intervals
+// (Tally.Interval95).
 type Summary struct {
-	Config model.Config
-	Mean   [model.NumStats]float64
-	CI95   [model.NumStats]float64 // half-width of the 95% confidence interval
+	Config  model.Config
+	Tallies [model.NumStats]Tally
+	Lost    Tally // per replica, batches missed or left queued: the missed figure per year
+
+	Mean [model.NumStats]float64
+	CI95 [model.NumStats]Interval
 	// Per year, when RoundsPerYear is set: missed (missed or left queued)
-	// and double-started batches, mean and CI95 half-width.
-	MissedPerYear, MissedPerYearCI95 float64
-	DoublePerYear, DoublePerYearCI95 float64
+	// and double-started batches, mean and 95% interval.
+	MissedPerYear, DoublePerYear         float64
+	MissedPerYearCI95, DoublePerYearCI95 Interval
 }
 
-// InUnit returns statistic k's mean and CI95 half-width in the unit of t:
+// InUnit returns statistic k's mean and 95% interval in the unit of t:
 // seconds for a time when t is set, else as counted.
-func (s *Summary) InUnit(t model.Tick, k model.Stat) (mean, ci95 float64) {
+func (s *Summary) InUnit(t model.Tick, k model.Stat) (mean float64, ci95 Interval) {
 	if t == 0 || !k.Time() {
 		return s.Mean[k], s.CI95[k]
 	}
-	return t.Seconds(s.Mean[k]), t.Seconds(s.CI95[k])
+	return t.Seconds(s.Mean[k]), s.CI95[k].Scale(t.Seconds(1))
 }
 
 // Periods is the study's expected work: the up and down periods its
@@ -117,7 +119,7 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([][model.NumStats]float64, mc.Replicas)
+	results := make([][model.NumStats]int, mc.Replicas)
 	dists := mc.distributions()
 	type job struct {
 		c           model.Config
@@ -141,9 +143,7 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 						runErr = cmp.Or(runErr, err)
 						mu.Unlock()
 					}
-					for s, v := range st.Values() {
-						results[rep][s] = float64(v)
-					}
+					results[rep] = st.Values()
 				}
 				wg.Done()
 			}
@@ -205,41 +205,32 @@ func (s *stoppable) Apply(t int, r *model.Reachability) int {
 	return s.Alternating.Apply(t, r)
 }
 
-// summarise computes means and 95% confidence half-widths (Student's t)
-// over the replicas, in replica order.
-func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]float64) Summary {
+// summarise tallies the replicas' statistics and summarises them.
+func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]int) Summary {
 	s := Summary{Config: c}
-	n := len(results)
-	t := math.NaN()
-	if n > 1 {
-		t = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	}
-	ci := func(xs []float64) (mean, half float64) {
-		mean, sd := stat.MeanStdDev(xs, nil)
-		if n < 2 {
-			return mean, 0
+	for _, r := range results {
+		for k, v := range r {
+			s.Tallies[k].Add(uint64(v))
 		}
-		return mean, t * sd / math.Sqrt(float64(n))
+		s.Lost.Add(uint64(r[model.Missed] + r[model.Unresolved]))
 	}
-	xs := make([]float64, n)
-	for k := range model.NumStats {
-		for i := range results {
-			xs[i] = results[i][k]
-		}
-		s.Mean[k], s.CI95[k] = ci(xs)
+	mc.Finish(&s)
+	return s
+}
+
+// Finish computes s's means and intervals from its tallies: per replica,
+// and, when RoundsPerYear is set, missed and double-started batches per
+// year.
+func (mc *MonteCarlo) Finish(s *Summary) {
+	for k, t := range s.Tallies {
+		s.Mean[k], s.CI95[k] = t.Mean(), t.Interval95()
 	}
 	if mc.RoundsPerYear > 0 {
-		scale := mc.RoundsPerYear / float64(c.Rounds)
-		for i := range results {
-			xs[i] = scale * (results[i][model.Missed] + results[i][model.Unresolved])
-		}
-		s.MissedPerYear, s.MissedPerYearCI95 = ci(xs)
-		for i := range results {
-			xs[i] = scale * results[i][model.DoubleStarts]
-		}
-		s.DoublePerYear, s.DoublePerYearCI95 = ci(xs)
+		scale := mc.RoundsPerYear / float64(s.Config.Rounds)
+		double := s.Tallies[model.DoubleStarts]
+		s.MissedPerYear, s.MissedPerYearCI95 = scale*s.Lost.Mean(), s.Lost.Interval95().Scale(scale)
+		s.DoublePerYear, s.DoublePerYearCI95 = scale*double.Mean(), double.Interval95().Scale(scale)
 	}
-	return s
 }
 
 // AppendHeader appends the CSV header of a study's summaries. With a
@@ -249,12 +240,12 @@ func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 	b = t.AppendNames(b, MonteCarloParams()...)
 	b = append(b, "uptime,downtime,seed,replicas"...)
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
-		b = fmt.Appendf(b, ",%s_mean,%s_ci95", t.StatName(s), t.StatName(s))
+		b = fmt.Appendf(b, ",%[1]s_mean,%[1]s_lo95,%[1]s_hi95", t.StatName(s))
 	}
 	if mc.RoundsPerYear > 0 {
 		b = append(b, ",rounds_per_year,lines_per_batch"...)
 		for _, what := range []string{"missed", "double"} {
-			b = fmt.Appendf(b, ",%[1]s_batches_per_year,%[1]s_batches_per_year_ci95,%[1]s_lines_per_year,%[1]s_lines_per_year_ci95", what)
+			b = fmt.Appendf(b, ",%[1]s_batches_per_year,%[1]s_batches_per_year_lo95,%[1]s_batches_per_year_hi95,%[1]s_lines_per_year,%[1]s_lines_per_year_lo95,%[1]s_lines_per_year_hi95", what)
 		}
 	}
 	return append(b, '\n')
@@ -270,15 +261,19 @@ func (mc *MonteCarlo) AppendRow(b []byte, s *Summary) []byte {
 	b = fmt.Appendf(b, "%q,%q,%d,%d", mc.Up.String(), mc.Down.String(), mc.Seed, mc.Replicas)
 	for k := range model.NumStats {
 		mean, ci := s.InUnit(t, model.Stat(k))
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, mean, 'f', 6, 64)
-		b = append(b, ',')
-		b = strconv.AppendFloat(b, ci, 'f', 6, 64)
+		for _, v := range []float64{mean, ci.Lo, ci.Hi} {
+			b = append(b, ',')
+			b = strconv.AppendFloat(b, v, 'f', 6, 64)
+		}
 	}
 	if mc.RoundsPerYear > 0 {
 		b = fmt.Appendf(b, ",%s,%s", strconv.FormatFloat(mc.RoundsPerYear, 'f', -1, 64), strconv.FormatFloat(mc.LinesPerBatch, 'f', -1, 64))
-		for _, v := range [][2]float64{{s.MissedPerYear, s.MissedPerYearCI95}, {s.DoublePerYear, s.DoublePerYearCI95}} {
-			b = fmt.Appendf(b, ",%.6f,%.6f,%.6f,%.6f", v[0], v[1], v[0]*mc.LinesPerBatch, v[1]*mc.LinesPerBatch)
+		for _, v := range []struct {
+			mean float64
+			ci   Interval
+		}{{s.MissedPerYear, s.MissedPerYearCI95}, {s.DoublePerYear, s.DoublePerYearCI95}} {
+			lines := v.ci.Scale(mc.LinesPerBatch)
+			b = fmt.Appendf(b, ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f", v.mean, v.ci.Lo, v.ci.Hi, v.mean*mc.LinesPerBatch, lines.Lo, lines.Hi)
 		}
 	}
 	return append(b, '\n')

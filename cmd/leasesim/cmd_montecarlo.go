@@ -144,15 +144,21 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 	}
 	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s, fencing %t, persistent trigger %t, quorum %t\n",
 		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
-	fmt.Fprintf(&b, "  %-22s%16s%14s\n", "per replica", "mean", "± 95% CI")
+	fmt.Fprintf(&b, "  %-22s%16s  %s\n", "per replica", "mean", "95% interval")
 	for k := model.Stat(0); int(k) < model.NumStats; k++ {
 		mean, ci := s.InUnit(t, k)
-		fmt.Fprintf(&b, "  %-22s%16.3f%14.3f\n", t.StatName(k), mean, ci)
+		fmt.Fprintf(&b, "  %-22s%16.3f  [%.3f, %.3f]\n", t.StatName(k), mean, ci.Lo, ci.Hi)
 	}
 	if mc.RoundsPerYear > 0 {
 		fmt.Fprintf(&b, "  per year (%s rounds, %s lines a batch):\n", strconv.FormatFloat(mc.RoundsPerYear, 'f', -1, 64), strconv.FormatFloat(mc.LinesPerBatch, 'f', -1, 64))
-		fmt.Fprintf(&b, "  %-22s%16.3f%14.3f  = %.1f ± %.1f lines\n", "missed batches", s.MissedPerYear, s.MissedPerYearCI95, s.MissedPerYear*mc.LinesPerBatch, s.MissedPerYearCI95*mc.LinesPerBatch)
-		fmt.Fprintf(&b, "  %-22s%16.3f%14.3f  = %.1f ± %.1f lines\n", "double batches", s.DoublePerYear, s.DoublePerYearCI95, s.DoublePerYear*mc.LinesPerBatch, s.DoublePerYearCI95*mc.LinesPerBatch)
+		for _, row := range []struct {
+			what string
+			mean float64
+			ci   sweep.Interval
+		}{{"missed batches", s.MissedPerYear, s.MissedPerYearCI95}, {"double batches", s.DoublePerYear, s.DoublePerYearCI95}} {
+			lines := row.ci.Scale(mc.LinesPerBatch)
+			fmt.Fprintf(&b, "  %-22s%16.3f  [%.3f, %.3f]  = %.1f [%.1f, %.1f] lines\n", row.what, row.mean, row.ci.Lo, row.ci.Hi, row.mean*mc.LinesPerBatch, lines.Lo, lines.Hi)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
