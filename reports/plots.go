@@ -546,9 +546,9 @@ func (rv review) drawNodes(dc draw.Canvas) error {
 	lines := rv.NodeStudy.LinesPerBatch
 	var row []*plot.Plot
 	for _, part := range []struct {
-		title     string
-		mean func(s *sweep.Summary) float64
-		ci   func(s *sweep.Summary) sweep.Interval
+		title string
+		mean  func(s *sweep.Summary) float64
+		ci    func(s *sweep.Summary) sweep.Interval
 	}{
 		{"Invoice lines never produced", func(s *sweep.Summary) float64 { return s.MissedPerYear }, func(s *sweep.Summary) sweep.Interval { return s.MissedPerYearCI95 }},
 		{"Invoice lines produced twice", func(s *sweep.Summary) float64 { return s.DoublePerYear }, func(s *sweep.Summary) sweep.Interval { return s.DoublePerYearCI95 }},
