@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -30,15 +32,59 @@ type MonteCarlo struct {
 	// yearly figures, with LinesPerBatch invoice lines each.
 	RoundsPerYear float64
 	LinesPerBatch float64
+
+	// Precision, if positive, asks for precision instead of a replica
+	// count: each configuration runs Replicas replicas at a time until
+	// every headline figure (Headline) has a 95% interval whose half-width
+	// is at most Precision times the figure, or at most Floor, or until
+	// MaxReplicas have run. Replicas run in index order, so the output
+	// still repeats.
+	Precision, Floor float64
+	MaxReplicas      int
+}
+
+// Headline returns the figures Precision asks about, each with its
+// name: with yearly figures, missed and double invoice lines a year;
+// otherwise missed and double-started batches and leaderless and
+// two-leader rounds per replica.
+func (mc *MonteCarlo) Headline(s *Summary) []Figure {
+	if mc.RoundsPerYear > 0 {
+		k := mc.LinesPerBatch
+		return []Figure{
+			{"missed_lines_per_year", s.MissedPerYear * k, s.MissedPerYearCI95.Scale(k)},
+			{"double_lines_per_year", s.DoublePerYear * k, s.DoublePerYearCI95.Scale(k)},
+		}
+	}
+	var fs []Figure
+	for _, k := range []model.Stat{model.Missed, model.DoubleStarts, model.LeaderlessRounds, model.TwoLeaderRounds} {
+		fs = append(fs, Figure{k.Name(), s.Mean[k], s.CI95[k]})
+	}
+	return fs
+}
+
+// Figure is one reported number and its 95% interval.
+type Figure struct {
+	Name  string
+	Value float64
+	CI95  Interval
+}
+
+// Precise reports whether f meets the study's precision: its half-width
+// is at most Precision × its value, or at most Floor.
+func (mc *MonteCarlo) Precise(f Figure) bool {
+	h := f.CI95.HalfWidth()
+	return h <= mc.Precision*math.Abs(f.Value) || h <= mc.Floor
 }
 
 // Summary is one configuration's result over all replicas: the tallies of
 // every statistic, and what follows from them, means and 95% intervals
 // (Tally.Interval95).
 type Summary struct {
-	Config  model.Config
-	Tallies [model.NumStats]Tally
-	Lost    Tally // per replica, batches missed or left queued: the missed figure per year
+	Config   model.Config
+	Replicas int  // the replicas run: MonteCarlo.Replicas, or with Precision as many as it took
+	Precise  bool // with Precision, every headline figure met it; false if MaxReplicas ran first
+	Tallies  [model.NumStats]Tally
+	Lost     Tally // per replica, batches missed or left queued: the missed figure per year
 
 	Mean [model.NumStats]float64
 	CI95 [model.NumStats]Interval
@@ -61,7 +107,8 @@ func (s *Summary) InUnit(t model.Tick, k model.Stat) (mean float64, ci95 Interva
 // replicas draw, about replicas × nodes × (1 + 2·rounds / (mean up + mean
 // down)) per configuration. A replica's run costs per period, not per
 // round, so this, not the rounds, is what its time grows with. It is
-// computed from the lists, without walking the grid.
+// computed from the lists, without walking the grid; with Precision, for
+// MaxReplicas replicas, the most it may take.
 func (mc *MonteCarlo) Periods() float64 {
 	cycle := mc.Up.Mean() + mc.Down.Mean()
 	sum := 0.0 // over nodes × rounds
@@ -76,7 +123,11 @@ func (mc *MonteCarlo) Periods() float64 {
 			others *= float64(vals.Len())
 		}
 	}
-	return float64(mc.Replicas) * others * sum
+	replicas := mc.Replicas
+	if mc.Precision > 0 {
+		replicas = max(replicas, mc.MaxReplicas)
+	}
+	return float64(replicas) * others * sum
 }
 
 // replicaSeed derives replica r's random source from the study's seed,
@@ -119,10 +170,10 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	results := make([][model.NumStats]int, mc.Replicas)
 	dists := mc.distributions()
 	type job struct {
 		c           model.Config
+		results     [][model.NumStats]int
 		first, last int
 	}
 	jobs := make(chan job)
@@ -143,7 +194,7 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 						runErr = cmp.Or(runErr, err)
 						mu.Unlock()
 					}
-					results[rep] = st.Values()
+					j.results[rep] = st.Values()
 				}
 				wg.Done()
 			}
@@ -152,28 +203,37 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 	defer close(jobs)
 
 	const chunk = 16
+	var results [][model.NumStats]int
 	for i := range size {
 		c := mc.Grid.Config(i)
-		for first := 0; first < mc.Replicas; first += chunk {
-			wg.Add(1)
-			select {
-			case jobs <- job{c, first, min(first+chunk, mc.Replicas)}:
-			case <-ctx.Done():
-				wg.Done()
-				wg.Wait()
-				return ctx.Err()
+		var s Summary
+		for done, n := 0, mc.Replicas; ; {
+			results = slices.Grow(results[:done], n-done)[:n]
+			for first := done; first < n; first += chunk {
+				wg.Add(1)
+				select {
+				case jobs <- job{c, results, first, min(first+chunk, n)}:
+				case <-ctx.Done():
+					wg.Done()
+					wg.Wait()
+					return ctx.Err()
+				}
 			}
+			wg.Wait()
+			if err := cmp.Or(runErr, ctx.Err()); err != nil {
+				return err
+			}
+			if progress != nil {
+				progress(n - done)
+			}
+			s = mc.summarise(c, results)
+			if mc.Precision <= 0 || s.Precise || n >= mc.MaxReplicas {
+				break
+			}
+			done, n = n, min(n+mc.Replicas, mc.MaxReplicas)
 		}
-		wg.Wait()
-		if err := cmp.Or(runErr, ctx.Err()); err != nil {
-			return err
-		}
-		s := mc.summarise(c, results)
 		if err := emit(&s); err != nil {
 			return err
-		}
-		if progress != nil {
-			progress(mc.Replicas)
 		}
 	}
 	return nil
@@ -207,7 +267,7 @@ func (s *stoppable) Apply(t int, r *model.Reachability) int {
 
 // summarise tallies the replicas' statistics and summarises them.
 func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]int) Summary {
-	s := Summary{Config: c}
+	s := Summary{Config: c, Replicas: len(results)}
 	for _, r := range results {
 		for k, v := range r {
 			s.Tallies[k].Add(uint64(v))
@@ -231,6 +291,12 @@ func (mc *MonteCarlo) Finish(s *Summary) {
 		s.MissedPerYear, s.MissedPerYearCI95 = scale*s.Lost.Mean(), s.Lost.Interval95().Scale(scale)
 		s.DoublePerYear, s.DoublePerYearCI95 = scale*double.Mean(), double.Interval95().Scale(scale)
 	}
+	if mc.Precision > 0 {
+		s.Precise = true
+		for _, f := range mc.Headline(s) {
+			s.Precise = s.Precise && mc.Precise(f)
+		}
+	}
 }
 
 // AppendHeader appends the CSV header of a study's summaries. With a
@@ -241,6 +307,9 @@ func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 	b = append(b, "uptime,downtime,seed,replicas"...)
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		b = fmt.Appendf(b, ",%[1]s_mean,%[1]s_lo95,%[1]s_hi95", t.StatName(s))
+	}
+	if mc.Precision > 0 {
+		b = append(b, ",precision,precision_floor,precise"...)
 	}
 	if mc.RoundsPerYear > 0 {
 		b = append(b, ",rounds_per_year,lines_per_batch"...)
@@ -258,13 +327,16 @@ func (mc *MonteCarlo) AppendRow(b []byte, s *Summary) []byte {
 		b = t.AppendValue(b, p, s.Config.Get(p))
 		b = append(b, ',')
 	}
-	b = fmt.Appendf(b, "%q,%q,%d,%d", mc.Up.String(), mc.Down.String(), mc.Seed, mc.Replicas)
+	b = fmt.Appendf(b, "%q,%q,%d,%d", mc.Up.String(), mc.Down.String(), mc.Seed, s.Replicas)
 	for k := range model.NumStats {
 		mean, ci := s.InUnit(t, model.Stat(k))
 		for _, v := range []float64{mean, ci.Lo, ci.Hi} {
 			b = append(b, ',')
 			b = strconv.AppendFloat(b, v, 'f', 6, 64)
 		}
+	}
+	if mc.Precision > 0 {
+		b = fmt.Appendf(b, ",%s,%s,%t", strconv.FormatFloat(mc.Precision, 'f', -1, 64), strconv.FormatFloat(mc.Floor, 'f', -1, 64), s.Precise)
 	}
 	if mc.RoundsPerYear > 0 {
 		b = fmt.Appendf(b, ",%s,%s", strconv.FormatFloat(mc.RoundsPerYear, 'f', -1, 64), strconv.FormatFloat(mc.LinesPerBatch, 'f', -1, 64))

@@ -266,3 +266,34 @@ func TestIntervalCoverage(t *testing.T) {
 		}
 	}
 }
+
+// TestPrecision: asked for precision, a study runs replicas a batch at a
+// time until every headline figure is precise, and its summary is the
+// summary of a plain study of that many replicas, for any workers; asked
+// for more than its ceiling allows, it stops there and says so.
+func TestPrecision(t *testing.T) {
+	base := model.Default()
+	base.Nodes, base.Rounds = 3, 20_000
+	mc := study(t, base, "geometric:2000", "lognormal:1.2,0.6", 50)
+	mc.Precision, mc.Floor, mc.MaxReplicas = 0.1, 1, 2000
+	one, three := summaries(t, mc, 1)[0], summaries(t, mc, 3)[0]
+	if one != three {
+		t.Fatalf("workers 1 and 3 differ: %+v, %+v", one, three)
+	}
+	if !one.Precise || one.Replicas%50 != 0 || one.Replicas < 100 || one.Replicas >= 2000 {
+		t.Fatalf("precise %t after %d replicas, want precise after a few batches of 50", one.Precise, one.Replicas)
+	}
+	for _, f := range mc.Headline(&one) {
+		if f.CI95.HalfWidth() > 0.1*f.Value && f.CI95.HalfWidth() > 1 {
+			t.Errorf("%s %.3f in %v: not within 10%% or 1", f.Name, f.Value, f.CI95)
+		}
+	}
+	plain := study(t, base, "geometric:2000", "lognormal:1.2,0.6", one.Replicas)
+	if p := summaries(t, plain, 2)[0]; p.Tallies != one.Tallies || p.Mean != one.Mean {
+		t.Errorf("a plain study of %d replicas differs from the precise one", one.Replicas)
+	}
+	mc.Precision, mc.Floor, mc.MaxReplicas = 0.001, 0, 200
+	if s := summaries(t, mc, 2)[0]; s.Precise || s.Replicas != 200 {
+		t.Errorf("asked for 0.1%% within 200 replicas: precise %t after %d", s.Precise, s.Replicas)
+	}
+}

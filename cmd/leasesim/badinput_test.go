@@ -25,6 +25,7 @@ var badValues = map[string][]string{
 	"dist":     {"weibull:2", "fixed:0", "geometric:0.5", "lognormal:1", "fixed:99999999999"},
 	"K/N":      {"4/4", "-1/2", "1", "a/b", "0/0"},
 	"float":    {"-1", "abc", "NaN", "1e13"},
+	"share":    {"-1%", "100%", "1", "abc", "NaN", "10%%"},
 	"uint64":   {"-1", "abc", "99999999999999999999999"},
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -29,7 +30,12 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addPresetFlag(fs)
 	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+model.LengthsSyntax+"; with --tick, "+model.Tick(1).LengthsSyntax())
 	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+model.LengthsSyntax+"; with --tick, "+model.Tick(1).LengthsSyntax())
-	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration")
+	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration; with --precision, run this many at a time")
+	fs.Var(precisionValue{&mc.Precision}, "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
+	mc.Floor = 1
+	fs.Var(rateValue{&mc.Floor}, "precision-floor", "with --precision, a figure whose interval's half-width is at most this is precise enough, in its own unit (lines a year, or batches or rounds per replica): what keeps a figure of zero from running for ever")
+	mc.MaxReplicas = 100_000
+	fs.Var(positiveValue{&mc.MaxReplicas, 1_000_000}, "max-replicas", "with --precision, stop at this many replicas of a configuration, precise or not")
 	fs.Uint64Var(&mc.Seed, "seed", 1, "seed of the random failures; the same seed gives the same output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "replicas run in parallel")
@@ -49,6 +55,12 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		mc.Grid.Values[model.Rounds] = sweep.ListOf(base.Rounds)
 		mc.LinesPerBatch = lines
+		if mc.Precision > 0 && mc.MaxReplicas < mc.Replicas {
+			return usagef("--max-replicas %d is fewer than --replicas %d, the replicas run at a time", mc.MaxReplicas, mc.Replicas)
+		}
+		if mc.Precision == 0 && (fs.Changed("max-replicas") || fs.Changed("precision-floor")) {
+			return usagef("--max-replicas and --precision-floor go only with --precision")
+		}
 		size, err := mc.Grid.Size()
 		if err != nil {
 			return usage(err)
@@ -101,6 +113,28 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	}
 }
 
+// precisionValue is --precision: a share, as 10% or 0.1, below 1.
+type precisionValue struct{ p *float64 }
+
+func (v precisionValue) String() string {
+	return strconv.FormatFloat(100**v.p, 'f', -1, 64) + "%"
+}
+
+func (v precisionValue) Set(s string) error {
+	text, percent := strings.CutSuffix(s, "%")
+	f, err := strconv.ParseFloat(text, 64)
+	if percent {
+		f /= 100
+	}
+	if err != nil || !(f >= 0 && f < 1) {
+		return fmt.Errorf("want a share from 0 to 1, as 10%% or 0.1")
+	}
+	*v.p = f
+	return nil
+}
+
+func (v precisionValue) Type() string { return "share" }
+
 // maxPeriods bounds a Monte Carlo study's expected up and down periods
 // (MonteCarlo.Periods): at about 50 ns a period, 10^11 is more than an hour
 // on two cores.
@@ -124,8 +158,13 @@ func writeMonteCarloHead(w io.Writer, mc *sweep.MonteCarlo, rounds int) error {
 	if t != 0 {
 		length, up = fmt.Sprintf("%s (%d rounds of %s; times in seconds)", t.DurationOf(rounds), rounds, t), t.FormatLengths(mc.Up)
 	}
-	_, err := fmt.Fprintf(w, "every node up for %s, then down for %s, independently; %d replicas of %s, seed %d\n",
-		up, t.FormatLengths(mc.Down), mc.Replicas, length, mc.Seed)
+	replicas := fmt.Sprintf("%d replicas of %s", mc.Replicas, length)
+	if mc.Precision > 0 {
+		replicas = fmt.Sprintf("replicas of %s, %d at a time up to %d, until every headline figure's 95%% interval is within ±%s%% of it (or ±%s)",
+			length, mc.Replicas, mc.MaxReplicas, strconv.FormatFloat(100*mc.Precision, 'f', -1, 64), strconv.FormatFloat(mc.Floor, 'f', -1, 64))
+	}
+	_, err := fmt.Fprintf(w, "every node up for %s, then down for %s, independently; %s, seed %d\n",
+		up, t.FormatLengths(mc.Down), replicas, mc.Seed)
 	return err
 }
 
@@ -144,6 +183,19 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 	}
 	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s, fencing %t, persistent trigger %t, quorum %t\n",
 		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
+	if mc.Precision > 0 {
+		var loose []string
+		for _, f := range mc.Headline(s) {
+			if !mc.Precise(f) {
+				loose = append(loose, fmt.Sprintf("%s ±%.1f%%", f.Name, 100*f.CI95.HalfWidth()/math.Abs(f.Value)))
+			}
+		}
+		if s.Precise {
+			fmt.Fprintf(&b, "  precise after %d replicas\n", s.Replicas)
+		} else {
+			fmt.Fprintf(&b, "  not precise at --max-replicas %d: %s\n", s.Replicas, strings.Join(loose, ", "))
+		}
+	}
 	fmt.Fprintf(&b, "  %-22s%16s  %s\n", "per replica", "mean", "95% interval")
 	for k := model.Stat(0); int(k) < model.NumStats; k++ {
 		mean, ci := s.InUnit(t, k)

@@ -53,6 +53,9 @@ func TestGolden(t *testing.T) {
 		{"sweep-tick.csv", []string{"sweep", "--tick", "500ms", "--lease", "1s:2s:500ms", "--outage", "0s,3s", "--rounds", "1m"}},
 		{"montecarlo-tick.txt", []string{"montecarlo", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--period", "1h", "--rounds", "720h",
 			"--uptime", "geometric:20000s", "--downtime", "lognormal:20s,1", "--replicas", "20", "--workers", "2"}},
+		// Replicas until missed and double lines a year are within ±10% (or
+		// ±1 line): each configuration says after how many.
+		{"montecarlo-precision.txt", []string{"montecarlo", "--nodes", "1:3", "--rounds", "20000", "--rounds-per-year", "2190", "--replicas", "100", "--precision", "10%", "--max-replicas", "1000"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
