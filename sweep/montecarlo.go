@@ -163,6 +163,13 @@ func splitmix(x uint64) uint64 {
 // Run runs the study and calls emit with each configuration's summary, in
 // grid order. The result does not depend on workers.
 func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) error, progress func(replicas int)) error {
+	return mc.run(ctx, workers, 0, mc.Replicas, emit, progress)
+}
+
+// run runs replicas from … to-1 of every configuration (with Precision,
+// from 0 on, as many as it takes) and calls emit with each configuration's
+// summary of them, in grid order.
+func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(*Summary) error, progress func(replicas int)) error {
 	size, err := mc.Grid.Size()
 	if err != nil {
 		return err
@@ -174,7 +181,7 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 	type job struct {
 		c           model.Config
 		results     [][model.NumStats]int
-		first, last int
+		first, last int // replicas first … last-1, whose results go to results[rep-from]
 	}
 	jobs := make(chan job)
 	var wg sync.WaitGroup
@@ -194,7 +201,7 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 						runErr = cmp.Or(runErr, err)
 						mu.Unlock()
 					}
-					j.results[rep] = st.Values()
+					j.results[rep-from] = st.Values()
 				}
 				wg.Done()
 			}
@@ -207,8 +214,8 @@ func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) 
 	for i := range size {
 		c := mc.Grid.Config(i)
 		var s Summary
-		for done, n := 0, mc.Replicas; ; {
-			results = slices.Grow(results[:done], n-done)[:n]
+		for done, n := from, to; ; {
+			results = slices.Grow(results[:done-from], n-done)[:n-from]
 			for first := done; first < n; first += chunk {
 				wg.Add(1)
 				select {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -44,6 +45,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	lines := float64(mc.LinesPerBatch)
 	fs.Var(rateValue{&lines}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
+	shardK, shardN := 0, 0
+	fs.Var(shardValue{&shardK, &shardN}, "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV")
 	maxConfigs := 1_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a study with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
@@ -60,6 +63,9 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		if mc.Precision == 0 && (fs.Changed("max-replicas") || fs.Changed("precision-floor")) {
 			return usagef("--max-replicas and --precision-floor go only with --precision")
+		}
+		if shardN > 0 && mc.Precision > 0 {
+			return usagef("--shard and --precision do not go together: how many replicas precision takes is known only from all of them")
 		}
 		size, err := mc.Grid.Size()
 		if err != nil {
@@ -78,6 +84,11 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if bar := progressBar(std.err, size*mc.Replicas, "montecarlo"); bar != nil {
 			progress = func(n int) { bar.Add(n) }
 			defer bar.Finish()
+		}
+		if shardN > 0 {
+			return writeOutput(cmp.Or(*csvPath, "-"), "-", std.out, func(w *bufio.Writer) error {
+				return mc.RunShard(ctx, workers, shardK, shardN, w, progress)
+			})
 		}
 		// The table and the CSV stream, a configuration at a time, so that
 		// memory stays flat however many configurations there are.

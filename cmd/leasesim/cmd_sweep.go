@@ -86,7 +86,10 @@ func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	return func(_ context.Context, std *streams) error {
 		files := fs.Args()
 		if len(files) == 0 {
-			return usagef("no input files: want the shard CSVs of one sweep, in shard order")
+			return usagef("no input files: want the shards of one sweep or one Monte Carlo study, in shard order")
+		}
+		if sweep.IsMonteCarloShard(files[0]) {
+			return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return sweep.MergeMonteCarlo(w, files) })
 		}
 		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return sweep.Merge(w, files) })
 	}

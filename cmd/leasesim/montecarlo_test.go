@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -67,5 +68,63 @@ func TestMonteCarloBadInput(t *testing.T) {
 		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("leasesim %s: exit %d, stdout %q, stderr %q", strings.Join(tt.args, " "), code, stdout, stderr)
 		}
+	}
+}
+
+// TestMonteCarloShardsMerge: a study run as shards of its replicas and
+// merged is the unsharded study's CSV byte for byte, in rounds and with a
+// tick and jitter; merge refuses shards out of order, missing, of another
+// study or cut short, with one line, exit 1 and nothing written.
+func TestMonteCarloShardsMerge(t *testing.T) {
+	dir := t.TempDir()
+	for _, study := range [][]string{
+		{"--nodes", "1:3", "--quorum", "false,true", "--rounds", "20000", "--rounds-per-year", "2190", "--replicas", "90"},
+		{"--preset", "kubernetes", "--nodes", "3", "--rounds", "24h", "--uptime", "geometric:2h", "--downtime", "lognormal:30s,1", "--replicas", "25", "--seed", "5"},
+	} {
+		whole := filepath.Join(dir, "whole.csv")
+		if code, _, stderr := runCmd(t, append([]string{"montecarlo", "--csv", whole}, study...)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		var parts []string
+		for k := range 3 {
+			part := filepath.Join(dir, fmt.Sprintf("part-%d", k))
+			if code, stdout, stderr := runCmd(t, append([]string{"montecarlo", "--shard", fmt.Sprintf("%d/3", k), "--csv", part}, study...)...); code != 0 || stdout != "" {
+				t.Fatalf("shard %d: exit %d, %q, %q", k, code, stdout, stderr)
+			}
+			parts = append(parts, part)
+		}
+		code, merged, stderr := runCmd(t, append([]string{"merge"}, parts...)...)
+		if want, _ := os.ReadFile(whole); code != 0 || merged != string(want) {
+			t.Errorf("%v: merged shards (exit %d, %s) differ from the unsharded study:\n%s\nwant\n%s", study, code, stderr, merged, want)
+		}
+	}
+	other := filepath.Join(dir, "other")
+	if code, _, stderr := runCmd(t, "montecarlo", "--shard", "1/3", "--replicas", "30", "--csv", other); code != 0 {
+		t.Fatal(stderr)
+	}
+	cut := filepath.Join(dir, "cut")
+	b, _ := os.ReadFile(filepath.Join(dir, "part-2"))
+	os.WriteFile(cut, b[:len(b)-10], 0o644)
+	p := func(k int) string { return filepath.Join(dir, fmt.Sprintf("part-%d", k)) }
+	for _, tt := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{p(1), p(0), p(2)}, "part-1: line 1: shard 1/3 given as file 1 of 3"},
+		{[]string{p(0), p(1)}, "part-0: line 1: shard 0/3 given as file 1 of 2"},
+		{[]string{p(0), other, p(2)}, "other: line 2: the study differs from"},
+		{[]string{p(0), p(1), cut}, "cut: line 3 is missing or cut short"},
+	} {
+		out := filepath.Join(dir, "bad.csv")
+		code, stdout, stderr := runCmd(t, append([]string{"merge", "--out", out}, tt.files...)...)
+		if code != 1 || stdout != "" || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("merge %v: exit %d, stdout %q, stderr %q; want %q", tt.files, code, stdout, stderr, tt.want)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("merge %v left a file", tt.files)
+		}
+	}
+	if code, _, stderr := runCmd(t, "montecarlo", "--shard", "0/2", "--precision", "10%"); code != 2 || !strings.Contains(stderr, "--shard and --precision do not go together") {
+		t.Errorf("--shard with --precision: exit %d, %q", code, stderr)
 	}
 }

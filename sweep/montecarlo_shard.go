@@ -1,0 +1,259 @@
+package sweep
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+// A Monte Carlo shard (montecarlo --shard K/N) holds, for every
+// configuration, the tallies of its share of the replicas: replicas
+// K·R/N … (K+1)·R/N − 1 of R. Tallies are exact integers, so
+// MergeMonteCarlo can add the shards' up and write the unsharded study's
+// CSV byte for byte. Its first line names it and its shard, its second is
+// the study (monteCarloSpec, JSON), then one line per configuration: its
+// row number, then N, Sum and the two words of SumSq of every statistic's
+// tally and of the lost-batches tally.
+const monteCarloShardMagic = "leasesim montecarlo shard"
+
+// monteCarloSpec is what a shard says of its study: everything the
+// unsharded CSV is computed from but the replicas' results.
+type monteCarloSpec struct {
+	Grid          map[string]string `json:"grid"` // each parameter's list, in rounds
+	TickMS        int64             `json:"tick_ms,omitempty"`
+	JitterSeed    uint64            `json:"jitter_seed,omitempty"`
+	Up            string            `json:"up"`
+	Down          string            `json:"down"`
+	Replicas      int               `json:"replicas"`
+	Seed          uint64            `json:"seed"`
+	RoundsPerYear float64           `json:"rounds_per_year,omitempty"`
+	LinesPerBatch float64           `json:"lines_per_batch"`
+}
+
+func (mc *MonteCarlo) spec() monteCarloSpec {
+	s := monteCarloSpec{Grid: map[string]string{}, TickMS: time.Duration(mc.Grid.Tick).Milliseconds(), JitterSeed: mc.Grid.Seed,
+		Up: mc.Up.String(), Down: mc.Down.String(), Replicas: mc.Replicas, Seed: mc.Seed,
+		RoundsPerYear: mc.RoundsPerYear, LinesPerBatch: mc.LinesPerBatch}
+	for p, vals := range mc.Grid.Values {
+		s.Grid[model.Param(p).Name()] = vals.Format(model.Param(p))
+	}
+	return s
+}
+
+// studyOf rebuilds the study a spec describes.
+func (s monteCarloSpec) studyOf() (*MonteCarlo, error) {
+	mc := &MonteCarlo{Replicas: s.Replicas, Seed: s.Seed, RoundsPerYear: s.RoundsPerYear, LinesPerBatch: s.LinesPerBatch}
+	var err error
+	if mc.Up, err = model.ParseLengths(s.Up); err != nil {
+		return nil, err
+	}
+	if mc.Down, err = model.ParseLengths(s.Down); err != nil {
+		return nil, err
+	}
+	mc.Grid.Tick, mc.Grid.Seed = model.Tick(time.Duration(s.TickMS)*time.Millisecond), s.JitterSeed
+	for p := model.Param(0); int(p) < model.NumParams; p++ {
+		text, ok := s.Grid[p.Name()]
+		if !ok {
+			return nil, fmt.Errorf("the study names no list of %s", p.Name())
+		}
+		if mc.Grid.Values[p], err = ParseValues(0, p, text); err != nil {
+			return nil, fmt.Errorf("%s: %v", p.Name(), err)
+		}
+	}
+	if mc.Replicas < 1 {
+		return nil, fmt.Errorf("%d replicas", mc.Replicas)
+	}
+	return mc, nil
+}
+
+// RunShard runs shard k of n of the study, replicas k·R/n … (k+1)·R/n − 1
+// of every configuration, and writes their tallies to w.
+func (mc *MonteCarlo) RunShard(ctx context.Context, workers, k, n int, w io.Writer, progress func(replicas int)) error {
+	spec, err := json.Marshal(mc.spec())
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "%s %d/%d\n%s\n", monteCarloShardMagic, k, n, spec); err != nil {
+		return err
+	}
+	from, to := k*mc.Replicas/n, (k+1)*mc.Replicas/n
+	row, b := 0, []byte(nil)
+	return mc.run(ctx, workers, from, to, func(s *Summary) error {
+		b = strconv.AppendInt(b[:0], int64(row), 10)
+		for _, t := range append(s.Tallies[:], s.Lost) {
+			b = fmt.Appendf(b, ",%d,%d,%d,%d", t.N, t.Sum, t.SumSq[0], t.SumSq[1])
+		}
+		b = append(b, '\n')
+		row++
+		_, err := w.Write(b)
+		return err
+	}, progress)
+}
+
+// IsMonteCarloShard reports whether the file named starts as a Monte Carlo
+// shard does, for merge to tell it from a sweep's.
+func IsMonteCarloShard(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(monteCarloShardMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == monteCarloShardMagic
+}
+
+// MergeMonteCarlo writes to w the CSV of the unsharded study from the
+// files of its shards, given in shard order: every shard once, of one
+// study, each with every configuration. It reads the shards side by side,
+// a configuration at a time, so memory stays flat, and writes nothing
+// unless all of them check.
+func MergeMonteCarlo(w io.Writer, files []string) error {
+	var shards []*bufio.Reader
+	var mc *MonteCarlo
+	var spec []byte
+	for i, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r := bufio.NewReaderSize(f, maxLine)
+		head, err := readLine(r, name, 1)
+		if err != nil {
+			return err
+		}
+		var k, n int
+		if _, err := fmt.Sscanf(string(head), monteCarloShardMagic+" %d/%d", &k, &n); err != nil {
+			return fmt.Errorf("%s: line 1: %.60q is not a Monte Carlo shard's first line (%s K/N)", name, head, monteCarloShardMagic)
+		}
+		if k != i || n != len(files) {
+			return fmt.Errorf("%s: line 1: shard %d/%d given as file %d of %d: want shards 0/%d … %d/%d, each once, in order", name, k, n, i+1, len(files), len(files), len(files)-1, len(files))
+		}
+		line, err := readLine(r, name, 2)
+		if err != nil {
+			return err
+		}
+		switch {
+		case i == 0:
+			var s monteCarloSpec
+			if err := json.Unmarshal(line, &s); err != nil {
+				return fmt.Errorf("%s: line 2: the study: %v", name, err)
+			}
+			if mc, err = s.studyOf(); err != nil {
+				return fmt.Errorf("%s: line 2: the study: %v", name, err)
+			}
+			spec = bytes.Clone(line)
+		case !bytes.Equal(line, spec):
+			return fmt.Errorf("%s: line 2: the study differs from %s's: the files are not shards of one study", name, files[0])
+		}
+		shards = append(shards, r)
+	}
+	size, err := mc.Grid.Size()
+	if err != nil {
+		return err
+	}
+	// Check every shard through first: a bad one must leave w untouched.
+	out := bufio.NewWriter(io.Discard)
+	for pass := range 2 {
+		if pass == 1 {
+			for i, name := range files {
+				f, err := os.Open(name)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				shards[i] = bufio.NewReaderSize(f, maxLine)
+				for range 2 {
+					if _, err := readLine(shards[i], name, 0); err != nil {
+						return err
+					}
+				}
+			}
+			out = bufio.NewWriter(w)
+			if _, err := out.Write(mc.AppendHeader(nil)); err != nil {
+				return err
+			}
+		}
+		var b []byte
+		for row := range size {
+			s := Summary{Config: mc.Grid.Config(row)}
+			for i, r := range shards {
+				tallies, err := readTallies(r, files[i], row)
+				if err != nil {
+					return err
+				}
+				for k := range s.Tallies {
+					s.Tallies[k].Merge(tallies[k])
+				}
+				s.Lost.Merge(tallies[model.NumStats])
+			}
+			if s.Tallies[0].N != uint64(mc.Replicas) {
+				return fmt.Errorf("row %d: the shards hold %d replicas of %d", row, s.Tallies[0].N, mc.Replicas)
+			}
+			s.Replicas = mc.Replicas
+			mc.Finish(&s)
+			b = mc.AppendRow(b[:0], &s)
+			if _, err := out.Write(b); err != nil {
+				return err
+			}
+		}
+		for i, r := range shards {
+			if _, err := r.Peek(1); err != io.EOF {
+				return fmt.Errorf("%s: more lines than the study's %d configurations", files[i], size)
+			}
+		}
+	}
+	return out.Flush()
+}
+
+// readLine reads line number line of a file (0: not counted), without its
+// newline.
+func readLine(r *bufio.Reader, name string, line int) ([]byte, error) {
+	text, err := r.ReadSlice('\n')
+	switch {
+	case errors.Is(err, bufio.ErrBufferFull):
+		return nil, fmt.Errorf("%s: line %d is longer than %d bytes: not a Monte Carlo shard", name, line, maxLine)
+	case err == io.EOF:
+		return nil, fmt.Errorf("%s: line %d is missing or cut short: the shard is incomplete", name, line)
+	case err != nil:
+		return nil, err
+	}
+	return text[:len(text)-1], nil
+}
+
+// readTallies reads the line of configuration row from a shard.
+func readTallies(r *bufio.Reader, name string, row int) ([model.NumStats + 1]Tally, error) {
+	var ts [model.NumStats + 1]Tally
+	text, err := readLine(r, name, row+3)
+	if err != nil {
+		return ts, err
+	}
+	fields := strings.Split(string(text), ",")
+	if len(fields) != 1+4*len(ts) {
+		return ts, fmt.Errorf("%s: line %d: %d fields, want %d: the line is cut short or glued to another", name, row+3, len(fields), 1+4*len(ts))
+	}
+	if got, err := strconv.Atoi(fields[0]); err != nil || got != row {
+		return ts, fmt.Errorf("%s: line %d: row %.20q where row %d belongs: a line is missing or out of order", name, row+3, fields[0], row)
+	}
+	for i := range ts {
+		var v [4]uint64
+		for j := range v {
+			if v[j], err = strconv.ParseUint(fields[1+4*i+j], 10, 64); err != nil {
+				return ts, fmt.Errorf("%s: line %d: field %d: %.20q is not a count", name, row+3, 2+4*i+j, fields[1+4*i+j])
+			}
+		}
+		ts[i] = Tally{N: v[0], Sum: v[1], SumSq: [2]uint64{v[2], v[3]}}
+	}
+	return ts, nil
+}
