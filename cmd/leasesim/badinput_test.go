@@ -43,6 +43,8 @@ func TestEveryFlagRefusesBadInput(t *testing.T) {
 			switch f.Name {
 			case "method", "format", "preset":
 				values = []string{"nonsense", ""}
+			case "epoch":
+				values = []string{"yesterday", "2026-13-01T00:00:00Z", ""}
 			case "outage-mix":
 				values = []string{"2;0.9", "2:0", "2:-1", "x:1", "2:1,2:1", "0:1e308,1:1e308"}
 			case "out", "csv":

@@ -51,6 +51,7 @@ func commands() []command {
 		{"check", "check the model's invariants over a bounded space, exhaustively", "", setupCheck},
 		{"settings", "client-go's timings for one set of settings, beside library-go's formulas", "", setupSettings},
 		{"report", "write every table, CSV and plot of a capacity-planning review", "", setupReport},
+		{"replay", "run an incident from a post-mortem under settings side by side", " INCIDENT", setupReplay},
 	}
 }
 

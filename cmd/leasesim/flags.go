@@ -186,15 +186,22 @@ func addPresetFlag(fs *pflag.FlagSet) {
 // --preset to the lease settings no flag set. Its error is pflag's, naming
 // the flag and what it accepts.
 func resolveTimes(fs *pflag.FlagSet) error {
-	var tick model.Tick
+	var tick, implied model.Tick
 	var preset settings.Preset
 	if f := fs.Lookup("preset"); f != nil {
-		preset = *f.Value.(presetValue).p
+		switch v := f.Value.(type) {
+		case presetValue:
+			preset, implied = *v.p, model.Tick(v.p.Tick)
+		case presetsValue: // several, which the command applies itself
+			if len(*v.ps) > 0 {
+				implied = model.Tick((*v.ps)[0].Tick)
+			}
+		}
 	}
 	if f := fs.Lookup("tick"); f != nil {
 		t := f.Value.(tickValue).t
-		if preset.Name != "" && !f.Changed {
-			*t = model.Tick(preset.Tick)
+		if implied != 0 && !f.Changed {
+			*t = implied
 		}
 		tick = *t
 	}
@@ -256,6 +263,33 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) err
 	})
 	return err
 }
+
+// presetsValue is a flag holding a list of presets, comma-separated, for
+// a command that compares them.
+type presetsValue struct{ ps *[]settings.Preset }
+
+func (v presetsValue) String() string {
+	var names []string
+	for _, p := range *v.ps {
+		names = append(names, p.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+func (v presetsValue) Set(s string) error {
+	var ps []settings.Preset
+	for _, name := range strings.Split(s, ",") {
+		p, err := settings.PresetByName(name)
+		if err != nil {
+			return err
+		}
+		ps = append(ps, p)
+	}
+	*v.ps = ps
+	return nil
+}
+
+func (v presetsValue) Type() string { return "names" }
 
 // hasUnit reports whether s holds a number followed by a unit of time, as
 // in 15s or 2m: a duration.

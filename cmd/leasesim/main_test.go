@@ -46,6 +46,9 @@ func TestGolden(t *testing.T) {
 		// A lock mapped onto client-go's settings, at its own 500 ms rounds:
 		// the record is taken 45 s after the last renewal (2·TTL + lock-delay).
 		{"run-preset-consul.txt", []string{"run", "--preset", "consul", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
+		// An incident under two locks' defaults and three leases.
+		{"replay-presets.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}},
+		{"replay-leases.txt", []string{"replay", "--preset", "kubernetes", "--lease", "15s,30s,1m", "--nodes", "3", "--period", "1m", "--fencing", "../../testdata/incidents/api-partition.txt"}},
 		{"sweep-preset-openshift.csv", []string{"sweep", "--preset", "openshift", "--lease", "137s,140s", "--outage", "0s:200s:50s", "--start", "1m", "--rounds", "30m", "--period", "5m", "--nodes", "3"}},
 		{"cost-preset-kubernetes.txt", []string{"cost", "--preset", "kubernetes", "--method", "both", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
 		{"recommend-preset-kubernetes.txt", []string{"recommend", "--preset", "kubernetes", "--lease", "11s:30s:1s", "--outage-mix", "5s:0.7,20s:0.2,2m:0.1", "--period", "1h", "--handovers", "12"}},
@@ -152,8 +155,13 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--foo"}, `leasesim run: unknown flag: --foo`},
 		{[]string{"run", "extra"}, `leasesim run: unexpected argument "extra": run takes only flags`},
 		{[]string{"run", "--trace", "--format", "csv"}, `leasesim run: --trace goes only with --format table`},
+		{[]string{"replay"}, `leasesim replay: want one incident file: leasesim replay [flags] INCIDENT`},
+		{[]string{"replay", "--preset", "kubernetes", "--nodes", "2", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: ../../testdata/incidents/api-partition.txt: line 6: node 2, but the run has 2 nodes (--nodes)`},
+		{[]string{"replay", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: ../../testdata/incidents/api-partition.txt: line 5: start "2m": want a whole number from 1 to 1000000000 (rounds); durations such as 2m need --tick`},
+		{[]string{"replay", "--preset", "kubernetes,consul", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: --preset consul's rounds are 500ms, kubernetes's 1s: give --tick to compare them`},
+		{[]string{"replay", "--tick", "1s", "--epoch", "yesterday", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: invalid argument "yesterday" for "--epoch" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z`},
 		{[]string{"measure", "--period", "x"}, `leasesim measure: invalid argument "x" for "--period" flag: want a whole number from 1 to 1000000000`},
-		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, settings, report`},
+		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, settings, report, replay`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

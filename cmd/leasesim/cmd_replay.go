@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/settings"
+	"github.com/leasesim/leasesim/sweep"
+	"github.com/spf13/pflag"
+)
+
+func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
+	c := model.Default()
+	// The incident says who fails when, and how: its file, not these flags.
+	addModelFlags(fs, &c, model.Lease, model.Outage, model.Start, model.Down, model.DownFrom,
+		model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole)
+	fs.Lookup("rounds").DefValue = "the incident and the rounds it needs to settle"
+	leases := sweep.ListOf(c.Lease)
+	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "leases to compare: "+sweep.ListSyntax)
+	tick := addTickFlag(fs)
+	var presets []settings.Preset
+	fs.Var(presetsValue{&presets}, "preset", "locks whose defaults to compare, comma-separated: "+presetNames()+"; implies their tick, 1s (consul: 500ms), unless --tick is given")
+	seed := new(uint64)
+	addJitterSeedFlag(fs, seed)
+	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")
+	trace := fs.Bool("trace", false, "print each setting's run round by round after the table")
+	return func(_ context.Context, std *streams) error {
+		var at time.Time
+		if fs.Changed("epoch") {
+			var err error
+			if at, err = time.Parse(time.RFC3339, *epoch); err != nil {
+				return usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z", *epoch)
+			}
+		}
+		if fs.NArg() != 1 {
+			return usagef("want one incident file: leasesim replay [flags] INCIDENT")
+		}
+		name := fs.Arg(0)
+		if !fs.Changed("tick") {
+			for _, p := range presets[min(1, len(presets)):] {
+				if p.Tick != presets[0].Tick {
+					return usagef("--preset %s's rounds are %s, %s's %s: give --tick to compare them", p.Name, p.Tick, presets[0].Name, presets[0].Tick)
+				}
+			}
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			return usage(err)
+		}
+		in, err := incident.Parse(f, *tick, at)
+		f.Close()
+		if err != nil {
+			return usagef("%s: %v", name, err)
+		}
+		settingsOf, err := replaySettings(fs, c, *tick, presets, slices.Collect(leases.All()))
+		if err != nil {
+			return err
+		}
+		var rows []reports.ReplayRow
+		for _, s := range settingsOf {
+			cfg := s.Config
+			in.Apply(&cfg)
+			if !fs.Changed("rounds") {
+				first, _ := in.Span()
+				cfg.Rounds = min(model.MaxRounds, first+cost.SettleRounds(cfg))
+			}
+			for _, fl := range in.Failures {
+				if fl.Node >= cfg.Nodes {
+					return usagef("%s: line %d: node %d, but the run has %d nodes (--nodes)", name, fl.Line, fl.Node, cfg.Nodes)
+				}
+			}
+			if _, last := in.Span(); last > cfg.Rounds {
+				return usagef("%s: the incident ends in round %d, after the run's %d (--rounds)", name, last, cfg.Rounds)
+			}
+			if err := cfg.Validate(); err != nil {
+				return usage(err)
+			}
+			r := model.Runner{JitterSeed: model.JitterSeed(*seed)}
+			st, err := r.RunSchedule(cfg, in.Schedule())
+			if err != nil {
+				return usage(err)
+			}
+			row := reports.ReplayRow{Name: s.Name, Config: cfg, Stats: st}
+			if *trace {
+				if row.Trace, err = r.AppendTrace(nil, cfg, in.Schedule()); err != nil {
+					return err
+				}
+			}
+			rows = append(rows, row)
+		}
+		return reports.WriteReplay(std.out, *tick, in, rows)
+	}
+}
+
+// replaySetting is one of the settings a replay compares.
+type replaySetting struct {
+	Name   string
+	Config model.Config
+}
+
+// replaySettings returns the settings to compare: each preset (or the
+// flags alone) with each lease, a preset's values giving way to any flag
+// set on the command line.
+func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []settings.Preset, leases []int) ([]replaySetting, error) {
+	if len(presets) == 0 {
+		presets = []settings.Preset{{}}
+	}
+	var out []replaySetting
+	for _, p := range presets {
+		base := c
+		if p.Name != "" {
+			for _, v := range []struct {
+				p model.Param
+				d time.Duration
+			}{{model.RenewDeadline, p.RenewDeadline}, {model.RetryPeriod, p.RetryPeriod}, {model.Lease, p.LeaseDuration}, {model.Renewal, 0}} {
+				if fs.Changed(v.p.Flag()) {
+					continue
+				}
+				n, err := t.ParseValue(v.p, v.d.String())
+				if err != nil {
+					return nil, usagef("--preset %s sets %s %s, which --tick %s cannot hold: %v", p.Name, v.p.Flag(), v.d, t, err)
+				}
+				base.Set(v.p, n)
+			}
+			if !fs.Changed("jitter") {
+				base.Jitter = p.Exact
+			}
+		}
+		for _, lease := range leases {
+			if len(leases) == 1 && p.Name != "" && !fs.Changed("lease") {
+				lease = base.Lease
+			}
+			cfg := base
+			cfg.Lease = lease
+			name := "lease " + t.Count(lease)
+			if p.Name != "" {
+				name = p.Name + ", " + name
+			}
+			out = append(out, replaySetting{name, cfg})
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,169 @@
+// Package incident reads an incident as a person writes it from a
+// post-mortem, one failure a line, and turns it into a failure schedule of
+// the round model, so that leasesim replay can run it under any settings.
+//
+// A line is "node, kind, start, length": the node (0 is the first leader),
+// the kind of failure, when it began and how long it lasted. Without a
+// tick, start is a round (1 is the first) and length a number of rounds;
+// with one they are durations (start from the run's beginning), or start
+// is an RFC 3339 timestamp counted from an epoch. Blank lines and lines
+// from # on are skipped; commas, tabs or spaces separate the fields.
+package incident
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+// Kinds are the kinds of failure a line may name: isolate (the node
+// reaches neither the record nor the store, the publication's outage) and
+// the model's failure kinds.
+func Kinds() []string {
+	return []string{"isolate", "black-hole", "partition", "pause", "crash", "release"}
+}
+
+// Failure is one line: a node unreachable in rounds First … Last.
+type Failure struct {
+	Node, First, Last int
+	Line              int // its line in the file, for messages
+}
+
+// Incident is a whole file: its failures, all of one kind.
+type Incident struct {
+	Kind     string
+	Failures []Failure
+}
+
+// Parse reads an incident whose times are in the unit of t, timestamps
+// counted from epoch (the zero time: timestamps are refused). Its error
+// names the line and what it expected there.
+func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
+	var in Incident
+	kindLine := 0
+	sc := bufio.NewScanner(r)
+	for line := 1; sc.Scan(); line++ {
+		text, _, _ := strings.Cut(sc.Text(), "#")
+		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+		if len(fields) == 0 {
+			continue
+		}
+		fail := func(format string, args ...any) (Incident, error) {
+			return Incident{}, fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...))
+		}
+		if len(fields) != 4 {
+			return fail("%d fields, want 4: node, kind, start, length", len(fields))
+		}
+		node, err := strconv.Atoi(fields[0])
+		if err != nil || node < 0 || node >= model.MaxNodes {
+			return fail("node %q: want a node number from 0 to %d", fields[0], model.MaxNodes-1)
+		}
+		kind := fields[1]
+		switch {
+		case !slices.Contains(Kinds(), kind):
+			return fail("kind %q: want one of %s", kind, strings.Join(Kinds(), ", "))
+		case in.Kind != "" && kind != in.Kind:
+			return fail("kind %s, but line %d's is %s: an incident has one kind of failure (the model's kinds apply to every failing node)", kind, kindLine, in.Kind)
+		}
+		in.Kind, kindLine = kind, line
+		first, err := parseStart(fields[2], t, epoch)
+		if err != nil {
+			return fail("start %q: %v%s", fields[2], err, needsTick(t, fields[2]))
+		}
+		length, err := t.ParseValue(model.Outage, fields[3])
+		if err != nil || length < 1 {
+			return fail("length %q: want %s, at least one round%s", fields[3], t.Accepts(model.Outage), needsTick(t, fields[3]))
+		}
+		f := Failure{Node: node, First: first, Last: first + length - 1, Line: line}
+		for _, g := range in.Failures {
+			if g.Node == f.Node && g.First <= f.Last && f.First <= g.Last {
+				return fail("node %d is down already from line %d: the failures of one node must not overlap", node, g.Line)
+			}
+		}
+		in.Failures = append(in.Failures, f)
+	}
+	if err := sc.Err(); err != nil {
+		return Incident{}, err
+	}
+	if len(in.Failures) == 0 {
+		return Incident{}, fmt.Errorf("no failure: want lines of node, kind, start, length")
+	}
+	return in, nil
+}
+
+// parseStart reads when a failure began: a round or a duration in the unit
+// of t (model.Start), or a timestamp after epoch.
+func parseStart(s string, t model.Tick, epoch time.Time) (int, error) {
+	if ts, err := time.Parse(time.RFC3339, s); err == nil {
+		if epoch.IsZero() {
+			return 0, fmt.Errorf("a timestamp needs --epoch, the moment the run begins")
+		}
+		if t == 0 {
+			return 0, fmt.Errorf("a timestamp needs --tick")
+		}
+		d := ts.Sub(epoch)
+		if d < 0 || d%time.Duration(t) != 0 {
+			return 0, fmt.Errorf("%s after the epoch: want a whole number of ticks of %s, not before it", d, t)
+		}
+		s = d.String()
+	}
+	first, err := t.ParseValue(model.Start, s)
+	if err != nil {
+		return 0, fmt.Errorf("want %s", t.Accepts(model.Start))
+	}
+	return first, nil
+}
+
+// needsTick is the hint that a duration was given where rounds were
+// wanted, or "".
+func needsTick(t model.Tick, s string) string {
+	if _, err := time.ParseDuration(s); t == 0 && err == nil && s != "0" {
+		return " (rounds); durations such as " + s + " need --tick"
+	}
+	return ""
+}
+
+// Schedule is the incident as the model's failure schedule.
+func (in Incident) Schedule() model.Windows {
+	var ws model.Windows
+	for _, f := range in.Failures {
+		ws = append(ws, model.Window{Node: f.Node, First: f.First, Last: f.Last})
+	}
+	return ws
+}
+
+// Span is the first and last round any node is down.
+func (in Incident) Span() (first, last int) {
+	first, last = in.Failures[0].First, in.Failures[0].Last
+	for _, f := range in.Failures[1:] {
+		first, last = min(first, f.First), max(last, f.Last)
+	}
+	return first, last
+}
+
+// Apply sets c's failure kind to the incident's, and its outage fields to
+// the incident's span, which is what a trace zooms to (the schedule, not
+// these fields, says who fails when).
+func (in Incident) Apply(c *model.Config) {
+	c.Partition, c.Pause, c.Crash, c.Release, c.BlackHole = false, false, false, false, false
+	switch in.Kind {
+	case "black-hole":
+		c.BlackHole = true
+	case "partition":
+		c.Partition = true
+	case "pause":
+		c.Pause = true
+	case "crash":
+		c.Crash = true
+	case "release":
+		c.Release = true
+	}
+	first, last := in.Span()
+	c.Start, c.Outage, c.Down, c.DownFrom = first, last-first+1, 1, 0
+}

@@ -1,0 +1,85 @@
+package incident_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/model"
+)
+
+// TestParse: lines in rounds, in durations and as timestamps become the
+// same rounds; comments and blank lines are skipped.
+func TestParse(t *testing.T) {
+	epoch := time.Date(2026, 11, 30, 23, 58, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name, text string
+		tick       model.Tick
+		want       []incident.Failure
+	}{
+		{"rounds", "# node kind start length\n0, isolate, 6, 5\n\n2 isolate 8 1 # a standby\n", 0,
+			[]incident.Failure{{Node: 0, First: 6, Last: 10, Line: 2}, {Node: 2, First: 8, Last: 8, Line: 4}}},
+		{"durations", "0,partition,2m,40s\n", model.Tick(time.Second),
+			[]incident.Failure{{Node: 0, First: 121, Last: 160, Line: 1}}},
+		{"timestamps", "1\tpause\t2026-11-30T23:59:10Z\t1m\n", model.Tick(time.Second),
+			[]incident.Failure{{Node: 1, First: 71, Last: 130, Line: 1}}},
+	} {
+		in, err := incident.Parse(strings.NewReader(tt.text), tt.tick, epoch)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if len(in.Failures) != len(tt.want) {
+			t.Fatalf("%s: %+v, want %+v", tt.name, in.Failures, tt.want)
+		}
+		for i := range tt.want {
+			if in.Failures[i] != tt.want[i] {
+				t.Errorf("%s: failure %d is %+v, want %+v", tt.name, i, in.Failures[i], tt.want[i])
+			}
+		}
+	}
+}
+
+// TestParseRefuses: a bad line is named, with what was expected there.
+func TestParseRefuses(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		tick model.Tick
+		want string
+	}{
+		{"0, isolate, 6\n", 0, "line 1: 3 fields, want 4: node, kind, start, length"},
+		{"\n0, flood, 6, 5\n", 0, `line 2: kind "flood": want one of isolate, black-hole, partition, pause, crash, release`},
+		{"0, pause, 6, 5\n1, crash, 8, 2\n", 0, "line 2: kind crash, but line 1's is pause: an incident has one kind of failure"},
+		{"0, isolate, 6, 5\n0, isolate, 9, 2\n", 0, "line 2: node 0 is down already from line 1"},
+		{"-1, isolate, 6, 5\n", 0, `line 1: node "-1": want a node number from 0`},
+		{"0, isolate, 6, 0\n", 0, `line 1: length "0": want`},
+		{"0, isolate, 2m, 5\n", 0, `line 1: start "2m": want a whole number`},
+		{"0, isolate, 1500ms, 5s\n", model.Tick(time.Second), `line 1: start "1500ms": want a duration`},
+		{"0, isolate, 2026-11-30T23:59:10Z, 5s\n", model.Tick(time.Second), `line 1: start "2026-11-30T23:59:10Z": a timestamp needs --epoch`},
+		{"# nothing\n", 0, "no failure"},
+	} {
+		_, err := incident.Parse(strings.NewReader(tt.text), tt.tick, time.Time{})
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want %q", tt.text, err, tt.want)
+		}
+	}
+}
+
+// TestPublicationIncident: the publication's outage written as an
+// incident replays as the publication's run, statistic for statistic.
+func TestPublicationIncident(t *testing.T) {
+	in, err := incident.Parse(strings.NewReader("0, isolate, 6, 5\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := model.Default()
+	want, err := model.Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Apply(&c)
+	var r model.Runner
+	if got, err := r.RunSchedule(c, in.Schedule()); err != nil || got != want {
+		t.Errorf("replayed %+v (%v), the publication's run %+v", got, err, want)
+	}
+}
