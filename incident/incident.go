@@ -167,3 +167,27 @@ func (in Incident) Apply(c *model.Config) {
 	first, last := in.Span()
 	c.Start, c.Outage, c.Down, c.DownFrom = first, last-first+1, 1, 0
 }
+
+// Span is the rounds First … Last.
+type Span struct{ First, Last int }
+
+// Windows runs c with the incident (c as Apply left it) and returns the
+// spans of rounds in which no node led and in which two or more did.
+func (in Incident) Windows(r *model.Runner, c model.Config) (leaderless, twoLeaders []Span, st model.Stats, err error) {
+	add := func(spans []Span, t int) []Span {
+		if n := len(spans); n > 0 && spans[n-1].Last == t-1 {
+			spans[n-1].Last = t
+			return spans
+		}
+		return append(spans, Span{t, t})
+	}
+	st, err = r.Trace(c, in.Schedule(), 1, c.Rounds, func(v *model.RoundView) {
+		switch {
+		case v.Active == 0:
+			leaderless = add(leaderless, v.Round)
+		case v.Active > 1:
+			twoLeaders = add(twoLeaders, v.Round)
+		}
+	})
+	return leaderless, twoLeaders, st, err
+}

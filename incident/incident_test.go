@@ -83,3 +83,39 @@ func TestPublicationIncident(t *testing.T) {
 		t.Errorf("replayed %+v (%v), the publication's run %+v", got, err, want)
 	}
 }
+
+// TestWindows: the spans of leaderless and two-leader rounds add up to the
+// run's counts, for every kind, on an incident with two nodes down; only a
+// graceful stop leaves no round leaderless.
+func TestWindows(t *testing.T) {
+	for _, kind := range incident.Kinds() {
+		in, err := incident.Parse(strings.NewReader("0 "+kind+" 20 15\n2 "+kind+" 25 3\n"), 0, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := model.Default()
+		c.Nodes, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Rounds = 3, 6, 0, 3, 1, 80
+		in.Apply(&c)
+		var r model.Runner
+		leaderless, twoLeaders, st, err := in.Windows(&r, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := func(spans []incident.Span) int {
+			n := 0
+			for _, s := range spans {
+				n += s.Last - s.First + 1
+			}
+			return n
+		}
+		if sum(leaderless) != st.LeaderlessRounds || sum(twoLeaders) != st.TwoLeaderRounds {
+			t.Errorf("%s: spans %v and %v, counts %d and %d", kind, leaderless, twoLeaders, st.LeaderlessRounds, st.TwoLeaderRounds)
+		}
+		// A released record is taken at the next poll, here the same round;
+		// every other kind leaves the leader's node failed and nobody leading
+		// for a while.
+		if got := st.LeaderlessRounds == 0; got != (kind == "release") {
+			t.Errorf("%s: %d leaderless rounds", kind, st.LeaderlessRounds)
+		}
+	}
+}

@@ -46,7 +46,6 @@ func (f Figure) WriteTo(w io.Writer) (int64, error) {
 	return vgimg.PngCanvas{Canvas: img}.WriteTo(w)
 }
 
-// Figures returns the report's plots.
 // Figures returns every plot of the report of rv.
 func Figures(rv *study.Review) []Figure { return review{rv}.figures() }
 

@@ -3,6 +3,7 @@ package reports_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
@@ -205,4 +207,45 @@ func TestWriteDir(t *testing.T) {
 	if b, _ := os.ReadFile(blocker); string(b) != "x" {
 		t.Error("the blocking file changed")
 	}
+}
+
+// TestReplayFigure: an incident's timeline under three leases is a PNG of
+// the expected size that matches its golden image within a small
+// per-pixel tolerance.
+func TestReplayFigure(t *testing.T) {
+	f, err := os.Open(filepath.Join("..", "testdata", "incidents", "api-partition.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tick := model.Tick(time.Second)
+	in, err := incident.Parse(f, tick, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []reports.ReplayRow
+	for _, lease := range []int{15, 30, 60} {
+		c := model.Default()
+		c.Nodes, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Jitter, c.Period, c.Rounds = 3, lease, 0, 10, 2, true, 60, 300
+		in.Apply(&c)
+		var r model.Runner
+		leaderless, twoLeaders, st, err := in.Windows(&r, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, reports.ReplayRow{Name: fmt.Sprintf("lease %ds", lease), Config: c, Stats: st, Leaderless: leaderless, TwoLeaders: twoLeaders})
+	}
+	fig := reports.ReplayFigure(tick, in, rows)
+	var b bytes.Buffer
+	if _, err := fig.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, h := fig.Pixels(); img.Bounds().Dx() != w || img.Bounds().Dy() != h {
+		t.Errorf("size %v, want %dx%d", img.Bounds().Size(), w, h)
+	}
+	golden.CheckImage(t, "replay.png", b.Bytes(), 0.05)
 }

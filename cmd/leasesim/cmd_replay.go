@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"os"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/settings"
@@ -30,6 +32,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addJitterSeedFlag(fs, seed)
 	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")
 	trace := fs.Bool("trace", false, "print each setting's run round by round after the table")
+	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline, zoomed to the incident, to this PNG file")
 	return func(_ context.Context, std *streams) error {
 		var at time.Time
 		if fs.Changed("epoch") {
@@ -82,17 +85,23 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return usage(err)
 			}
 			r := model.Runner{JitterSeed: model.JitterSeed(*seed)}
-			st, err := r.RunSchedule(cfg, in.Schedule())
+			leaderless, twoLeaders, st, err := in.Windows(&r, cfg)
 			if err != nil {
 				return usage(err)
 			}
-			row := reports.ReplayRow{Name: s.Name, Config: cfg, Stats: st}
+			row := reports.ReplayRow{Name: s.Name, Config: cfg, Stats: st, Leaderless: leaderless, TwoLeaders: twoLeaders}
 			if *trace {
 				if row.Trace, err = r.AppendTrace(nil, cfg, in.Schedule()); err != nil {
 					return err
 				}
 			}
 			rows = append(rows, row)
+		}
+		if *png != "" {
+			fig := reports.ReplayFigure(*tick, in, rows)
+			if err := atomicfile.Write(*png, func(w *bufio.Writer) error { _, err := fig.WriteTo(w); return err }); err != nil {
+				return err
+			}
 		}
 		return reports.WriteReplay(std.out, *tick, in, rows)
 	}
