@@ -13,6 +13,11 @@ import (
 type Lengths struct {
 	Kind LengthKind
 	A, B float64 // fixed: A rounds; geometric: mean A; lognormal: mu A, sigma B
+
+	// Empirical: the lengths observed, each drawn with equal chance, and
+	// where they came from (a file name), which String writes.
+	Samples []int
+	Source  string
 }
 
 // LengthKind names a family of period-length distributions.
@@ -23,7 +28,23 @@ const (
 	Fixed     LengthKind = iota // always A rounds
 	Geometric                   // each round ends the period with chance 1/A: mean A
 	LogNormal                   // exp(N(A, B²)) rounded, at least 1
+	Empirical                   // one of Samples, each as likely
 )
+
+// EmpiricalLengths is the distribution of the lengths a team observed,
+// from source (a file name, for String): a draw is one of them, each
+// as likely.
+func EmpiricalLengths(source string, samples []int) (Lengths, error) {
+	if len(samples) == 0 {
+		return Lengths{}, fmt.Errorf("%s: no length: want one a line", source)
+	}
+	for _, n := range samples {
+		if n < 1 || n > MaxRounds {
+			return Lengths{}, fmt.Errorf("%s: length %d: want 1 to %d rounds", source, n, MaxRounds)
+		}
+	}
+	return Lengths{Kind: Empirical, Samples: samples, Source: source}, nil
+}
 
 // LengthsSyntax describes the distribution syntax in words.
 const LengthsSyntax = "fixed:N, geometric:MEAN or lognormal:MU,SIGMA (rounds)"
@@ -70,6 +91,8 @@ func (l Lengths) String() string {
 		return "geometric:" + f(l.A)
 	case LogNormal:
 		return "lognormal:" + f(l.A) + "," + f(l.B)
+	case Empirical:
+		return "empirical:" + l.Source
 	}
 	return "fixed:" + f(l.A)
 }
@@ -78,8 +101,15 @@ func (l Lengths) String() string {
 // bounded to 1 … MaxRounds: A for fixed and geometric (P(length > k) =
 // (1 - 1/A)^k sums to A), exp(mu + sigma²/2) for the lognormal, at least 1.
 func (l Lengths) Mean() float64 {
-	if l.Kind == LogNormal {
+	switch l.Kind {
+	case LogNormal:
 		return math.Max(1, math.Exp(l.A+l.B*l.B/2))
+	case Empirical:
+		sum := 0.0
+		for _, n := range l.Samples {
+			sum += float64(n)
+		}
+		return sum / float64(len(l.Samples))
 	}
 	return l.A
 }
@@ -119,6 +149,8 @@ func (s *sampler) draw(rng *rand.Rand) int {
 		return MaxRounds
 	case LogNormal:
 		x = math.Round(math.Exp(rng.NormFloat64()*s.B + s.A))
+	case Empirical:
+		return s.Samples[rng.IntN(len(s.Samples))]
 	}
 	// Clamped by comparisons, not math.Max and Min: draws are finite, and
 	// those two are calls on amd64.

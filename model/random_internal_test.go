@@ -27,3 +27,36 @@ func BenchmarkDrawEvent(b *testing.B) {
 		b.Fatal("no draws")
 	}
 }
+
+// TestEmpiricalDraws: an empirical distribution draws only its lengths,
+// each about as often, and its mean is theirs.
+func TestEmpiricalDraws(t *testing.T) {
+	l, err := EmpiricalLengths("outages.txt", []int{30, 45, 120, 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Mean() != 56.25 || l.String() != "empirical:outages.txt" {
+		t.Errorf("mean %v, %q", l.Mean(), l.String())
+	}
+	var src rand.PCG
+	src.Seed(3, 4)
+	rng := rand.New(&src)
+	s := newSampler(l)
+	seen := map[int]int{}
+	const draws = 40_000
+	for range draws {
+		seen[s.draw(rng)]++
+	}
+	// 30 is listed twice: half the draws.
+	for n, want := range map[int]float64{30: 0.5, 45: 0.25, 120: 0.25} {
+		if got := float64(seen[n]) / draws; got < want-0.01 || got > want+0.01 {
+			t.Errorf("length %d drawn %.3f of the time, want %.2f", n, got, want)
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("drew %v, want only 30, 45 and 120", seen)
+	}
+	if _, err := EmpiricalLengths("empty.txt", nil); err == nil {
+		t.Error("an empty file accepted")
+	}
+}

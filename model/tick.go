@@ -296,6 +296,8 @@ func (t Tick) FormatLengths(l Lengths) string {
 		return "geometric:" + d(l.A)
 	case LogNormal:
 		return "lognormal:" + d(math.Exp(l.A)) + "," + strconv.FormatFloat(l.B, 'f', -1, 64)
+	case Empirical:
+		return l.String()
 	}
 	return "fixed:" + d(l.A)
 }

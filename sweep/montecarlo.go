@@ -149,7 +149,13 @@ func (mc *MonteCarlo) replicaSeed(dists []byte, c *model.Config, r int) [2]uint6
 // distributions is the text replicaSeed mixes in for the distributions,
 // the same for every replica of the study.
 func (mc *MonteCarlo) distributions() []byte {
-	return []byte(mc.Up.String() + mc.Down.String())
+	b := []byte(mc.Up.String() + mc.Down.String())
+	for _, l := range []model.Lengths{mc.Up, mc.Down} { // an empirical one by its lengths, not only its file's name
+		for _, n := range l.Samples {
+			b = strconv.AppendInt(append(b, ','), int64(n), 10)
+		}
+	}
+	return b
 }
 
 // splitmix is one step of SplitMix64, a well-mixed hash of x.

@@ -34,6 +34,8 @@ type monteCarloSpec struct {
 	JitterSeed    uint64            `json:"jitter_seed,omitempty"`
 	Up            string            `json:"up"`
 	Down          string            `json:"down"`
+	UpSamples     []int             `json:"up_samples,omitempty"` // an empirical distribution's lengths
+	DownSamples   []int             `json:"down_samples,omitempty"`
 	Replicas      int               `json:"replicas"`
 	Seed          uint64            `json:"seed"`
 	RoundsPerYear float64           `json:"rounds_per_year,omitempty"`
@@ -42,7 +44,7 @@ type monteCarloSpec struct {
 
 func (mc *MonteCarlo) spec() monteCarloSpec {
 	s := monteCarloSpec{Grid: map[string]string{}, TickMS: time.Duration(mc.Grid.Tick).Milliseconds(), JitterSeed: mc.Grid.Seed,
-		Up: mc.Up.String(), Down: mc.Down.String(), Replicas: mc.Replicas, Seed: mc.Seed,
+		Up: mc.Up.String(), Down: mc.Down.String(), UpSamples: mc.Up.Samples, DownSamples: mc.Down.Samples, Replicas: mc.Replicas, Seed: mc.Seed,
 		RoundsPerYear: mc.RoundsPerYear, LinesPerBatch: mc.LinesPerBatch}
 	for p, vals := range mc.Grid.Values {
 		s.Grid[model.Param(p).Name()] = vals.Format(model.Param(p))
@@ -54,10 +56,16 @@ func (mc *MonteCarlo) spec() monteCarloSpec {
 func (s monteCarloSpec) studyOf() (*MonteCarlo, error) {
 	mc := &MonteCarlo{Replicas: s.Replicas, Seed: s.Seed, RoundsPerYear: s.RoundsPerYear, LinesPerBatch: s.LinesPerBatch}
 	var err error
-	if mc.Up, err = model.ParseLengths(s.Up); err != nil {
+	lengths := func(text string, samples []int) (model.Lengths, error) {
+		if source, ok := strings.CutPrefix(text, "empirical:"); ok {
+			return model.EmpiricalLengths(source, samples)
+		}
+		return model.ParseLengths(text)
+	}
+	if mc.Up, err = lengths(s.Up, s.UpSamples); err != nil {
 		return nil, err
 	}
-	if mc.Down, err = model.ParseLengths(s.Down); err != nil {
+	if mc.Down, err = lengths(s.Down, s.DownSamples); err != nil {
 		return nil, err
 	}
 	mc.Grid.Tick, mc.Grid.Seed = model.Tick(time.Duration(s.TickMS)*time.Millisecond), s.JitterSeed

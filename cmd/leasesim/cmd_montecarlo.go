@@ -29,8 +29,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(paramValue{model.Rounds, &base, new(string)}, "rounds", "rounds in each replica")
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
-	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+model.LengthsSyntax+"; with --tick, "+model.Tick(1).LengthsSyntax())
-	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+model.LengthsSyntax+"; with --tick, "+model.Tick(1).LengthsSyntax())
+	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+model.LengthsSyntax+"; with --tick, "+model.Tick(1).LengthsSyntax()+"; or "+empiricalSyntax)
+	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+model.LengthsSyntax+"; with --tick, "+model.Tick(1).LengthsSyntax()+"; or "+empiricalSyntax)
 	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration; with --precision, run this many at a time")
 	fs.Var(precisionValue{&mc.Precision}, "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
 	mc.Floor = 1

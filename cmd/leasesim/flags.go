@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -458,11 +459,57 @@ func (v lengthsValue) Set(s string) error {
 }
 
 func (v lengthsValue) resolve(t model.Tick) (string, error) {
+	if path, ok := strings.CutPrefix(*v.text, "empirical:"); ok {
+		l, err := readEmpirical(path, t)
+		if err == nil {
+			*v.l = l
+		}
+		return *v.text, err
+	}
 	l, err := t.ParseLengths(*v.text)
 	if err == nil {
 		*v.l = l
 	}
 	return *v.text, err
+}
+
+// empiricalSyntax says what empirical:FILE holds.
+const empiricalSyntax = "empirical:FILE, the lengths a team saw, one a line (rounds; with --tick, durations, taken to the nearest tick)"
+
+// readEmpirical reads an empirical distribution of lengths from the file
+// at path: a length a line, in rounds or, with a tick, as durations taken
+// to the nearest whole tick (at least one); # starts a comment.
+func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return model.Lengths{}, err
+	}
+	var samples []int
+	for i, line := range strings.Split(string(data), "\n") {
+		text, _, _ := strings.Cut(line, "#")
+		text = strings.TrimSpace(text)
+		if text == "" {
+			continue
+		}
+		n, err := strconv.Atoi(text)
+		if t != 0 {
+			var d time.Duration
+			d, err = time.ParseDuration(text)
+			n = int(max(1, (d+time.Duration(t)/2)/time.Duration(t)))
+			if d <= 0 || d > time.Duration(model.MaxRounds)*time.Duration(t) {
+				err = fmt.Errorf("out of range")
+			}
+		}
+		if err != nil || n < 1 || n > model.MaxRounds {
+			want := fmt.Sprintf("a whole number of rounds from 1 to %d", model.MaxRounds)
+			if t != 0 {
+				want = "a duration such as 45s or 2m, up to " + t.DurationOf(model.MaxRounds)
+			}
+			return model.Lengths{}, fmt.Errorf("%s: line %d: %q: want %s", path, i+1, text, want)
+		}
+		samples = append(samples, n)
+	}
+	return model.EmpiricalLengths(path, samples)
 }
 
 func (v lengthsValue) kind() model.TimeKind { return model.Span }

@@ -128,3 +128,36 @@ func TestMonteCarloShardsMerge(t *testing.T) {
 		t.Errorf("--shard with --precision: exit %d, %q", code, stderr)
 	}
 }
+
+// TestEmpiricalDowntime: --downtime empirical:FILE reads a team's outage
+// lengths; its shards merge like any study's; a bad line is named.
+func TestEmpiricalDowntime(t *testing.T) {
+	dir := t.TempDir()
+	outages := filepath.Join(dir, "outages.txt")
+	os.WriteFile(outages, []byte("# this year's\n30s\n45s\n2m\n\n20s # the DNS one\n"), 0o644)
+	study := []string{"--preset", "kubernetes", "--nodes", "3", "--rounds", "720h", "--uptime", "geometric:72h", "--downtime", "empirical:" + outages, "--replicas", "20"}
+	wholeCSV := filepath.Join(dir, "whole.csv")
+	if code, _, stderr := runCmd(t, append([]string{"montecarlo", "--csv", wholeCSV}, study...)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	want, _ := os.ReadFile(wholeCSV)
+	if !strings.Contains(string(want), `"empirical:`+outages+`"`) {
+		t.Fatalf("the CSV does not name the distribution:\n%s", want)
+	}
+	var parts []string
+	for k := range 2 {
+		part := filepath.Join(dir, fmt.Sprintf("part-%d", k))
+		if code, _, stderr := runCmd(t, append([]string{"montecarlo", "--shard", fmt.Sprintf("%d/2", k), "--csv", part}, study...)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		parts = append(parts, part)
+	}
+	if code, merged, stderr := runCmd(t, append([]string{"merge"}, parts...)...); code != 0 || merged != string(want) {
+		t.Errorf("merged empirical shards (exit %d, %s) differ from the whole study", code, stderr)
+	}
+	os.WriteFile(outages, []byte("30s\nsoon\n"), 0o644)
+	code, _, stderr := runCmd(t, append([]string{"montecarlo"}, study...)...)
+	if want := `for "--downtime" flag: ` + outages + `: line 2: "soon": want a duration such as 45s or 2m`; code != 2 || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("a bad line: exit %d, %q, want %q", code, stderr, want)
+	}
+}
