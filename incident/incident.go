@@ -29,15 +29,22 @@ func Kinds() []string {
 	return []string{"isolate", "black-hole", "partition", "pause", "crash", "release"}
 }
 
-// Failure is one line: a node unreachable in rounds First … Last.
+// kinds maps a kind's name to the model's.
+func kinds() map[string]model.Failure {
+	return map[string]model.Failure{"isolate": model.Isolated, "black-hole": model.BlackHoled, "partition": model.Partitioned,
+		"pause": model.Paused, "crash": model.Crashed, "release": model.Released}
+}
+
+// Failure is one line: a node unreachable in rounds First … Last, failing
+// the way Kind names.
 type Failure struct {
 	Node, First, Last int
+	Kind              string
 	Line              int // its line in the file, for messages
 }
 
-// Incident is a whole file: its failures, all of one kind.
+// Incident is a whole file: its failures, each node failing its own way.
 type Incident struct {
-	Kind     string
 	Failures []Failure
 }
 
@@ -46,7 +53,6 @@ type Incident struct {
 // names the line and what it expected there.
 func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 	var in Incident
-	kindLine := 0
 	sc := bufio.NewScanner(r)
 	for line := 1; sc.Scan(); line++ {
 		text, _, _ := strings.Cut(sc.Text(), "#")
@@ -65,13 +71,9 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 			return fail("node %q: want a node number from 0 to %d", fields[0], model.MaxNodes-1)
 		}
 		kind := fields[1]
-		switch {
-		case !slices.Contains(Kinds(), kind):
+		if !slices.Contains(Kinds(), kind) {
 			return fail("kind %q: want one of %s", kind, strings.Join(Kinds(), ", "))
-		case in.Kind != "" && kind != in.Kind:
-			return fail("kind %s, but line %d's is %s: an incident has one kind of failure (the model's kinds apply to every failing node)", kind, kindLine, in.Kind)
 		}
-		in.Kind, kindLine = kind, line
 		first, err := parseStart(fields[2], t, epoch)
 		if err != nil {
 			return fail("start %q: %v%s", fields[2], err, needsTick(t, fields[2]))
@@ -80,7 +82,7 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 		if err != nil || length < 1 {
 			return fail("length %q: want %s, at least one round%s", fields[3], t.Accepts(model.Outage), needsTick(t, fields[3]))
 		}
-		f := Failure{Node: node, First: first, Last: first + length - 1, Line: line}
+		f := Failure{Node: node, First: first, Last: first + length - 1, Kind: kind, Line: line}
 		for _, g := range in.Failures {
 			if g.Node == f.Node && g.First <= f.Last && f.First <= g.Last {
 				return fail("node %d is down already from line %d: the failures of one node must not overlap", node, g.Line)
@@ -133,7 +135,7 @@ func needsTick(t model.Tick, s string) string {
 func (in Incident) Schedule() model.Windows {
 	var ws model.Windows
 	for _, f := range in.Failures {
-		ws = append(ws, model.Window{Node: f.Node, First: f.First, Last: f.Last})
+		ws = append(ws, model.Window{Node: f.Node, First: f.First, Last: f.Last, Failure: kinds()[f.Kind]})
 	}
 	return ws
 }
@@ -147,23 +149,10 @@ func (in Incident) Span() (first, last int) {
 	return first, last
 }
 
-// Apply sets c's failure kind to the incident's, and its outage fields to
-// the incident's span, which is what a trace zooms to (the schedule, not
-// these fields, says who fails when).
+// Apply sets c's outage fields to the incident's span, which is what a
+// trace zooms to: the schedule, not these fields, says who fails when and
+// how (each failure its own kind, whatever c's toggles).
 func (in Incident) Apply(c *model.Config) {
-	c.Partition, c.Pause, c.Crash, c.Release, c.BlackHole = false, false, false, false, false
-	switch in.Kind {
-	case "black-hole":
-		c.BlackHole = true
-	case "partition":
-		c.Partition = true
-	case "pause":
-		c.Pause = true
-	case "crash":
-		c.Crash = true
-	case "release":
-		c.Release = true
-	}
 	first, last := in.Span()
 	c.Start, c.Outage, c.Down, c.DownFrom = first, last-first+1, 1, 0
 }

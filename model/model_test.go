@@ -377,3 +377,50 @@ func TestJitterTakeoverBounds(t *testing.T) {
 		t.Errorf("500 seeds gave only %d distinct delays in %d … %d", len(seen), lo, hi)
 	}
 }
+
+// TestOwnKindsCheck: runs whose nodes fail each their own way are the
+// same stretch by stretch as round by round, and pass every check
+// (invariants, fencing changing no round) that can be read off the
+// configuration's toggles (invariantConfig): all but a clean stop mixed
+// with a kind that keeps its belief, whose invariants no toggle states.
+// Every pair of kinds for the leader and a standby, overlapping or not,
+// under the publication's and client-go's timing.
+func TestOwnKindsCheck(t *testing.T) {
+	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Partitioned, model.Paused, model.Crashed, model.Released}
+	var r model.Runner
+	n := 0
+	for _, timing := range []func(*model.Config){
+		func(c *model.Config) {},
+		func(c *model.Config) { c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod = 6, 0, 3, 2 },
+	} {
+		for _, a := range kinds {
+			for _, b := range kinds {
+				for _, second := range [][2]int{{8, 12}, {16, 30}} {
+					for _, persistent := range []bool{false, true} {
+						c := model.Default()
+						c.Nodes, c.Rounds, c.Period, c.PersistentTrigger = 3, 60, 5, persistent
+						timing(&c)
+						ws := model.Windows{{Node: 0, First: 6, Last: 20, Failure: a}, {Node: 1, First: second[0], Last: second[1], Failure: b}}
+						run, err := r.RunSchedule(c, ws)
+						if err != nil {
+							t.Fatal(err)
+						}
+						stepped, _ := r.Trace(c, ws, 1, c.Rounds, func(*model.RoundView) {})
+						if run != stepped {
+							t.Errorf("%+v, windows %+v: stretch by stretch %+v, round by round %+v", c, ws, run, stepped)
+						}
+						forgets := func(f model.Failure) bool { return f == model.Crashed || f == model.Released }
+						if (a == model.Released || b == model.Released) && !(forgets(a) && forgets(b)) {
+							continue
+						}
+						if err := r.Check(invariantConfig(c, ws), ws); err != nil {
+							t.Errorf("%+v, windows %+v: %v", c, ws, err)
+						}
+						n++
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d runs", n)
+}

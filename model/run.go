@@ -208,7 +208,7 @@ func (x *state) stretch(end int, view *RoundView) {
 	if c.RenewDeadline > 0 {
 		x.expireBeliefs(t)
 	}
-	if c.Crash || c.Release {
+	if c.Crash || c.Release || len(x.reach.failure) > 0 {
 		x.crash(t)
 	}
 
@@ -218,7 +218,7 @@ func (x *state) stretch(end int, view *RoundView) {
 	// or, with jitter, each at its own. A reachable leader that has not
 	// given up renews every retry period, so its lease never expires.
 	renewing := !down[x.leader] && !x.gaveUp
-	if down[x.leader] && c.BlackHole && c.RenewDeadline > 0 && !c.Pause {
+	if down[x.leader] && x.fails(x.leader, BlackHoled) && c.RenewDeadline > 0 && !x.fails(x.leader, Paused) {
 		x.hung = true // its calls hang while it is cut off, and time out after it is back
 	}
 	handover, next := false, -1
@@ -267,13 +267,12 @@ func (x *state) stretch(end int, view *RoundView) {
 	// believers' tokens are older than the record's, so fencing refuses
 	// theirs. Stale believers that reach the record drop out at the next
 	// re-read; in a partition the others cannot read it.
-	partition := c.Partition && !c.Pause // a frozen node works nowhere
 	stale, readers := 0, 0
 	for _, b := range x.believers {
-		stale += b2i(!down[b.node] || partition)
+		stale += b2i(!down[b.node] || x.fails(b.node, Partitioned))
 		readers += b2i(!down[b.node])
 	}
-	working := renewing || partition && !x.gaveUp // the leader, reaching the store
+	working := renewing || x.fails(x.leader, Partitioned) && !x.gaveUp // the leader, reaching the store
 	active, accepted := b2i(working)+stale, b2i(working)
 	if !c.Fencing {
 		accepted += stale
@@ -304,11 +303,11 @@ func (x *state) stretch(end int, view *RoundView) {
 		}
 	}
 	if c.RenewDeadline > 0 { // a frozen believer's deadline cannot fire
-		if !x.gaveUp && (!renewing || x.deadlineFirst(t)) && !(c.Pause && down[x.leader]) {
+		if !x.gaveUp && (!renewing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Paused)) {
 			last = min(last, x.giveUpRound()-1)
 		}
 		for _, b := range x.believers {
-			if !(c.Pause && down[b.node]) {
+			if !(down[b.node] && x.fails(b.node, Paused)) {
 				last = min(last, b.giveUp-1)
 			}
 		}
@@ -320,7 +319,7 @@ func (x *state) stretch(end int, view *RoundView) {
 		}
 	}
 	n := last - t + 1
-	if c.Pause && c.RenewDeadline > 0 { // the frozen wake no earlier than round last+1
+	if (c.Pause || len(x.reach.failure) > 0) && c.RenewDeadline > 0 { // the frozen wake no earlier than round last+1
 		x.wakeFrozen(last + 1)
 	}
 	if active > 1 {
@@ -420,14 +419,38 @@ func (x *state) giveUpRound() int {
 // another node now holds, tries in vain and gives up its renew deadline
 // after waking, acting on its belief until then.
 func (x *state) wakeFrozen(w int) {
-	if x.reach.down[x.leader] && !x.gaveUp {
+	if x.reach.down[x.leader] && !x.gaveUp && x.fails(x.leader, Paused) {
 		x.frozen = true
 	}
 	for i := range x.believers {
-		if x.reach.down[x.believers[i].node] {
+		if n := x.believers[i].node; x.reach.down[n] && x.fails(n, Paused) {
 			x.believers[i].giveUp = w + x.c.RenewDeadline
 		}
 	}
+}
+
+// fails reports whether node, when down, fails as f: by a kind of its
+// own (Reachability.Fail), or, without one, by the configuration's
+// toggles, of which a crash or stop wins over a pause, and a pause over a
+// partition (a frozen node works nowhere). Isolated and BlackHoled nodes
+// are not Partitioned; BlackHoled is the only kind whose calls hang.
+func (x *state) fails(node int, f Failure) bool {
+	c := &x.c
+	switch own := x.reach.failureOf(node); {
+	case own != AsConfigured:
+		return own == f
+	case f == Crashed:
+		return c.Crash
+	case f == Released:
+		return c.Release
+	case f == Paused:
+		return c.Pause
+	case f == Partitioned:
+		return c.Partition && !c.Pause
+	case f == BlackHoled:
+		return c.BlackHole
+	}
+	return false
 }
 
 // deadlineFirst reports whether the leader, believing and reachable from
@@ -547,13 +570,14 @@ func (x *state) giveUp(t int) {
 // runs out, and its restarted process polls like any follower; one that
 // stopped cleanly emptied the record first, so the next poll takes over.
 func (x *state) crash(t int) {
-	if x.reach.down[x.leader] && !x.gaveUp {
+	stops := func(n int) bool { return x.reach.down[n] && (x.fails(n, Crashed) || x.fails(n, Released)) }
+	if stops(x.leader) && !x.gaveUp {
 		x.giveUp(t)
-		x.released = x.c.Release
+		x.released = x.fails(x.leader, Released)
 	}
 	kept := x.believers[:0]
 	for _, b := range x.believers {
-		if !x.reach.down[b.node] {
+		if !stops(b.node) {
 			kept = append(kept, b)
 		}
 	}

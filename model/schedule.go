@@ -10,7 +10,28 @@ const Never = math.MaxInt
 type Reachability struct {
 	down  []bool
 	count int // reachable nodes
+
+	// How each down node fails, where a schedule says (Fail): in a
+	// replayed incident each node may fail its own way. Empty until then;
+	// a node without one fails as the configuration's kinds say.
+	failure []Failure
 }
+
+// Failure is how a node that is down fails: as the configuration's kinds
+// (Pause, Crash, Release, Partition, BlackHole) say, or one kind of its own.
+type Failure uint8
+
+// The kinds of failure. A node of its own kind fails that way whatever
+// the configuration's toggles.
+const (
+	AsConfigured Failure = iota
+	Isolated             // reaches neither the record nor the store
+	BlackHoled           // isolated, its calls hanging until they time out
+	Partitioned          // reaches the store but not the record
+	Paused               // frozen
+	Crashed              // forgets that it led
+	Released             // stops cleanly, emptying the record if it holds it
+)
 
 func (r *Reachability) reset(nodes int) {
 	if cap(r.down) < nodes {
@@ -21,6 +42,31 @@ func (r *Reachability) reset(nodes int) {
 	}
 	r.down = r.down[:nodes]
 	r.count = nodes
+	r.failure = r.failure[:0]
+}
+
+// Fail marks node down, failing the way f says.
+func (r *Reachability) Fail(node int, f Failure) {
+	r.SetReachable(node, false)
+	if f == AsConfigured && len(r.failure) == 0 {
+		return
+	}
+	if len(r.failure) < len(r.down) { // the run's first node of its own kind
+		if cap(r.failure) < len(r.down) {
+			r.failure = make([]Failure, len(r.down))
+		}
+		r.failure = r.failure[:len(r.down)]
+		clear(r.failure)
+	}
+	r.failure[node] = f
+}
+
+// failureOf is how a down node fails.
+func (r *Reachability) failureOf(node int) Failure {
+	if len(r.failure) == 0 {
+		return AsConfigured
+	}
+	return r.failure[node]
 }
 
 // Nodes is the number of nodes.
@@ -104,6 +150,7 @@ func (c *Config) Schedule() *GroupOutage {
 // Window makes one node unreachable in rounds First … Last.
 type Window struct {
 	Node, First, Last int
+	Failure           Failure // how the node fails; AsConfigured by default
 }
 
 // Windows is a schedule of outage windows, any number per node. Windows of
@@ -122,7 +169,7 @@ func (ws Windows) Apply(t int, r *Reachability) int {
 		}
 		switch t {
 		case w.First:
-			r.SetReachable(w.Node, false)
+			r.Fail(w.Node, w.Failure)
 		case w.Last + 1:
 			r.SetReachable(w.Node, true)
 		}

@@ -32,10 +32,13 @@ func WriteReplay(w io.Writer, t model.Tick, in incident.Incident, rows []ReplayR
 	u := unit{t}
 	var failures []string
 	for _, f := range in.Failures {
-		failures = append(failures, fmt.Sprintf("node %d %s", f.Node, u.during(f.First, f.Last)))
+		failures = append(failures, fmt.Sprintf("node %d %s %s", f.Node, f.Kind, u.during(f.First, f.Last)))
 	}
 	first, last := in.Span()
-	fmt.Fprintf(&b, "incident: %d %s failures, %s: %s\n", len(in.Failures), in.Kind, u.during(first, last), strings.Join(failures, "; "))
+	fmt.Fprintf(&b, "incident: %s, %s\n", plural(len(in.Failures), "failure", "failures"), u.during(first, last))
+	for _, f := range failures {
+		fmt.Fprintf(&b, "  %s\n", f)
+	}
 	if t != 0 {
 		fmt.Fprintf(&b, "one round = %s; times in seconds\n", t)
 	}
@@ -92,7 +95,7 @@ func drawReplay(dc draw.Canvas, t model.Tick, in incident.Incident, rows []Repla
 	lo, hi = max(1, lo-margin), hi+margin
 	// Round r covers (r−1, r] on the axis, in rounds or seconds.
 	x := func(r int) float64 { return u.value(float64(r)) }
-	p := newPlot(fmt.Sprintf("Incident: %d %s failures, %s", len(in.Failures), in.Kind, u.during(first, last)), u.axis("time from the run's start"), "")
+	p := newPlot(fmt.Sprintf("Incident: %s, %s", plural(len(in.Failures), "failure", "failures"), u.during(first, last)), u.axis("time from the run's start"), "")
 	bar := func(y float64, s incident.Span, c color.Color) error {
 		poly, err := plotter.NewPolygon(plotter.XYs{{X: x(s.First - 1), Y: y - 0.3}, {X: x(s.Last), Y: y - 0.3}, {X: x(s.Last), Y: y + 0.3}, {X: x(s.First - 1), Y: y + 0.3}})
 		if err != nil {
@@ -133,7 +136,13 @@ func drawReplay(dc draw.Canvas, t model.Tick, in incident.Incident, rows []Repla
 				}
 			}
 		}
-		ticks = append(ticks, plot.Tick{Value: y, Label: fmt.Sprintf("node %d down", ns[i])})
+		var how []string
+		for _, f := range in.Failures {
+			if f.Node == ns[i] && !slices.Contains(how, f.Kind) {
+				how = append(how, f.Kind)
+			}
+		}
+		ticks = append(ticks, plot.Tick{Value: y, Label: fmt.Sprintf("node %d: %s", ns[i], strings.Join(how, ", "))})
 		y++
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)

@@ -48,6 +48,8 @@ func TestGolden(t *testing.T) {
 		{"run-preset-consul.txt", []string{"run", "--preset", "consul", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
 		// An incident under two locks' defaults and three leases.
 		{"replay-presets.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}},
+		// Each node its own kind: a partition, a crash and a pause at once.
+		{"replay-mixed.txt", []string{"replay", "--preset", "kubernetes", "--lease", "15s,30s", "--nodes", "3", "--period", "30s", "../../testdata/incidents/mixed.txt"}},
 		{"replay-leases.txt", []string{"replay", "--preset", "kubernetes", "--lease", "15s,30s,1m", "--nodes", "3", "--period", "1m", "--fencing", "../../testdata/incidents/api-partition.txt"}},
 		{"sweep-preset-openshift.csv", []string{"sweep", "--preset", "openshift", "--lease", "137s,140s", "--outage", "0s:200s:50s", "--start", "1m", "--rounds", "30m", "--period", "5m", "--nodes", "3"}},
 		{"cost-preset-kubernetes.txt", []string{"cost", "--preset", "kubernetes", "--method", "both", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
