@@ -123,7 +123,9 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 			change = s.Apply(x.t, &x.reach)
 		}
 		switch {
-		case (observe == nil || x.t > last) && x.settled():
+		case (observe == nil || x.t > last) && !x.settled():
+			x.unsettled(change-1, nil)
+		case observe == nil || x.t > last:
 			// Other nodes' reachability changes nothing while the leader
 			// stays reachable: apply their changes as they come and end
 			// the settled stretch only where the leader's changes.
@@ -139,8 +141,6 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 				}
 			}
 			x.settledThrough(end)
-		case observe == nil || x.t > last:
-			x.stretch(change-1, nil)
 		case x.t < first:
 			x.stretch(min(change, first)-1, nil)
 		default:
@@ -193,15 +193,21 @@ func (x *state) seed(seed [2]uint64) {
 // the round after last and, if view is not nil, records there what each
 // round of the stretch saw.
 func (x *state) stretch(end int, view *RoundView) {
-	c, down, t := &x.c, x.reach.down, x.t
-
 	if x.settled() {
-		k := x.settledThrough(min(end, c.Rounds))
+		k := x.settledThrough(min(end, x.c.Rounds))
 		if view != nil {
 			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
 		}
 		return
 	}
+	x.unsettled(end, view)
+}
+
+// unsettled is stretch past its settled case: a stretch in which the
+// leader is down or gave up, another node believes it leads, or batches
+// wait.
+func (x *state) unsettled(end int, view *RoundView) {
+	c, down, t := &x.c, x.reach.down, x.t
 
 	// The renew deadline: a leader that has not renewed for a retry period
 	// and its deadline gives up, and so does a stale believer.
