@@ -14,7 +14,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,15 +23,13 @@ import (
 
 // Kinds are the kinds of failure a line may name: isolate (the node
 // reaches neither the record nor the store, the publication's outage) and
-// the model's failure kinds.
+// the model's failure kinds (model.Failure).
 func Kinds() []string {
-	return []string{"isolate", "black-hole", "partition", "pause", "crash", "release"}
-}
-
-// kinds maps a kind's name to the model's.
-func kinds() map[string]model.Failure {
-	return map[string]model.Failure{"isolate": model.Isolated, "black-hole": model.BlackHoled, "partition": model.Partitioned,
-		"pause": model.Paused, "crash": model.Crashed, "release": model.Released}
+	var names []string
+	for f := model.Isolated; f <= model.Released; f++ {
+		names = append(names, f.String())
+	}
+	return names
 }
 
 // Failure is one line: a node unreachable in rounds First … Last, failing
@@ -71,8 +68,8 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 			return fail("node %q: want a node number from 0 to %d", fields[0], model.MaxNodes-1)
 		}
 		kind := fields[1]
-		if !slices.Contains(Kinds(), kind) {
-			return fail("kind %q: want one of %s", kind, strings.Join(Kinds(), ", "))
+		if _, err := model.ParseFailure(kind); err != nil {
+			return fail("%v", err)
 		}
 		first, err := parseStart(fields[2], t, epoch)
 		if err != nil {
@@ -135,7 +132,8 @@ func needsTick(t model.Tick, s string) string {
 func (in Incident) Schedule() model.Windows {
 	var ws model.Windows
 	for _, f := range in.Failures {
-		ws = append(ws, model.Window{Node: f.Node, First: f.First, Last: f.Last, Failure: kinds()[f.Kind]})
+		failure, _ := model.ParseFailure(f.Kind) // Parse checked it
+		ws = append(ws, model.Window{Node: f.Node, First: f.First, Last: f.Last, Failure: failure})
 	}
 	return ws
 }

@@ -424,3 +424,43 @@ func TestOwnKindsCheck(t *testing.T) {
 	}
 	t.Logf("%d runs", n)
 }
+
+// TestAlternatingAlso: a node's further failure processes (Alternating's
+// Also) fail it their own way, and a node down in two ways at once fails
+// as the first: with fixed lengths, the schedule is the window schedule it
+// describes, and the runs are the same.
+func TestAlternatingAlso(t *testing.T) {
+	never, _ := model.ParseLengths("fixed:1000000000")
+	fixed := func(n int) model.Lengths { l, _ := model.ParseLengths(fmt.Sprintf("fixed:%d", n)); return l }
+	c := model.Default()
+	c.Nodes, c.Rounds, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Period = 3, 40, 6, 0, 3, 1, 5
+	c.Partition = true // the Up/Down process's kind: a leader cut off works to its deadline
+	for _, tt := range []struct {
+		name string
+		a    model.Alternating
+		want model.Windows
+	}{
+		{"a pause beside no outage", model.Alternating{Up: never, Down: never, Also: []model.Process{{Up: fixed(10), Down: fixed(8), Failure: model.Paused}}},
+			model.Windows{{Node: 0, First: 11, Last: 18, Failure: model.Paused}, {Node: 0, First: 29, Last: 36, Failure: model.Paused},
+				{Node: 1, First: 11, Last: 18, Failure: model.Paused}, {Node: 1, First: 29, Last: 36, Failure: model.Paused},
+				{Node: 2, First: 11, Last: 18, Failure: model.Paused}, {Node: 2, First: 29, Last: 36, Failure: model.Paused}}},
+		{"a partition, then a crash that outlasts it", model.Alternating{Up: fixed(10), Down: fixed(5), Also: []model.Process{{Up: fixed(12), Down: fixed(6), Failure: model.Crashed}}},
+			nil},
+	} {
+		if tt.want == nil { // node by node: partition 11-15, crash 13-18 (16-18 on its own), partition 26-30, crash 31-36
+			for n := range c.Nodes {
+				tt.want = append(tt.want, model.Window{Node: n, First: 11, Last: 15, Failure: model.AsConfigured}, model.Window{Node: n, First: 16, Last: 18, Failure: model.Crashed},
+					model.Window{Node: n, First: 26, Last: 30, Failure: model.AsConfigured}, model.Window{Node: n, First: 31, Last: 36, Failure: model.Crashed})
+			}
+		}
+		var r model.Runner
+		got, err := r.RunSchedule(c, &tt.a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := r.RunSchedule(c, tt.want)
+		if got != want {
+			t.Errorf("%s: %+v, its windows give %+v", tt.name, got, want)
+		}
+	}
+}

@@ -169,20 +169,39 @@ func (s *sampler) draw(rng *rand.Rand) int {
 // the start of an up period. Each Begin reseeds the source, so every run
 // with the same Alternating meets the same failures. It keeps its state
 // during a run, so each concurrent run needs its own.
+//
+// Beside those failures, which fail as the configuration's kinds say,
+// every node may also run the processes of Also, each alternating on its
+// own with its own lengths and failing its own way (a pause now and then
+// beside the outages): a node is down while any of its processes is, and
+// fails as the first of them in order that is down (Up/Down first).
 type Alternating struct {
 	Up, Down Lengths
+	Also     []Process
 	Seed     [2]uint64
 
 	src            rand.PCG
 	rng            *rand.Rand // over src, made once: rngOf says over which
 	rngOf          *rand.PCG
 	upLen, downLen sampler
+	also           []processSampler
 	heap           []nodeChange // every node's next change, soonest first
+	procDown       []bool       // with Also: per node and process, down
 }
 
-// nodeChange is the round in which a node's reachability next changes.
-// The heap holds them by value, so that ordering it reads no other slice.
-type nodeChange struct{ at, node int }
+// Process is a failure process of Alternating.Also: up and down periods
+// of their own lengths, failing as Failure says.
+type Process struct {
+	Up, Down Lengths
+	Failure  Failure
+}
+
+type processSampler struct{ up, down sampler }
+
+// nodeChange is the round in which one of a node's processes next changes
+// (proc 0 is Up/Down, proc i is Also[i-1]). The heap holds them by value,
+// so that ordering it reads no other slice.
+type nodeChange struct{ at, node, proc int }
 
 // Begin implements Schedule.
 func (a *Alternating) Begin(r *Reachability) int {
@@ -194,8 +213,26 @@ func (a *Alternating) Begin(r *Reachability) int {
 	n := r.Nodes()
 	a.heap = a.heap[:0]
 	for i := range n {
-		a.heap = append(a.heap, nodeChange{1 + a.upLen.draw(a.rng), i})
+		a.heap = append(a.heap, nodeChange{1 + a.upLen.draw(a.rng), i, 0})
 	}
+	if len(a.Also) > 0 {
+		a.also = a.also[:0]
+		for _, p := range a.Also {
+			a.also = append(a.also, processSampler{newSampler(p.Up), newSampler(p.Down)})
+		}
+		for i := range n {
+			for p := range a.also {
+				a.heap = append(a.heap, nodeChange{1 + a.also[p].up.draw(a.rng), i, p + 1})
+			}
+		}
+		if size := n * (1 + len(a.Also)); cap(a.procDown) < size {
+			a.procDown = make([]bool, size)
+		} else {
+			a.procDown = a.procDown[:size]
+			clear(a.procDown)
+		}
+	}
+	n = len(a.heap)
 	for i := n/2 - 1; i >= 0; i-- {
 		a.down(i)
 	}
@@ -204,6 +241,9 @@ func (a *Alternating) Begin(r *Reachability) int {
 
 // Apply implements Schedule: each change costs a draw and O(log nodes).
 func (a *Alternating) Apply(t int, r *Reachability) int {
+	if len(a.Also) > 0 {
+		return a.applyAll(t, r)
+	}
 	for a.heap[0].at == t {
 		first := &a.heap[0]
 		if r.Reachable(first.node) {
@@ -212,6 +252,38 @@ func (a *Alternating) Apply(t int, r *Reachability) int {
 		} else {
 			r.SetReachable(first.node, true)
 			first.at = t + a.upLen.draw(a.rng)
+		}
+		a.down(0)
+	}
+	return a.heap[0].at
+}
+
+// applyAll is Apply with Also: a change turns one process of a node, and
+// the node is down while any of them is, failing as the first down.
+func (a *Alternating) applyAll(t int, r *Reachability) int {
+	procs := 1 + len(a.Also)
+	for a.heap[0].at == t {
+		first := &a.heap[0]
+		state := a.procDown[first.node*procs : (first.node+1)*procs]
+		up, down := a.upLen, a.downLen
+		if first.proc > 0 {
+			up, down = a.also[first.proc-1].up, a.also[first.proc-1].down
+		}
+		if state[first.proc] = !state[first.proc]; state[first.proc] {
+			first.at = t + down.draw(a.rng)
+		} else {
+			first.at = t + up.draw(a.rng)
+		}
+		r.SetReachable(first.node, true)
+		for p, isDown := range state {
+			if isDown {
+				f := AsConfigured
+				if p > 0 {
+					f = a.Also[p-1].Failure
+				}
+				r.Fail(first.node, f)
+				break
+			}
 		}
 		a.down(0)
 	}

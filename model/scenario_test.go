@@ -83,8 +83,6 @@ func TestScenarios(t *testing.T) {
 }
 
 func parseWindows(t *testing.T, vals []string) model.Windows {
-	kinds := map[string]model.Failure{"isolate": model.Isolated, "black-hole": model.BlackHoled, "partition": model.Partitioned,
-		"pause": model.Paused, "crash": model.Crashed, "release": model.Released}
 	var ws model.Windows
 	var items []string
 	for _, v := range vals { // datadriven splits a value at commas only in key=(a, b)
@@ -100,9 +98,9 @@ func parseWindows(t *testing.T, vals []string) model.Windows {
 			t.Fatalf("window %q: want node:first-last[:kind]", v)
 		}
 		if hasKind {
-			f, ok := kinds[kind]
-			if !ok {
-				t.Fatalf("window %q: kind %q", v, kind)
+			f, err := model.ParseFailure(kind)
+			if err != nil {
+				t.Fatalf("window %q: %v", v, err)
 			}
 			w.Failure = f
 		}

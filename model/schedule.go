@@ -1,6 +1,10 @@
 package model
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strings"
+)
 
 // Never is the round a Schedule returns when reachability changes no more.
 const Never = math.MaxInt
@@ -32,6 +36,27 @@ const (
 	Crashed              // forgets that it led
 	Released             // stops cleanly, emptying the record if it holds it
 )
+
+// failureNames are the kinds' names, in Failure order, AsConfigured's
+// empty: a kind of its own is named as incidents and flags name it.
+func failureNames() []string {
+	return []string{"", "isolate", "black-hole", "partition", "pause", "crash", "release"}
+}
+
+// String is the kind's name: isolate, black-hole, partition, pause, crash
+// or release ("" for AsConfigured).
+func (f Failure) String() string { return failureNames()[f] }
+
+// ParseFailure reads a kind of failure by its name.
+func ParseFailure(name string) (Failure, error) {
+	names := failureNames()
+	for f, n := range names {
+		if f > 0 && n == name {
+			return Failure(f), nil
+		}
+	}
+	return 0, fmt.Errorf("kind %q: want one of %s", name, strings.Join(names[1:], ", "))
+}
 
 func (r *Reachability) reset(nodes int) {
 	if cap(r.down) < nodes {

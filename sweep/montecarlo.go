@@ -7,6 +7,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strings"
 	"strconv"
 	"sync"
 
@@ -26,6 +27,7 @@ func MonteCarloParams() []model.Param {
 type MonteCarlo struct {
 	Grid     Grid // only MonteCarloParams() vary
 	Up, Down model.Lengths
+	Also     []model.Process // further failure processes of every node, each its own kind (model.Alternating)
 	Replicas int
 	Seed     uint64
 	// RoundsPerYear, if positive, turns missed and double batches into
@@ -110,11 +112,16 @@ func (s *Summary) InUnit(t model.Tick, k model.Stat) (mean float64, ci95 Interva
 // computed from the lists, without walking the grid; with Precision, for
 // MaxReplicas replicas, the most it may take.
 func (mc *MonteCarlo) Periods() float64 {
-	cycle := mc.Up.Mean() + mc.Down.Mean()
-	sum := 0.0 // over nodes × rounds
+	cycles := []float64{mc.Up.Mean() + mc.Down.Mean()}
+	for _, p := range mc.Also {
+		cycles = append(cycles, p.Up.Mean()+p.Down.Mean())
+	}
+	sum := 0.0 // over nodes × rounds × processes
 	for n := range mc.Grid.Values[model.Nodes].All() {
 		for r := range mc.Grid.Values[model.Rounds].All() {
-			sum += float64(n) * (1 + 2*float64(r)/cycle)
+			for _, cycle := range cycles {
+				sum += float64(n) * (1 + 2*float64(r)/cycle)
+			}
 		}
 	}
 	others := 1.0
@@ -150,12 +157,29 @@ func (mc *MonteCarlo) replicaSeed(dists []byte, c *model.Config, r int) [2]uint6
 // the same for every replica of the study.
 func (mc *MonteCarlo) distributions() []byte {
 	b := []byte(mc.Up.String() + mc.Down.String())
-	for _, l := range []model.Lengths{mc.Up, mc.Down} { // an empirical one by its lengths, not only its file's name
+	lengths := []model.Lengths{mc.Up, mc.Down}
+	if len(mc.Also) > 0 {
+		b = append(b, mc.AlsoText(0)...)
+		for _, p := range mc.Also {
+			lengths = append(lengths, p.Up, p.Down)
+		}
+	}
+	for _, l := range lengths { // an empirical one by its lengths, not only its file's name
 		for _, n := range l.Samples {
 			b = strconv.AppendInt(append(b, ','), int64(n), 10)
 		}
 	}
 	return b
+}
+
+// AlsoText writes the study's further failure processes as the --also
+// flag takes them, kind=UPTIME/DOWNTIME, ;-separated, in the unit of t.
+func (mc *MonteCarlo) AlsoText(t model.Tick) string {
+	var parts []string
+	for _, p := range mc.Also {
+		parts = append(parts, p.Failure.String()+"="+t.FormatLengths(p.Up)+"/"+t.FormatLengths(p.Down))
+	}
+	return strings.Join(parts, ";")
 }
 
 // splitmix is one step of SplitMix64, a well-mixed hash of x.
@@ -196,7 +220,7 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 	for range workers {
 		go func() {
 			var r model.Runner
-			a := stoppable{Alternating: model.Alternating{Up: mc.Up, Down: mc.Down}, done: ctx.Done()}
+			a := stoppable{Alternating: model.Alternating{Up: mc.Up, Down: mc.Down, Also: mc.Also}, done: ctx.Done()}
 			for j := range jobs {
 				for rep := j.first; rep < j.last; rep++ {
 					a.Seed = mc.replicaSeed(dists, &j.c, rep)
@@ -317,7 +341,11 @@ func (mc *MonteCarlo) Finish(s *Summary) {
 func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 	t := mc.Grid.Tick
 	b = t.AppendNames(b, MonteCarloParams()...)
-	b = append(b, "uptime,downtime,seed,replicas"...)
+	b = append(b, "uptime,downtime,"...)
+	if len(mc.Also) > 0 {
+		b = append(b, "also,"...)
+	}
+	b = append(b, "seed,replicas"...)
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		b = fmt.Appendf(b, ",%[1]s_mean,%[1]s_lo95,%[1]s_hi95", t.StatName(s))
 	}
@@ -340,7 +368,11 @@ func (mc *MonteCarlo) AppendRow(b []byte, s *Summary) []byte {
 		b = t.AppendValue(b, p, s.Config.Get(p))
 		b = append(b, ',')
 	}
-	b = fmt.Appendf(b, "%q,%q,%d,%d", mc.Up.String(), mc.Down.String(), mc.Seed, s.Replicas)
+	b = fmt.Appendf(b, "%q,%q,", mc.Up.String(), mc.Down.String())
+	if len(mc.Also) > 0 {
+		b = fmt.Appendf(b, "%q,", mc.AlsoText(0))
+	}
+	b = fmt.Appendf(b, "%d,%d", mc.Seed, s.Replicas)
 	for k := range model.NumStats {
 		mean, ci := s.InUnit(t, model.Stat(k))
 		for _, v := range []float64{mean, ci.Lo, ci.Hi} {

@@ -36,10 +36,20 @@ type monteCarloSpec struct {
 	Down          string            `json:"down"`
 	UpSamples     []int             `json:"up_samples,omitempty"` // an empirical distribution's lengths
 	DownSamples   []int             `json:"down_samples,omitempty"`
+	Also          []processSpec     `json:"also,omitempty"`
 	Replicas      int               `json:"replicas"`
 	Seed          uint64            `json:"seed"`
 	RoundsPerYear float64           `json:"rounds_per_year,omitempty"`
 	LinesPerBatch float64           `json:"lines_per_batch"`
+}
+
+// processSpec is a further failure process of a study (MonteCarlo.Also).
+type processSpec struct {
+	Failure     string `json:"failure"`
+	Up          string `json:"up"`
+	Down        string `json:"down"`
+	UpSamples   []int  `json:"up_samples,omitempty"`
+	DownSamples []int  `json:"down_samples,omitempty"`
 }
 
 func (mc *MonteCarlo) spec() monteCarloSpec {
@@ -48,6 +58,9 @@ func (mc *MonteCarlo) spec() monteCarloSpec {
 		RoundsPerYear: mc.RoundsPerYear, LinesPerBatch: mc.LinesPerBatch}
 	for p, vals := range mc.Grid.Values {
 		s.Grid[model.Param(p).Name()] = vals.Format(model.Param(p))
+	}
+	for _, p := range mc.Also {
+		s.Also = append(s.Also, processSpec{p.Failure.String(), p.Up.String(), p.Down.String(), p.Up.Samples, p.Down.Samples})
 	}
 	return s
 }
@@ -67,6 +80,19 @@ func (s monteCarloSpec) studyOf() (*MonteCarlo, error) {
 	}
 	if mc.Down, err = lengths(s.Down, s.DownSamples); err != nil {
 		return nil, err
+	}
+	for _, p := range s.Also {
+		var proc model.Process
+		if proc.Failure, err = model.ParseFailure(p.Failure); err != nil {
+			return nil, err
+		}
+		if proc.Up, err = lengths(p.Up, p.UpSamples); err != nil {
+			return nil, err
+		}
+		if proc.Down, err = lengths(p.Down, p.DownSamples); err != nil {
+			return nil, err
+		}
+		mc.Also = append(mc.Also, proc)
 	}
 	mc.Grid.Tick, mc.Grid.Seed = model.Tick(time.Duration(s.TickMS)*time.Millisecond), s.JitterSeed
 	for p := model.Param(0); int(p) < model.NumParams; p++ {

@@ -473,6 +473,55 @@ func (v lengthsValue) resolve(t model.Tick) (string, error) {
 	return *v.text, err
 }
 
+// alsoValue is the repeatable --also flag: a further failure process of
+// every node, KIND=UPTIME/DOWNTIME, read once the tick is known.
+type alsoValue struct {
+	ps    *[]model.Process
+	texts *[]string
+}
+
+func (v alsoValue) String() string { return strings.Join(*v.texts, " ") }
+
+func (v alsoValue) Set(s string) error {
+	*v.texts = append(*v.texts, s)
+	return nil
+}
+
+func (v alsoValue) resolve(t model.Tick) (string, error) {
+	*v.ps = (*v.ps)[:0]
+	for _, text := range *v.texts {
+		kind, lengths, ok := strings.Cut(text, "=")
+		up, down, ok2 := strings.Cut(lengths, "/")
+		if !ok || !ok2 {
+			return text, fmt.Errorf("want KIND=UPTIME/DOWNTIME, as pause=geometric:2000/fixed:3")
+		}
+		var p model.Process
+		var err error
+		if p.Failure, err = model.ParseFailure(kind); err != nil {
+			return text, err
+		}
+		for _, l := range []struct {
+			dst  *model.Lengths
+			text string
+		}{{&p.Up, up}, {&p.Down, down}} {
+			if path, ok := strings.CutPrefix(l.text, "empirical:"); ok {
+				*l.dst, err = readEmpirical(path, t)
+			} else {
+				*l.dst, err = t.ParseLengths(l.text)
+			}
+			if err != nil {
+				return text, err
+			}
+		}
+		*v.ps = append(*v.ps, p)
+	}
+	return strings.Join(*v.texts, " "), nil
+}
+
+func (v alsoValue) kind() model.TimeKind { return model.Span }
+
+func (v alsoValue) Type() string { return "process" }
+
 // empiricalSyntax says what empirical:FILE holds.
 const empiricalSyntax = "empirical:FILE, the lengths a team saw, one a line (rounds; with --tick, durations, taken to the nearest tick)"
 
