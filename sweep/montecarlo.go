@@ -7,8 +7,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
-	"strings"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/leasesim/leasesim/model"
