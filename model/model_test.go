@@ -444,6 +444,9 @@ func TestAlternatingAlso(t *testing.T) {
 			model.Windows{{Node: 0, First: 11, Last: 18, Failure: model.Paused}, {Node: 0, First: 29, Last: 36, Failure: model.Paused},
 				{Node: 1, First: 11, Last: 18, Failure: model.Paused}, {Node: 1, First: 29, Last: 36, Failure: model.Paused},
 				{Node: 2, First: 11, Last: 18, Failure: model.Paused}, {Node: 2, First: 29, Last: 36, Failure: model.Paused}}},
+		{"a zone of nodes 0 and 2 cut off together, beside no outage", model.Alternating{Up: never, Down: never, Also: []model.Process{{Up: fixed(10), Down: fixed(8), Failure: model.Isolated, Zone: []int{0, 2}}}},
+			model.Windows{{Node: 0, First: 11, Last: 18, Failure: model.Isolated}, {Node: 0, First: 29, Last: 36, Failure: model.Isolated},
+				{Node: 2, First: 11, Last: 18, Failure: model.Isolated}, {Node: 2, First: 29, Last: 36, Failure: model.Isolated}}},
 		{"a partition, then a crash that outlasts it", model.Alternating{Up: fixed(10), Down: fixed(5), Also: []model.Process{{Up: fixed(12), Down: fixed(6), Failure: model.Crashed}}},
 			nil},
 	} {

@@ -187,20 +187,24 @@ type Alternating struct {
 	also           []processSampler
 	heap           []nodeChange // every node's next change, soonest first
 	procDown       []bool       // with Also: per node and process, down
+	zoneDown       []bool       // with Also: per process, a zone process's state
 }
 
 // Process is a failure process of Alternating.Also: up and down periods
-// of their own lengths, failing as Failure says.
+// of their own lengths, failing as Failure says, run by every node on its
+// own or, if Zone names nodes, by those nodes together (a zone or a rack
+// that fails as one).
 type Process struct {
 	Up, Down Lengths
 	Failure  Failure
+	Zone     []int
 }
 
 type processSampler struct{ up, down sampler }
 
 // nodeChange is the round in which one of a node's processes next changes
-// (proc 0 is Up/Down, proc i is Also[i-1]). The heap holds them by value,
-// so that ordering it reads no other slice.
+// (proc 0 is Up/Down, proc i is Also[i-1]; node −1 for a zone's process).
+// The heap holds them by value, so that ordering it reads no other slice.
 type nodeChange struct{ at, node, proc int }
 
 // Begin implements Schedule.
@@ -222,8 +226,21 @@ func (a *Alternating) Begin(r *Reachability) int {
 		}
 		for i := range n {
 			for p := range a.also {
-				a.heap = append(a.heap, nodeChange{1 + a.also[p].up.draw(a.rng), i, p + 1})
+				if len(a.Also[p].Zone) == 0 {
+					a.heap = append(a.heap, nodeChange{1 + a.also[p].up.draw(a.rng), i, p + 1})
+				}
 			}
+		}
+		for p := range a.also {
+			if len(a.Also[p].Zone) > 0 {
+				a.heap = append(a.heap, nodeChange{1 + a.also[p].up.draw(a.rng), -1, p + 1})
+			}
+		}
+		if procs := 1 + len(a.Also); cap(a.zoneDown) < procs {
+			a.zoneDown = make([]bool, procs)
+		} else {
+			a.zoneDown = a.zoneDown[:procs]
+			clear(a.zoneDown)
 		}
 		if size := n * (1 + len(a.Also)); cap(a.procDown) < size {
 			a.procDown = make([]bool, size)
@@ -264,30 +281,50 @@ func (a *Alternating) applyAll(t int, r *Reachability) int {
 	procs := 1 + len(a.Also)
 	for a.heap[0].at == t {
 		first := &a.heap[0]
-		state := a.procDown[first.node*procs : (first.node+1)*procs]
+		p := first.proc
 		up, down := a.upLen, a.downLen
-		if first.proc > 0 {
-			up, down = a.also[first.proc-1].up, a.also[first.proc-1].down
+		if p > 0 {
+			up, down = a.also[p-1].up, a.also[p-1].down
 		}
-		if state[first.proc] = !state[first.proc]; state[first.proc] {
+		var isDown bool
+		if first.node < 0 { // a zone's process: its nodes turn together
+			a.zoneDown[p] = !a.zoneDown[p]
+			isDown = a.zoneDown[p]
+			for _, n := range a.Also[p-1].Zone {
+				if n < r.Nodes() {
+					a.turn(r, n, p, procs, isDown)
+				}
+			}
+		} else {
+			isDown = !a.procDown[first.node*procs+p]
+			a.turn(r, first.node, p, procs, isDown)
+		}
+		if isDown {
 			first.at = t + down.draw(a.rng)
 		} else {
 			first.at = t + up.draw(a.rng)
 		}
-		r.SetReachable(first.node, true)
-		for p, isDown := range state {
-			if isDown {
-				f := AsConfigured
-				if p > 0 {
-					f = a.Also[p-1].Failure
-				}
-				r.Fail(first.node, f)
-				break
-			}
-		}
 		a.down(0)
 	}
 	return a.heap[0].at
+}
+
+// turn sets process p of node down or up and the node's reachability: down
+// while any of its processes is, failing as the first of them that is.
+func (a *Alternating) turn(r *Reachability, node, p, procs int, down bool) {
+	state := a.procDown[node*procs : (node+1)*procs]
+	state[p] = down
+	r.SetReachable(node, true)
+	for q, isDown := range state {
+		if isDown {
+			f := AsConfigured
+			if q > 0 {
+				f = a.Also[q-1].Failure
+			}
+			r.Fail(node, f)
+			return
+		}
+	}
 }
 
 // down restores the heap order below position i.

@@ -173,11 +173,20 @@ func (mc *MonteCarlo) distributions() []byte {
 }
 
 // AlsoText writes the study's further failure processes as the --also
-// flag takes them, kind=UPTIME/DOWNTIME, ;-separated, in the unit of t.
+// flag takes them, KIND[@NODES]=UPTIME/DOWNTIME, ;-separated, in the unit
+// of t.
 func (mc *MonteCarlo) AlsoText(t model.Tick) string {
 	var parts []string
 	for _, p := range mc.Also {
-		parts = append(parts, p.Failure.String()+"="+t.FormatLengths(p.Up)+"/"+t.FormatLengths(p.Down))
+		kind := p.Failure.String()
+		if len(p.Zone) > 0 {
+			var nodes []string
+			for _, n := range p.Zone {
+				nodes = append(nodes, strconv.Itoa(n))
+			}
+			kind += "@" + strings.Join(nodes, ",")
+		}
+		parts = append(parts, kind+"="+t.FormatLengths(p.Up)+"/"+t.FormatLengths(p.Down))
 	}
 	return strings.Join(parts, ";")
 }

@@ -50,6 +50,7 @@ type processSpec struct {
 	Down        string `json:"down"`
 	UpSamples   []int  `json:"up_samples,omitempty"`
 	DownSamples []int  `json:"down_samples,omitempty"`
+	Zone        []int  `json:"zone,omitempty"`
 }
 
 func (mc *MonteCarlo) spec() monteCarloSpec {
@@ -60,7 +61,7 @@ func (mc *MonteCarlo) spec() monteCarloSpec {
 		s.Grid[model.Param(p).Name()] = vals.Format(model.Param(p))
 	}
 	for _, p := range mc.Also {
-		s.Also = append(s.Also, processSpec{p.Failure.String(), p.Up.String(), p.Down.String(), p.Up.Samples, p.Down.Samples})
+		s.Also = append(s.Also, processSpec{p.Failure.String(), p.Up.String(), p.Down.String(), p.Up.Samples, p.Down.Samples, p.Zone})
 	}
 	return s
 }
@@ -82,7 +83,7 @@ func (s monteCarloSpec) studyOf() (*MonteCarlo, error) {
 		return nil, err
 	}
 	for _, p := range s.Also {
-		var proc model.Process
+		proc := model.Process{Zone: p.Zone}
 		if proc.Failure, err = model.ParseFailure(p.Failure); err != nil {
 			return nil, err
 		}

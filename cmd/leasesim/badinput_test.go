@@ -26,7 +26,7 @@ var badValues = map[string][]string{
 	"K/N":      {"4/4", "-1/2", "1", "a/b", "0/0"},
 	"float":    {"-1", "abc", "NaN", "1e13"},
 	"share":    {"-1%", "100%", "1", "abc", "NaN", "10%%"},
-	"process":  {"pause", "flood=geometric:10/fixed:2", "pause=geometric:10", "pause=weibull:2/fixed:1", "crash=fixed:0/fixed:1", ""},
+	"process":  {"pause", "flood=geometric:10/fixed:2", "pause=geometric:10", "pause=weibull:2/fixed:1", "crash=fixed:0/fixed:1", "isolate@x=fixed:5/fixed:2", "isolate@0-1=fixed:5/fixed:2", ""},
 	"uint64":   {"-1", "abc", "99999999999999999999999"},
 }
 

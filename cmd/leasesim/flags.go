@@ -493,12 +493,20 @@ func (v alsoValue) resolve(t model.Tick) (string, error) {
 		kind, lengths, ok := strings.Cut(text, "=")
 		up, down, ok2 := strings.Cut(lengths, "/")
 		if !ok || !ok2 {
-			return text, fmt.Errorf("want KIND=UPTIME/DOWNTIME, as pause=geometric:2000/fixed:3")
+			return text, fmt.Errorf("want KIND[@NODES]=UPTIME/DOWNTIME, as pause=geometric:2000/fixed:3 or isolate@0:1=geometric:90000/fixed:20")
 		}
 		var p model.Process
 		var err error
+		kind, zone, isZone := strings.Cut(kind, "@")
 		if p.Failure, err = model.ParseFailure(kind); err != nil {
 			return text, err
+		}
+		if isZone {
+			nodes, err := sweep.ParseValues(0, model.DownFrom, zone)
+			if err != nil {
+				return text, fmt.Errorf("zone %q: want node numbers, as 0:1 or 0,2: %v", zone, err)
+			}
+			p.Zone = slices.Collect(nodes.All())
 		}
 		for _, l := range []struct {
 			dst  *model.Lengths

@@ -80,7 +80,7 @@ func TestMonteCarloShardsMerge(t *testing.T) {
 	for _, study := range [][]string{
 		{"--nodes", "1:3", "--quorum", "false,true", "--rounds", "20000", "--rounds-per-year", "2190", "--replicas", "90"},
 		{"--preset", "kubernetes", "--nodes", "3", "--rounds", "24h", "--uptime", "geometric:2h", "--downtime", "lognormal:30s,1", "--replicas", "25", "--seed", "5",
-			"--also", "pause=geometric:6h/fixed:20s", "--also", "partition=geometric:12h/lognormal:1m,0.5"},
+			"--also", "pause=geometric:6h/fixed:20s", "--also", "partition=geometric:12h/lognormal:1m,0.5", "--also", "isolate@0:1=geometric:24h/fixed:2m"},
 	} {
 		whole := filepath.Join(dir, "whole.csv")
 		if code, _, stderr := runCmd(t, append([]string{"montecarlo", "--csv", whole}, study...)...); code != 0 {
