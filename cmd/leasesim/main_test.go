@@ -48,6 +48,8 @@ func TestGolden(t *testing.T) {
 		{"run-preset-consul.txt", []string{"run", "--preset", "consul", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
 		// An incident under two locks' defaults and three leases.
 		{"replay-presets.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}},
+		// The README's incident: a 95 s API-server brownout under Kubernetes' and OpenShift's defaults.
+		{"replay-brownout.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/brownout.txt"}},
 		// Each node its own kind: a partition, a crash and a pause at once.
 		{"replay-mixed.txt", []string{"replay", "--preset", "kubernetes", "--lease", "15s,30s", "--nodes", "3", "--period", "30s", "../../testdata/incidents/mixed.txt"}},
 		{"replay-leases.txt", []string{"replay", "--preset", "kubernetes", "--lease", "15s,30s,1m", "--nodes", "3", "--period", "1m", "--fencing", "../../testdata/incidents/api-partition.txt"}},

@@ -390,3 +390,74 @@ func TestRoundModelOutageSurvived(t *testing.T) {
 		}
 	}
 }
+
+// TestBrownout: an API outage of every node at once (95 s, calls failing
+// at once), as the README's incident has it. The leader gives up its
+// renew deadline after its last renewal; after the outage a follower takes
+// over at its first poll if it saw the last renewal before the outage,
+// else it sees that renewal as a change and waits a whole lease: within a
+// lease and two jittered polls of the outage's end. The round model, at
+// 1 s rounds over 200 seeds, takes over within the same bounds, and both
+// see the long wait.
+func TestBrownout(t *testing.T) {
+	s := cases(t)["kubernetes"]
+	const length = 95 * time.Second
+	bound := s.LeaseDuration + time.Duration(2*(1+model.JitterFactor)*float64(s.RetryPeriod))
+	var waits []time.Duration
+	for range 20 {
+		synctest.Test(t, func(t *testing.T) {
+			c := newCluster(t, s, false)
+			renewed := c.nextRenewal()
+			time.Sleep(time.Millisecond)
+			for _, n := range c.nodes {
+				n.set(fastFail)
+			}
+			time.Sleep(length - time.Millisecond)
+			end := c.now()
+			for _, n := range c.nodes {
+				n.set(healthy)
+			}
+			time.Sleep(bound + s.RetryPeriod)
+			var took time.Duration
+			for _, sp := range c.record() {
+				if sp.node == 0 && sp.end != 0 && sp.end-renewed != s.GiveUp() {
+					t.Errorf("node 0 stopped leading %v after its last renewal, want %v", sp.end-renewed, s.GiveUp())
+				}
+				if sp.start > end && took == 0 {
+					took = sp.start - end
+				}
+			}
+			c.stop()
+			if took == 0 || took > bound {
+				t.Errorf("a follower took over %v after the outage's end, want within %v", took, bound)
+			}
+			waits = append(waits, took)
+		})
+	}
+	slices.Sort(waits)
+	tick := model.Tick(time.Second)
+	cfg := model.Default()
+	cfg.Nodes, cfg.Renewal, cfg.Jitter, cfg.Down, cfg.Rounds, cfg.Period = 3, 0, true, 3, 400, 400
+	cfg.Lease, cfg.RenewDeadline, cfg.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
+	cfg.Start, cfg.Outage = 101, int(length/time.Second)
+	var model95 []float64
+	for seed := range uint64(200) {
+		r := model.Runner{JitterSeed: model.JitterSeed(seed)}
+		var took int
+		_, err := r.Trace(cfg, cfg.Schedule(), 1, cfg.Rounds, func(v *model.RoundView) {
+			if v.Handover && took == 0 {
+				took = v.Round
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wait := time.Duration(took-(cfg.Start+cfg.Outage-1)) * time.Second
+		if wait <= 0 || wait > bound+time.Second {
+			t.Errorf("the round model, seed %d: takeover %v after the outage's end, want within %v", seed, wait, bound)
+		}
+		model95 = append(model95, wait.Seconds())
+	}
+	slices.Sort(model95)
+	t.Logf("client-go: takeover %v to %v after the end (median %v); round model %vs to %vs (median %vs)", waits[0], waits[len(waits)-1], waits[len(waits)/2], model95[0], model95[len(model95)-1], model95[len(model95)/2])
+}
