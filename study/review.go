@@ -194,16 +194,31 @@ func (rv *Review) Projections() []cost.ConfigProjection {
 // longest lease have played out, which cuts its leaderless and handover
 // figures short and hides the handovers of the longer leases.
 func (rv *Review) Warnings() []string {
-	c, t, rg := rv.Base, rv.Tick, rv.Ranges
-	longest := rg.Leases[len(rg.Leases)-1]
-	need := c.Start - 1 + rg.Long + longest
-	if need <= c.Rounds {
+	return shortRun(rv.Tick, rv.Base, "lease sweep", rv.Ranges.Long, rv.Ranges.Leases[len(rv.Ranges.Leases)-1])
+}
+
+// Warnings lists, as Review.Warnings does, a run too short for the lease
+// block's long outage and longest lease; t is the unit to write times in.
+func (m Measure) Warnings(t model.Tick) []string {
+	if len(m.Leases) == 0 {
+		return nil
+	}
+	return shortRun(t, m.Base, "lease block", m.Outages[0], m.Leases[len(m.Leases)-1])
+}
+
+// shortRun is the warning that c's run ends before an outage of outage
+// rounds from c.Start and then a lease of lease rounds have played out,
+// which cuts a study's figures short, or nothing. An outage that starts
+// after the run has a warning of its own (Config.Warnings).
+func shortRun(t model.Tick, c model.Config, study string, outage, lease int) []string {
+	need := c.Start - 1 + outage + lease
+	if need <= c.Rounds || c.Start > c.Rounds {
 		return nil
 	}
 	from := fmt.Sprintf("round %d", c.Start)
 	if t != 0 {
 		from = t.FormatValue(model.Start, c.Start)
 	}
-	return []string{fmt.Sprintf("the run lasts %s, but the lease sweep's outage of %s from %s and its longest lease of %s need %s to play out: their figures are cut short; --rounds %s or more shows them whole",
-		t.DurationOf(c.Rounds), t.DurationOf(rg.Long), from, t.DurationOf(longest), t.DurationOf(need), t.FormatValue(model.Rounds, need))}
+	return []string{fmt.Sprintf("the run lasts %s, but the %s's outage of %s from %s and its longest lease of %s need %s to play out: their figures are cut short; --rounds %s or more shows them whole",
+		t.DurationOf(c.Rounds), study, t.DurationOf(outage), from, t.DurationOf(lease), t.DurationOf(need), t.FormatValue(model.Rounds, need))}
 }

@@ -64,6 +64,9 @@ func setupMeasure(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usage(err)
 		}
 		std.warn(c, *tick)
+		for _, w := range m.Warnings(*tick) {
+			fmt.Fprintf(std.err, "leasesim measure: warning: %s\n", w)
+		}
 		return reports.WriteMeasure(std.out, *tick, m)
 	}
 }
