@@ -179,6 +179,11 @@ func TestWarnings(t *testing.T) {
 			t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
 		}
 	}
+	// OpenShift's lease block, stretched to its 137 s lease, in the default 24 s run.
+	if code, stdout, stderr := runCmd(t, "measure", "--preset", "openshift"); code != 0 || stdout == "" ||
+		stderr != "leasesim measure: warning: the run lasts 24s, but the lease block's outage of 3m45s from 5s and its longest lease of 6m0s need 9m50s to play out: their figures are cut short; --rounds 9m50s or more shows them whole\n" {
+		t.Errorf("measure --preset openshift: exit %d, stderr %q", code, stderr)
+	}
 	if _, _, stderr := runCmd(t, "cost", "--method", "phase", "--period", "30", "--start", "40"); stderr != "" {
 		t.Errorf("the phase method sets start and rounds itself, yet: %q", stderr)
 	}
