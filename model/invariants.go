@@ -13,13 +13,14 @@ import "fmt"
 //     no catch-up window none is missed; without fencing no work is
 //     rejected;
 //   - no count is negative, no round is both leaderless and two-leader, and
-//     every handover waited at least the lease, unless the leader released
-//     the record as it stopped (Release);
+//     every handover waited at least the lease as the fastest clock counts
+//     it (Drift), unless the leader released the record as it stopped
+//     (Release);
 //   - with a renew deadline and a lease at least the retry period plus the
 //     deadline, a leader always gives up before anyone can take over, so
 //     no round has two leaders and no batch starts twice (the margin
 //     client-go's defaults keep), unless failing nodes freeze (Pause),
-//     which keeps their deadlines from firing;
+//     which keeps their deadlines from firing, or their clocks drift;
 //   - when failing nodes crash or stop cleanly, no round has two leaders
 //     and no batch starts twice: a node that fails forgets that it led.
 func CheckInvariants(c Config, st Stats) error {
@@ -43,14 +44,23 @@ func CheckInvariants(c Config, st Stats) error {
 		return fmt.Errorf("rejected = %d without fencing", st.Rejected)
 	case st.TwoLeaderRounds+st.LeaderlessRounds > c.Rounds:
 		return fmt.Errorf("two_leader_rounds %d + leaderless_rounds %d > %d rounds", st.TwoLeaderRounds, st.LeaderlessRounds, c.Rounds)
-	case !c.Release && st.HandoverRounds < st.Handovers*c.Lease:
-		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, c.Lease)
+	case !c.Release && st.HandoverRounds < st.Handovers*shortestLease(c):
+		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, shortestLease(c))
 	case (c.Crash || c.Release) && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although failing nodes crash or stop", st.TwoLeaderRounds, st.DoubleStarts)
-	case c.RenewDeadline > 0 && !c.Pause && c.Lease >= c.RetryPeriod+c.RenewDeadline && st.TwoLeaderRounds+st.DoubleStarts > 0:
+	case c.RenewDeadline > 0 && !c.Pause && c.Drift == 0 && c.Lease >= c.RetryPeriod+c.RenewDeadline && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although lease %d >= retry_period %d + renew_deadline %d", st.TwoLeaderRounds, st.DoubleStarts, c.Lease, c.RetryPeriod, c.RenewDeadline)
 	}
 	return nil
+}
+
+// shortestLease is the fewest rounds any node counts as the lease: a
+// drifting node's clock counts it faster if it runs fast.
+func shortestLease(c Config) int {
+	if c.Drift <= 0 || c.Down == 0 {
+		return c.Lease
+	}
+	return drifted(c.Lease, c.Drift)
 }
 
 // Check runs c with schedule s and checks CheckInvariants; checks that

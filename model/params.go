@@ -28,6 +28,7 @@ const (
 	Partition
 	BlackHole
 	Jitter
+	Drift
 	NumParams int = iota
 )
 
@@ -57,6 +58,7 @@ type Config struct {
 	Partition         bool // failing nodes reach the store but not the record: their believers keep working
 	BlackHole         bool // the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
 	Jitter            bool // followers poll with client-go's jitter and count the lease from when they observed the last renewal
+	Drift             int  // the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000
 }
 
 // Default returns the publication's scenario: 5 nodes, lease 3, renewal 3,
@@ -118,6 +120,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"black_hole", "during an outage the leader's calls hang until they time out, after half the renew deadline (client-go's max(1s, RD/2)), instead of failing at once: fewer attempts fit in the deadline"}
 	case Jitter:
 		return paramInfo{"jitter", "followers poll every retry period stretched by client-go's jitter, RP·(1 + U[0, 1.2)), and count the lease from when they saw the last renewal; drawn from the run's seed"}
+	case Drift:
+		return paramInfo{"drift", "the failing nodes' clocks run this many thousandths fast (negative: slow), the whole run: a leader among them gives up its renew deadline, and a follower counts the lease, in its own time (-500 is half speed, 1000 double)"}
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
@@ -149,6 +153,8 @@ func (p Param) Range() (min, max int) {
 		return 0, MaxRounds
 	case Down, DownFrom:
 		return 0, MaxNodes
+	case Drift:
+		return -500, 1000
 	}
 	return 0, 1
 }
@@ -200,13 +206,15 @@ func (c *Config) Get(p Param) int {
 		return b2i(c.BlackHole)
 	case Jitter:
 		return b2i(c.Jitter)
+	case Drift:
+		return c.Drift
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.IdempotencyKey), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter)}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.IdempotencyKey), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -256,6 +264,8 @@ func (c *Config) Set(p Param, v int) {
 		c.BlackHole = v != 0
 	case Jitter:
 		c.Jitter = v != 0
+	case Drift:
+		c.Drift = v
 	default:
 		panic("model: unknown parameter " + strconv.Itoa(int(p)))
 	}
@@ -264,7 +274,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {

@@ -41,6 +41,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Release:           rapid.Bool().Draw(t, "release"),
 		CatchUpWindow:     rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 30)).Draw(t, "catch_up_window"),
 		IdempotencyKey:    rapid.Bool().Draw(t, "idempotency_key"),
+		Drift:             rapid.OneOf(rapid.Just(0), rapid.IntRange(-500, 1000)).Draw(t, "drift"),
 	}
 }
 

@@ -245,7 +245,7 @@ func (x *state) unsettled(end int, view *RoundView) {
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
-	case (c.RetryPeriod == 1 || t%c.RetryPeriod == 0) && (t-x.renewed >= c.Lease || x.released): // the followers' poll, in step
+	case c.Drift == 0 && (c.RetryPeriod == 1 || t%c.RetryPeriod == 0) && (t-x.renewed >= c.Lease || x.released): // the followers' poll, in step
 		// A leader that gave up came back as a follower (client-go's
 		// process restarts), so it may take over too.
 		except := x.leader
@@ -253,6 +253,8 @@ func (x *state) unsettled(end int, view *RoundView) {
 			except = -1
 		}
 		next = x.reach.lowestReachableExcept(except) // C1
+	case c.Drift != 0 && (c.RetryPeriod == 1 || t%c.RetryPeriod == 0):
+		next = x.leaseRunOut(t) // each node counts the lease by its own clock
 	}
 	if next >= 0 && (!c.Quorum || 2*x.reach.count > c.Nodes) {
 		x.st.HandoverRounds += t - x.renewed
@@ -306,6 +308,11 @@ func (x *state) unsettled(end int, view *RoundView) {
 		}
 		if expiry := roundUp(max(expiry, t), c.RetryPeriod); expiry > t {
 			last = min(last, expiry-1)
+		}
+		if c.Drift != 0 && !x.released { // the drifting nodes' lease runs out at its own time
+			if expiry := roundUp(x.renewed+x.leaseOf(c.DownFrom), c.RetryPeriod); expiry > t {
+				last = min(last, expiry-1)
+			}
 		}
 	}
 	if c.RenewDeadline > 0 { // a frozen believer's deadline cannot fire
@@ -415,7 +422,43 @@ func (x *state) giveUpRound() int {
 	if x.c.RenewDeadline == 0 {
 		return Never
 	}
-	return x.renewed + x.c.RetryPeriod + x.c.RenewDeadline
+	return x.renewed + x.inRounds(x.c.RetryPeriod+x.c.RenewDeadline, x.leader)
+}
+
+// drifts reports whether node's clock drifts: it is one of the failing
+// nodes (Down from DownFrom) and Drift is set.
+func (x *state) drifts(node int) bool {
+	return x.c.Drift != 0 && node >= x.c.DownFrom && node < x.c.DownFrom+x.c.Down
+}
+
+// inRounds is how many rounds node's clock takes to count span rounds:
+// span, or with Drift span·1000/(1000+Drift), rounded up (its timer fires
+// in the round in which its clock gets there).
+func (x *state) inRounds(span, node int) int {
+	if !x.drifts(node) {
+		return span
+	}
+	return drifted(span, x.c.Drift)
+}
+
+// drifted is how many rounds a clock drift thousandths fast takes to count
+// span rounds: span·1000/(1000+drift), rounded up.
+func drifted(span, drift int) int { return (span*1000 + 1000 + drift - 1) / (1000 + drift) }
+
+// leaseOf is the lease in rounds as node counts it.
+func (x *state) leaseOf(node int) int { return x.inRounds(x.c.Lease, node) }
+
+// leaseRunOut returns, with Drift, the node that takes over in round t, a
+// retry round: the lowest reachable one, the record's leader only if it
+// gave up, whose lease has run out by its own clock, or any if the record
+// was released; -1 if none.
+func (x *state) leaseRunOut(t int) int {
+	for n := range x.c.Nodes {
+		if !x.reach.down[n] && (n != x.leader || x.gaveUp) && (x.released || t-x.renewed >= x.leaseOf(n)) {
+			return n
+		}
+	}
+	return -1
 }
 
 // wakeFrozen readies the frozen believers (Pause) to wake in round w, as
@@ -430,7 +473,7 @@ func (x *state) wakeFrozen(w int) {
 	}
 	for i := range x.believers {
 		if n := x.believers[i].node; x.reach.down[n] && x.fails(n, Paused) {
-			x.believers[i].giveUp = w + x.c.RenewDeadline
+			x.believers[i].giveUp = w + x.inRounds(x.c.RenewDeadline, n)
 		}
 	}
 }
@@ -544,7 +587,7 @@ func (x *state) watch(t int) int {
 					best, first = j, tau
 				case p.observed < 0:
 					p.observed = tau
-				case pollRound(tau) == t && tau >= p.observed+lease && tau < first:
+				case pollRound(tau) == t && tau >= p.observed+x.pollLease(j, lease) && tau < first:
 					best, first = j, tau
 				}
 			}
@@ -554,6 +597,15 @@ func (x *state) watch(t int) int {
 	}
 	x.nextPoll = next
 	return best
+}
+
+// pollLease is the lease, in rounds as real numbers, as node j counts it
+// while it polls with jitter.
+func (x *state) pollLease(j int, lease float64) float64 {
+	if !x.drifts(j) {
+		return lease
+	}
+	return lease * 1000 / float64(1000+x.c.Drift)
 }
 
 // renew records a renewal of the record's leader in round t: its lease and

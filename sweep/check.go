@@ -2,6 +2,8 @@ package sweep
 
 import (
 	"context"
+	"runtime"
+	"sync"
 
 	"github.com/leasesim/leasesim/model"
 )
@@ -16,6 +18,7 @@ func CheckGrid() Grid {
 		model.Outage: {0, 1, 4, 7}, model.Start: {1, 3}, model.Rounds: {8, 24},
 		model.Period: {1, 2, 4}, model.Fencing: {0, 1}, model.PersistentTrigger: {0, 1}, model.IdempotencyKey: {0, 1},
 		model.Down: {0, 1, 2, 3}, model.Quorum: {0, 1}, model.Jitter: {0, 1}, model.BlackHole: {0, 1}, model.Partition: {0, 1}, model.Crash: {0, 1}, model.Release: {0, 1}, model.Pause: {0, 1},
+		model.Drift: {0, -400},
 	}
 	g := NewGrid(model.Default()) // a parameter left out keeps its default
 	for p, vals := range lists {
@@ -32,35 +35,76 @@ func CheckGrid() Grid {
 // counted as refused, not checked. Check returns how many configurations it
 // checked and refused; it stops at the first error violation returns (its
 // output failed) or when ctx is cancelled.
+//
+// The grid is checked a block at a time, each block split among the
+// cores; a block's violations are reported, in order, once it is done.
 func Check(ctx context.Context, g *Grid, violation func(c model.Config, err error) error, progress func(int)) (checked, refused int, err error) {
 	size, err := g.Size()
 	if err != nil {
 		return 0, 0, err
 	}
-	r := model.Runner{JitterSeed: model.JitterSeed(g.Seed)}
-	var o odometer
-	o.seek(g, 0)
-	c := o.config(g)
-	for i := range size {
-		if i%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return checked, refused, err
-			}
-			if progress != nil && i > 0 {
-				progress(4096)
-			}
+	workers := runtime.GOMAXPROCS(0)
+	parts := make([]checkPart, workers)
+	for first := 0; first < size; first += checkBlock {
+		if err := ctx.Err(); err != nil {
+			return checked, refused, err
 		}
-		if c.Validate() != nil {
-			refused++
-		} else {
-			checked++
-			if err := r.Check(c, c.Schedule()); err != nil {
-				if err := violation(c, err); err != nil {
+		last := min(first+checkBlock, size)
+		var wg sync.WaitGroup
+		for w := range workers {
+			from, to := first+(last-first)*w/workers, first+(last-first)*(w+1)/workers
+			wg.Go(func() { parts[w].check(ctx, g, from, to) })
+		}
+		wg.Wait()
+		for w := range parts {
+			checked, refused = checked+parts[w].checked, refused+parts[w].refused
+			for _, v := range parts[w].violations {
+				if err := violation(v.c, v.err); err != nil {
 					return checked, refused, err
 				}
 			}
 		}
+		if progress != nil {
+			progress(last - first)
+		}
+	}
+	return checked, refused, ctx.Err()
+}
+
+// checkBlock is how many configurations Check checks between reports.
+const checkBlock = 1 << 16
+
+// checkPart is one worker's share of a block of Check.
+type checkPart struct {
+	r                model.Runner
+	checked, refused int
+	violations       []checkViolation
+}
+
+type checkViolation struct {
+	c   model.Config
+	err error
+}
+
+// check checks configurations from … to-1 of g.
+func (p *checkPart) check(ctx context.Context, g *Grid, from, to int) {
+	p.r.JitterSeed = model.JitterSeed(g.Seed)
+	p.checked, p.refused, p.violations = 0, 0, p.violations[:0]
+	var o odometer
+	o.seek(g, from)
+	c := o.config(g)
+	for i := from; i < to; i++ {
+		if i%4096 == 0 && ctx.Err() != nil {
+			return
+		}
+		if c.Validate() != nil {
+			p.refused++
+		} else {
+			p.checked++
+			if err := p.r.Check(c, c.Schedule()); err != nil {
+				p.violations = append(p.violations, checkViolation{c, err})
+			}
+		}
 		o.next(g, &c)
 	}
-	return checked, refused, nil
 }

@@ -18,7 +18,7 @@ import (
 // others (outage, start, down) belong to the publication's fixed schedule.
 func MonteCarloParams() []model.Param {
 	return []model.Param{model.Nodes, model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Rounds, model.Period,
-		model.Fencing, model.PersistentTrigger, model.Quorum, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole, model.Jitter}
+		model.Fencing, model.PersistentTrigger, model.Quorum, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole, model.Jitter, model.Drift}
 }
 
 // MonteCarlo is a study in which every node fails independently: each

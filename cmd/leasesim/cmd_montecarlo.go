@@ -197,6 +197,9 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 			timing += ", " + strings.ReplaceAll(p.Name(), "_", " ")
 		}
 	}
+	if c.Drift != 0 {
+		timing += fmt.Sprintf(", drift %+d‰", c.Drift)
+	}
 	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s, fencing %t, persistent trigger %t, quorum %t\n",
 		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
 	if mc.Precision > 0 {

@@ -57,6 +57,7 @@ func params() []param {
 		{"Partition", "partition", "failing nodes reach the store where the batch writes but not the record: a leader among them works on, unrenewed, until it stops believing (fencing refuses its work once another holds a newer token)", "failing nodes reach the store but not the record: their believers keep working", true, "0", "1", "false", ""},
 		{"BlackHole", "black_hole", "during an outage the leader's calls hang until they time out, after half the renew deadline (client-go's max(1s, RD/2)), instead of failing at once: fewer attempts fit in the deadline", "the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once", true, "0", "1", "false", ""},
 		{"Jitter", "jitter", "followers poll every retry period stretched by client-go's jitter, RP·(1 + U[0, 1.2)), and count the lease from when they saw the last renewal; drawn from the run's seed", "followers poll with client-go's jitter and count the lease from when they observed the last renewal", true, "0", "1", "false", ""},
+		{"Drift", "drift", "the failing nodes' clocks run this many thousandths fast (negative: slow), the whole run: a leader among them gives up its renew deadline, and a follower counts the lease, in its own time (-500 is half speed, 1000 double)", "the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000", false, "-500", "1000", "0", ""},
 	}
 }
 
