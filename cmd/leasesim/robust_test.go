@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -223,5 +224,27 @@ func TestExitAfterGrace(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("no exit 20 s after the interrupt")
+	}
+}
+
+// TestReplayPNG: replay --png writes the incident's timeline as a PNG of
+// the figure's size, and the table still goes to standard output.
+func TestReplayPNG(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "brownout.png")
+	code, stdout, stderr := runCmd(t, "replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "--png", out, "../../testdata/incidents/brownout.txt")
+	if code != 0 || !strings.Contains(stdout, "kubernetes, lease 15s") {
+		t.Fatalf("exit %d, %q, %q", code, stdout, stderr)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := img.Bounds(); b.Dx() != 960 || b.Dy() < 300 {
+		t.Errorf("a %dx%d PNG, want 960 pixels wide and room for five rows", b.Dx(), b.Dy())
 	}
 }
