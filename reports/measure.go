@@ -100,6 +100,9 @@ func Scenario(t model.Tick, c model.Config) string {
 	if c.BlackHole {
 		extra += ", calls hang in an outage"
 	}
+	if c.Drift != 0 {
+		extra += fmt.Sprintf(", the failing nodes' clocks %+d‰", c.Drift)
+	}
 	if c.Quorum {
 		extra += ", quorum handovers"
 	}
