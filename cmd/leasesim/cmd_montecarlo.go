@@ -68,6 +68,17 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if shardN > 0 && mc.Precision > 0 {
 			return usagef("--shard and --precision do not go together: how many replicas precision takes is known only from all of them")
 		}
+		most := 0
+		for n := range mc.Grid.Values[model.Nodes].All() {
+			most = max(most, n)
+		}
+		for _, p := range mc.Also {
+			for _, n := range p.Zone {
+				if n >= most {
+					return usagef("--also %s@…: node %d, but no configuration of the study has more than %d nodes (0 to %d)", p.Failure, n, most, most-1)
+				}
+			}
+		}
 		size, err := mc.Grid.Size()
 		if err != nil {
 			return usage(err)

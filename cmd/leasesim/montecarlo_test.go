@@ -58,6 +58,7 @@ func TestMonteCarloBadInput(t *testing.T) {
 		{[]string{"montecarlo", "--nodes", "1000000", "--replicas", "100000", "--rounds", "1"}, `leasesim montecarlo: the study would draw about 1e+11 up and down periods`},
 		{[]string{"montecarlo", "--lease", "1:1000", "--renewal", "1:1000", "--max-configs", "999999"}, `leasesim montecarlo: the study has 1000000 configurations, more than --max-configs 999999`},
 		{[]string{"montecarlo", "--lease", "1:1000", "--renewal", "1:1000", "--period", "1:1000"}, `leasesim montecarlo: the study has 1000000000 configurations, more than --max-configs 1000000`},
+		{[]string{"montecarlo", "--nodes", "3", "--also", "isolate@2:3=fixed:50/fixed:5"}, `leasesim montecarlo: --also isolate@…: node 3, but no configuration of the study has more than 3 nodes (0 to 2)`},
 		{[]string{"montecarlo", "--precision", "150%"}, `leasesim montecarlo: invalid argument "150%" for "--precision" flag: want a share from 0 to 1, as 10% or 0.1`},
 		{[]string{"montecarlo", "--precision", "ten"}, `leasesim montecarlo: invalid argument "ten" for "--precision" flag: want a share from 0 to 1, as 10% or 0.1`},
 		{[]string{"montecarlo", "--max-replicas", "500"}, `leasesim montecarlo: --max-replicas and --precision-floor go only with --precision`},
