@@ -158,9 +158,9 @@ func (in Incident) Apply(c *model.Config) {
 // Span is the rounds First … Last.
 type Span struct{ First, Last int }
 
-// Windows runs c with the incident (c as Apply left it) and returns the
+// Spans runs c with the incident (c as Apply left it) and returns the
 // spans of rounds in which no node led and in which two or more did.
-func (in Incident) Windows(r *model.Runner, c model.Config) (leaderless, twoLeaders []Span, st model.Stats, err error) {
+func (in Incident) Spans(r *model.Runner, c model.Config) (leaderless, twoLeaders []Span, st model.Stats, err error) {
 	add := func(spans []Span, t int) []Span {
 		if n := len(spans); n > 0 && spans[n-1].Last == t-1 {
 			spans[n-1].Last = t

@@ -83,10 +83,10 @@ func TestPublicationIncident(t *testing.T) {
 	}
 }
 
-// TestWindows: the spans of leaderless and two-leader rounds add up to the
+// TestSpans: the spans of leaderless and two-leader rounds add up to the
 // run's counts, for every kind, on an incident with two nodes down; only a
 // graceful stop leaves no round leaderless.
-func TestWindows(t *testing.T) {
+func TestSpans(t *testing.T) {
 	for _, kind := range incident.Kinds() {
 		in, err := incident.Parse(strings.NewReader("0 "+kind+" 20 15\n2 "+kind+" 25 3\n"), 0, time.Time{})
 		if err != nil {
@@ -96,7 +96,7 @@ func TestWindows(t *testing.T) {
 		c.Nodes, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Rounds = 3, 6, 0, 3, 1, 80
 		in.Apply(&c)
 		var r model.Runner
-		leaderless, twoLeaders, st, err := in.Windows(&r, c)
+		leaderless, twoLeaders, st, err := in.Spans(&r, c)
 		if err != nil {
 			t.Fatal(err)
 		}

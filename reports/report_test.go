@@ -229,7 +229,7 @@ func TestReplayFigure(t *testing.T) {
 		c.Nodes, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Jitter, c.Period, c.Rounds = 3, lease, 0, 10, 2, true, 60, 300
 		in.Apply(&c)
 		var r model.Runner
-		leaderless, twoLeaders, st, err := in.Windows(&r, c)
+		leaderless, twoLeaders, st, err := in.Spans(&r, c)
 		if err != nil {
 			t.Fatal(err)
 		}

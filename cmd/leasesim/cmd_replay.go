@@ -85,7 +85,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return usage(err)
 			}
 			r := model.Runner{JitterSeed: model.JitterSeed(*seed)}
-			leaderless, twoLeaders, st, err := in.Windows(&r, cfg)
+			leaderless, twoLeaders, st, err := in.Spans(&r, cfg)
 			if err != nil {
 				return usage(err)
 			}
