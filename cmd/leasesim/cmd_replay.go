@@ -124,18 +124,17 @@ func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []s
 	for _, p := range presets {
 		base := c
 		if p.Name != "" {
-			for _, v := range []struct {
-				p model.Param
-				d time.Duration
-			}{{model.RenewDeadline, p.RenewDeadline}, {model.RetryPeriod, p.RetryPeriod}, {model.Lease, p.LeaseDuration}, {model.Renewal, 0}} {
-				if fs.Changed(v.p.Flag()) {
+			times := presetTimes(p)
+			for param := model.Param(0); int(param) < model.NumParams; param++ { // in column order, so a refusal is always the same
+				d, ok := times[param]
+				if !ok || fs.Changed(param.Flag()) {
 					continue
 				}
-				n, err := t.ParseValue(v.p, v.d.String())
+				n, err := t.ParseValue(param, d.String())
 				if err != nil {
-					return nil, usagef("--preset %s sets %s %s, which --tick %s cannot hold: %v", p.Name, v.p.Flag(), v.d, t, err)
+					return nil, usagef("--preset %s sets %s %s, which --tick %s cannot hold: %v", p.Name, param.Flag(), d, t, err)
 				}
-				base.Set(v.p, n)
+				base.Set(param, n)
 			}
 			if !fs.Changed("jitter") {
 				base.Jitter = p.Exact

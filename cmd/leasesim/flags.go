@@ -232,7 +232,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 // applyPreset sets the lease settings of preset, in rounds of tick, on the
 // flags of fs that the command line left alone.
 func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) error {
-	values := map[model.Param]time.Duration{model.Lease: preset.LeaseDuration, model.RenewDeadline: preset.RenewDeadline, model.RetryPeriod: preset.RetryPeriod, model.Renewal: 0}
+	values := presetTimes(preset)
 	var err error
 	fs.VisitAll(func(f *pflag.Flag) {
 		var p model.Param
@@ -291,6 +291,12 @@ func (v presetsValue) Set(s string) error {
 }
 
 func (v presetsValue) Type() string { return "names" }
+
+// presetTimes is the model's times a preset sets: its lease settings, and
+// renewal 0 (only the renew deadline ends a belief).
+func presetTimes(p settings.Preset) map[model.Param]time.Duration {
+	return map[model.Param]time.Duration{model.Lease: p.LeaseDuration, model.RenewDeadline: p.RenewDeadline, model.RetryPeriod: p.RetryPeriod, model.Renewal: 0}
+}
 
 // hasUnit reports whether s holds a number followed by a unit of time, as
 // in 15s or 2m: a duration.

@@ -267,6 +267,20 @@ func TestTakeoverMedian(t *testing.T) {
 	}
 }
 
+// jitteredLeaderLoss is the round model at 100 ms rounds with client-go's
+// settings s and followers: 3 nodes, the leader failing for four leases
+// from the round after its 50th renewal, the run ending a lease after.
+func jitteredLeaderLoss(t *testing.T, s settings.Settings) (model.Tick, model.Config) {
+	tick := model.Tick(100 * time.Millisecond)
+	c := model.Default()
+	c.Nodes, c.Renewal, c.Jitter, c.Down = 3, 0, true, 1
+	c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
+	c.Start = 50*c.RetryPeriod + 1
+	c.Outage = 4 * c.Lease
+	c.Rounds, c.Period = c.Start+c.Outage+c.Lease, c.Start+c.Outage+c.Lease
+	return tick, c
+}
+
 // TestRoundModelJitter: the round model with jitter, one round a tenth of
 // a second, takes over after a crash with the median settings draws and
 // real electors show (TestTakeoverMedian), within 2%, and within settings'
@@ -275,13 +289,7 @@ func TestRoundModelJitter(t *testing.T) {
 	for _, name := range []string{"kubernetes", "openshift"} {
 		s := cases(t)[name]
 		want := settings.Figures(s, 1)[3]
-		tick := model.Tick(100 * time.Millisecond)
-		c := model.Default()
-		c.Nodes, c.Renewal, c.Jitter, c.Down = 3, 0, true, 1
-		c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
-		c.Start = 50*c.RetryPeriod + 1
-		c.Outage = 4 * c.Lease
-		c.Rounds, c.Period = c.Start+c.Outage+c.Lease, c.Start+c.Outage+c.Lease
+		tick, c := jitteredLeaderLoss(t, s)
 		var r model.Runner
 		var seen []float64
 		for seed := range uint64(2000) {
@@ -317,13 +325,8 @@ func TestRoundModelRelease(t *testing.T) {
 	for _, name := range []string{"kubernetes", "openshift"} {
 		s := cases(t)[name]
 		want := settings.Figures(s, 1)[4]
-		tick := model.Tick(100 * time.Millisecond)
-		c := model.Default()
-		c.Nodes, c.Renewal, c.Jitter, c.Release, c.Down = 3, 0, true, true, 1
-		c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
-		c.Start = 50*c.RetryPeriod + 1 // the round after a renewal: the release is (Start-1)·tick from the run's start
-		c.Outage = 4 * c.Lease
-		c.Rounds, c.Period = c.Start+c.Outage+c.Lease, c.Start+c.Outage+c.Lease
+		tick, c := jitteredLeaderLoss(t, s)
+		c.Release = true // in round Start, just after a renewal: (Start-1)·tick from the run's start
 		var r model.Runner
 		var seen []float64
 		for seed := range uint64(20000) {
