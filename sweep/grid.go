@@ -17,6 +17,19 @@ type Grid struct {
 	Values [model.NumParams]List
 	Tick   model.Tick // the length of a round: with it, outputs give times in seconds
 	Seed   uint64     // the seed of the followers' jitter (model.JitterSeed), for configurations with jitter
+
+	// Schedule, if set, is the failures every configuration meets (an
+	// incident's windows, each node its own kind) instead of its own
+	// group outage.
+	Schedule model.Windows
+}
+
+// run runs c with the grid's schedule, or its own group outage.
+func (g *Grid) run(r *model.Runner, c model.Config) (model.Stats, error) {
+	if g.Schedule != nil {
+		return r.RunSchedule(c, g.Schedule)
+	}
+	return r.Run(c)
 }
 
 // NewGrid returns the grid of the single configuration c.
@@ -80,6 +93,9 @@ func (g *Grid) Fingerprint() uint64 {
 	}
 	if g.Seed != 0 { // and other draws of jitter another
 		fmt.Fprintf(h, "seed=%d;", g.Seed)
+	}
+	for _, w := range g.Schedule { // and other failures another
+		fmt.Fprintf(h, "window=%d:%d-%d:%s;", w.Node, w.First, w.Last, w.Failure)
 	}
 	return h.Sum64()
 }

@@ -353,3 +353,17 @@ func TestCheckRelationsAgreesWithWalk(t *testing.T) {
 		t.Errorf("%d of 2000 grids invalid: the test draws too few of one kind", found)
 	}
 }
+
+// TestFingerprintSchedule: a grid that meets an incident is another grid
+// for its shards: its fingerprint differs from the same lists' with the
+// group outage, and from another incident's.
+func TestFingerprintSchedule(t *testing.T) {
+	g := sweep.NewGrid(model.Default())
+	plain := g.Fingerprint()
+	g.Schedule = model.Windows{{Node: 0, First: 6, Last: 10, Failure: model.Partitioned}}
+	one := g.Fingerprint()
+	g.Schedule[0].Failure = model.Crashed
+	if other := g.Fingerprint(); plain == one || one == other {
+		t.Errorf("fingerprints %x, %x, %x: want three", plain, one, other)
+	}
+}

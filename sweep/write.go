@@ -142,7 +142,7 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last int, rowNumbers bo
 	c := o.config(g)
 	params := newParamText(g, &c, model.Param(o.last))
 	for i := first; i < last; i++ {
-		st, err := r.Run(c)
+		st, err := g.run(r, c)
 		if err != nil {
 			return buf, err
 		}

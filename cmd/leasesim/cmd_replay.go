@@ -34,14 +34,10 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	trace := fs.Bool("trace", false, "print each setting's run round by round after the table")
 	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline, zoomed to the incident, to this PNG file")
 	return func(_ context.Context, std *streams) error {
-		var at time.Time
-		if fs.Changed("epoch") {
-			var err error
-			if at, err = time.Parse(time.RFC3339, *epoch); err != nil {
-				return usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z", *epoch)
-			}
-		}
 		if fs.NArg() != 1 {
+			if _, err := epochOf(fs, *epoch); err != nil {
+				return err
+			}
 			return usagef("want one incident file: leasesim replay [flags] INCIDENT")
 		}
 		name := fs.Arg(0)
@@ -52,14 +48,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				}
 			}
 		}
-		f, err := os.Open(name)
+		in, err := readIncident(fs, "", name, *tick, *epoch)
 		if err != nil {
-			return usage(err)
-		}
-		in, err := incident.Parse(f, *tick, at)
-		f.Close()
-		if err != nil {
-			return usagef("%s: %v", name, err)
+			return err
 		}
 		settingsOf, err := replaySettings(fs, c, *tick, presets, slices.Collect(leases.All()))
 		if err != nil {
@@ -105,6 +96,39 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		return reports.WriteReplay(std.out, *tick, in, rows)
 	}
+}
+
+// epochOf reads --epoch, the moment an incident's timestamps count from;
+// the zero time if it is not given.
+func epochOf(fs *pflag.FlagSet, epoch string) (time.Time, error) {
+	if !fs.Changed("epoch") {
+		return time.Time{}, nil
+	}
+	at, err := time.Parse(time.RFC3339, epoch)
+	if err != nil {
+		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z", epoch)
+	}
+	return at, nil
+}
+
+// readIncident reads the incident file name in the unit of t, its
+// timestamps counted from --epoch; its error names the file and line, after
+// label (the flag that named the file, if any).
+func readIncident(fs *pflag.FlagSet, label, name string, t model.Tick, epoch string) (incident.Incident, error) {
+	at, err := epochOf(fs, epoch)
+	if err != nil {
+		return incident.Incident{}, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return incident.Incident{}, usagef("%s%v", label, err)
+	}
+	defer f.Close()
+	in, err := incident.Parse(f, t, at)
+	if err != nil {
+		return incident.Incident{}, usagef("%s%s: %v", label, name, err)
+	}
+	return in, nil
 }
 
 // replaySetting is one of the settings a replay compares.

@@ -43,11 +43,23 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Lookup("workers").DefValue = "all cores"
 	var k, n int = 0, 1
 	fs.Var(shardValue{&k, &n}, "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check")
+	incidentFile := fs.String("incident", "", "run every configuration through this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage; --outage, --start, --down, --down-from and the kind flags then have no say")
+	epoch := fs.String("epoch", "", "with --incident, the moment the run begins, RFC 3339: a failure's start may then be a timestamp")
 	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")
 	maxConfigs := 50_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a grid with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		g.Tick = *tick
+		if fs.Changed("incident") && *incidentFile == "" {
+			return usagef("invalid argument \"\" for \"--incident\" flag: want an incident file")
+		}
+		if *incidentFile != "" {
+			if err := useIncident(fs, &g, *incidentFile, *epoch); err != nil {
+				return err
+			}
+		} else if fs.Changed("epoch") {
+			return usagef("--epoch goes only with --incident")
+		}
 		size, err := g.Size()
 		if err != nil {
 			return usage(err)
@@ -79,6 +91,45 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return sweep.Write(ctx, w, &g, opt)
 		})
 	}
+}
+
+// useIncident makes every configuration of g meet the incident in the file
+// name: the grid's outage columns become the incident's span (first round
+// and length, node 0 and one node: what a trace zooms to), and flags that
+// would set what the incident says are refused, as are nodes and runs the
+// incident does not fit.
+func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
+	for _, p := range []model.Param{model.Outage, model.Start, model.Down, model.DownFrom, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole} {
+		if fs.Changed(p.Flag()) {
+			return usagef("--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
+		}
+	}
+	in, err := readIncident(fs, "--incident: ", name, g.Tick, epoch)
+	if err != nil {
+		return err
+	}
+	c := model.Default()
+	in.Apply(&c)
+	for _, p := range []model.Param{model.Outage, model.Start, model.Down, model.DownFrom} {
+		g.Values[p] = sweep.ListOf(c.Get(p))
+	}
+	fewest, shortest := model.MaxNodes, model.MaxRounds
+	for n := range g.Values[model.Nodes].All() {
+		fewest = min(fewest, n)
+	}
+	for r := range g.Values[model.Rounds].All() {
+		shortest = min(shortest, r)
+	}
+	for _, f := range in.Failures {
+		if f.Node >= fewest {
+			return usagef("--incident: %s: line %d: node %d, but the sweep has configurations of %d nodes (--nodes)", name, f.Line, f.Node, fewest)
+		}
+		if f.Last > shortest {
+			return usagef("--incident: %s: line %d: the failure ends in round %d, after the shortest run's %d (--rounds)", name, f.Line, f.Last, shortest)
+		}
+	}
+	g.Schedule = in.Schedule()
+	return nil
 }
 
 func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {

@@ -201,3 +201,48 @@ func TestSweepSeedIsRunSeed(t *testing.T) {
 		t.Errorf("seeds 3 and 0 give the same row:\n%s", rows["3"])
 	}
 }
+
+// TestSweepIncident: with --incident every configuration meets the
+// incident, row for row what replay gives for the same settings; the
+// outage columns hold its span; flags the incident overrules, nodes it
+// names that a configuration lacks and runs it outlasts are refused.
+func TestSweepIncident(t *testing.T) {
+	inc := "../../testdata/incidents/api-partition.txt"
+	settings := []string{"--preset", "kubernetes", "--lease", "15s,30s", "--nodes", "3", "--period", "1m", "--rounds", "10m"}
+	code, csv, stderr := runCmd(t, append([]string{"sweep", "--incident", inc}, settings...)...)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	rows := strings.Split(strings.TrimSpace(csv), "\n")
+	if len(rows) != 3 {
+		t.Fatalf("%d lines, want a header and 2 rows:\n%s", len(rows), csv)
+	}
+	header := strings.Split(rows[0], ",")
+	col := func(row, name string) string { return strings.Split(row, ",")[slices.Index(header, name)] }
+	_, replay, _ := runCmd(t, append([]string{"replay"}, append(settings, inc)...)...)
+	for i, want := range []string{"7", "20"} { // replay's leaderless_s for 15s and 30s
+		if got := col(rows[1+i], "leaderless_s"); got != want || !strings.Contains(replay, " "+want+" ") {
+			t.Errorf("row %d: leaderless_s %s, replay's %s:\n%s", i, got, want, replay)
+		}
+		if got := col(rows[1+i], "start_s") + "," + col(rows[1+i], "outage_s"); got != "120,40" {
+			t.Errorf("row %d: start_s,outage_s %s, want the incident's span 120,40", i, got)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--outage", "3"}, "leasesim sweep: --outage goes not with --incident: the incident says who fails when, and how"},
+		{[]string{"--preset", "kubernetes", "--nodes", "2", "--rounds", "10m"}, "leasesim sweep: --incident: " + inc + ": line 6: node 2, but the sweep has configurations of 2 nodes (--nodes)"},
+		{[]string{"--rounds", "100"}, "leasesim sweep: --incident: " + inc + `: line 5: start "2m": want a whole number`},
+		{[]string{"--preset", "kubernetes"}, "leasesim sweep: --incident: " + inc + ": line 5: the failure ends in round 160, after the shortest run's 24 (--rounds)"},
+	} {
+		code, stdout, stderr := runCmd(t, append(append([]string{"sweep"}, tt.args...), "--incident", inc)...)
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, tt.want) {
+			t.Errorf("sweep %v: exit %d, %q, want %q", tt.args, code, stderr, tt.want)
+		}
+	}
+	if code, _, stderr := runCmd(t, "sweep", "--epoch", "2026-11-30T23:58:00Z"); code != 2 || !strings.Contains(stderr, "--epoch goes only with --incident") {
+		t.Errorf("--epoch alone: exit %d, %q", code, stderr)
+	}
+}
