@@ -89,8 +89,9 @@ func WindowMethod(c model.Config, seed uint64) (WindowShares, error) {
 	}, nil
 }
 
-// Incident is the phase method's mean effect of one outage event.
-type Incident struct {
+// EventEffect is the phase method's mean effect of one outage event
+// (not an incident file: see package incident).
+type EventEffect struct {
 	Phases  int // lcm(period, renewal): the outage starts tried
 	Horizon int // rounds after the outage's start that each run covers
 
@@ -105,10 +106,10 @@ type Incident struct {
 
 // WindowRounds is the mean leaderless plus two-leader rounds per event, the
 // publication's decision measure.
-func (in Incident) WindowRounds() float64 { return in.LeaderlessRounds + in.TwoLeaderRounds }
+func (in EventEffect) WindowRounds() float64 { return in.LeaderlessRounds + in.TwoLeaderRounds }
 
 // PerEvent is the phase method's cost of one event.
-func (in Incident) PerEvent() PerEvent {
+func (in EventEffect) PerEvent() PerEvent {
 	return PerEvent{Missed: in.Missed + in.Unresolved, Double: in.DoubleStarts}
 }
 
@@ -124,9 +125,9 @@ const MaxPhases = 10_000_000
 // the average is over the followers' jitter as well as the phase, and the
 // same seed gives the same figures. It stops with ctx.Err() when ctx is
 // cancelled.
-func PhaseMethod(ctx context.Context, c model.Config, seed uint64) (Incident, error) {
+func PhaseMethod(ctx context.Context, c model.Config, seed uint64) (EventEffect, error) {
 	if err := c.Validate(); err != nil {
-		return Incident{}, err
+		return EventEffect{}, err
 	}
 	return phaseMethod(ctx, c, SettleRounds(c), seed)
 }
@@ -156,23 +157,23 @@ func Phases(c model.Config) int {
 
 // phaseMethod is PhaseMethod with each run lasting horizon rounds past the
 // outage's start.
-func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64) (Incident, error) {
+func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64) (EventEffect, error) {
 	phases := Phases(c)
 	if phases > MaxPhases {
 		what := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.Renewal)
 		if c.RetryPeriod > 1 || c.Renewal == 0 {
 			what = fmt.Sprintf("lcm(period %d, renewal %d, retry_period %d)", c.Period, c.Renewal, c.RetryPeriod)
 		}
-		return Incident{}, fmt.Errorf("the phase method would try %s = %d outage starts, more than %d", what, phases, MaxPhases)
+		return EventEffect{}, fmt.Errorf("the phase method would try %s = %d outage starts, more than %d", what, phases, MaxPhases)
 	}
 	if longest := c.Period + phases + horizon; longest > model.MaxRounds {
-		return Incident{}, fmt.Errorf("the phase method needs runs of up to %d rounds (period + lcm(period, renewal) + outage + renewal + period), more than the model's %d", longest, model.MaxRounds)
+		return EventEffect{}, fmt.Errorf("the phase method needs runs of up to %d rounds (period + lcm(period, renewal) + outage + renewal + period), more than the model's %d", longest, model.MaxRounds)
 	}
-	in := Incident{Phases: phases, Horizon: horizon}
+	in := EventEffect{Phases: phases, Horizon: horizon}
 	var r model.Runner
 	for k := range phases {
 		if k%4096 == 0 && ctx.Err() != nil {
-			return Incident{}, ctx.Err()
+			return EventEffect{}, ctx.Err()
 		}
 		run := c
 		run.Start = c.Period + 1 + k
@@ -182,7 +183,7 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64) 
 		}
 		st, err := r.Run(run)
 		if err != nil {
-			return Incident{}, err
+			return EventEffect{}, err
 		}
 		in.Missed += float64(st.Missed)
 		in.Unresolved += float64(st.Unresolved)

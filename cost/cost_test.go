@@ -26,7 +26,7 @@ func TestMethodsByHand(t *testing.T) {
 		name   string
 		c      model.Config
 		window PerEvent // leaderless and two-leader rounds of the run / its rounds
-		phase  Incident
+		phase  EventEffect
 	}{
 		{
 			// The publication's run: leaderless rounds 6-7, two-leader rounds
@@ -41,7 +41,7 @@ func TestMethodsByHand(t *testing.T) {
 			// means: missed 2/6, double 3/6, leaderless 2, two-leader 12/6.
 			"seed", seed,
 			PerEvent{Missed: 2.0 / 24, Double: 2.0 / 24},
-			Incident{Phases: 6, Missed: 2.0 / 6, DoubleStarts: 3.0 / 6, LeaderlessRounds: 2, TwoLeaderRounds: 2},
+			EventEffect{Phases: 6, Missed: 2.0 / 6, DoubleStarts: 3.0 / 6, LeaderlessRounds: 2, TwoLeaderRounds: 2},
 		},
 		{
 			// Fencing and the persistent trigger: the same rounds, so the
@@ -52,7 +52,7 @@ func TestMethodsByHand(t *testing.T) {
 			// stale node's work is refused in each two-leader round.
 			"fencing+trigger", fenced,
 			PerEvent{Missed: 2.0 / 24, Double: 2.0 / 24},
-			Incident{Phases: 6, DelayedRounds: 3.0 / 6, Rejected: 12.0 / 6, LeaderlessRounds: 2, TwoLeaderRounds: 2},
+			EventEffect{Phases: 6, DelayedRounds: 3.0 / 6, Rejected: 12.0 / 6, LeaderlessRounds: 2, TwoLeaderRounds: 2},
 		},
 		{
 			// Lease 8 outlasts the 5-round outage: no handover, 5 leaderless
@@ -61,7 +61,7 @@ func TestMethodsByHand(t *testing.T) {
 			// phases: missed 5/6.
 			"lease 8", longLease,
 			PerEvent{Missed: 5.0 / 24, Double: 0},
-			Incident{Phases: 6, Missed: 5.0 / 6, LeaderlessRounds: 5},
+			EventEffect{Phases: 6, Missed: 5.0 / 6, LeaderlessRounds: 5},
 		},
 		{
 			// A batch every round, re-read every round, lease 2, outage 3.
@@ -72,7 +72,7 @@ func TestMethodsByHand(t *testing.T) {
 			// round 5 two-leader and its batch doubled.
 			"every round", everyRound,
 			PerEvent{Missed: 1.0 / 24, Double: 1.0 / 24},
-			Incident{Phases: 1, Missed: 1, DoubleStarts: 1, LeaderlessRounds: 1, TwoLeaderRounds: 1},
+			EventEffect{Phases: 1, Missed: 1, DoubleStarts: 1, LeaderlessRounds: 1, TwoLeaderRounds: 1},
 		},
 	}
 	for _, tt := range tests {
@@ -256,7 +256,7 @@ func TestRecommendByHand(t *testing.T) {
 func TestPhaseMethodSeed(t *testing.T) {
 	c := model.Default()
 	c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Period, c.Jitter = 15, 0, 2, 10, 40, 120, true
-	at := func(c model.Config, seed uint64) Incident {
+	at := func(c model.Config, seed uint64) EventEffect {
 		in, err := PhaseMethod(context.Background(), c, seed)
 		if err != nil {
 			t.Fatal(err)

@@ -36,7 +36,7 @@ func LongLeaseOf(c model.Config) int { return max(LongLease, 2*c.Lease) }
 type CostResult struct {
 	CostInput
 	Window cost.WindowShares
-	Phase  cost.Incident
+	Phase  cost.EventEffect
 	// With the window method, the runs its table ends with: fencing with
 	// the persistent trigger, and the plain run with a long lease.
 	Fenced, Long model.Stats
