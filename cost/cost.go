@@ -75,10 +75,12 @@ func (w WindowShares) PerEvent() PerEvent {
 }
 
 // WindowMethod runs c once, its followers' jitter (if any) drawn from
-// seed, and measures its window shares.
-func WindowMethod(c model.Config, seed uint64) (WindowShares, error) {
+// seed, and measures its window shares. The outage event is c's group
+// outage, or if incident is set its failures (c's outage fields their span,
+// as incident.Incident.Apply sets them).
+func WindowMethod(c model.Config, seed uint64, incident model.Windows) (WindowShares, error) {
 	r := model.Runner{JitterSeed: model.JitterSeed(seed)}
-	st, err := r.Run(c)
+	st, err := RunEvent(&r, c, incident)
 	if err != nil {
 		return WindowShares{}, err
 	}
@@ -125,11 +127,24 @@ const MaxPhases = 10_000_000
 // the average is over the followers' jitter as well as the phase, and the
 // same seed gives the same figures. It stops with ctx.Err() when ctx is
 // cancelled.
-func PhaseMethod(ctx context.Context, c model.Config, seed uint64) (EventEffect, error) {
+//
+// The outage event is c's group outage, or if incident is set its
+// failures, moved to start where the outage would (c's outage fields their
+// span, as incident.Incident.Apply sets them).
+func PhaseMethod(ctx context.Context, c model.Config, seed uint64, incident model.Windows) (EventEffect, error) {
 	if err := c.Validate(); err != nil {
 		return EventEffect{}, err
 	}
-	return phaseMethod(ctx, c, SettleRounds(c), seed)
+	return phaseMethod(ctx, c, SettleRounds(c), seed, incident)
+}
+
+// RunEvent runs c with its outage event: its group outage, or incident's
+// failures if set.
+func RunEvent(r *model.Runner, c model.Config, incident model.Windows) (model.Stats, error) {
+	if incident != nil {
+		return r.RunSchedule(c, incident)
+	}
+	return r.Run(c)
 }
 
 // phaseSeed is the Runner.JitterSeed of phase k of a study seeded with
@@ -157,7 +172,7 @@ func Phases(c model.Config) int {
 
 // phaseMethod is PhaseMethod with each run lasting horizon rounds past the
 // outage's start.
-func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64) (EventEffect, error) {
+func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, incident model.Windows) (EventEffect, error) {
 	phases := Phases(c)
 	if phases > MaxPhases {
 		what := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.Renewal)
@@ -171,6 +186,7 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64) 
 	}
 	in := EventEffect{Phases: phases, Horizon: horizon}
 	var r model.Runner
+	var moved model.Windows // the incident, moved to the phase's start
 	for k := range phases {
 		if k%4096 == 0 && ctx.Err() != nil {
 			return EventEffect{}, ctx.Err()
@@ -181,7 +197,14 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64) 
 		if c.Jitter {
 			r.JitterSeed = phaseSeed(seed, k)
 		}
-		st, err := r.Run(run)
+		if incident != nil {
+			moved = append(moved[:0], incident...)
+			for i := range moved {
+				moved[i].First += run.Start - c.Start
+				moved[i].Last += run.Start - c.Start
+			}
+		}
+		st, err := RunEvent(&r, run, moved)
 		if err != nil {
 			return EventEffect{}, err
 		}

@@ -77,14 +77,14 @@ func TestMethodsByHand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w, err := WindowMethod(tt.c, 0)
+			w, err := WindowMethod(tt.c, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got := w.PerEvent(); !near(got.Missed, tt.window.Missed) || !near(got.Double, tt.window.Double) {
 				t.Errorf("window per event = %+v, want %+v", got, tt.window)
 			}
-			in, err := PhaseMethod(context.Background(), tt.c, 0)
+			in, err := PhaseMethod(context.Background(), tt.c, 0, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,11 +148,11 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 							if c.Validate() != nil {
 								continue // settings client-go refuses
 							}
-							short, err := PhaseMethod(context.Background(), c, 0)
+							short, err := PhaseMethod(context.Background(), c, 0, nil)
 							if err != nil {
 								t.Fatal(err)
 							}
-							long, err := phaseMethod(context.Background(), c, 3*SettleRounds(c)+17, 0)
+							long, err := phaseMethod(context.Background(), c, 3*SettleRounds(c)+17, 0, nil)
 							if err != nil {
 								t.Fatal(err)
 							}
@@ -178,16 +178,16 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 func TestPhaseTooLarge(t *testing.T) {
 	c := model.Default()
 	c.Period, c.Renewal = 999_999_937, 999_999_929
-	if _, err := PhaseMethod(context.Background(), c, 0); err == nil || !strings.Contains(err.Error(), "outage starts, more than 10000000") {
+	if _, err := PhaseMethod(context.Background(), c, 0, nil); err == nil || !strings.Contains(err.Error(), "outage starts, more than 10000000") {
 		t.Errorf("PhaseMethod with coprime huge periods: %v", err)
 	}
 	c = model.Default()
 	c.Outage = model.MaxRounds
-	if _, err := PhaseMethod(context.Background(), c, 0); err == nil || !strings.Contains(err.Error(), "more than the model's 1000000000") {
+	if _, err := PhaseMethod(context.Background(), c, 0, nil); err == nil || !strings.Contains(err.Error(), "more than the model's 1000000000") {
 		t.Errorf("PhaseMethod with a huge outage: %v", err)
 	}
 	c.Outage = model.MaxRounds - 100 // event by event, a long run is cheap
-	if in, err := PhaseMethod(context.Background(), c, 0); err != nil || in.LeaderlessRounds != 2 {
+	if in, err := PhaseMethod(context.Background(), c, 0, nil); err != nil || in.LeaderlessRounds != 2 {
 		t.Errorf("PhaseMethod with a long outage: %+v, %v", in, err)
 	}
 }
@@ -236,7 +236,7 @@ func TestRecommendByHand(t *testing.T) {
 	}
 	c := model.Default()
 	c.Outage, c.Lease = 2, 3
-	in, _ := PhaseMethod(context.Background(), c, 0)
+	in, _ := PhaseMethod(context.Background(), c, 0, nil)
 	// Lease 3 against a 2-round outage: no handover, 2 leaderless rounds in
 	// every phase; a trigger falls in the outage in 2 of 6 phases.
 	if !near(in.LeaderlessRounds, 2) || !near(in.Missed, 2.0/6) || in.TwoLeaderRounds != 0 {
@@ -257,7 +257,7 @@ func TestPhaseMethodSeed(t *testing.T) {
 	c := model.Default()
 	c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Period, c.Jitter = 15, 0, 2, 10, 40, 120, true
 	at := func(c model.Config, seed uint64) EventEffect {
-		in, err := PhaseMethod(context.Background(), c, seed)
+		in, err := PhaseMethod(context.Background(), c, seed, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,5 +272,25 @@ func TestPhaseMethodSeed(t *testing.T) {
 	c.Jitter = false
 	if a, b := at(c, 0), at(c, 7); a != b {
 		t.Errorf("without jitter, seeds 0 and 7 give %+v and %+v", a, b)
+	}
+}
+
+// TestIncidentEvent: an incident that is the group outage written as a
+// window (node 0 cut off for the outage) costs what the group outage does,
+// by both methods; moved across the phases with the outage, not left where
+// it was written.
+func TestIncidentEvent(t *testing.T) {
+	c := model.Default()
+	c.Lease, c.Outage = 4, 7
+	ws := model.Windows{{Node: 0, First: c.Start, Last: c.Start + c.Outage - 1, Failure: model.Isolated}}
+	wantW, _ := WindowMethod(c, 0, nil)
+	gotW, err := WindowMethod(c, 0, ws)
+	if err != nil || gotW != wantW {
+		t.Errorf("window method: %+v (%v), the group outage's %+v", gotW, err, wantW)
+	}
+	wantP, _ := PhaseMethod(context.Background(), c, 0, nil)
+	gotP, err := PhaseMethod(context.Background(), c, 0, ws)
+	if err != nil || gotP != wantP {
+		t.Errorf("phase method: %+v (%v), the group outage's %+v", gotP, err, wantP)
 	}
 }

@@ -12,8 +12,8 @@ import (
 // both methods.
 func Example() {
 	c := model.Default()
-	w, _ := cost.WindowMethod(c, 0)
-	p, _ := cost.PhaseMethod(context.Background(), c, 0)
+	w, _ := cost.WindowMethod(c, 0, nil)
+	p, _ := cost.PhaseMethod(context.Background(), c, 0, nil)
 	for _, pr := range []cost.Projection{
 		cost.Project(cost.Window, w.PerEvent(), 6, 4000),
 		cost.Project(cost.Phase, p.PerEvent(), 6, 4000),

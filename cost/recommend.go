@@ -78,7 +78,7 @@ func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, m
 		for _, e := range mix {
 			run := c
 			run.Lease, run.Outage = lease, e.Outage
-			in, err := PhaseMethod(ctx, run, seed)
+			in, err := PhaseMethod(ctx, run, seed, nil)
 			if err != nil {
 				return nil, err
 			}

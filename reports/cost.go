@@ -57,7 +57,11 @@ func phaseLines(r study.CostResult) string {
 	if c.Jitter {
 		jitter = fmt.Sprintf(", its followers' jitter its own, drawn from seed %d", r.Seed)
 	}
-	return fmt.Sprintf("phase method: the outage starts at each of the %d phases of %s; each run lasts %s from the outage's start%s\n"+
+	event := "outage"
+	if r.Incident != nil {
+		event = "incident"
+	}
+	return fmt.Sprintf("phase method: the "+event+" starts at each of the %d phases of %s; each run lasts %s from the "+event+"'s start%s\n"+
 		"per outage event: missed %.4f, double-started %.4f, delayed start %s, rejected %.4f, leaderless %s and two-leader %s\n",
 		p.Phases, phases, lasts, jitter, p.Missed+p.Unresolved, p.DoubleStarts, mean(t, p.DelayedRounds), p.Rejected, strings.TrimSuffix(mean(t, p.LeaderlessRounds), " rounds"), mean(t, p.TwoLeaderRounds))
 }

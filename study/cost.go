@@ -15,6 +15,10 @@ type CostInput struct {
 	LinesPerBatch int        // invoice lines one batch produces
 	Tick          model.Tick // the length of a round, for outputs in seconds
 	Seed          uint64     // the seed of the followers' jitter, for a configuration with jitter
+
+	// Incident, if set, is the outage event instead of Config's group
+	// outage: a post-mortem's failures, Config's outage fields their span.
+	Incident model.Windows
 }
 
 // PublicationLinesPerBatch is the publication's end-of-day batch: 4,000
@@ -50,21 +54,21 @@ func ComputeCost(ctx context.Context, in CostInput, methods ...cost.Method) (Cos
 	r := CostResult{CostInput: in}
 	var err error
 	if slices.Contains(methods, cost.Window) {
-		if r.Window, err = cost.WindowMethod(in.Config, in.Seed); err != nil {
+		if r.Window, err = cost.WindowMethod(in.Config, in.Seed, in.Incident); err != nil {
 			return CostResult{}, err
 		}
 		run := model.Runner{JitterSeed: model.JitterSeed(in.Seed)}
-		if r.Fenced, err = run.Run(Arrangements()[2].Apply(in.Config)); err != nil {
+		if r.Fenced, err = cost.RunEvent(&run, Arrangements()[2].Apply(in.Config), in.Incident); err != nil {
 			return CostResult{}, err
 		}
 		long := in.Config
 		long.Lease = LongLeaseOf(in.Config)
-		if r.Long, err = run.Run(long); err != nil {
+		if r.Long, err = cost.RunEvent(&run, long, in.Incident); err != nil {
 			return CostResult{}, err
 		}
 	}
 	if slices.Contains(methods, cost.Phase) {
-		if r.Phase, err = cost.PhaseMethod(ctx, in.Config, in.Seed); err != nil {
+		if r.Phase, err = cost.PhaseMethod(ctx, in.Config, in.Seed, in.Incident); err != nil {
 			return CostResult{}, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -50,10 +51,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a grid with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		g.Tick = *tick
-		if fs.Changed("incident") && *incidentFile == "" {
-			return usagef("invalid argument \"\" for \"--incident\" flag: want an incident file")
-		}
-		if *incidentFile != "" {
+		if fs.Changed("incident") {
 			if err := useIncident(fs, &g, *incidentFile, *epoch); err != nil {
 				return err
 			}
@@ -99,12 +97,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // would set what the incident says are refused, as are nodes and runs the
 // incident does not fit.
 func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
-	for _, p := range []model.Param{model.Outage, model.Start, model.Down, model.DownFrom, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole} {
-		if fs.Changed(p.Flag()) {
-			return usagef("--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
-		}
-	}
-	in, err := readIncident(fs, "--incident: ", name, g.Tick, epoch)
+	in, err := incidentFlag(fs, name, g.Tick, epoch)
 	if err != nil {
 		return err
 	}
@@ -130,6 +123,20 @@ func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 	}
 	g.Schedule = in.Schedule()
 	return nil
+}
+
+// incidentFlag reads the file of an --incident flag, refusing the flags it
+// overrules: who fails when, and how.
+func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (incident.Incident, error) {
+	for _, p := range []model.Param{model.Outage, model.Start, model.Down, model.DownFrom, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole} {
+		if fs.Changed(p.Flag()) {
+			return incident.Incident{}, usagef("--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
+		}
+	}
+	if name == "" {
+		return incident.Incident{}, usagef("invalid argument \"\" for \"--incident\" flag: want an incident file")
+	}
+	return readIncident(fs, "--incident: ", name, t, epoch)
 }
 
 func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {

@@ -48,6 +48,8 @@ func TestGolden(t *testing.T) {
 		{"run-preset-consul.txt", []string{"run", "--preset", "consul", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
 		// An incident under two locks' defaults and three leases.
 		{"replay-presets.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}},
+		// What the brownout costs a year, four times a year, with a batch an hour.
+		{"cost-incident.txt", []string{"cost", "--preset", "kubernetes", "--nodes", "3", "--period", "1h", "--rounds", "3h", "--method", "both", "--handovers", "4", "--incident", "../../testdata/incidents/brownout.txt"}},
 		// The README's incident: a 95 s API-server brownout under Kubernetes' and OpenShift's defaults.
 		{"replay-brownout.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/brownout.txt"}},
 		// Each node its own kind: a partition, a crash and a pause at once.
@@ -160,6 +162,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "extra"}, `leasesim run: unexpected argument "extra": run takes only flags`},
 		{[]string{"run", "--trace", "--format", "csv"}, `leasesim run: --trace goes only with --format table`},
 		{[]string{"replay"}, `leasesim replay: want one incident file: leasesim replay [flags] INCIDENT`},
+		{[]string{"cost", "--incident", "../../testdata/incidents/brownout.txt", "--outage", "3"}, `leasesim cost: --outage goes not with --incident: the incident says who fails when, and how`},
+		{[]string{"cost", "--preset", "kubernetes", "--nodes", "2", "--incident", "../../testdata/incidents/brownout.txt"}, `leasesim cost: --incident: ../../testdata/incidents/brownout.txt: line 7: node 2, but the run has 2 nodes (--nodes)`},
 		{[]string{"replay", "--preset", "kubernetes", "--nodes", "2", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: ../../testdata/incidents/api-partition.txt: line 6: node 2, but the run has 2 nodes (--nodes)`},
 		{[]string{"replay", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: ../../testdata/incidents/api-partition.txt: line 5: start "2m": want a whole number from 1 to 1000000000 (rounds); durations such as 2m need --tick`},
 		{[]string{"replay", "--preset", "kubernetes,consul", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: --preset consul's rounds are 500ms, kubernetes's 1s: give --tick to compare them`},
