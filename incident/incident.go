@@ -138,6 +138,17 @@ func (in Incident) Schedule() model.Windows {
 	return ws
 }
 
+// Beyond returns the first failure of a node a run of nodes nodes does
+// not have, if any: the window schedule would pass it by in silence.
+func (in Incident) Beyond(nodes int) (Failure, bool) {
+	for _, f := range in.Failures {
+		if f.Node >= nodes {
+			return f, true
+		}
+	}
+	return Failure{}, false
+}
+
 // Span is the first and last round any node is down.
 func (in Incident) Span() (first, last int) {
 	first, last = in.Failures[0].First, in.Failures[0].Last

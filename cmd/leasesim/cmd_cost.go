@@ -34,10 +34,8 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if err != nil {
 				return err
 			}
-			for _, f := range inc.Failures {
-				if f.Node >= in.Config.Nodes {
-					return usagef("--incident: %s: line %d: node %d, but the run has %d nodes (--nodes)", *incidentFile, f.Line, f.Node, in.Config.Nodes)
-				}
+			if f, ok := inc.Beyond(in.Config.Nodes); ok {
+				return usagef("--incident: %s: line %d: node %d, but the run has %d nodes (--nodes)", *incidentFile, f.Line, f.Node, in.Config.Nodes)
 			}
 			inc.Apply(&in.Config)
 			in.Incident = inc.Schedule()

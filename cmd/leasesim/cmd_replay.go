@@ -64,10 +64,8 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				first, _ := in.Span()
 				cfg.Rounds = min(model.MaxRounds, first+cost.SettleRounds(cfg))
 			}
-			for _, fl := range in.Failures {
-				if fl.Node >= cfg.Nodes {
-					return usagef("%s: line %d: node %d, but the run has %d nodes (--nodes)", name, fl.Line, fl.Node, cfg.Nodes)
-				}
+			if f, ok := in.Beyond(cfg.Nodes); ok {
+				return usagef("%s: line %d: node %d, but the run has %d nodes (--nodes)", name, f.Line, f.Node, cfg.Nodes)
 			}
 			if _, last := in.Span(); last > cfg.Rounds {
 				return usagef("%s: the incident ends in round %d, after the run's %d (--rounds)", name, last, cfg.Rounds)
