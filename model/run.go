@@ -114,6 +114,7 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
 	x.watching, x.hung, x.frozen, x.released = false, false, false, false // apart from begin, which must stay small enough to inline
+	x.reach.failure = x.reach.failure[:0]                                 // no node has a kind of its own until a schedule gives it one
 	if c.Jitter {
 		x.seed(r.JitterSeed)
 	}
@@ -123,24 +124,8 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 			change = s.Apply(x.t, &x.reach)
 		}
 		switch {
-		case (observe == nil || x.t > last) && !x.settled():
-			x.unsettled(change-1, nil)
 		case observe == nil || x.t > last:
-			// Other nodes' reachability changes nothing while the leader
-			// stays reachable: apply their changes as they come and end
-			// the settled stretch only where the leader's changes.
-			end := c.Rounds
-			for change <= c.Rounds {
-				at := change
-				for change == at {
-					change = s.Apply(at, &x.reach)
-				}
-				if x.reach.down[x.leader] {
-					end = at - 1
-					break
-				}
-			}
-			x.settledThrough(end)
+			x.stretch(change-1, nil)
 		case x.t < first:
 			x.stretch(min(change, first)-1, nil)
 		default:
@@ -193,21 +178,23 @@ func (x *state) seed(seed [2]uint64) {
 // the round after last and, if view is not nil, records there what each
 // round of the stretch saw.
 func (x *state) stretch(end int, view *RoundView) {
-	if x.settled() {
-		k := x.settledThrough(min(end, x.c.Rounds))
+	c, down, t := &x.c, x.reach.down, x.t
+
+	// A settled stretch, the usual one between failures: the leader is
+	// reachable, nobody else believes it leads and nothing is queued. The
+	// leader renews a retry period after each renewal and starts every
+	// batch; nothing else happens.
+	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) {
+		last := min(end, c.Rounds)
+		k, after := stepsThrough(x.nextTrigger, last, c.Period)
+		x.st.Started += k
+		x.renewThrough(last)
+		x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
 		if view != nil {
 			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
 		}
 		return
 	}
-	x.unsettled(end, view)
-}
-
-// unsettled is stretch past its settled case: a stretch in which the
-// leader is down or gave up, another node believes it leads, or batches
-// wait.
-func (x *state) unsettled(end int, view *RoundView) {
-	c, down, t := &x.c, x.reach.down, x.t
 
 	// The renew deadline: a leader that has not renewed for a retry period
 	// and its deadline gives up, and so does a stale believer.
@@ -382,26 +369,6 @@ func (x *state) unsettled(end int, view *RoundView) {
 	if view != nil {
 		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Deduplicating: c.IdempotencyKey}
 	}
-}
-
-// settled reports whether the stretch from round x.t is a settled one, the
-// usual one between failures: the leader is reachable, nobody else
-// believes it leads and nothing is queued. Nodes other than the leader
-// then change nothing, whether they are reachable or not.
-func (x *state) settled() bool {
-	return !x.reach.down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 &&
-		(x.c.RenewDeadline == 0 || !x.deadlineFirst(x.t))
-}
-
-// settledThrough runs the settled stretch x.t … last: the leader renews a
-// retry period after each renewal and starts every batch; nothing else
-// happens. It returns the batches started.
-func (x *state) settledThrough(last int) int {
-	k, after := stepsThrough(x.nextTrigger, last, x.c.Period)
-	x.st.Started += k
-	x.renewThrough(last)
-	x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
-	return k
 }
 
 // extraStarts counts n starts of batches already started in their round

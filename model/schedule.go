@@ -67,7 +67,6 @@ func (r *Reachability) reset(nodes int) {
 	}
 	r.down = r.down[:nodes]
 	r.count = nodes
-	r.failure = r.failure[:0]
 }
 
 // Fail marks node down, failing the way f says.

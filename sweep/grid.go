@@ -24,14 +24,6 @@ type Grid struct {
 	Schedule model.Windows
 }
 
-// run runs c with the grid's schedule, or its own group outage.
-func (g *Grid) run(r *model.Runner, c model.Config) (model.Stats, error) {
-	if g.Schedule != nil {
-		return r.RunSchedule(c, g.Schedule)
-	}
-	return r.Run(c)
-}
-
 // NewGrid returns the grid of the single configuration c.
 func NewGrid(c model.Config) Grid {
 	var g Grid
