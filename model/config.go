@@ -150,7 +150,8 @@ func b2i(b bool) int {
 
 // Warnings lists what in c is valid but probably not what was meant, each
 // a sentence naming the parameters: the run has no trigger, the outage
-// falls after the run, the zone is larger than the cluster. Commands that
+// falls after the run, the zone is larger than the cluster, a catch-up
+// policy is set without the persistent trigger. Commands that
 // run one configuration print them, so that no answer is read as
 // confident when the question was off.
 func (c *Config) Warnings() []string {
@@ -160,6 +161,9 @@ func (c *Config) Warnings() []string {
 	}
 	if c.Outage > 0 && c.Down > 0 && c.Start > c.Rounds {
 		w = append(w, fmt.Sprintf("the outage starts in round %d, after the run's last round %d: no node fails", c.Start, c.Rounds))
+	}
+	if !c.PersistentTrigger && (c.CatchUpWindow > 0 || c.CatchUpOnce) {
+		w = append(w, "the catch-up window and catch-up-once decide what becomes of queued batches: without the persistent trigger none is queued, so they change nothing")
 	}
 	switch {
 	case c.Outage > 0 && c.Down > 0 && c.DownFrom >= c.Nodes:

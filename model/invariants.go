@@ -9,9 +9,10 @@ import "fmt"
 //   - every trigger is started, missed or left unresolved:
 //     started + missed + unresolved = rounds / period;
 //   - with fencing or an idempotency key no batch starts twice, and
-//     nothing is deduplicated without a key; with the persistent trigger and
-//     no catch-up window none is missed; without fencing no work is
-//     rejected;
+//     nothing is deduplicated without a key; with the persistent trigger, every
+//     queued slot run and no catch-up window none is missed, and with one
+//     run for the queued slots (CatchUpOnce) at most one is left unresolved;
+//     without fencing no work is rejected;
 //   - no count is negative, no round is both leaderless and two-leader, and
 //     every handover waited at least the lease as the fastest clock counts
 //     it (Drift), unless the leader released the record as it stopped
@@ -38,8 +39,10 @@ func CheckInvariants(c Config, st Stats) error {
 		return fmt.Errorf("double_starts = %d with an idempotency key", st.DoubleStarts)
 	case !c.IdempotencyKey && st.Deduplicated != 0:
 		return fmt.Errorf("deduplicated = %d without an idempotency key", st.Deduplicated)
-	case c.PersistentTrigger && c.CatchUpWindow == 0 && st.Missed != 0:
-		return fmt.Errorf("missed = %d with the persistent trigger and no catch-up window", st.Missed)
+	case c.PersistentTrigger && c.CatchUpWindow == 0 && !c.CatchUpOnce && st.Missed != 0:
+		return fmt.Errorf("missed = %d with the persistent trigger, every queued slot run and no catch-up window", st.Missed)
+	case c.PersistentTrigger && c.CatchUpOnce && st.Unresolved > 1:
+		return fmt.Errorf("unresolved = %d with one run for the queued slots", st.Unresolved)
 	case !c.Fencing && st.Rejected != 0:
 		return fmt.Errorf("rejected = %d without fencing", st.Rejected)
 	case st.TwoLeaderRounds+st.LeaderlessRounds > c.Rounds:
@@ -66,10 +69,12 @@ func shortestLease(c Config) int {
 // Check runs c with schedule s and checks CheckInvariants; checks that
 // the run, computed stretch by stretch, equals the same run computed round
 // by round, and round by round only in its middle third (a trace's
-// window); and runs it again with fencing turned the other way to check
+// window); runs it again with fencing turned the other way to check
 // that fencing changes none of the rounds and handovers: fencing corrects
-// effect, not belief. The schedule must give the same failures each time
-// it begins (a random one must be reseeded by the caller between runs).
+// effect, not belief; and, with the persistent trigger, runs it with the
+// other catch-up policy, checked the same way (checkOnce). The schedule
+// must give the same failures each time it begins (a random one must be
+// reseeded by the caller between runs).
 func (r *Runner) Check(c Config, s Schedule) error {
 	st, err := r.RunSchedule(c, s)
 	if err != nil {
@@ -99,6 +104,40 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	if st.TwoLeaderRounds != ot.TwoLeaderRounds || st.LeaderlessRounds != ot.LeaderlessRounds ||
 		st.HandoverRounds != ot.HandoverRounds || st.Handovers != ot.Handovers {
 		return fmt.Errorf("fencing changed the rounds or handovers: fencing %t gives %+v, fencing %t gives %+v", c.Fencing, st, other.Fencing, ot)
+	}
+	if c.PersistentTrigger {
+		return r.checkOnce(c, s, st)
+	}
+	return nil
+}
+
+// checkOnce checks a run with the persistent trigger, st, against the same
+// run with the other catch-up policy: one run for the queued slots changes
+// no round and no handover, and it starts, delays and leaves unresolved no
+// more than running every slot, nor misses fewer.
+func (r *Runner) checkOnce(c Config, s Schedule, st Stats) error {
+	other := c
+	other.CatchUpOnce = !c.CatchUpOnce
+	ot, err := r.RunSchedule(other, s)
+	if err != nil {
+		return err
+	}
+	if err := CheckInvariants(other, ot); err != nil {
+		return err
+	}
+	if stepped, _ := r.Trace(other, s, 1, other.Rounds, func(*RoundView) {}); stepped != ot {
+		return fmt.Errorf("catch_up_once %t: computed stretch by stretch %+v, round by round %+v", other.CatchUpOnce, ot, stepped)
+	}
+	once, all := st, ot
+	if !c.CatchUpOnce {
+		once, all = ot, st
+	}
+	switch {
+	case once.TwoLeaderRounds != all.TwoLeaderRounds || once.LeaderlessRounds != all.LeaderlessRounds ||
+		once.HandoverRounds != all.HandoverRounds || once.Handovers != all.Handovers:
+		return fmt.Errorf("catch_up_once changed the rounds or handovers: %+v against every slot's %+v", once, all)
+	case once.Started > all.Started || once.DelayedRounds > all.DelayedRounds || once.Unresolved > all.Unresolved || once.Missed < all.Missed:
+		return fmt.Errorf("one run for the queued slots %+v against every slot run %+v: more started, delayed or unresolved, or fewer missed", once, all)
 	}
 	return nil
 }

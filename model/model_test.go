@@ -64,8 +64,11 @@ func TestValidate(t *testing.T) {
 }
 
 func TestParamNames(t *testing.T) {
-	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "catch_up_window", "idempotency_key", "down", "down_from", "quorum",
-		"pause", "crash", "release", "partition", "black_hole", "jitter"}
+	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "fencing", "persistent_trigger", "catch_up_window", "catch_up_once", "idempotency_key", "down", "down_from", "quorum",
+		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift"}
+	if len(want) != model.NumParams {
+		t.Fatalf("%d names for %d parameters", len(want), model.NumParams)
+	}
 	for i, name := range want {
 		p := model.Param(i)
 		if p.Name() != name {
@@ -334,6 +337,8 @@ func TestWarnings(t *testing.T) {
 		{func(c *model.Config) { c.Period = 25 }, "period 25 is longer than the run's 24 rounds: no batch falls due, so none can be missed or started twice"},
 		{func(c *model.Config) { c.Period = 24 }, ""},
 		{func(c *model.Config) { c.Start = 25 }, "the outage starts in round 25, after the run's last round 24: no node fails"},
+		{func(c *model.Config) { c.CatchUpOnce = true }, "the catch-up window and catch-up-once decide what becomes of queued batches: without the persistent trigger none is queued, so they change nothing"},
+		{func(c *model.Config) { c.CatchUpWindow, c.PersistentTrigger = 3, true }, ""},
 		{func(c *model.Config) { c.Start, c.Outage = 25, 0 }, ""},
 		{func(c *model.Config) { c.Start = 20 }, ""}, // an outage past the end is a corner the model counts (C6)
 		{func(c *model.Config) { c.Down = 6 }, "down 6 is more than the 5 nodes: all of them fail together"},

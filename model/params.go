@@ -18,6 +18,7 @@ const (
 	Fencing
 	PersistentTrigger
 	CatchUpWindow
+	CatchUpOnce
 	IdempotencyKey
 	Down
 	DownFrom
@@ -48,6 +49,7 @@ type Config struct {
 	Fencing           bool // refuse work carrying a stale fencing token
 	PersistentTrigger bool // queue a trigger that no node accepts
 	CatchUpWindow     int  // with PersistentTrigger, queued batches older than this are missed; 0: no limit
+	CatchUpOnce       bool // with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed
 	IdempotencyKey    bool // the store refuses a second run of a slot: a second start is deduplicated, not double
 	Down              int  // nodes DownFrom … DownFrom+Down-1 fail together
 	DownFrom          int  // the first failing node: 0 takes the leader with it
@@ -100,6 +102,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"persistent_trigger", "a trigger no node accepts is queued for the next leader"}
 	case CatchUpWindow:
 		return paramInfo{"catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit"}
+	case CatchUpOnce:
+		return paramInfo{"catch_up_once", "with the persistent trigger, the queued batches a node could start run once, for the latest slot, and the earlier slots are missed (CronJob, Quartz's fire-once-now misfire instruction); false runs every queued slot"}
 	case IdempotencyKey:
 		return paramInfo{"idempotency_key", "the store refuses a second run of the same slot (CronJob's Job name, Temporal's workflow id): a batch two nodes start runs once, the second start deduplicated"}
 	case Down:
@@ -139,7 +143,7 @@ func (p Param) Time() TimeKind {
 
 // Bool reports whether the parameter is a toggle, stored as 0 or 1.
 func (p Param) Bool() bool {
-	return p == Fencing || p == PersistentTrigger || p == IdempotencyKey || p == Quorum || p == Pause || p == Crash || p == Release || p == Partition || p == BlackHole || p == Jitter
+	return p == Fencing || p == PersistentTrigger || p == CatchUpOnce || p == IdempotencyKey || p == Quorum || p == Pause || p == Crash || p == Release || p == Partition || p == BlackHole || p == Jitter
 }
 
 // Range is the inclusive range of values the parameter accepts.
@@ -186,6 +190,8 @@ func (c *Config) Get(p Param) int {
 		return b2i(c.PersistentTrigger)
 	case CatchUpWindow:
 		return c.CatchUpWindow
+	case CatchUpOnce:
+		return b2i(c.CatchUpOnce)
 	case IdempotencyKey:
 		return b2i(c.IdempotencyKey)
 	case Down:
@@ -214,7 +220,7 @@ func (c *Config) Get(p Param) int {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.IdempotencyKey), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -244,6 +250,8 @@ func (c *Config) Set(p Param, v int) {
 		c.PersistentTrigger = v != 0
 	case CatchUpWindow:
 		c.CatchUpWindow = v
+	case CatchUpOnce:
+		c.CatchUpOnce = v != 0
 	case IdempotencyKey:
 		c.IdempotencyKey = v != 0
 	case Down:

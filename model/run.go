@@ -137,8 +137,12 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 		}
 	}
 	e := x.expired(c.Rounds + 1) // past the catch-up window at the end: missed
+	u := x.queued - e
+	if c.CatchUpOnce && u > 1 { // only the latest slot can still run
+		e, u = e+u-1, 1
+	}
 	x.st.Missed += e
-	x.st.Unresolved = x.queued - e // C6
+	x.st.Unresolved = u // C6
 }
 
 // expired is how many of the queued batches have slots more than the
@@ -354,20 +358,26 @@ func (x *state) stretch(end int, view *RoundView) {
 			trigger = TriggerMissed
 		}
 	}
-	dequeued, expired := 0, 0
+	dequeued, expired, collapsed := 0, 0, 0
 	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t
 		// but those past the catch-up window, which are missed
 		e := x.expired(t)
 		n, eSum := x.queued-e, e*x.queuedFirst+c.Period*(e*(e-1)/2)
 		x.st.Missed += e
+		if c.CatchUpOnce && n > 1 { // one run, for the latest slot
+			collapsed, n = n-1, 1
+			x.st.Missed += collapsed
+			x.st.DelayedRounds += t - (x.queuedFirst + (x.queued-1)*c.Period)
+		} else {
+			x.st.DelayedRounds += n*t - (x.queuedSum - eSum)
+		}
 		x.st.Started += n
 		x.extraStarts(n * (accepted - 1))
-		x.st.DelayedRounds += n*t - (x.queuedSum - eSum)
 		dequeued, expired, x.queued, x.queuedSum = n, e, 0, 0
 	}
 	x.t = last + 1
 	if view != nil {
-		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Deduplicating: c.IdempotencyKey}
+		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Collapsed: collapsed, Deduplicating: c.IdempotencyKey}
 	}
 }
 
@@ -724,15 +734,16 @@ const (
 
 // RoundView is one round as Trace shows it, valid only during the call.
 type RoundView struct {
-	Round    int     // t
-	Leader   int     // the record's leader after the handover step
-	Token    int     // the record's fencing token
-	Handover bool    // a standby took over in this round
-	Active   int     // reachable nodes that believe they lead
-	Accepted int     // active nodes whose work was accepted
-	Trigger  Outcome // what became of this round's trigger
-	Dequeued int     // queued batches started in this round
-	Expired  int     // queued batches missed in this round, past the catch-up window
+	Round     int     // t
+	Leader    int     // the record's leader after the handover step
+	Token     int     // the record's fencing token
+	Handover  bool    // a standby took over in this round
+	Active    int     // reachable nodes that believe they lead
+	Accepted  int     // active nodes whose work was accepted
+	Trigger   Outcome // what became of this round's trigger
+	Dequeued  int     // queued batches started in this round
+	Expired   int     // queued batches missed in this round, past the catch-up window
+	Collapsed int     // queued batches missed in this round, run once for the latest slot instead (CatchUpOnce)
 
 	Deduplicating bool // the store refuses a second start of a slot (IdempotencyKey)
 	Reread        bool // believers re-read the record at the end of this round

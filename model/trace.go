@@ -57,6 +57,9 @@ func (v *RoundView) Event() string {
 	if v.Expired > 0 {
 		ev = append(ev, fmt.Sprintf("%d past the catch-up window missed", v.Expired))
 	}
+	if v.Collapsed > 0 {
+		ev = append(ev, fmt.Sprintf("%d collapsed into it and missed", v.Collapsed))
+	}
 	if rej := v.Active - v.Accepted; rej > 0 && (v.Trigger != NoTrigger || v.Dequeued > 0) {
 		ev = append(ev, fmt.Sprintf("rejected %d", rej))
 	}
