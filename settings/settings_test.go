@@ -126,3 +126,25 @@ func TestFiguresRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestSchedulers: every scheduler preset keeps a missed slot, the names
+// are unique, and a name that is not one is refused with the list.
+func TestSchedulers(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range settings.Schedulers() {
+		if seen[s.Name] {
+			t.Errorf("scheduler %q twice", s.Name)
+		}
+		seen[s.Name] = true
+		got, err := settings.SchedulerByName(s.Name)
+		if err != nil || got != s {
+			t.Errorf("SchedulerByName(%q) = %+v, %v", s.Name, got, err)
+		}
+		if s.CatchUpWindow < 0 {
+			t.Errorf("%s: %+v", s.Name, s)
+		}
+	}
+	if _, err := settings.SchedulerByName("nomad"); err == nil || err.Error() != "want one of cronjob, quartz, temporal" {
+		t.Errorf("SchedulerByName(nomad) = %v", err)
+	}
+}

@@ -42,7 +42,7 @@ func TestEveryFlagRefusesBadInput(t *testing.T) {
 		fs.VisitAll(func(f *pflag.Flag) {
 			values := badValues[f.Value.Type()]
 			switch f.Name {
-			case "method", "format", "preset":
+			case "method", "format", "preset", "scheduler":
 				values = []string{"nonsense", ""}
 			case "epoch":
 				values = []string{"yesterday", "2026-13-01T00:00:00Z", ""}

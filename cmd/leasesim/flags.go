@@ -177,9 +177,71 @@ func addJitterSeedFlag(fs *pflag.FlagSet, seed *uint64) {
 }
 
 // addPresetFlag registers --preset, which sets the lease settings of a
-// lock's defaults (settings.Presets) where no flag sets them.
+// lock's defaults (settings.Presets) where no flag sets them, and
+// --scheduler, which sets the trigger policy of a scheduler's defaults
+// (settings.Schedulers) the same way.
 func addPresetFlag(fs *pflag.FlagSet) {
 	fs.Var(presetValue{new(settings.Preset)}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+presetNames()+"; implies --tick 1s (consul: 500ms) unless --tick is given")
+	fs.Var(schedulerValue{new(settings.Scheduler)}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window and idempotency-key: "+schedulerNames()+" (temporal's one-year window needs --tick)")
+}
+
+// schedulerValue is a flag holding one scheduler preset.
+type schedulerValue struct{ s *settings.Scheduler }
+
+func (v schedulerValue) String() string { return v.s.Name }
+
+func (v schedulerValue) Set(name string) error {
+	s, err := settings.SchedulerByName(name)
+	if err != nil {
+		return err
+	}
+	*v.s = s
+	return nil
+}
+
+func (v schedulerValue) Type() string { return "name" }
+
+func schedulerNames() string {
+	var names []string
+	for _, s := range settings.Schedulers() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// applyScheduler sets the trigger policy of sched, its catch-up window in
+// rounds of tick, on the flags of fs that the command line left alone. A
+// window longer than the longest run is no limit, which is what it is to
+// every run.
+func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick) error {
+	window := 0
+	if w := sched.CatchUpWindow; w > 0 {
+		if tick == 0 {
+			return fmt.Errorf("--scheduler %s sets a catch-up window of %s, which needs --tick to be counted in rounds", sched.Name, w)
+		}
+		if w%time.Duration(tick) != 0 {
+			return fmt.Errorf("--scheduler %s sets a catch-up window of %s, which is not a whole number of --tick %s", sched.Name, w, tick)
+		}
+		if n := w / time.Duration(tick); n <= model.MaxRounds {
+			window = int(n)
+		}
+	}
+	values := map[model.Param]int{model.PersistentTrigger: 1, model.CatchUpOnce: b2i(sched.CatchUpOnce), model.CatchUpWindow: window, model.IdempotencyKey: b2i(sched.IdempotencyKey)}
+	fs.VisitAll(func(f *pflag.Flag) {
+		var p model.Param
+		switch v := f.Value.(type) {
+		case paramValue:
+			p = v.p
+		case listValue:
+			p = v.p
+		default:
+			return
+		}
+		if v, ok := values[p]; ok && !f.Changed {
+			setFlagValue(f, p, v)
+		}
+	})
+	return nil
 }
 
 // resolveTimes reads every time flag given on the command line in the unit
@@ -223,8 +285,16 @@ func resolveTimes(fs *pflag.FlagSet) error {
 			err = fmt.Errorf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)
 		}
 	})
-	if err != nil || preset.Name == "" {
+	if err != nil {
 		return err
+	}
+	if f := fs.Lookup("scheduler"); f != nil && f.Changed {
+		if err := applyScheduler(fs, *f.Value.(schedulerValue).s, tick); err != nil {
+			return err
+		}
+	}
+	if preset.Name == "" {
+		return nil
 	}
 	return applyPreset(fs, preset, tick)
 }

@@ -42,6 +42,8 @@ func TestGolden(t *testing.T) {
 		{"settings-openshift.txt", []string{"settings", "--preset", "openshift"}},
 		{"settings-kubernetes.csv", []string{"settings", "--format", "csv"}},
 		{"settings-etcd-5-nodes.txt", []string{"settings", "--preset", "etcd", "--nodes", "5"}},
+		{"run-scheduler-cronjob.txt", []string{"run", "--scheduler", "cronjob", "--nodes", "1", "--outage", "13", "--catch-up-window", "8", "--trace"}},
+		{"run-scheduler-temporal.csv", []string{"sweep", "--scheduler", "temporal", "--tick", "1h", "--nodes", "1", "--outage", "7h,13h", "--period", "6h"}},
 		{"run-preset-kubernetes.txt", []string{"run", "--preset", "kubernetes", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m", "--trace"}},
 		// A lock mapped onto client-go's settings, at its own 500 ms rounds:
 		// the record is taken 45 s after the last renewal (2·TTL + lock-delay).
@@ -145,6 +147,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"report", "--start", "25", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --start 25 is after the run's end (--rounds 24): no node fails, so the report would have nothing to compare; want a --start inside the run`},
 		{[]string{"report", "--tick", "1s", "--rounds-per-year", "100", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --rounds-per-year goes only without --tick: with it, a year has 31556952 rounds of 1s`},
 		{[]string{"report", "--preset", "openshift", "--renew-deadline", "150s", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --lease 2m17s must be longer than --renew-deadline 2m30s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
+		{[]string{"run", "--scheduler", "temporal"}, `leasesim run: --scheduler temporal sets a catch-up window of 8760h0m0s, which needs --tick to be counted in rounds`},
+		{[]string{"run", "--scheduler", "temporal", "--tick", "7s"}, `leasesim run: --scheduler temporal sets a catch-up window of 8760h0m0s, which is not a whole number of --tick 7s`},
+		{[]string{"run", "--scheduler", "nomad"}, `leasesim run: invalid argument "nomad" for "--scheduler" flag: want one of cronjob, quartz, temporal`},
 		{[]string{"run", "--lease", "15s"}, `leasesim run: invalid argument "15s" for "--lease" flag: want a whole number from 1 to 1000000000 (rounds); durations such as 15s need --tick`},
 		{[]string{"montecarlo", "--uptime", "geometric:30s"}, `leasesim montecarlo: invalid argument "geometric:30s" for "--uptime" flag: "geometric:30s": want fixed:N, geometric:MEAN or lognormal:MU,SIGMA (rounds); durations such as geometric:30s need --tick`},
 		{[]string{"montecarlo", "--tick", "1s", "--downtime", "fixed:1500ms"}, `leasesim montecarlo: invalid argument "fixed:1500ms" for "--downtime" flag: "fixed:1500ms": 1500ms is not a whole number of ticks of 1s`},

@@ -1,0 +1,50 @@
+package settings
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Scheduler is a widely used scheduler's default trigger policy in the
+// model's terms. Each keeps a slot no node could start for when one can
+// (the persistent trigger); they differ in whether they then run every
+// missed slot or only the latest (CatchUpOnce), how late a slot may still
+// start (CatchUpWindow), and whether the store knows a slot's run by name,
+// so that a second start of it is refused (IdempotencyKey).
+// docs/schedulers.md cites the source of each and says what the model
+// leaves out.
+type Scheduler struct {
+	Name           string
+	CatchUpOnce    bool
+	CatchUpWindow  time.Duration // 0: no limit
+	IdempotencyKey bool
+}
+
+// Schedulers returns the scheduler presets: Kubernetes CronJob
+// (startingDeadlineSeconds unset: the controller starts only the most
+// recent missed schedule, in a Job named after its time), Quartz with a
+// clustered JDBC job store (a cron trigger's default misfire instruction
+// fires once now; one node acquires each firing) and a Temporal schedule
+// (every missed action within its one-year catch-up window, each workflow
+// id carrying its time).
+func Schedulers() []Scheduler {
+	return []Scheduler{
+		{"cronjob", true, 0, true},
+		{"quartz", true, 0, true},
+		{"temporal", false, 365 * 24 * time.Hour, true},
+	}
+}
+
+// SchedulerByName returns the scheduler called name, or an error that
+// lists the schedulers.
+func SchedulerByName(name string) (Scheduler, error) {
+	var names []string
+	for _, s := range Schedulers() {
+		if s.Name == name {
+			return s, nil
+		}
+		names = append(names, s.Name)
+	}
+	return Scheduler{}, fmt.Errorf("want one of %s", strings.Join(names, ", "))
+}
