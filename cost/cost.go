@@ -104,6 +104,7 @@ type EventEffect struct {
 	Rejected         float64
 	LeaderlessRounds float64
 	TwoLeaderRounds  float64
+	Handovers        float64
 }
 
 // WindowRounds is the mean leaderless plus two-leader rounds per event, the
@@ -215,6 +216,7 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 		in.Rejected += float64(st.Rejected)
 		in.LeaderlessRounds += float64(st.LeaderlessRounds)
 		in.TwoLeaderRounds += float64(st.TwoLeaderRounds)
+		in.Handovers += float64(st.Handovers)
 	}
 	n := float64(phases)
 	in.Missed /= n
@@ -224,6 +226,7 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	in.Rejected /= n
 	in.LeaderlessRounds /= n
 	in.TwoLeaderRounds /= n
+	in.Handovers /= n
 	return in, nil
 }
 

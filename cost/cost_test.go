@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -248,6 +249,72 @@ func TestRecommendByHand(t *testing.T) {
 	if best := Best(ranks, func(r LeaseRank) float64 { return r.WindowRounds }); best.Lease != 3 {
 		t.Errorf("best by window rounds: lease %d (%+v)", best.Lease, ranks)
 	}
+	// Lease 2 hands over in every phase, 6 times a year; lease 3 never.
+	if ranks[0].Handovers != 6 || ranks[1].Handovers != 0 {
+		t.Errorf("handovers a year: lease 2 %v, lease 3 %v; want 6 and 0", ranks[0].Handovers, ranks[1].Handovers)
+	}
+}
+
+// TestRecommendBruteForce: the cheapest lease is the one a brute-force
+// search finds, running the model at every phase of every outage of the
+// mix for every lease and pricing the yearly sums, with the persistent
+// trigger (delays) and leases that ride out some of the outages (handovers
+// that differ by lease).
+func TestRecommendBruteForce(t *testing.T) {
+	c := model.Default()
+	c.Nodes, c.Period, c.PersistentTrigger = 3, 5, true
+	leases := []int{1, 2, 3, 4, 5, 6, 8, 10}
+	mix := []MixEntry{{Outage: 2, Weight: 0.5}, {Outage: 4, Weight: 0.3}, {Outage: 9, Weight: 0.2}}
+	const perYear, lines = 12, 1000
+	weights := []Weights{
+		{MissedLine: 1, DoubleLine: 1},
+		{MissedLine: 1, DoubleLine: 1, DelayedRound: 30, Handover: 100},
+		{DoubleLine: 2, Handover: 1},
+		{DelayedRound: 1},
+		{DelayedRound: 1, Handover: 3},
+		{DelayedRound: 1, Handover: 10},
+		{DoubleLine: 0.001, DelayedRound: 1, Handover: 1},
+	}
+	ranks, err := Recommend(context.Background(), c, 0, leases, mix, perYear, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r model.Runner
+	for _, w := range weights {
+		best, bestLeases := math.Inf(1), []int(nil)
+		for _, lease := range leases {
+			yearly := 0.0
+			for _, e := range mix {
+				run := c
+				run.Lease, run.Outage = lease, e.Outage
+				phases, sum := Phases(run), 0.0
+				for k := range phases {
+					run.Start = c.Period + 1 + k
+					run.Rounds = run.Start + SettleRounds(run)
+					st, err := r.Run(run)
+					if err != nil {
+						t.Fatal(err)
+					}
+					sum += w.MissedLine*lines*float64(st.Missed+st.Unresolved) + w.DoubleLine*lines*float64(st.DoubleStarts) +
+						w.DelayedRound*float64(st.DelayedRounds) + w.Handover*float64(st.Handovers)
+				}
+				yearly += e.Weight * perYear * sum / float64(phases)
+			}
+			switch {
+			case yearly < best-1e-6:
+				best, bestLeases = yearly, []int{lease}
+			case yearly <= best+1e-6:
+				bestLeases = append(bestLeases, lease)
+			}
+		}
+		var got []int
+		for _, r := range Cheapest(ranks, w) {
+			got = append(got, r.Lease)
+		}
+		if !slices.Equal(got, bestLeases) {
+			t.Errorf("weights %+v: Cheapest %v, brute force %v at %.3f a year", w, got, bestLeases, best)
+		}
+	}
 }
 
 // TestPhaseMethodSeed: with jitter the phase method's figures follow its
@@ -292,5 +359,41 @@ func TestIncidentEvent(t *testing.T) {
 	gotP, err := PhaseMethod(context.Background(), c, 0, ws)
 	if err != nil || gotP != wantP {
 		t.Errorf("phase method: %+v (%v), the group outage's %+v", gotP, err, wantP)
+	}
+}
+
+// TestPareto: by hand, over four leases: 2 is cheapest in delay, 4 in
+// handovers, 3 loses to 4 in everything, 5 ties 4 and so is on the front
+// too (nothing is better than it in one measure and as good in the rest).
+func TestPareto(t *testing.T) {
+	ranks := []LeaseRank{
+		{Lease: 2, MissedLines: 0, DelayedRounds: 1, Handovers: 3},
+		{Lease: 3, MissedLines: 10, DelayedRounds: 2, Handovers: 3},
+		{Lease: 4, MissedLines: 10, DelayedRounds: 2, Handovers: 1},
+		{Lease: 5, MissedLines: 10, DelayedRounds: 2, Handovers: 1},
+	}
+	if got, want := Pareto(ranks), []bool{true, false, true, true}; !slices.Equal(got, want) {
+		t.Errorf("Pareto = %v, want %v", got, want)
+	}
+	tests := []struct {
+		w    Weights
+		want []int
+	}{
+		{Weights{Handover: 1}, []int{4, 5}},                   // a tie is named as one
+		{Weights{DelayedRound: 1}, []int{2}},                  // 1 against 2
+		{Weights{MissedLine: 1, Handover: 4}, []int{2}},       // 0 + 12 against 10 + 4
+		{Weights{MissedLine: 1, Handover: 5}, []int{2, 4, 5}}, // 15 against 15: a tie across the front
+		{Weights{MissedLine: 1, Handover: 6}, []int{4, 5}},    // 18 against 16
+		{Weights{MissedLine: 0.1, Handover: 1}, []int{4, 5}},  // 3 against 2
+		{Weights{DoubleLine: 1}, []int{2, 3, 4, 5}},           // no double line anywhere: all tie at 0
+	}
+	for _, tt := range tests {
+		var got []int
+		for _, r := range Cheapest(ranks, tt.w) {
+			got = append(got, r.Lease)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("Cheapest(%+v) = %v, want %v", tt.w, got, tt.want)
+		}
 	}
 }

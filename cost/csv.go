@@ -40,11 +40,28 @@ func WriteCostCSV(w io.Writer, t model.Tick, ps []ConfigProjection) error {
 	return err
 }
 
-// WriteRecommendCSV writes one row per lease.
-func WriteRecommendCSV(w io.Writer, ranks []LeaseRank) error {
-	b := []byte("lease,window_rounds_per_event,missed_lines_per_year,double_lines_per_year\n")
-	for _, r := range ranks {
-		b = fmt.Appendf(b, "%d,%.6f,%.6f,%.6f\n", r.Lease, r.WindowRounds, r.MissedLines, r.DoubleLines)
+// WriteRecommendCSV writes one row per lease: its yearly measures,
+// whether it is on their Pareto front, and its cost under w, left empty
+// when no weight is given. With a tick, the lease, the window and the
+// delay are in seconds, under names that say so.
+func WriteRecommendCSV(w io.Writer, t model.Tick, ranks []LeaseRank, weights Weights) error {
+	window, delayed := "window_rounds_per_event", "delayed_rounds_per_year"
+	if t != 0 {
+		window, delayed = "window_s_per_event", "delayed_s_per_year"
+	}
+	b := fmt.Appendf(nil, "%s,%s,missed_lines_per_year,double_lines_per_year,%s,handovers_per_year,pareto,cost_per_year\n", t.Name(model.Lease), window, delayed)
+	scale := 1.0
+	if t != 0 {
+		scale = t.Seconds(1)
+	}
+	front := Pareto(ranks)
+	for i, r := range ranks {
+		b = t.AppendValue(b, model.Lease, r.Lease)
+		b = fmt.Appendf(b, ",%.6f,%.6f,%.6f,%.6f,%.6f,%t,", scale*r.WindowRounds, r.MissedLines, r.DoubleLines, scale*r.DelayedRounds, r.Handovers, front[i])
+		if weights != (Weights{}) {
+			b = fmt.Appendf(b, "%.6f", r.Cost(weights))
+		}
+		b = append(b, '\n')
 	}
 	_, err := w.Write(b)
 	return err

@@ -56,14 +56,29 @@ func ParseMix(t model.Tick, s string) ([]MixEntry, error) {
 // LeaseRank is the expected cost of one lease length over an outage mix,
 // by the phase method.
 type LeaseRank struct {
-	Lease        int
-	WindowRounds float64 // leaderless plus two-leader rounds per event
-	MissedLines  float64 // per year
-	DoubleLines  float64 // per year
+	Lease         int
+	WindowRounds  float64 // leaderless plus two-leader rounds per event
+	MissedLines   float64 // per year
+	DoubleLines   float64 // per year
+	DelayedRounds float64 // per year: the rounds queued batches waited, summed
+	Handovers     float64 // per year: a short lease hands over for outages a longer one rides out
 }
 
 // Lines is the missed plus double invoice lines per year.
 func (r LeaseRank) Lines() float64 { return r.MissedLines + r.DoubleLines }
+
+// Weights price a year of a lease in one currency: a missed and a double
+// invoice line, a round a batch waits, and a handover (a restart, a
+// warm-up, a page). Without the last two, a lease so short that it hands
+// over at every blip and delays every batch it saves looks free.
+type Weights struct {
+	MissedLine, DoubleLine, DelayedRound, Handover float64
+}
+
+// Cost is r's yearly cost priced by w.
+func (r LeaseRank) Cost(w Weights) float64 {
+	return w.MissedLine*r.MissedLines + w.DoubleLine*r.DoubleLines + w.DelayedRound*r.DelayedRounds + w.Handover*r.Handovers
+}
 
 // Recommend ranks leases for configuration c over an outage mix: for each
 // lease, each outage of the mix is measured by the phase method and the
@@ -86,6 +101,8 @@ func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, m
 			r.WindowRounds += e.Weight * in.WindowRounds()
 			r.MissedLines += e.Weight * p.MissedLines()
 			r.DoubleLines += e.Weight * p.DoubleLines()
+			r.DelayedRounds += e.Weight * eventsPerYear * in.DelayedRounds
+			r.Handovers += e.Weight * eventsPerYear * in.Handovers
 		}
 		ranks = append(ranks, r)
 	}
@@ -102,4 +119,57 @@ func Best(ranks []LeaseRank, measure func(LeaseRank) float64) LeaseRank {
 		}
 	}
 	return best
+}
+
+// Cheapest returns every rank whose cost under w is the least, within a
+// part in a billion: a tie is reported as one, not settled by the order
+// of the list.
+func Cheapest(ranks []LeaseRank, w Weights) []LeaseRank {
+	least := math.Inf(1)
+	for _, r := range ranks {
+		least = min(least, r.Cost(w))
+	}
+	var tied []LeaseRank
+	for _, r := range ranks {
+		if r.Cost(w) <= least+1e-9*math.Max(1, math.Abs(least)) {
+			tied = append(tied, r)
+		}
+	}
+	return tied
+}
+
+// Pareto reports for each rank whether it is on the Pareto front of
+// missed lines, double lines, delay and handovers: whether no other rank
+// is as good in all four and better in one. Without weights, these are
+// the leases a reviewer chooses among; every other lease loses to one of
+// them whatever the weights.
+func Pareto(ranks []LeaseRank) []bool {
+	front := make([]bool, len(ranks))
+	for i, r := range ranks {
+		front[i] = true
+		for _, o := range ranks {
+			if dominates(o, r) {
+				front[i] = false
+				break
+			}
+		}
+	}
+	return front
+}
+
+// dominates reports whether a is at least as good as b in every yearly
+// measure and better in one.
+func dominates(a, b LeaseRank) bool {
+	x := [4]float64{a.MissedLines, a.DoubleLines, a.DelayedRounds, a.Handovers}
+	y := [4]float64{b.MissedLines, b.DoubleLines, b.DelayedRounds, b.Handovers}
+	better := false
+	for i := range x {
+		switch {
+		case x[i] > y[i]+1e-9:
+			return false
+		case x[i] < y[i]-1e-9:
+			better = true
+		}
+	}
+	return better
 }

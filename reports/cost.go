@@ -144,12 +144,14 @@ type RecommendInput struct {
 	Mix           []cost.MixEntry
 	EventsPerYear float64
 	LinesPerBatch int
-	Tick          model.Tick // the length of a round, for outputs in seconds
-	Seed          uint64     // the seed of the followers' jitter
+	Tick          model.Tick   // the length of a round, for outputs in seconds
+	Seed          uint64       // the seed of the followers' jitter
+	Weights       cost.Weights // the price of each yearly measure; all zero: none given
 }
 
-// WriteRecommend writes the lease ranking and the best lease by each
-// measure.
+// WriteRecommend writes the lease ranking, then the answer: the cheapest
+// lease under the weights, ties named as ties, or without weights the
+// Pareto front to choose from; and the publication's measure beside it.
 func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) error {
 	var b strings.Builder
 	t := in.Tick
@@ -166,24 +168,68 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 	} else if c.RetryPeriod > 1 || c.RenewDeadline > 0 {
 		timing = fmt.Sprintf("renewal %d, retry period %d, renew deadline %d, period %d", c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Period)
 	}
-	fmt.Fprintf(&b, "phase method, %s handovers a year, %d invoice lines per batch; %d nodes, %s, fencing %t, persistent trigger %t, down %d, quorum %t\n\n",
+	fmt.Fprintf(&b, "phase method, %s outage events a year, %d invoice lines per batch; %d nodes, %s, fencing %t, persistent trigger %t, down %d, quorum %t\n\n",
 		rate(in.EventsPerYear), in.LinesPerBatch, c.Nodes, timing, c.Fencing, c.PersistentTrigger, c.Down, c.Quorum)
 	unit, scale := "rounds", 1.0
+	delayUnit, delayScale := "delayed rounds/yr", 1.0
 	if t != 0 {
 		unit, scale = "s", t.Seconds(1)
+		delayUnit, delayScale = "delay h/yr", t.Seconds(1)/3600
 	}
 	width := 5
 	if t != 0 {
 		width = 7
 	}
-	fmt.Fprintf(&b, "%*s%22s%19s%19s%19s\n", width, t.Name(model.Lease), "window "+unit+"/event", "missed lines/yr", "double lines/yr", "total lines/yr")
-	for _, r := range ranks {
-		fmt.Fprintf(&b, "%*s%22.4f%19.1f%19.1f%19.1f\n", width, t.AppendValue(nil, model.Lease, r.Lease), scale*r.WindowRounds, r.MissedLines, r.DoubleLines, r.Lines())
+	priced := in.Weights != cost.Weights{}
+	last := "Pareto"
+	if priced {
+		last = "cost/yr"
+	}
+	front := cost.Pareto(ranks)
+	fmt.Fprintf(&b, "%*s%22s%19s%19s%19s%14s%12s\n", width, t.Name(model.Lease), "window "+unit+"/event", "missed lines/yr", "double lines/yr", delayUnit, "handovers/yr", last)
+	for i, r := range ranks {
+		mark := ""
+		switch {
+		case priced:
+			mark = strconv.FormatFloat(r.Cost(in.Weights), 'f', 1, 64)
+		case front[i]:
+			mark = "yes"
+		}
+		fmt.Fprintf(&b, "%*s%22.4f%19.1f%19.1f%19.2f%14.2f%12s\n", width, t.AppendValue(nil, model.Lease, r.Lease), scale*r.WindowRounds, r.MissedLines, r.DoubleLines, delayScale*r.DelayedRounds, r.Handovers, mark)
+	}
+	b.WriteString("\n")
+	if priced {
+		cheapest := cost.Cheapest(ranks, in.Weights)
+		if len(cheapest) == 1 {
+			fmt.Fprintf(&b, "cheapest lease: %s, %.1f a year\n", t.Count(cheapest[0].Lease), cheapest[0].Cost(in.Weights))
+		} else {
+			fmt.Fprintf(&b, "cheapest leases, tied at %.1f a year: %s\n", cheapest[0].Cost(in.Weights), leaseList(t, cheapest))
+		}
+	} else {
+		var onFront []cost.LeaseRank
+		for i, r := range ranks {
+			if front[i] {
+				onFront = append(onFront, r)
+			}
+		}
+		fmt.Fprintf(&b, "on the Pareto front (no other lease is as good in missed and double lines, delay and handovers, and better in one): %s\n", leaseList(t, onFront))
+		b.WriteString("price them to pick one: --cost-missed-line, --cost-double-line, --cost-delay-hour (with --tick), --cost-handover\n")
 	}
 	byWindow := cost.Best(ranks, func(r cost.LeaseRank) float64 { return r.WindowRounds })
-	byLines := cost.Best(ranks, cost.LeaseRank.Lines)
-	fmt.Fprintf(&b, "\nbest lease by leaderless + two-leader %s per event: %s (%.4f %s)\n", unit, t.Count(byWindow.Lease), scale*byWindow.WindowRounds, unit)
-	fmt.Fprintf(&b, "best lease by missed + double invoice lines per year: %s (%.1f lines)\n", t.Count(byLines.Lease), byLines.Lines())
+	word := "rounds"
+	if t != 0 {
+		word = "seconds"
+	}
+	fmt.Fprintf(&b, "the publication's measure, leaderless + two-leader %s per event, is least at lease %s (%.4f %s)\n", word, t.Count(byWindow.Lease), scale*byWindow.WindowRounds, unit)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// leaseList names the leases of ranks, comma-separated.
+func leaseList(t model.Tick, ranks []cost.LeaseRank) string {
+	var names []string
+	for _, r := range ranks {
+		names = append(names, t.Count(r.Lease))
+	}
+	return strings.Join(names, ", ")
 }

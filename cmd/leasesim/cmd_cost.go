@@ -83,6 +83,11 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(ratesValue{&rates}, "handovers", "outage events (handovers) per year: one positive number")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
+	var delayHour float64
+	fs.Var(rateValue{&in.Weights.MissedLine}, "cost-missed-line", "the price of an invoice line never written, in any currency: with the other prices, ranks the leases by yearly cost")
+	fs.Var(rateValue{&in.Weights.DoubleLine}, "cost-double-line", "the price of an invoice line written twice")
+	fs.Var(rateValue{&delayHour}, "cost-delay-hour", "the price of a batch waiting an hour for a leader (needs --tick)")
+	fs.Var(rateValue{&in.Weights.Handover}, "cost-handover", "the price of a handover: a restart, a warm-up, a page")
 	addModelFlags(fs, &in.Config, model.Lease, model.Outage)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -101,6 +106,12 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), maxRankedLeases)
 		}
 		in.Leases = slices.Collect(leases.All())
+		if delayHour > 0 {
+			if in.Tick == 0 {
+				return usagef("--cost-delay-hour needs --tick: a round has no length in hours")
+			}
+			in.Weights.DelayedRound = delayHour * in.Tick.Seconds(1) / 3600
+		}
 		ranks, err := cost.Recommend(ctx, in.Config, in.Seed, in.Leases, in.Mix, in.EventsPerYear, float64(in.LinesPerBatch))
 		switch {
 		case ctx.Err() != nil:
@@ -109,7 +120,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usage(err)
 		}
 		if *csvPath != "" {
-			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, ranks) })
+			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, in.Tick, ranks, in.Weights) })
 			if err != nil {
 				return err
 			}

@@ -21,6 +21,7 @@ func TestCostGolden(t *testing.T) {
 		{"cost-window-fenced.txt", []string{"cost", "--fencing", "--persistent-trigger"}, ""},
 		{"recommend.txt", []string{"recommend"}, "recommend.csv"},
 		{"recommend-fenced.txt", []string{"recommend", "--fencing", "--persistent-trigger", "--lease", "2:6", "--outage-mix", "2:3,5:1", "--handovers", "12"}, ""},
+		{"recommend-priced.txt", []string{"recommend", "--tick", "1m", "--fencing", "--persistent-trigger", "--lease", "2m:6m", "--outage-mix", "2m:3,5m:1", "--handovers", "12", "--cost-delay-hour", "60", "--cost-handover", "20"}, "recommend-priced.csv"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -59,6 +60,7 @@ func TestCostBadInput(t *testing.T) {
 		{[]string{"recommend", "--outage-mix", "2:0,5:1"}, `leasesim recommend: invalid argument "2:0,5:1" for "--outage-mix" flag: weight "0" in "2:0": want a positive number`},
 		{[]string{"recommend", "--outage-mix", "2:x"}, `leasesim recommend: invalid argument "2:x" for "--outage-mix" flag: weight "x" in "2:x": want a positive number`},
 		{[]string{"recommend", "--outage-mix", "2;0.9"}, `leasesim recommend: invalid argument "2;0.9" for "--outage-mix" flag: "2;0.9" is not outage:weight, e.g. 2:0.9,5:0.1`},
+		{[]string{"recommend", "--cost-delay-hour", "5"}, `leasesim recommend: --cost-delay-hour needs --tick: a round has no length in hours`},
 		{[]string{"recommend", "--handovers", "6,12"}, `leasesim recommend: --handovers takes one rate for recommend, got 2`},
 		{[]string{"recommend", "--lease", "0:3"}, `leasesim recommend: invalid argument "0:3" for "--lease" flag: "0:3" is out of range`},
 	}
