@@ -97,6 +97,8 @@ func (rv review) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
 	}
 
+	rv.writeRecommendation(&b)
+
 	b.WriteString("## Parameters\n\n")
 	if rv.Tick != 0 {
 		fmt.Fprintf(&b, "One round of the model is %s; every time below is in seconds or a duration, counted from the run's start where it is a moment.\n\n", rv.Tick)

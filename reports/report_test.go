@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
@@ -78,6 +79,8 @@ func kubernetesReview(t *testing.T) *study.Review {
 	opt := study.DefaultReviewOptions(base)
 	opt.Tick = model.Tick(time.Second)
 	opt.RoundsPerYear, opt.Replicas = opt.Tick.RoundsPerYear(), 20
+	opt.Mix = []cost.MixEntry{{Outage: 5, Weight: 0.7}, {Outage: 30, Weight: 0.2}, {Outage: 120, Weight: 0.1}}
+	opt.Weights = cost.Weights{MissedLine: 0.5, DoubleLine: 0.5, DelayedRound: 100.0 / 3600, Handover: 20}
 	rv, err := study.NewReview(context.Background(), base, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
@@ -38,6 +39,11 @@ type Review struct {
 	Zone         []Result           // a zone of ZoneDown nodes failing together: ZoneNodes × quorum off, on
 	NodeStudy    *sweep.MonteCarlo
 	Nodes        []sweep.Summary // independent failures: StudyNodes × quorum off, on
+
+	// Recommendation ranks Candidates (the base lease among them) over
+	// Mix at the first of EventsPerYear, by the phase method: what each
+	// lease costs a year, the answer report.md opens with.
+	Recommendation []cost.LeaseRank
 }
 
 // ReviewOptions are the report's settings beyond the base configuration.
@@ -52,6 +58,14 @@ type ReviewOptions struct {
 	RoundsPerYear float64 // rounds in a year; each replica lasts StudyYears
 
 	Tick model.Tick // the length of a round, for outputs in seconds
+
+	// The recommendation: the outage lengths an event has and their
+	// shares (nil: base's outage alone), the leases to choose among (nil:
+	// the lease sweep's), and the price of each yearly measure (zero: none
+	// given, so the report names the Pareto front instead of one lease).
+	Mix        []cost.MixEntry
+	Candidates []int
+	Weights    cost.Weights
 }
 
 // DefaultReviewOptions returns the report's defaults for base: the publication's
@@ -127,6 +141,9 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 		rv.Cost[i] = ArrangementCost{v.Name, res}
 	}
+	if rv.Recommendation, err = rv.recommend(ctx); err != nil {
+		return nil, err
+	}
 	if rv.Timeline, _, err = r.TraceRounds(plain, plain.Schedule()); err != nil {
 		return nil, err
 	}
@@ -138,6 +155,30 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 	}
 	return rv, rv.studyNodes(ctx, plain)
+}
+
+// recommend ranks the candidate leases, the base lease among them, in
+// ascending order.
+func (rv *Review) recommend(ctx context.Context) ([]cost.LeaseRank, error) {
+	leases := rv.Candidates
+	if leases == nil {
+		leases = rv.Ranges.Leases
+	}
+	if !slices.Contains(leases, rv.Base.Lease) {
+		leases = append(slices.Clone(leases), rv.Base.Lease)
+	}
+	slices.Sort(leases)
+	mix := rv.Mix
+	if mix == nil {
+		mix = []cost.MixEntry{{Outage: rv.Base.Outage, Weight: 1}}
+	}
+	return cost.Recommend(ctx, rv.Base, rv.Seed, leases, mix, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+}
+
+// Current returns the recommendation's row of the base lease.
+func (rv *Review) Current() cost.LeaseRank {
+	i := slices.IndexFunc(rv.Recommendation, func(r cost.LeaseRank) bool { return r.Lease == rv.Base.Lease })
+	return rv.Recommendation[i]
 }
 
 // studyNodes runs the node-count study: nodes 1 … MaxStudyNodes, quorum

@@ -83,11 +83,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(ratesValue{&rates}, "handovers", "outage events (handovers) per year: one positive number")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
-	var delayHour float64
-	fs.Var(rateValue{&in.Weights.MissedLine}, "cost-missed-line", "the price of an invoice line never written, in any currency: with the other prices, ranks the leases by yearly cost")
-	fs.Var(rateValue{&in.Weights.DoubleLine}, "cost-double-line", "the price of an invoice line written twice")
-	fs.Var(rateValue{&delayHour}, "cost-delay-hour", "the price of a batch waiting an hour for a leader (needs --tick)")
-	fs.Var(rateValue{&in.Weights.Handover}, "cost-handover", "the price of a handover: a restart, a warm-up, a page")
+	priceDelay := addPriceFlags(fs, &in.Weights)
 	addModelFlags(fs, &in.Config, model.Lease, model.Outage)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -106,11 +102,8 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), maxRankedLeases)
 		}
 		in.Leases = slices.Collect(leases.All())
-		if delayHour > 0 {
-			if in.Tick == 0 {
-				return usagef("--cost-delay-hour needs --tick: a round has no length in hours")
-			}
-			in.Weights.DelayedRound = delayHour * in.Tick.Seconds(1) / 3600
+		if err := priceDelay(in.Tick); err != nil {
+			return err
 		}
 		ranks, err := cost.Recommend(ctx, in.Config, in.Seed, in.Leases, in.Mix, in.EventsPerYear, float64(in.LinesPerBatch))
 		switch {
@@ -132,3 +125,25 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // maxRankedLeases bounds the leases recommend ranks: each costs a run of
 // the phase method per outage of the mix.
 const maxRankedLeases = 100_000
+
+// addPriceFlags registers the --cost-* flags, which price a year of a
+// lease in any one currency, into w. The function it returns prices the
+// delay once the length of a round is known: the flag gives an hour's
+// price, which needs --tick.
+func addPriceFlags(fs *pflag.FlagSet, w *cost.Weights) func(model.Tick) error {
+	delayHour := new(float64)
+	fs.Var(rateValue{&w.MissedLine}, "cost-missed-line", "the price of an invoice line never written, in any currency: with the other prices, ranks the leases by yearly cost")
+	fs.Var(rateValue{&w.DoubleLine}, "cost-double-line", "the price of an invoice line written twice")
+	fs.Var(rateValue{delayHour}, "cost-delay-hour", "the price of a batch waiting an hour for a leader (needs --tick)")
+	fs.Var(rateValue{&w.Handover}, "cost-handover", "the price of a handover: a restart, a warm-up, a page")
+	return func(t model.Tick) error {
+		if *delayHour == 0 {
+			return nil
+		}
+		if t == 0 {
+			return usagef("--cost-delay-hour needs --tick: a round has no length in hours")
+		}
+		w.DelayedRound = *delayHour * t.Seconds(1) / 3600
+		return nil
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/study"
+	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
 
@@ -26,6 +28,11 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed of the node-count study's random failures and of the followers' jitter (with --jitter); the same seed gives the same report")
 	roundsPerYear := 0.0
 	fs.Var(rateValue{&roundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day; with --tick, a year's rounds)")
+	mix := ""
+	fs.StringVar(&mix, "outage-mix", "", "the recommendation's outage lengths and their weights, outage:weight,… (with --tick, durations: 40s:0.9,5m:0.1; default: --outage alone)")
+	var candidates sweep.List
+	fs.Var(listValue{model.Lease, &candidates, new(string)}, "candidates", "the leases the recommendation chooses among, the current one always with them: "+sweep.ListSyntax+" (default: the lease sweep's)")
+	priceDelay := addPriceFlags(fs, &opt.Weights)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	return func(ctx context.Context, std *streams) error {
@@ -50,6 +57,30 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				t.FormatValue(model.Start, base.Start), t.FormatValue(model.Rounds, base.Rounds))
 		}
 		opt.Tick = t
+		if err := priceDelay(t); err != nil {
+			return err
+		}
+		if mix != "" {
+			var err error
+			if opt.Mix, err = cost.ParseMix(t, mix); err != nil {
+				return usagef("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
+			}
+		}
+		if candidates.Len() > maxRankedLeases {
+			return usagef("--candidates lists %d leases: the recommendation ranks at most %d", candidates.Len(), maxRankedLeases)
+		}
+		for lease := range candidates.All() {
+			c := base
+			c.Lease = lease
+			if err := c.Validate(); err != nil {
+				var re *model.RelationError
+				if errors.As(err, &re) {
+					return usagef("--candidates %s cannot be the lease here: %s", t.FormatValue(model.Lease, lease), re.Flags(t))
+				}
+				return usagef("--candidates %s: %v", t.FormatValue(model.Lease, lease), err)
+			}
+			opt.Candidates = append(opt.Candidates, lease)
+		}
 		switch {
 		case t != 0 && fs.Changed("rounds-per-year"):
 			return usagef("--rounds-per-year goes only without --tick: with it, a year has %s rounds of %s", strconv.FormatFloat(t.RoundsPerYear(), 'f', -1, 64), t)

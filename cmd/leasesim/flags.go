@@ -237,7 +237,7 @@ func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick
 		default:
 			return
 		}
-		if v, ok := values[p]; ok && !f.Changed {
+		if v, ok := values[p]; ok && !f.Changed && f.Name == p.Flag() {
 			setFlagValue(f, p, v)
 		}
 	})
@@ -314,7 +314,7 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) err
 		default:
 			return
 		}
-		if f.Changed || err != nil {
+		if f.Changed || err != nil || f.Name != p.Flag() { // not another flag that holds leases, such as report's --candidates
 			return
 		}
 		if p == model.Jitter { // client-go's followers jitter their polls; etcd's watch

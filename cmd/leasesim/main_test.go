@@ -147,6 +147,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"report", "--start", "25", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --start 25 is after the run's end (--rounds 24): no node fails, so the report would have nothing to compare; want a --start inside the run`},
 		{[]string{"report", "--tick", "1s", "--rounds-per-year", "100", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --rounds-per-year goes only without --tick: with it, a year has 31556952 rounds of 1s`},
 		{[]string{"report", "--preset", "openshift", "--renew-deadline", "150s", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --lease 2m17s must be longer than --renew-deadline 2m30s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
+		{[]string{"report", "--preset", "kubernetes", "--candidates", "5s,20s", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --candidates 5s cannot be the lease here: --lease 5s must be longer than --renew-deadline 10s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
+		{[]string{"report", "--cost-delay-hour", "100", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --cost-delay-hour needs --tick: a round has no length in hours`},
 		{[]string{"run", "--scheduler", "temporal"}, `leasesim run: --scheduler temporal sets a catch-up window of 8760h0m0s, which needs --tick to be counted in rounds`},
 		{[]string{"run", "--scheduler", "temporal", "--tick", "7s"}, `leasesim run: --scheduler temporal sets a catch-up window of 8760h0m0s, which is not a whole number of --tick 7s`},
 		{[]string{"run", "--scheduler", "nomad"}, `leasesim run: invalid argument "nomad" for "--scheduler" flag: want one of cronjob, quartz, temporal`},

@@ -1,0 +1,173 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/model"
+)
+
+// writeRecommendation writes the answer report.md opens with: what each
+// candidate lease costs a year over the review's outage mix, the current
+// lease marked, then the lease to set (priced) or the Pareto front to
+// choose from (unpriced), and the assumptions the figures rest on.
+func (rv review) writeRecommendation(b *strings.Builder) {
+	u, ranks, current := unit{rv.Tick}, rv.Recommendation, rv.Current()
+	priced := rv.Weights != cost.Weights{}
+	b.WriteString("## Recommendation\n\n")
+	var mix []string
+	for _, e := range rv.mix() {
+		mix = append(mix, fmt.Sprintf("%s (%.0f%%)", u.span(e.Outage), 100*e.Weight))
+	}
+	fmt.Fprintf(b, "Assumed: %s outage events a year, each of %s; %s invoice lines a batch. ",
+		rate(rv.EventsPerYear[0]), strings.Join(mix, ", "), thousands(float64(rv.LinesPerBatch), 0))
+	b.WriteString("Each figure is the phase method's: the model run with the outage starting at every phase of the batch and renewal cycles, averaged. It is an expectation, not a sample, so it has no sampling interval; its uncertainty is in the assumptions, and every yearly figure scales with the outage rate.\n\n")
+
+	delay := "delayed rounds a year"
+	if rv.Tick != 0 {
+		delay = "delay a year (h)"
+	}
+	last := "Pareto front"
+	if priced {
+		last = "cost a year"
+	}
+	fmt.Fprintf(b, "| lease | missed lines a year | double lines a year | %s | handovers a year | %s |\n|---|---:|---:|---:|---:|---:|\n", delay, last)
+	front := cost.Pareto(ranks)
+	for i, r := range ranks {
+		lease := u.count(r.Lease)
+		if r.Lease == current.Lease {
+			lease = "**" + lease + " (current)**"
+		}
+		mark := ""
+		switch {
+		case priced:
+			mark = thousands(r.Cost(rv.Weights), 1)
+		case front[i]:
+			mark = "yes"
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", lease, thousands(r.MissedLines, 1), thousands(r.DoubleLines, 1), rv.delayText(r.DelayedRounds), thousands(r.Handovers, 2), mark)
+	}
+	b.WriteString("\n")
+	if priced {
+		cheapest := cost.Cheapest(ranks, rv.Weights)
+		best := cheapest[0]
+		switch {
+		case len(cheapest) > 1:
+			fmt.Fprintf(b, "**Leases %s tie** at %s a year", leaseNames(u, cheapest), thousands(best.Cost(rv.Weights), 1))
+		case best.Lease == current.Lease:
+			fmt.Fprintf(b, "**Keep the lease at %s**: %s a year, the least of the candidates", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1))
+		default:
+			fmt.Fprintf(b, "**Set the lease to %s**: %s a year, against %s for the current %s", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
+		}
+		fmt.Fprintf(b, " (prices: %s).\n\n", prices(rv.Weights, rv.Tick))
+		return
+	}
+	var onFront []cost.LeaseRank
+	currentOn := false
+	for i, r := range ranks {
+		if front[i] {
+			onFront = append(onFront, r)
+			currentOn = currentOn || r.Lease == current.Lease
+		}
+	}
+	fmt.Fprintf(b, "No prices were given, so no one lease is recommended: the leases to choose among are %s, the Pareto front (no other lease is as good in missed and double lines, delay and handovers, and better in one). ", leaseNames(u, onFront))
+	if currentOn {
+		b.WriteString("The current lease is on it. ")
+	} else {
+		b.WriteString("The current lease is not: another lease is as good in every measure and better in one. ")
+	}
+	b.WriteString("Price a missed and a double line, an hour of delay and a handover (`--cost-missed-line`, `--cost-double-line`, `--cost-delay-hour`, `--cost-handover`, or a review file's `prices`) to have one chosen.\n\n")
+}
+
+// mix is the review's outage mix, or its base outage alone.
+func (rv review) mix() []cost.MixEntry {
+	if rv.Mix != nil {
+		return rv.Mix
+	}
+	return []cost.MixEntry{{Outage: rv.Base.Outage, Weight: 1}}
+}
+
+// delayText is delayed rounds a year as the table shows them: rounds, or
+// hours with a tick.
+func (rv review) delayText(rounds float64) string {
+	if rv.Tick == 0 {
+		return thousands(rounds, 1)
+	}
+	return thousands(rv.Tick.Seconds(rounds)/3600, 2)
+}
+
+// leaseNames lists the leases of ranks: "5s, 15s and 1m0s". A run of
+// three or more leases in a row alike in every yearly measure is written
+// as one: "6 rounds to 12 rounds (alike)".
+func leaseNames(u unit, ranks []cost.LeaseRank) string {
+	var names []string
+	for i := 0; i < len(ranks); {
+		j := i
+		for j+1 < len(ranks) && alike(ranks[j+1], ranks[i]) {
+			j++
+		}
+		if j-i >= 2 {
+			names = append(names, fmt.Sprintf("%s to %s (alike)", u.span(ranks[i].Lease), u.span(ranks[j].Lease)))
+		} else {
+			for k := i; k <= j; k++ {
+				names = append(names, u.span(ranks[k].Lease))
+			}
+		}
+		i = j + 1
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// alike reports whether a and b cost the same in every yearly measure.
+func alike(a, b cost.LeaseRank) bool {
+	return a.MissedLines == b.MissedLines && a.DoubleLines == b.DoubleLines && a.DelayedRounds == b.DelayedRounds && a.Handovers == b.Handovers
+}
+
+// prices says what the weights price, leaving out the zero ones; with a
+// tick, delay is priced by the hour.
+func prices(w cost.Weights, t model.Tick) string {
+	var ps []string
+	add := func(v float64, what string) {
+		if v != 0 {
+			ps = append(ps, fmt.Sprintf("%s %s", thousands(v, -1), what))
+		}
+	}
+	add(w.MissedLine, "a missed line")
+	add(w.DoubleLine, "a double line")
+	if t != 0 {
+		add(w.DelayedRound*3600/t.Seconds(1), "an hour of delay")
+	} else {
+		add(w.DelayedRound, "a delayed round")
+	}
+	add(w.Handover, "a handover")
+	return strings.Join(ps, ", ")
+}
+
+// thousands writes x with prec decimals (-1: as few as needed) and commas
+// between groups of three digits: 50,000 and 1,234.5.
+func thousands(x float64, prec int) string {
+	s := fmt.Sprintf("%.*f", max(prec, 0), x)
+	if prec < 0 {
+		s = strings.TrimRight(strings.TrimRight(fmt.Sprintf("%f", x), "0"), ".")
+	}
+	sign := ""
+	if strings.HasPrefix(s, "-") {
+		sign, s = "-", s[1:]
+	}
+	whole, frac, _ := strings.Cut(s, ".")
+	var b strings.Builder
+	for i, r := range whole {
+		if i > 0 && (len(whole)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if frac != "" {
+		return sign + b.String() + "." + frac
+	}
+	return sign + b.String()
+}
