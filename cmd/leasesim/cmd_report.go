@@ -21,7 +21,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	out := fs.String("out", "out", "folder to write the report into; created if missing")
 	fs.Var(ratesValue{&opt.EventsPerYear}, "handovers", "outage events (handovers) per year for the cost tables: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
-	addModelFlags(fs, &base, model.Fencing, model.PersistentTrigger)
+	addModelFlags(fs, &base) // fencing and the trigger policy are the current deployment's, which the recommendation prices; the three arrangements set their own
 	fs.Var(lengthsValue{&opt.Up, new(string)}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax)
 	fs.Var(lengthsValue{&opt.Down, new(string)}, "downtime", "node-count study: how long a node stays unreachable: "+model.LengthsSyntax)
 	fs.Var(positiveValue{&opt.Replicas, 100_000}, "replicas", "node-count study: replicas of each configuration")
