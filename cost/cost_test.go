@@ -308,7 +308,7 @@ func TestRecommendBruteForce(t *testing.T) {
 			}
 		}
 		var got []int
-		for _, r := range Cheapest(ranks, w) {
+		for _, r := range Cheapest(ranks, w, 1e-6) {
 			got = append(got, r.Lease)
 		}
 		if !slices.Equal(got, bestLeases) {
@@ -389,7 +389,7 @@ func TestPareto(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []int
-		for _, r := range Cheapest(ranks, tt.w) {
+		for _, r := range Cheapest(ranks, tt.w, 1e-9) {
 			got = append(got, r.Lease)
 		}
 		if !slices.Equal(got, tt.want) {

@@ -121,17 +121,18 @@ func Best(ranks []LeaseRank, measure func(LeaseRank) float64) LeaseRank {
 	return best
 }
 
-// Cheapest returns every rank whose cost under w is the least, within a
-// part in a billion: a tie is reported as one, not settled by the order
-// of the list.
-func Cheapest(ranks []LeaseRank, w Weights) []LeaseRank {
+// Cheapest returns every rank whose cost under w is within `within` of
+// the least: a tie is reported as one, not settled by the order of the
+// list. Give half the unit the costs are shown in, so that leases shown
+// at the same cost are named together.
+func Cheapest(ranks []LeaseRank, w Weights, within float64) []LeaseRank {
 	least := math.Inf(1)
 	for _, r := range ranks {
 		least = min(least, r.Cost(w))
 	}
 	var tied []LeaseRank
 	for _, r := range ranks {
-		if r.Cost(w) <= least+1e-9*math.Max(1, math.Abs(least)) {
+		if r.Cost(w) <= least+within {
 			tied = append(tied, r)
 		}
 	}

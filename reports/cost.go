@@ -199,7 +199,7 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 	}
 	b.WriteString("\n")
 	if priced {
-		cheapest := cost.Cheapest(ranks, in.Weights)
+		cheapest := cost.Cheapest(ranks, in.Weights, 0.05) // as shown, to 0.1
 		if len(cheapest) == 1 {
 			fmt.Fprintf(&b, "cheapest lease: %s, %.1f a year\n", t.Count(cheapest[0].Lease), cheapest[0].Cost(in.Weights))
 		} else {

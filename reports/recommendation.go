@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/leasesim/leasesim/cost"
@@ -50,11 +51,15 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 	if priced {
-		cheapest := cost.Cheapest(ranks, rv.Weights)
+		cheapest := cost.Cheapest(ranks, rv.Weights, 0.05) // as shown, to 0.1
 		best := cheapest[0]
 		switch {
+		case len(cheapest) == len(ranks):
+			fmt.Fprintf(b, "**Every candidate lease costs the same**, %s a year: over these outages the lease does not decide what is lost, so keep %s", thousands(best.Cost(rv.Weights), 1), u.span(current.Lease))
+		case len(cheapest) > 1 && slices.ContainsFunc(cheapest, func(r cost.LeaseRank) bool { return r.Lease == current.Lease }):
+			fmt.Fprintf(b, "**Keep the lease at %s**: it ties with %s at %s a year, the least of the candidates", u.span(current.Lease), leaseNames(u, without(cheapest, current.Lease)), thousands(best.Cost(rv.Weights), 1))
 		case len(cheapest) > 1:
-			fmt.Fprintf(b, "**Leases %s tie** at %s a year", leaseNames(u, cheapest), thousands(best.Cost(rv.Weights), 1))
+			fmt.Fprintf(b, "**Leases %s tie** at %s a year, against %s for the current %s", leaseNames(u, cheapest), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
 		case best.Lease == current.Lease:
 			fmt.Fprintf(b, "**Keep the lease at %s**: %s a year, the least of the candidates", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1))
 		default:
@@ -78,6 +83,11 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		b.WriteString("The current lease is not: another lease is as good in every measure and better in one. ")
 	}
 	b.WriteString("Price a missed and a double line, an hour of delay and a handover (`--cost-missed-line`, `--cost-double-line`, `--cost-delay-hour`, `--cost-handover`, or a review file's `prices`) to have one chosen.\n\n")
+}
+
+// without returns ranks without the rank of lease.
+func without(ranks []cost.LeaseRank, lease int) []cost.LeaseRank {
+	return slices.DeleteFunc(slices.Clone(ranks), func(r cost.LeaseRank) bool { return r.Lease == lease })
 }
 
 // mix is the review's outage mix, or its base outage alone.

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
+	"github.com/leasesim/leasesim/reviewfile"
 	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -19,6 +21,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
 	opt := study.DefaultReviewOptions(base)
 	out := fs.String("out", "out", "folder to write the report into; created if missing")
+	example := fs.Bool("example", false, "print a commented review file, a starting point for one's own, and write nothing else")
 	fs.Var(ratesValue{&opt.EventsPerYear}, "handovers", "outage events (handovers) per year for the cost tables: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &base) // fencing and the trigger policy are the current deployment's, which the recommendation prices; the three arrangements set their own
@@ -36,6 +39,10 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	return func(ctx context.Context, std *streams) error {
+		if *example {
+			_, err := io.WriteString(std.out, reviewfile.Example)
+			return err
+		}
 		if *out == "" {
 			return usagef("invalid argument \"\" for \"--out\" flag: want a folder name")
 		}

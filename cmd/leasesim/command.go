@@ -22,6 +22,9 @@ type command struct {
 	// setup registers the command's flags and returns the function that
 	// runs it once they are parsed.
 	setup func(fs *pflag.FlagSet) func(ctx context.Context, io *streams) error
+	// prepare, if set, runs once the command line is parsed and before
+	// the times are read: report applies its review file there.
+	prepare func(fs *pflag.FlagSet) error
 }
 
 // streams are a command's standard output and error.
@@ -41,17 +44,17 @@ func (s *streams) warn(c model.Config, t model.Tick) {
 
 func commands() []command {
 	return []command{
-		{"run", "run one configuration of the round model", "", setupRun},
-		{"measure", "print the seed's measure table and lease block", "", setupMeasure},
-		{"cost", "project missed and double invoice lines per year", "", setupCost},
-		{"recommend", "rank lease lengths over a mix of outages", "", setupRecommend},
-		{"sweep", "run a grid of configurations to CSV", "", setupSweep},
-		{"merge", "join the shard CSVs of one sweep", " FILE...", setupMerge},
-		{"montecarlo", "run configurations under independent random node failures", "", setupMonteCarlo},
-		{"check", "check the model's invariants over a bounded space, exhaustively", "", setupCheck},
-		{"settings", "client-go's timings for one set of settings, beside library-go's formulas", "", setupSettings},
-		{"report", "write every table, CSV and plot of a capacity-planning review", "", setupReport},
-		{"replay", "run an incident from a post-mortem under settings side by side", " INCIDENT", setupReplay},
+		{"run", "run one configuration of the round model", "", setupRun, nil},
+		{"measure", "print the seed's measure table and lease block", "", setupMeasure, nil},
+		{"cost", "project missed and double invoice lines per year", "", setupCost, nil},
+		{"recommend", "rank lease lengths over a mix of outages", "", setupRecommend, nil},
+		{"sweep", "run a grid of configurations to CSV", "", setupSweep, nil},
+		{"merge", "join the shard CSVs of one sweep", " FILE...", setupMerge, nil},
+		{"montecarlo", "run configurations under independent random node failures", "", setupMonteCarlo, nil},
+		{"check", "check the model's invariants over a bounded space, exhaustively", "", setupCheck, nil},
+		{"settings", "client-go's timings for one set of settings, beside library-go's formulas", "", setupSettings, nil},
+		{"report", "write every table, CSV and plot of a capacity-planning review", " [REVIEW.yaml]", setupReport, applyReviewFile},
+		{"replay", "run an incident from a post-mortem under settings side by side", " INCIDENT", setupReplay, nil},
 	}
 }
 
@@ -105,6 +108,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		exec := c.setup(fs)
 		std.cmd = c.name
 		err := fs.Parse(args[1:])
+		if err == nil && c.prepare != nil {
+			err = c.prepare(fs)
+		}
 		if err == nil {
 			err = resolveTimes(fs)
 		}

@@ -282,7 +282,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 				}
 				e = fmt.Errorf("%v%s; durations such as %s need --tick", e, unit, text)
 			}
-			err = fmt.Errorf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)
+			err = &flagError{f.Name, fmt.Sprintf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)}
 		}
 	})
 	if err != nil {
@@ -298,6 +298,13 @@ func resolveTimes(fs *pflag.FlagSet) error {
 	}
 	return applyPreset(fs, preset, tick)
 }
+
+// flagError is a value its flag refuses, found once the length of a round
+// is known: the flag's name, so that a value from a review file can be
+// traced to its line, and pflag's message.
+type flagError struct{ flag, msg string }
+
+func (e *flagError) Error() string { return e.msg }
 
 // applyPreset sets the lease settings of preset, in rounds of tick, on the
 // flags of fs that the command line left alone.

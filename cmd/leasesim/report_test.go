@@ -3,7 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/leasesim/leasesim/reviewfile"
 )
 
 // TestReport: "leasesim report" with no flags but --out writes the whole
@@ -28,5 +31,64 @@ func TestReport(t *testing.T) {
 	code, _, stderr = runCmd(t, "report", "--out", blocker)
 	if code != exitUsage || stderr != "leasesim report: invalid argument \""+blocker+"\" for \"--out\" flag: a file: want a folder\n" {
 		t.Errorf("report into a file: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestReviewFile: report takes its flags from a review file, the command
+// line winning; "report --example" prints the example; a bad file, key or
+// value is one line naming the file, the line and the key.
+func TestReviewFile(t *testing.T) {
+	dir := t.TempDir()
+	review := filepath.Join(dir, "review.yaml")
+	write := func(text string) {
+		if err := os.WriteFile(review, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("deployment:\n  nodes: 3\n  lease: 4\n  fencing: true\nschedule:\n  persistent_trigger: true\nfailures:\n  per_year: 12\n  mix: 2:0.5,7:0.5\ncandidates:\n  lease: 2:6\nprices:\n  missed_line: 1\n  double_line: 1\n  handover: 100\n")
+	out := filepath.Join(dir, "out")
+	code, _, stderr := runCmd(t, "report", "--out", out, review, "--nodes", "4")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| nodes | 4 |", "| lease | 4 |", "| fencing | true |", "| persistent_trigger | true |", // the command line's nodes, the file's lease and policy
+		"Assumed: 12 outage events a year, each of 2 rounds (50%), 7 rounds (50%)",
+		"| **4 (current)** |", "| 6 |", "prices: 1 a missed line, 1 a double line, 100 a handover",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md has no %q", want)
+		}
+	}
+
+	code, stdout, stderr := runCmd(t, "report", "--example")
+	if code != 0 || stderr != "" || stdout != reviewfile.Example {
+		t.Errorf("--example: exit %d, stderr %q, %d bytes, want the example's %d", code, stderr, len(stdout), len(reviewfile.Example))
+	}
+
+	bad := []struct{ text, want string }{
+		{"deployment:\n  tick: 1s\n  lease: 15x\n", review + `:3: deployment.lease: invalid argument "15x" for "--lease" flag: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
+		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
+		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum`},
+		{"prices:\n  delay_hour: 5\n", "--cost-delay-hour needs --tick: a round has no length in hours"},
+	}
+	for _, tt := range bad {
+		write(tt.text)
+		code, stdout, stderr := runCmd(t, "report", "--out", filepath.Join(dir, "bad"), review)
+		if code != exitUsage || stdout != "" || stderr != "leasesim report: "+tt.want+"\n" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q\nwant %q", tt.text, code, stdout, stderr, tt.want)
+		}
+	}
+	code, _, stderr = runCmd(t, "report", filepath.Join(dir, "missing.yaml"))
+	if code != exitUsage || !strings.HasPrefix(stderr, "leasesim report: review file: open ") {
+		t.Errorf("a missing file: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runCmd(t, "report", review, review)
+	if code != exitUsage || stderr != "leasesim report: report takes one review file, got 2 arguments\n" {
+		t.Errorf("two files: exit %d, stderr %q", code, stderr)
 	}
 }

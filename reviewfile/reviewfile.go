@@ -1,0 +1,162 @@
+// Package reviewfile reads a review file: the deployment a team runs, its
+// batch schedule, the failures it expects, the leases it would consider
+// and what each kind of loss costs it, written once and kept beside the
+// code so that the review can be run again in CI.
+//
+// A review file is YAML: a mapping of sections to mappings of keys to
+// single values. Every key stands for one flag of leasesim report and
+// takes what that flag takes (Keys lists them), so a review file and a
+// command line say the same things the same way, and a flag given on the
+// command line wins over the file.
+package reviewfile
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Key is one key a review file may hold.
+type Key struct {
+	Section, Name string
+	Flag          string // the report flag it sets, without dashes
+}
+
+// Keys returns every key of a review file, section by section.
+func Keys() []Key {
+	var keys []Key
+	add := func(section string, pairs ...string) {
+		for i := 0; i < len(pairs); i += 2 {
+			keys = append(keys, Key{section, pairs[i], pairs[i+1]})
+		}
+	}
+	add("deployment", "preset", "preset", "tick", "tick", "nodes", "nodes", "lease", "lease", "renewal", "renewal",
+		"retry_period", "retry-period", "renew_deadline", "renew-deadline", "jitter", "jitter", "fencing", "fencing", "quorum", "quorum")
+	add("schedule", "period", "period", "lines_per_batch", "lines-per-batch", "scheduler", "scheduler",
+		"persistent_trigger", "persistent-trigger", "catch_up_window", "catch-up-window", "catch_up_once", "catch-up-once", "idempotency_key", "idempotency-key")
+	add("failures", "per_year", "handovers", "mix", "outage-mix", "outage", "outage", "start", "start", "rounds", "rounds",
+		"down", "down", "down_from", "down-from", "pause", "pause", "crash", "crash", "release", "release", "partition", "partition",
+		"black_hole", "black-hole", "drift", "drift", "uptime", "uptime", "downtime", "downtime")
+	add("candidates", "lease", "candidates")
+	add("prices", "missed_line", "cost-missed-line", "double_line", "cost-double-line", "delay_hour", "cost-delay-hour", "handover", "cost-handover")
+	add("study", "seed", "seed", "replicas", "replicas")
+	return keys
+}
+
+// Setting is one value of a review file and where it was written.
+type Setting struct {
+	Key
+	Value string // as written
+	Line  int
+}
+
+// Error is what is wrong with a review file, at a line of it.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+
+// Parse reads a review file. Its error is an *Error naming the line: a
+// section or key that is not one of Keys, a key given twice, or a value
+// that is not a single scalar (a list of leases is written as on the
+// command line, "10s:60s:5s", not as a YAML list).
+func Parse(r io.Reader) ([]Setting, error) {
+	var doc yaml.Node
+	if err := yaml.NewDecoder(r).Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil // an empty file sets nothing
+		}
+		return nil, &Error{yamlLine(err), "not YAML: " + yamlMessage(err)}
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, &Error{root.Line, "want a mapping of sections (" + strings.Join(sections(), ", ") + ")"}
+	}
+	var settings []Setting
+	seen := map[Key]bool{}
+	for i := 0; i < len(root.Content); i += 2 {
+		name, body := root.Content[i], root.Content[i+1]
+		if !slices.Contains(sections(), name.Value) {
+			return nil, &Error{name.Line, fmt.Sprintf("unknown section %q: want one of %s", name.Value, strings.Join(sections(), ", "))}
+		}
+		if body.Kind != yaml.MappingNode {
+			return nil, &Error{body.Line, fmt.Sprintf("section %s: want a mapping of keys to values", name.Value)}
+		}
+		for j := 0; j < len(body.Content); j += 2 {
+			k, v := body.Content[j], body.Content[j+1]
+			key, ok := lookup(name.Value, k.Value)
+			switch {
+			case !ok:
+				return nil, &Error{k.Line, fmt.Sprintf("unknown key %q in %s: want one of %s", k.Value, name.Value, strings.Join(keyNames(name.Value), ", "))}
+			case seen[key]:
+				return nil, &Error{k.Line, fmt.Sprintf("%s.%s is given twice", key.Section, key.Name)}
+			case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
+				return nil, &Error{v.Line, fmt.Sprintf("%s.%s: want one value, as --%s takes it", key.Section, key.Name, key.Flag)}
+			}
+			seen[key] = true
+			settings = append(settings, Setting{key, v.Value, v.Line})
+		}
+	}
+	return settings, nil
+}
+
+func sections() []string {
+	var s []string
+	for _, k := range Keys() {
+		if !slices.Contains(s, k.Section) {
+			s = append(s, k.Section)
+		}
+	}
+	return s
+}
+
+func keyNames(section string) []string {
+	var names []string
+	for _, k := range Keys() {
+		if k.Section == section {
+			names = append(names, k.Name)
+		}
+	}
+	return names
+}
+
+func lookup(section, name string) (Key, bool) {
+	for _, k := range Keys() {
+		if k.Section == section && k.Name == name {
+			return k, true
+		}
+	}
+	return Key{}, false
+}
+
+// yamlLine and yamlMessage take the line and the message out of the YAML
+// parser's error, "yaml: line 3: mapping values are not allowed in this
+// context", so that the error names the line the way every other does.
+func yamlLine(err error) int {
+	var line int
+	if _, e := fmt.Sscanf(strings.TrimPrefix(err.Error(), "yaml: "), "line %d:", &line); e != nil {
+		return 1
+	}
+	return line
+}
+
+func yamlMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if _, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(msg, "line ") {
+		return rest
+	}
+	return msg
+}
+
+// Example is a commented review file: a 3-node Kubernetes controller
+// running the nightly invoicing. "leasesim report --example" prints it.
+//
+//go:embed example.yaml
+var Example string

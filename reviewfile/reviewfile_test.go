@@ -1,0 +1,95 @@
+package reviewfile_test
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/leasesim/leasesim/reviewfile"
+)
+
+// TestParse: what each line of a small file sets, and, for each way a
+// file can be wrong, the line and the words of the error.
+func TestParse(t *testing.T) {
+	got, err := reviewfile.Parse(strings.NewReader("deployment:\n  preset: kubernetes # a comment\n  nodes: 3\ncandidates:\n  lease: 15s:60s:5s\nprices:\n  missed_line: 0.40\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"preset=kubernetes@2", "nodes=3@3", "candidates=15s:60s:5s@5", "cost-missed-line=0.40@7"}
+	if len(got) != len(want) {
+		t.Fatalf("%d settings %+v, want %d", len(got), got, len(want))
+	}
+	for i, s := range got {
+		if g := s.Flag + "=" + s.Value + "@" + strconv.Itoa(s.Line); g != want[i] {
+			t.Errorf("setting %d: %s, want %s", i, g, want[i])
+		}
+	}
+
+	bad := []struct {
+		text string
+		line int
+		msg  string
+	}{
+		{"deployment:\n  lease: 15s\nfailure:\n  outage: 30s\n", 3, `unknown section "failure": want one of deployment, schedule, failures, candidates, prices, study`},
+		{"deployment:\n  leese: 15s\n", 2, `unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum`},
+		{"deployment:\n  lease: 15s\n  nodes: 3\n  lease: 20s\n", 4, "deployment.lease is given twice"},
+		{"candidates:\n  lease:\n    - 15s\n    - 20s\n", 3, "candidates.lease: want one value, as --candidates takes it"},
+		{"candidates:\n  lease:\n", 2, "candidates.lease: want one value, as --candidates takes it"},
+		{"deployment: kubernetes\n", 1, "section deployment: want a mapping of keys to values"},
+		{"- deployment\n", 1, "want a mapping of sections (deployment, schedule, failures, candidates, prices, study)"},
+		{"deployment:\n  lease: 15s\n nodes: 3\n", 2, "not YAML: did not find expected key"}, // the YAML parser's line: the mapping it was in
+	}
+	for _, tt := range bad {
+		_, err := reviewfile.Parse(strings.NewReader(tt.text))
+		var e *reviewfile.Error
+		if !errors.As(err, &e) || e.Line != tt.line || e.Msg != tt.msg {
+			t.Errorf("%q: %v, want line %d: %s", tt.text, err, tt.line, tt.msg)
+		}
+	}
+}
+
+// TestExample: the example parses, and sets each flag it names once.
+func TestExample(t *testing.T) {
+	settings, err := reviewfile.Parse(strings.NewReader(reviewfile.Example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(settings) < 15 {
+		t.Errorf("the example sets %d keys: %+v", len(settings), settings)
+	}
+}
+
+// TestKeysAreUnique: no two keys of a section, and no two keys anywhere
+// set the same flag.
+func TestKeysAreUnique(t *testing.T) {
+	names, flags := map[string]bool{}, map[string]bool{}
+	for _, k := range reviewfile.Keys() {
+		if names[k.Section+"."+k.Name] || flags[k.Flag] {
+			t.Errorf("%+v twice", k)
+		}
+		names[k.Section+"."+k.Name], flags[k.Flag] = true, true
+	}
+}
+
+// FuzzParse: any text is a list of settings or an *Error at a line of it;
+// nothing panics.
+func FuzzParse(f *testing.F) {
+	f.Add(reviewfile.Example)
+	f.Add("deployment:\n  lease: [1, 2]\n")
+	f.Add("a: &x {b: *x}\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		settings, err := reviewfile.Parse(strings.NewReader(text))
+		var e *reviewfile.Error
+		switch {
+		case err != nil && (!errors.As(err, &e) || e.Line < 1):
+			t.Errorf("%q: error %v is not at a line", text, err)
+		case err == nil:
+			for _, s := range settings {
+				if s.Line < 1 || s.Flag == "" {
+					t.Errorf("%q: setting %+v", text, s)
+				}
+			}
+		}
+	})
+}
