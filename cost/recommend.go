@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/leasesim/leasesim/model"
 )
@@ -84,19 +87,34 @@ func (r LeaseRank) Cost(w Weights) float64 {
 // lease, each outage of the mix is measured by the phase method and the
 // results are weighted. Events per year and lines per batch turn the
 // batches into invoice lines per year; the followers' jitter, if any, is
-// drawn from seed (PhaseMethod). It stops with ctx.Err() when ctx is
-// cancelled.
+// drawn from seed (PhaseMethod). The pairs of lease and outage are
+// measured on every core, each on its own; the ranking does not depend on
+// how many. It stops with ctx.Err() when ctx is cancelled.
 func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, mix []MixEntry, eventsPerYear, linesPerBatch float64) ([]LeaseRank, error) {
-	ranks := make([]LeaseRank, 0, len(leases))
-	for _, lease := range leases {
-		r := LeaseRank{Lease: lease}
-		for _, e := range mix {
-			run := c
-			run.Lease, run.Outage = lease, e.Outage
-			in, err := PhaseMethod(ctx, run, seed, nil)
-			if err != nil {
-				return nil, err
+	effects := make([]EventEffect, len(leases)*len(mix)) // lease-major
+	errs := make([]error, len(effects))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(effects)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(effects); i = int(next.Add(1) - 1) {
+				run := c
+				run.Lease, run.Outage = leases[i/len(mix)], mix[i%len(mix)].Outage
+				effects[i], errs[i] = PhaseMethod(ctx, run, seed, nil)
 			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs { // the first, as a ranking lease by lease would meet it
+		if err != nil {
+			return nil, err
+		}
+	}
+	ranks := make([]LeaseRank, 0, len(leases))
+	for i, lease := range leases {
+		r := LeaseRank{Lease: lease}
+		for j, e := range mix {
+			in := effects[i*len(mix)+j]
 			p := Project(Phase, in.PerEvent(), eventsPerYear, linesPerBatch)
 			r.WindowRounds += e.Weight * in.WindowRounds()
 			r.MissedLines += e.Weight * p.MissedLines()
