@@ -57,15 +57,16 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		case len(cheapest) == len(ranks):
 			fmt.Fprintf(b, "**Every candidate lease costs the same**, %s a year: over these outages the lease does not decide what is lost, so keep %s", thousands(best.Cost(rv.Weights), 1), u.span(current.Lease))
 		case len(cheapest) > 1 && slices.ContainsFunc(cheapest, func(r cost.LeaseRank) bool { return r.Lease == current.Lease }):
-			fmt.Fprintf(b, "**Keep the lease at %s**: it ties with %s at %s a year, the least of the candidates", u.span(current.Lease), leaseNames(u, without(cheapest, current.Lease)), thousands(best.Cost(rv.Weights), 1))
+			fmt.Fprintf(b, "**Keep the lease at %s**: it ties with %s at %s a year, the least of the candidates", u.span(current.Lease), leaseNames(u, without(cheapest, current.Lease), ranks), thousands(best.Cost(rv.Weights), 1))
 		case len(cheapest) > 1:
-			fmt.Fprintf(b, "**Leases %s tie** at %s a year, against %s for the current %s", leaseNames(u, cheapest), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
+			fmt.Fprintf(b, "**Leases %s tie** at %s a year, against %s for the current %s", leaseNames(u, cheapest, ranks), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
 		case best.Lease == current.Lease:
 			fmt.Fprintf(b, "**Keep the lease at %s**: %s a year, the least of the candidates", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1))
 		default:
 			fmt.Fprintf(b, "**Set the lease to %s**: %s a year, against %s for the current %s", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
 		}
 		fmt.Fprintf(b, " (prices: %s).\n\n", prices(rv.Weights, rv.Tick))
+		rv.writeSensitivity(b)
 		return
 	}
 	var onFront []cost.LeaseRank
@@ -76,13 +77,46 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 			currentOn = currentOn || r.Lease == current.Lease
 		}
 	}
-	fmt.Fprintf(b, "No prices were given, so no one lease is recommended: the leases to choose among are %s, the Pareto front (no other lease is as good in missed and double lines, delay and handovers, and better in one). ", leaseNames(u, onFront))
+	fmt.Fprintf(b, "No prices were given, so no one lease is recommended: the leases to choose among are %s, the Pareto front (no other lease is as good in missed and double lines, delay and handovers, and better in one). ", leaseNames(u, onFront, ranks))
 	if currentOn {
 		b.WriteString("The current lease is on it. ")
 	} else {
 		b.WriteString("The current lease is not: another lease is as good in every measure and better in one. ")
 	}
 	b.WriteString("Price a missed and a double line, an hour of delay and a handover (`--cost-missed-line`, `--cost-double-line`, `--cost-delay-hour`, `--cost-handover`, or a review file's `prices`) to have one chosen.\n\n")
+	rv.writeSensitivity(b)
+}
+
+// writeSensitivity writes what the answer is with each assumption halved
+// and doubled: the cheapest lease (priced) or the Pareto front.
+func (rv review) writeSensitivity(b *strings.Builder) {
+	u := unit{rv.Tick}
+	priced := rv.Weights != cost.Weights{}
+	answer := func(ranks []cost.LeaseRank) string {
+		if priced {
+			cheapest := cost.Cheapest(ranks, rv.Weights, 0.05)
+			return fmt.Sprintf("%s, %s a year", leaseNames(u, cheapest, ranks), thousands(cheapest[0].Cost(rv.Weights), 1))
+		}
+		var onFront []cost.LeaseRank
+		for i, on := range cost.Pareto(ranks) {
+			if on {
+				onFront = append(onFront, ranks[i])
+			}
+		}
+		return leaseNames(u, onFront, ranks)
+	}
+	what := "the Pareto front"
+	if priced {
+		what = "the cheapest lease"
+	}
+	fmt.Fprintf(b, "What moves the answer: %s with each assumption halved and doubled. The outage rate scales every yearly figure alike, so it moves the cost but never the lease; the lines a batch weigh lines against delay and handovers; the outage lengths are measured again.\n\n", what)
+	fmt.Fprintf(b, "| assumption | ×½ | as assumed | ×2 |\n|---|---|---|---|\n")
+	base := answer(rv.Recommendation)
+	for i := 0; i+1 < len(rv.Sensitivity); i += 2 {
+		half, double := rv.Sensitivity[i], rv.Sensitivity[i+1]
+		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", half.Assumption, answer(half.Ranks), base, answer(double.Ranks))
+	}
+	b.WriteString("\n")
 }
 
 // without returns ranks without the rank of lease.
@@ -107,21 +141,28 @@ func (rv review) delayText(rounds float64) string {
 	return thousands(rv.Tick.Seconds(rounds)/3600, 2)
 }
 
-// leaseNames lists the leases of ranks: "5s, 15s and 1m0s". A run of
-// three or more leases in a row alike in every yearly measure is written
-// as one: "6 rounds to 12 rounds (alike)".
-func leaseNames(u unit, ranks []cost.LeaseRank) string {
+// leaseNames lists the leases of some, a subset of the candidates all in
+// their order: "5s, 15s and 1m0s". Three or more candidates in a row are
+// written as a span, "6 rounds to 12 rounds", and all of them as "every
+// candidate".
+func leaseNames(u unit, some, all []cost.LeaseRank) string {
+	if len(some) == len(all) && len(all) > 2 {
+		return "every candidate"
+	}
+	index := func(r cost.LeaseRank) int {
+		return slices.IndexFunc(all, func(a cost.LeaseRank) bool { return a.Lease == r.Lease })
+	}
 	var names []string
-	for i := 0; i < len(ranks); {
+	for i := 0; i < len(some); {
 		j := i
-		for j+1 < len(ranks) && alike(ranks[j+1], ranks[i]) {
+		for j+1 < len(some) && index(some[j+1]) == index(some[j])+1 {
 			j++
 		}
 		if j-i >= 2 {
-			names = append(names, fmt.Sprintf("%s to %s (alike)", u.span(ranks[i].Lease), u.span(ranks[j].Lease)))
+			names = append(names, fmt.Sprintf("%s to %s", u.span(some[i].Lease), u.span(some[j].Lease)))
 		} else {
 			for k := i; k <= j; k++ {
-				names = append(names, u.span(ranks[k].Lease))
+				names = append(names, u.span(some[k].Lease))
 			}
 		}
 		i = j + 1
@@ -130,11 +171,6 @@ func leaseNames(u unit, ranks []cost.LeaseRank) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-// alike reports whether a and b cost the same in every yearly measure.
-func alike(a, b cost.LeaseRank) bool {
-	return a.MissedLines == b.MissedLines && a.DoubleLines == b.DoubleLines && a.DelayedRounds == b.DelayedRounds && a.Handovers == b.Handovers
 }
 
 // prices says what the weights price, leaving out the zero ones; with a

@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/leasesim/leasesim/cost"
@@ -44,6 +45,16 @@ type Review struct {
 	// Mix at the first of EventsPerYear, by the phase method: what each
 	// lease costs a year, the answer report.md opens with.
 	Recommendation []cost.LeaseRank
+	// Sensitivity is the recommendation again under each assumption
+	// halved and doubled: what moves the answer.
+	Sensitivity []Variant
+}
+
+// Variant is the recommendation with one assumption changed.
+type Variant struct {
+	Assumption string  // what was changed: "outage events a year", "invoice lines a batch", "outage lengths"
+	Factor     float64 // by how much: ½ or 2
+	Ranks      []cost.LeaseRank
 }
 
 // ReviewOptions are the report's settings beyond the base configuration.
@@ -141,7 +152,10 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 		rv.Cost[i] = ArrangementCost{v.Name, res}
 	}
-	if rv.Recommendation, err = rv.recommend(ctx); err != nil {
+	if rv.Recommendation, err = rv.recommend(ctx, 1); err != nil {
+		return nil, err
+	}
+	if rv.Sensitivity, err = rv.sensitivity(ctx); err != nil {
 		return nil, err
 	}
 	if rv.Timeline, _, err = r.TraceRounds(plain, plain.Schedule()); err != nil {
@@ -158,8 +172,9 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 }
 
 // recommend ranks the candidate leases, the base lease among them, in
-// ascending order.
-func (rv *Review) recommend(ctx context.Context) ([]cost.LeaseRank, error) {
+// ascending order, with every outage of the mix stretched by stretch
+// (at least a round).
+func (rv *Review) recommend(ctx context.Context, stretch float64) ([]cost.LeaseRank, error) {
 	leases := rv.Candidates
 	if leases == nil {
 		leases = rv.Ranges.Leases
@@ -168,11 +183,49 @@ func (rv *Review) recommend(ctx context.Context) ([]cost.LeaseRank, error) {
 		leases = append(slices.Clone(leases), rv.Base.Lease)
 	}
 	slices.Sort(leases)
-	mix := rv.Mix
+	mix := slices.Clone(rv.Mix)
 	if mix == nil {
 		mix = []cost.MixEntry{{Outage: rv.Base.Outage, Weight: 1}}
 	}
+	for i := range mix {
+		mix[i].Outage = max(1, min(model.MaxRounds, int(math.Round(stretch*float64(mix[i].Outage)))))
+	}
 	return cost.Recommend(ctx, rv.Base, rv.Seed, leases, mix, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+}
+
+// sensitivity is the recommendation with the outage rate, the lines a
+// batch and the outage lengths each halved and doubled. The first two
+// scale the yearly figures they enter, as the phase method's are linear in
+// them; the lengths are measured again.
+func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
+	var vs []Variant
+	scaled := func(f func(cost.LeaseRank) cost.LeaseRank) []cost.LeaseRank {
+		ranks := slices.Clone(rv.Recommendation)
+		for i := range ranks {
+			ranks[i] = f(ranks[i])
+		}
+		return ranks
+	}
+	for _, k := range []float64{0.5, 2} {
+		vs = append(vs, Variant{"outage events a year", k, scaled(func(r cost.LeaseRank) cost.LeaseRank {
+			r.MissedLines, r.DoubleLines, r.DelayedRounds, r.Handovers = k*r.MissedLines, k*r.DoubleLines, k*r.DelayedRounds, k*r.Handovers
+			return r
+		})})
+	}
+	for _, k := range []float64{0.5, 2} {
+		vs = append(vs, Variant{"invoice lines a batch", k, scaled(func(r cost.LeaseRank) cost.LeaseRank {
+			r.MissedLines, r.DoubleLines = k*r.MissedLines, k*r.DoubleLines
+			return r
+		})})
+	}
+	for _, k := range []float64{0.5, 2} {
+		ranks, err := rv.recommend(ctx, k)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, Variant{"outage lengths", k, ranks})
+	}
+	return vs, nil
 }
 
 // Current returns the recommendation's row of the base lease.

@@ -1,0 +1,63 @@
+package study_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/study"
+)
+
+// TestRecommendationAndSensitivity: the recommendation ranks the
+// candidates with the current lease added, in order; the sensitivity's
+// rate and lines rows are the recommendation's figures scaled, and its
+// outage-length rows are the recommendation measured again over the mix
+// with every outage halved or doubled.
+func TestRecommendationAndSensitivity(t *testing.T) {
+	base := model.Default()
+	base.Lease, base.PersistentTrigger = 5, true
+	opt := study.DefaultReviewOptions(base)
+	opt.Replicas = 2
+	opt.Candidates = []int{2, 8, 3}
+	opt.Mix = []cost.MixEntry{{Outage: 2, Weight: 0.5}, {Outage: 7, Weight: 0.5}}
+	rv, err := study.NewReview(context.Background(), base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var leases []int
+	for _, r := range rv.Recommendation {
+		leases = append(leases, r.Lease)
+	}
+	if want := []int{2, 3, 5, 8}; !slices.Equal(leases, want) {
+		t.Fatalf("candidates %v, want %v", leases, want)
+	}
+	if got := rv.Current(); got.Lease != 5 {
+		t.Errorf("current %+v", got)
+	}
+	if len(rv.Sensitivity) != 6 {
+		t.Fatalf("%d variants", len(rv.Sensitivity))
+	}
+	rate := rv.Sensitivity[1]  // outage events a year ×2
+	lines := rv.Sensitivity[2] // invoice lines a batch ×½
+	for i, r := range rv.Recommendation {
+		if d := rate.Ranks[i]; rate.Assumption != "outage events a year" || rate.Factor != 2 ||
+			d.MissedLines != 2*r.MissedLines || d.DoubleLines != 2*r.DoubleLines || d.DelayedRounds != 2*r.DelayedRounds || d.Handovers != 2*r.Handovers || d.WindowRounds != r.WindowRounds {
+			t.Errorf("rate ×2, lease %d: %+v against %+v", r.Lease, d, r)
+		}
+		if h := lines.Ranks[i]; lines.Assumption != "invoice lines a batch" || lines.Factor != 0.5 ||
+			h.MissedLines != r.MissedLines/2 || h.DoubleLines != r.DoubleLines/2 || h.DelayedRounds != r.DelayedRounds || h.Handovers != r.Handovers {
+			t.Errorf("lines ×½, lease %d: %+v against %+v", r.Lease, h, r)
+		}
+	}
+	for i, mix := range [][]cost.MixEntry{{{Outage: 1, Weight: 0.5}, {Outage: 4, Weight: 0.5}}, {{Outage: 4, Weight: 0.5}, {Outage: 14, Weight: 0.5}}} {
+		want, err := cost.Recommend(context.Background(), base, opt.Seed, leases, mix, opt.EventsPerYear[0], float64(opt.LinesPerBatch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := rv.Sensitivity[4+i]; v.Assumption != "outage lengths" || !slices.Equal(v.Ranks, want) {
+			t.Errorf("outage lengths ×%v: %+v, want %+v", v.Factor, v.Ranks, want)
+		}
+	}
+}
