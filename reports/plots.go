@@ -55,8 +55,6 @@ func (rv review) figures() []Figure {
 		{"heatmap.png", 10 * vg.Inch, 6.5 * vg.Inch, rv.drawHeatMap},
 		{"cost.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawCost},
 		{"timeline.png", 10 * vg.Inch, timelineHeight(rv.Base.Nodes), rv.drawTimeline},
-		{"variants.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawArrangements},
-		{"quorum.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawZone},
 		{"nodes.png", 10 * vg.Inch, 5.5 * vg.Inch, rv.drawNodes},
 	}
 }
@@ -72,6 +70,44 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Legend.TextStyle.Font.Size = 11
 	p.Add(plotter.NewGrid())
 	return p
+}
+
+// seriesColor is the colour of a plot's i-th series: Okabe and Ito's
+// palette, which readers with the common colour-vision deficiencies tell
+// apart (blue, vermilion, bluish green, reddish purple, orange, sky blue).
+func seriesColor(i int) color.Color {
+	palette := []color.RGBA{{0, 114, 178, 255}, {213, 94, 0, 255}, {0, 158, 115, 255}, {204, 121, 167, 255}, {230, 159, 0, 255}, {86, 180, 233, 255}}
+	return palette[i%len(palette)]
+}
+
+// addLines adds named series to p as lines with points, each its own
+// colour, dash and glyph, as plotutil.AddLinePoints does but in
+// seriesColor's palette: name, series, name, series, ….
+func addLines(p *plot.Plot, named ...any) error {
+	for i := 0; i+1 < len(named); i += 2 {
+		line, points, err := plotter.NewLinePoints(named[i+1].(plotter.XYs))
+		if err != nil {
+			return err
+		}
+		k := i / 2
+		line.Color, points.Color = seriesColor(k), seriesColor(k)
+		line.Dashes, points.Shape = plotutil.Dashes(k), plotutil.Shape(k)
+		p.Add(line, points)
+		p.Legend.Add(named[i].(string), line, points)
+	}
+	return nil
+}
+
+// fitWithLegend fits p's y axis to its data from zero, with room above
+// for a legend of entries lines at the top, so that the legend covers no
+// data; a plot of zeros keeps its zero line visible at the bottom.
+func fitWithLegend(p *plot.Plot, entries int) {
+	p.Legend.Top = true
+	p.Y.Min = 0
+	if p.Y.Max <= 0 {
+		p.Y.Max = 1
+	}
+	p.Y.Max *= 1 + 0.09*float64(entries)
 }
 
 // wholeTicks marks whole numbers of an axis at a round step (1, 2, 5, 10,
@@ -119,13 +155,13 @@ func (rv review) drawLeaseSweep(dc draw.Canvas) error {
 		}
 		top := newPlot(fmt.Sprintf("%s, outage of %s", times, u.span(outage)), u.axis("lease"), perRun)
 		bottom := newPlot(fmt.Sprintf("Batches, outage of %s", u.span(outage)), u.axis("lease"), "batches per run")
-		if err := plotutil.AddLinePoints(top,
+		if err := addLines(top,
 			u.stat(model.HandoverRounds, "handover rounds"), series[model.HandoverRounds],
 			u.stat(model.LeaderlessRounds, "leaderless rounds"), series[model.LeaderlessRounds],
 			u.stat(model.TwoLeaderRounds, "two-leader rounds"), series[model.TwoLeaderRounds]); err != nil {
 			return err
 		}
-		if err := plotutil.AddLinePoints(bottom,
+		if err := addLines(bottom,
 			"missed batches", series[model.Missed],
 			"double-started batches", series[model.DoubleStarts]); err != nil {
 			return err
@@ -133,11 +169,9 @@ func (rv review) drawLeaseSweep(dc draw.Canvas) error {
 		for _, p := range []*plot.Plot{top, bottom} {
 			p.X.Tick.Marker = wholeTicks{}
 			p.Y.Tick.Marker = wholeTicks{}
-			p.Y.Min = 0
-			p.Legend.Top = true
 		}
-		top.Y.Max = math.Max(top.Y.Max+1.5, 6) // room for the legend
-		bottom.Y.Max = math.Max(bottom.Y.Max+1, 3)
+		fitWithLegend(top, 3)
+		fitWithLegend(bottom, 2)
 		grid[0][col], grid[1][col] = top, bottom
 	}
 	panels(dc, grid[0][:], grid[1][:])
@@ -240,15 +274,14 @@ func (rv review) drawCost(dc draw.Canvas) error {
 		data  map[key]plotter.XYs
 	}{{"Invoice lines never produced", missed}, {"Invoice lines produced twice", double}} {
 		p := newPlot(part.title, "outage events (handovers) per year", fmt.Sprintf("lines per year (%d per batch)", rv.LinesPerBatch))
-		if err := plotutil.AddLinePoints(p,
-			"window method (plain; fencing + trigger alike)", part.data[key{cost.Window, false}],
+		if err := addLines(p,
 			"phase method, plain", part.data[key{cost.Phase, false}],
-			"phase method, fencing + persistent trigger", part.data[key{cost.Phase, true}]); err != nil {
+			"phase method, fencing + persistent trigger", part.data[key{cost.Phase, true}],
+			"the publication's window method (any arrangement)", part.data[key{cost.Window, false}]); err != nil {
 			return err
 		}
-		p.Legend.Top, p.Legend.Left = true, true
-		p.Y.Min = 0
-		p.Y.Max *= 1.25 // room for the legend
+		fitWithLegend(p, 3)
+		p.Legend.Left = true
 		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
 		row = append(row, p)
 	}
@@ -416,68 +449,6 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	return nil
 }
 
-// drawArrangements: the publication's measures for plain, fencing, and fencing with the
-// persistent trigger, as grouped bars.
-func (rv review) drawArrangements(dc draw.Canvas) error {
-	u := unit{rv.Tick}
-	title := fmt.Sprintf("Plain, fencing, fencing + persistent trigger (%d rounds, lease %d, outage %d)", rv.Base.Rounds, rv.Base.Lease, rv.Base.Outage)
-	yLabel := "count per run (batches or rounds)"
-	if rv.Tick != 0 {
-		title = fmt.Sprintf("Plain, fencing, fencing + persistent trigger (a run of %s, lease %s, outage %s)", u.span(rv.Base.Rounds), u.span(rv.Base.Lease), u.span(rv.Base.Outage))
-		yLabel = "per run (batches, or seconds for times)"
-	}
-	p := newPlot(title, "", yLabel)
-	measures := variantMeasures()
-	width := vg.Points(16)
-	for i, v := range rv.Arrangements {
-		var vals plotter.Values
-		for _, m := range measures {
-			y := float64(v.Stats.Get(m.stat))
-			if m.stat.Time() {
-				y = u.value(y)
-			}
-			vals = append(vals, y)
-		}
-		bars, err := plotter.NewBarChart(vals, width)
-		if err != nil {
-			return err
-		}
-		bars.LineStyle.Width = 0
-		bars.Color = plotutil.Color(i)
-		bars.Offset = vg.Length(i-1) * width
-		p.Add(bars)
-		p.Legend.Add(study.Arrangements()[i].Name, bars)
-	}
-	var names []string
-	for _, m := range measures {
-		names = append(names, u.stat(m.stat, m.short))
-	}
-	p.NominalX(names...)
-	p.X.Min, p.X.Max = -0.7, float64(len(names))-0.3
-	p.Legend.Top = true
-	p.Y.Min = 0
-	p.Y.Max = math.Max(p.Y.Max*1.3, 1)
-	p.Y.Tick.Marker = wholeTicks{}
-	p.Draw(draw.Crop(dc, 2*vg.Millimeter, -5*vg.Millimeter, 2*vg.Millimeter, -3*vg.Millimeter))
-	return nil
-}
-
-type variantMeasure struct {
-	stat  model.Stat
-	short string // axis label
-	long  string // the publication's row label
-}
-
-// variantMeasures are the publication's measures, in the publication's order.
-func variantMeasures() []variantMeasure {
-	return []variantMeasure{
-		{model.Started, "started", "batches started"}, {model.Missed, "missed", "batches missed"},
-		{model.DelayedRounds, "delayed rounds", "delayed start rounds"}, {model.DoubleStarts, "started twice", "double-started batches"},
-		{model.Rejected, "refused work", "rejected by fencing"}, {model.TwoLeaderRounds, "two-leader rounds", "two-leader rounds"},
-		{model.LeaderlessRounds, "leaderless rounds", "leaderless rounds"}, {model.HandoverRounds, "handover rounds", "handover rounds"},
-	}
-}
-
 // panels draws rows of plots of equal length as a grid, their axes aligned.
 func panels(dc draw.Canvas, rows ...[]*plot.Plot) {
 	canvases := plot.Align(rows, draw.Tiles{Rows: len(rows), Cols: len(rows[0]), PadX: vg.Centimeter, PadY: vg.Centimeter,
@@ -487,50 +458,6 @@ func panels(dc draw.Canvas, rows ...[]*plot.Plot) {
 			p.Draw(canvases[i][j])
 		}
 	}
-}
-
-// drawZone: a zone of nodes failing together, quorum off and on, against
-// the node count.
-func (rv review) drawZone(dc draw.Canvas) error {
-	u := unit{rv.Tick}
-	series := func(quorum bool, s model.Stat) plotter.XYs {
-		var xys plotter.XYs
-		for _, r := range rv.Zone {
-			if r.Config.Quorum == quorum {
-				y := float64(r.Stats.Get(s))
-				if s.Time() {
-					y = u.value(y)
-				}
-				xys = append(xys, plotter.XY{X: float64(r.Config.Nodes), Y: y})
-			}
-		}
-		return xys
-	}
-	what := fmt.Sprintf("zone of %d down for %s", study.ZoneDown, u.span(rv.Base.Outage))
-	times, perRun := "Rounds", "rounds per run"
-	if rv.Tick != 0 {
-		times, perRun = "Time", "seconds per run"
-	}
-	rounds := newPlot(times+", "+what, "nodes", perRun)
-	batches := newPlot("Batches, "+what, "nodes", "batches per run")
-	if err := plotutil.AddLinePoints(rounds,
-		"leaderless, no quorum", series(false, model.LeaderlessRounds), "leaderless, quorum", series(true, model.LeaderlessRounds),
-		"two-leader, no quorum", series(false, model.TwoLeaderRounds), "two-leader, quorum", series(true, model.TwoLeaderRounds)); err != nil {
-		return err
-	}
-	if err := plotutil.AddLinePoints(batches,
-		"missed, no quorum", series(false, model.Missed), "missed, quorum", series(true, model.Missed),
-		"started twice, no quorum", series(false, model.DoubleStarts), "started twice, quorum", series(true, model.DoubleStarts)); err != nil {
-		return err
-	}
-	for _, p := range []*plot.Plot{rounds, batches} {
-		p.Y.Min = 0
-		p.Y.Max = math.Max(p.Y.Max*1.6, 3)
-		p.Legend.Top = true
-		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
-	}
-	panels(dc, []*plot.Plot{rounds, batches})
-	return nil
 }
 
 // errPoints are points with vertical error bars.
@@ -573,7 +500,7 @@ func (rv review) drawNodes(dc draw.Canvas) error {
 			if err != nil {
 				return err
 			}
-			line.Color, points.Color, bars.Color = plotutil.Color(i), plotutil.Color(i), plotutil.Color(i)
+			line.Color, points.Color, bars.Color = seriesColor(i), seriesColor(i), seriesColor(i)
 			line.Dashes, points.Shape = plotutil.Dashes(i), plotutil.Shape(i)
 			p.Add(line, points, bars)
 			name := "no quorum"
@@ -582,9 +509,7 @@ func (rv review) drawNodes(dc draw.Canvas) error {
 			}
 			p.Legend.Add(name, line, points)
 		}
-		p.Legend.Top = true
-		p.Y.Min = 0
-		p.Y.Max *= 1.15
+		fitWithLegend(p, 2)
 		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
 		row = append(row, p)
 	}

@@ -18,8 +18,8 @@ func TestReport(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 	onlyFiles(t, dir, "cost-both.txt", "cost.csv", "cost.png", "cost.txt", "heatmap.csv", "heatmap.png",
-		"lease-sweep.csv", "lease-sweep.png", "measure.txt", "nodes.csv", "nodes.png", "quorum.csv", "quorum.png",
-		"report.md", "timeline.png", "timeline.txt", "variants.csv", "variants.png")
+		"lease-sweep.csv", "lease-sweep.png", "measure.txt", "nodes.csv", "nodes.png", "quorum.csv",
+		"report.md", "timeline.png", "timeline.txt", "variants.csv")
 	measure, _ := os.ReadFile(filepath.Join(dir, "measure.txt"))
 	_, want, _ := runCmd(t, "measure")
 	if string(measure) != want {
