@@ -8,7 +8,9 @@
 //     an event falls there.
 //   - Phase: the model itself is asked. The outage is started at every
 //     phase of lcm(period, renewal), each run long enough for the system to
-//     settle, and the batches missed and double-started are averaged.
+//     settle, and the batches missed and double-started are averaged; a
+//     batch that takes time counts by its parts, a part missed or written
+//     twice as 1/batch_len of a batch.
 //
 // Either way, per year = events per year × per event, and lines = batches ×
 // lines per batch.
@@ -100,6 +102,8 @@ type EventEffect struct {
 	Missed           float64
 	Unresolved       float64
 	DoubleStarts     float64
+	Unwritten        float64 // parts of started batches no run wrote, in batches (parts / batch_len)
+	Rewritten        float64 // parts written again by a second run, in batches
 	DelayedRounds    float64
 	Rejected         float64
 	LeaderlessRounds float64
@@ -113,7 +117,7 @@ func (in EventEffect) WindowRounds() float64 { return in.LeaderlessRounds + in.T
 
 // PerEvent is the phase method's cost of one event.
 func (in EventEffect) PerEvent() PerEvent {
-	return PerEvent{Missed: in.Missed + in.Unresolved, Double: in.DoubleStarts}
+	return PerEvent{Missed: in.Missed + in.Unresolved + in.Unwritten, Double: in.Rewritten}
 }
 
 // MaxPhases bounds the outage starts the phase method tries. Runs cost per
@@ -212,6 +216,8 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 		in.Missed += float64(st.Missed)
 		in.Unresolved += float64(st.Unresolved)
 		in.DoubleStarts += float64(st.DoubleStarts)
+		in.Unwritten += float64(st.MissedParts) / float64(c.BatchLen)
+		in.Rewritten += float64(st.DoubledParts) / float64(c.BatchLen)
 		in.DelayedRounds += float64(st.DelayedRounds)
 		in.Rejected += float64(st.Rejected)
 		in.LeaderlessRounds += float64(st.LeaderlessRounds)
@@ -222,6 +228,8 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	in.Missed /= n
 	in.Unresolved /= n
 	in.DoubleStarts /= n
+	in.Unwritten /= n
+	in.Rewritten /= n
 	in.DelayedRounds /= n
 	in.Rejected /= n
 	in.LeaderlessRounds /= n

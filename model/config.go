@@ -79,10 +79,11 @@ func (e *RangeError) Error() string {
 // jittered followers too (Jitter), the configuration is client-go's, and
 // so is the rest of its validation: renew deadline > 1.2 × retry period,
 // as leaderelection.NewLeaderElector requires (1.2 is its jitter factor).
+// A batch may take at most its period: runs of two slots do not overlap.
 // Other locks give up sooner after a failed renewal (a Consul lock at its
 // first failed query), which that rule would refuse.
 func (c *Config) checkRelations() error {
-	if c.RenewDeadline == 0 && c.Renewal != 0 { // the publication's model: nothing to relate
+	if c.RenewDeadline == 0 && c.Renewal != 0 && c.BatchLen == 1 { // the publication's model: nothing to relate
 		return nil
 	}
 	return c.relationError()
@@ -92,6 +93,8 @@ func (c *Config) checkRelations() error {
 // checkRelations inlines into Validate.
 func (c *Config) relationError() error {
 	switch {
+	case c.BatchLen > c.Period:
+		return &RelationError{"%[1]s %[3]s must be at most %[2]s %[4]s: a batch that runs into its next slot overlaps the next run, which the model does not decide", []Param{BatchLen, Period}, []int{c.BatchLen, c.Period}}
 	case c.RenewDeadline == 0 && c.Renewal == 0:
 		return &RelationError{"%[1]s 0 (never re-read) needs a %[2]s above 0: otherwise a stale leader believes for ever", []Param{Renewal, RenewDeadline}, []int{0, 0}}
 	case c.RenewDeadline == 0:

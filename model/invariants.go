@@ -9,7 +9,9 @@ import "fmt"
 //   - every trigger is started, missed or left unresolved:
 //     started + missed + unresolved = rounds / period;
 //   - with fencing or an idempotency key no batch starts twice, and
-//     nothing is deduplicated without a key; with the persistent trigger, every
+//     nothing is deduplicated without a key, and no part is written twice;
+//     a partial batch misses 1 to BatchLen parts, an instant batch none, and
+//     a part is written again only by a second start's run; with the persistent trigger, every
 //     queued slot run and no catch-up window none is missed, and with one
 //     run for the queued slots (CatchUpOnce) at most one is left unresolved;
 //     without fencing no work is rejected;
@@ -43,6 +45,14 @@ func CheckInvariants(c Config, st Stats) error {
 		return fmt.Errorf("missed = %d with the persistent trigger, every queued slot run and no catch-up window", st.Missed)
 	case c.PersistentTrigger && c.CatchUpOnce && st.Unresolved > 1:
 		return fmt.Errorf("unresolved = %d with one run for the queued slots", st.Unresolved)
+	case st.PartialBatches > st.Started || st.MissedParts > st.PartialBatches*c.BatchLen || st.MissedParts < st.PartialBatches:
+		return fmt.Errorf("partial_batches %d, missed_parts %d: want at most started %d partial, each missing 1 to batch_len %d parts", st.PartialBatches, st.MissedParts, st.Started, c.BatchLen)
+	case (c.Fencing || c.IdempotencyKey) && st.DoubledParts != 0:
+		return fmt.Errorf("doubled_parts = %d with fencing or an idempotency key", st.DoubledParts)
+	case c.BatchLen == 1 && (st.MissedParts != 0 || st.DoubledParts != st.DoubleStarts):
+		return fmt.Errorf("an instant batch: missed_parts %d, doubled_parts %d, double_starts %d", st.MissedParts, st.DoubledParts, st.DoubleStarts)
+	case st.DoubledParts > st.DoubleStarts*c.BatchLen:
+		return fmt.Errorf("doubled_parts %d > double_starts %d × batch_len %d", st.DoubledParts, st.DoubleStarts, c.BatchLen)
 	case !c.Fencing && st.Rejected != 0:
 		return fmt.Errorf("rejected = %d without fencing", st.Rejected)
 	case st.TwoLeaderRounds+st.LeaderlessRounds > c.Rounds:

@@ -15,6 +15,7 @@ const (
 	Start
 	Rounds
 	Period
+	BatchLen
 	Fencing
 	PersistentTrigger
 	CatchUpWindow
@@ -46,6 +47,7 @@ type Config struct {
 	Start             int  // first round of the outage
 	Rounds            int  // rounds in the run, t = 1 … Rounds
 	Period            int  // the batch must start in every round t with t % Period == 0
+	BatchLen          int  // a started batch writes a part of its lines in each of this many rounds
 	Fencing           bool // refuse work carrying a stale fencing token
 	PersistentTrigger bool // queue a trigger that no node accepts
 	CatchUpWindow     int  // with PersistentTrigger, queued batches older than this are missed; 0: no limit
@@ -67,7 +69,7 @@ type Config struct {
 // the leader unreachable for 5 rounds from round 6, 24 rounds, a batch
 // every 6.
 func Default() Config {
-	return Config{Nodes: 5, Lease: 3, Renewal: 3, RetryPeriod: 1, Outage: 5, Start: 6, Rounds: 24, Period: 6, Down: 1}
+	return Config{Nodes: 5, Lease: 3, Renewal: 3, RetryPeriod: 1, Outage: 5, Start: 6, Rounds: 24, Period: 6, BatchLen: 1, Down: 1}
 }
 
 type paramInfo struct {
@@ -96,6 +98,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"rounds", "rounds in the run"}
 	case Period:
 		return paramInfo{"period", "the batch must start every this many rounds"}
+	case BatchLen:
+		return paramInfo{"batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while its token is the record's (1: the publication's instant batch)"}
 	case Fencing:
 		return paramInfo{"fencing", "the record refuses work from a node with a stale fencing token"}
 	case PersistentTrigger:
@@ -133,7 +137,7 @@ func paramTable(p Param) paramInfo {
 // Time says whether the parameter is a time in rounds, and which kind.
 func (p Param) Time() TimeKind {
 	switch p {
-	case Lease, Renewal, RetryPeriod, RenewDeadline, Outage, Rounds, Period, CatchUpWindow:
+	case Lease, Renewal, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow:
 		return Span
 	case Start:
 		return Point
@@ -151,7 +155,7 @@ func (p Param) Range() (min, max int) {
 	switch p {
 	case Nodes:
 		return 1, MaxNodes
-	case Lease, RetryPeriod, Start, Rounds, Period:
+	case Lease, RetryPeriod, Start, Rounds, Period, BatchLen:
 		return 1, MaxRounds
 	case Renewal, RenewDeadline, Outage, CatchUpWindow:
 		return 0, MaxRounds
@@ -184,6 +188,8 @@ func (c *Config) Get(p Param) int {
 		return c.Rounds
 	case Period:
 		return c.Period
+	case BatchLen:
+		return c.BatchLen
 	case Fencing:
 		return b2i(c.Fencing)
 	case PersistentTrigger:
@@ -220,7 +226,7 @@ func (c *Config) Get(p Param) int {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -244,6 +250,8 @@ func (c *Config) Set(p Param, v int) {
 		c.Rounds = v
 	case Period:
 		c.Period = v
+	case BatchLen:
+		c.BatchLen = v
 	case Fencing:
 		c.Fencing = v != 0
 	case PersistentTrigger:
@@ -282,7 +290,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {

@@ -18,6 +18,7 @@ func drawConfig(t *rapid.T) model.Config {
 		deadline = rapid.IntRange(lo, lease-1).Draw(t, "renew_deadline")
 		renewal = rapid.OneOf(rapid.Just(0), rapid.Just(renewal)).Draw(t, "renewal 0")
 	}
+	period := rapid.OneOf(rapid.IntRange(1, 12), rapid.IntRange(13, 1000)).Draw(t, "period")
 	return model.Config{
 		Nodes:             nodes,
 		Lease:             lease,
@@ -27,7 +28,8 @@ func drawConfig(t *rapid.T) model.Config {
 		Outage:            rapid.OneOf(rapid.IntRange(0, 20), rapid.IntRange(21, 5000)).Draw(t, "outage"),
 		Start:             rapid.IntRange(1, 2000).Draw(t, "start"),
 		Rounds:            rapid.OneOf(rapid.IntRange(1, 100), rapid.IntRange(101, 100_000)).Draw(t, "rounds"),
-		Period:            rapid.OneOf(rapid.IntRange(1, 12), rapid.IntRange(13, 1000)).Draw(t, "period"),
+		Period:            period,
+		BatchLen:          rapid.OneOf(rapid.Just(1), rapid.IntRange(1, period)).Draw(t, "batch_len"),
 		Fencing:           rapid.Bool().Draw(t, "fencing"),
 		PersistentTrigger: rapid.Bool().Draw(t, "persistent_trigger"),
 		Down:              rapid.IntRange(0, nodes+1).Draw(t, "down"),
@@ -40,6 +42,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Pause:             rapid.Bool().Draw(t, "pause"),
 		Release:           rapid.Bool().Draw(t, "release"),
 		CatchUpWindow:     rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 30)).Draw(t, "catch_up_window"),
+		CatchUpOnce:       rapid.Bool().Draw(t, "catch_up_once"),
 		IdempotencyKey:    rapid.Bool().Draw(t, "idempotency_key"),
 		Drift:             rapid.OneOf(rapid.Just(0), rapid.IntRange(-500, 1000)).Draw(t, "drift"),
 	}

@@ -61,6 +61,11 @@ type state struct {
 	src      rand.PCG
 	rng      *rand.Rand
 
+	// With BatchLen, the runs of batches still writing, in start order
+	// (batch.go).
+	groups []batchGroup
+	runs   []batchRun
+
 	view RoundView // what observers get, reused so traces allocate nothing
 }
 
@@ -115,6 +120,7 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x.begin()
 	x.watching, x.hung, x.frozen, x.released = false, false, false, false // apart from begin, which must stay small enough to inline
 	x.reach.failure = x.reach.failure[:0]                                 // no node has a kind of its own until a schedule gives it one
+	x.groups, x.runs = x.groups[:0], x.runs[:0]
 	if c.Jitter {
 		x.seed(r.JitterSeed)
 	}
@@ -135,6 +141,9 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 		if x.dropStale {
 			x.reread()
 		}
+	}
+	if c.BatchLen == 1 { // an instant batch is one part, written once by each run
+		x.st.DoubledParts = x.st.DoubleStarts
 	}
 	e := x.expired(c.Rounds + 1) // past the catch-up window at the end: missed
 	u := x.queued - e
@@ -192,6 +201,9 @@ func (x *state) stretch(end int, view *RoundView) {
 		last := min(end, c.Rounds)
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
 		x.st.Started += k
+		if c.BatchLen > 1 {
+			x.batches(last, x.nextTrigger, k, 0, true)
+		}
 		x.renewThrough(last)
 		x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
 		if view != nil {
@@ -339,7 +351,8 @@ func (x *state) stretch(end int, view *RoundView) {
 	// 5. Trigger, at every multiple of the period in the stretch (C7).
 	first := x.nextTrigger
 	trigger := NoTrigger
-	if k, after := stepsThrough(first, last, c.Period); k > 0 {
+	k, after := stepsThrough(first, last, c.Period)
+	if k > 0 {
 		x.nextTrigger = after
 		switch {
 		case accepted > 0:
@@ -374,6 +387,9 @@ func (x *state) stretch(end int, view *RoundView) {
 		x.st.Started += n
 		x.extraStarts(n * (accepted - 1))
 		dequeued, expired, x.queued, x.queuedSum = n, e, 0, 0
+	}
+	if c.BatchLen > 1 {
+		x.batches(last, first, b2i(trigger == TriggerStarted)*k, dequeued, working)
 	}
 	x.t = last + 1
 	if view != nil {
@@ -594,6 +610,9 @@ func (x *state) renew(t int) { x.renewed, x.frozen = t, false }
 // if the followers are already watching the record.
 func (x *state) giveUp(t int) {
 	x.gaveUp, x.gaveUpAt = true, t
+	if x.c.BatchLen > 1 { // its process restarts, and its batches with it
+		x.stopRuns(x.leader, -1)
+	}
 	if x.watching {
 		x.polls[x.leader] = poll{next: float64(t), observed: -1}
 	}
@@ -629,6 +648,8 @@ func (x *state) expireBeliefs(t int) {
 	for _, b := range x.believers {
 		if t < b.giveUp {
 			kept = append(kept, b)
+		} else if x.c.BatchLen > 1 {
+			x.stopRuns(b.node, -1)
 		}
 	}
 	x.believers = kept

@@ -12,6 +12,9 @@ const (
 	DelayedRounds
 	DoubleStarts
 	Deduplicated
+	PartialBatches
+	MissedParts
+	DoubledParts
 	Rejected
 	TwoLeaderRounds
 	LeaderlessRounds
@@ -35,6 +38,12 @@ func (s Stat) Name() string {
 		return "double_starts"
 	case Deduplicated:
 		return "deduplicated"
+	case PartialBatches:
+		return "partial_batches"
+	case MissedParts:
+		return "missed_parts"
+	case DoubledParts:
+		return "doubled_parts"
 	case Rejected:
 		return "rejected"
 	case TwoLeaderRounds:
@@ -67,6 +76,9 @@ type Stats struct {
 	DelayedRounds    int // rounds queued batches waited, summed over batches
 	DoubleStarts     int // extra starts of a batch by a second accepted node
 	Deduplicated     int // extra starts the store refused by the slot's idempotency key
+	PartialBatches   int // started batches some part of which no run wrote (BatchLen)
+	MissedParts      int // parts of started batches that no run wrote: a part is a batch's lines of one round of its length
+	DoubledParts     int // parts written by more than one run of their batch, once for each run past the first
 	Rejected         int // node-rounds of work refused for a stale fencing token
 	TwoLeaderRounds  int // rounds with more than one reachable believer
 	LeaderlessRounds int // rounds with no reachable believer
@@ -80,5 +92,5 @@ func (st *Stats) Get(s Stat) int { return st.Values()[s] }
 // Values returns every statistic, in column order.
 func (st *Stats) Values() [NumStats]int {
 	return [NumStats]int{st.Started, st.Missed, st.Unresolved, st.DelayedRounds, st.DoubleStarts, st.Deduplicated,
-		st.Rejected, st.TwoLeaderRounds, st.LeaderlessRounds, st.HandoverRounds, st.Handovers}
+		st.PartialBatches, st.MissedParts, st.DoubledParts, st.Rejected, st.TwoLeaderRounds, st.LeaderlessRounds, st.HandoverRounds, st.Handovers}
 }

@@ -16,7 +16,7 @@ func CheckGrid() Grid {
 		model.Nodes: {1, 2, 3}, model.Lease: {1, 2, 3, 4}, model.Renewal: {0, 3},
 		model.RetryPeriod: {1, 2}, model.RenewDeadline: {0, 3},
 		model.Outage: {0, 1, 4, 7}, model.Start: {1, 3}, model.Rounds: {8, 24},
-		model.Period: {1, 2, 4}, model.Fencing: {0, 1}, model.PersistentTrigger: {0, 1}, model.IdempotencyKey: {0, 1},
+		model.Period: {1, 2, 4}, model.BatchLen: {1, 2}, model.Fencing: {0, 1}, model.PersistentTrigger: {0, 1}, model.IdempotencyKey: {0, 1},
 		model.Down: {0, 1, 2, 3}, model.Quorum: {0, 1}, model.Jitter: {0, 1}, model.BlackHole: {0, 1}, model.Partition: {0, 1}, model.Crash: {0, 1}, model.Release: {0, 1}, model.Pause: {0, 1},
 		model.Drift: {0, -400},
 	}

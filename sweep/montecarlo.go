@@ -86,7 +86,7 @@ type Summary struct {
 	Replicas int  // the replicas run: MonteCarlo.Replicas, or with Precision as many as it took
 	Precise  bool // with Precision, every headline figure met it; false if MaxReplicas ran first
 	Tallies  [model.NumStats]Tally
-	Lost     Tally // per replica, batches missed or left queued: the missed figure per year
+	Lost     Tally // per replica, parts of batches missed, left queued or unwritten (a batch is BatchLen parts): the missed figure per year
 
 	Mean [model.NumStats]float64
 	CI95 [model.NumStats]Interval
@@ -318,22 +318,22 @@ func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]int) S
 		for k, v := range r {
 			s.Tallies[k].Add(uint64(v))
 		}
-		s.Lost.Add(uint64(r[model.Missed] + r[model.Unresolved]))
+		s.Lost.Add(uint64((r[model.Missed]+r[model.Unresolved])*s.Config.BatchLen + r[model.MissedParts]))
 	}
 	mc.Finish(&s)
 	return s
 }
 
 // Finish computes s's means and intervals from its tallies: per replica,
-// and, when RoundsPerYear is set, missed and double-started batches per
-// year.
+// and, when RoundsPerYear is set, missed and doubled batches per year, a
+// batch that takes time counted by its parts.
 func (mc *MonteCarlo) Finish(s *Summary) {
 	for k, t := range s.Tallies {
 		s.Mean[k], s.CI95[k] = t.Mean(), t.Interval95()
 	}
-	if mc.RoundsPerYear > 0 {
-		scale := mc.RoundsPerYear / float64(s.Config.Rounds)
-		double := s.Tallies[model.DoubleStarts]
+	if mc.RoundsPerYear > 0 { // lost and doubled are counted in parts of batches (model.Config.BatchLen)
+		scale := mc.RoundsPerYear / float64(s.Config.Rounds) / float64(s.Config.BatchLen)
+		double := s.Tallies[model.DoubledParts]
 		s.MissedPerYear, s.MissedPerYearCI95 = scale*s.Lost.Mean(), s.Lost.Interval95().Scale(scale)
 		s.DoublePerYear, s.DoublePerYearCI95 = scale*double.Mean(), double.Interval95().Scale(scale)
 	}

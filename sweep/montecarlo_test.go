@@ -59,7 +59,7 @@ func TestFixedEqualsSchedule(t *testing.T) {
 		{Nodes: 4, Lease: 1, Renewal: 5, Rounds: 97, Period: 6, Fencing: true, PersistentTrigger: true},
 		{Nodes: 1, Lease: 5, Renewal: 2, Rounds: 50, Period: 1, PersistentTrigger: true},
 	} {
-		c.Start, c.Down, c.RetryPeriod = 1, 1, 1
+		c.Start, c.Down, c.RetryPeriod, c.BatchLen = 1, 1, 1, 1
 		var windows model.Windows
 		for n := range c.Nodes {
 			for first := 8; first <= c.Rounds; first += 10 {
@@ -173,7 +173,7 @@ func TestLengthMeans(t *testing.T) {
 	}{
 		{"geometric:50", 50}, {"fixed:40", 40}, {"geometric:1", 1}, {"lognormal:3,0.5", math.Exp(3 + 0.5*0.5/2)},
 	} {
-		c := model.Config{Nodes: 1, Lease: 1, Renewal: 1, RetryPeriod: 1, Start: 1, Rounds: 1_000_000, Period: 1_000_000, Down: 1}
+		c := model.Config{BatchLen: 1, Nodes: 1, Lease: 1, Renewal: 1, RetryPeriod: 1, Start: 1, Rounds: 1_000_000, Period: 1_000_000, Down: 1}
 		a := &model.Alternating{Up: lengths(t, tt.dist), Down: lengths(t, "fixed:10"), Seed: [2]uint64{1, 2}}
 		st, err := r.RunSchedule(c, a)
 		if err != nil {

@@ -90,7 +90,7 @@ func TestTickScalesRounds(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	r, k := strings.Split(rounds, "\n"), strings.Split(ticked, "\n")
-	if want := "nodes,lease_s,renewal_s,retry_period_s,renew_deadline_s,outage_s,start_s,rounds_s,period_s,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,down,down_from,quorum,pause,crash,release,partition,black_hole,jitter,drift,started,missed,unresolved,delayed_s,double_starts,deduplicated,rejected,two_leader_s,leaderless_s,handover_s,handovers"; k[0] != want {
+	if want := "nodes,lease_s,renewal_s,retry_period_s,renew_deadline_s,outage_s,start_s,rounds_s,period_s,batch_len_s,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,down,down_from,quorum,pause,crash,release,partition,black_hole,jitter,drift,started,missed,unresolved,delayed_s,double_starts,deduplicated,partial_batches,missed_parts,doubled_parts,rejected,two_leader_s,leaderless_s,handover_s,handovers"; k[0] != want {
 		t.Errorf("header with a tick:\n%s\nwant\n%s", k[0], want)
 	}
 	names, rv, kv := strings.Split(r[0], ","), strings.Split(r[1], ","), strings.Split(k[1], ",")
@@ -204,19 +204,20 @@ func TestVersion(t *testing.T) {
 func TestCheck(t *testing.T) {
 	code, stdout, stderr := runCmd(t, "check")
 	// 3 nodes × 4 leases × 2 renewals × 2 retry periods × 2 deadlines × 4
-	// outages × 2 starts × 2 rounds × 3 periods × 2048 toggles × 4 downs ×
-	// 2 drifts,
+	// outages × 2 starts × 2 rounds × 3 periods × 2 batch lengths × 2048
+	// toggles × 4 downs × 2 drifts,
 	// of which those with renewal 0 and no deadline, or a deadline
 	// client-go refuses (deadline 3 needs lease 4), are skipped: 12 of the
-	// 32 (lease, renewal, retry period, deadline) are valid.
-	if code != 0 || stderr != "" || stdout != "checked 14155776 configurations (and skipped 23592960 whose settings do not go together): every invariant holds\n" {
+	// 32 (lease, renewal, retry period, deadline) are valid; and a batch of
+	// 2 rounds with period 1, longer than its period.
+	if code != 0 || stderr != "" || stdout != "checked 23592960 configurations (and skipped 51904512 whose settings do not go together): every invariant holds\n" {
 		t.Errorf("check: exit %d, %q, %q", code, stdout, stderr)
 	}
 	// 20 leases × 2 renewals × 2 retry periods × 2 deadlines × 2 outages ×
-	// 2 starts × 8 toggles × 4 downs, less the refused.
+	// 2 starts × 2 batch lengths × 8 toggles × 4 downs, less the refused.
 	code, stdout, _ = runCmd(t, "check", "--nodes", "7", "--rounds", "100", "--lease", "1:20", "--outage", "0,30", "--period", "7",
 		"--crash", "false", "--release", "false", "--drift", "0", "--partition", "false", "--black-hole", "false", "--jitter", "false", "--pause", "false", "--idempotency-key", "false")
-	if code != 0 || stdout != "checked 13824 configurations (and skipped 6656 whose settings do not go together): every invariant holds\n" {
+	if code != 0 || stdout != "checked 27648 configurations (and skipped 13312 whose settings do not go together): every invariant holds\n" {
 		t.Errorf("check with lists: exit %d, %q", code, stdout)
 	}
 }

@@ -44,6 +44,7 @@ func params() []param {
 		{"Start", "start", "first round of the outage", "first round of the outage", false, "1", "MaxRounds", "6", "Point"},
 		{"Rounds", "rounds", "rounds in the run", "rounds in the run, t = 1 … Rounds", false, "1", "MaxRounds", "24", "Span"},
 		{"Period", "period", "the batch must start every this many rounds", "the batch must start in every round t with t % Period == 0", false, "1", "MaxRounds", "6", "Span"},
+		{"BatchLen", "batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while its token is the record's (1: the publication's instant batch)", "a started batch writes a part of its lines in each of this many rounds", false, "1", "MaxRounds", "1", "Span"},
 		{"Fencing", "fencing", "the record refuses work from a node with a stale fencing token", "refuse work carrying a stale fencing token", true, "0", "1", "false", ""},
 		{"PersistentTrigger", "persistent_trigger", "a trigger no node accepts is queued for the next leader", "queue a trigger that no node accepts", true, "0", "1", "false", ""},
 		{"CatchUpWindow", "catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit", "with PersistentTrigger, queued batches older than this are missed; 0: no limit", false, "0", "MaxRounds", "0", "Span"},
