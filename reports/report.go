@@ -362,10 +362,11 @@ func (rv review) writeZone(b *strings.Builder) {
 			blocked = r.Config.Nodes
 		}
 	}
-	fmt.Fprintf(b, "\nNodes 0-%d fail together for %s. ", study.ZoneDown-1, u.span(rv.Base.Outage))
+	from := rv.Base.DownFrom
+	fmt.Fprintf(b, "\nNodes %d-%d fail together for %s. ", from, from+study.ZoneDown(rv.Base)-1, u.span(rv.Base.Outage))
 	if blocked > 0 {
 		fmt.Fprintf(b, "Up to %d nodes, quorum blocks the handover (the %d reachable are no strict majority) and the whole outage is leaderless; from %d nodes on, quorum costs nothing here.\n\n",
-			blocked, blocked-study.ZoneDown, blocked+1)
+			blocked, blocked-study.ZoneDown(rv.Base), blocked+1)
 	} else {
 		b.WriteString("Quorum changes nothing here.\n\n")
 	}
@@ -401,11 +402,12 @@ func (rv review) writeNodes(b *strings.Builder) {
 	}
 	one, _, _, _ := lines(rv.NodeSummary(1, false))
 	two, twoCI, twoDouble, _ := lines(rv.NodeSummary(2, false))
-	last, lastCI, lastDouble, _ := lines(rv.NodeSummary(study.MaxStudyNodes, false))
+	most := study.MostNodes(rv.Base)
+	last, lastCI, lastDouble, _ := lines(rv.NodeSummary(most, false))
 	fmt.Fprintf(b, "\nWithout quorum, one node misses %.0f lines a year: nobody can take over. A second node takes that to %.0f missed and %.0f doubled; with %d nodes it is %.0f and %.0f",
-		one, two, twoDouble, study.MaxStudyNodes, last, lastDouble)
+		one, two, twoDouble, most, last, lastDouble)
 	if twoCI.Lo <= lastCI.Hi && lastCI.Lo <= twoCI.Hi {
-		fmt.Fprintf(b, ", missed lines whose 95%% intervals overlap: the study cannot tell %d nodes from %d there", 2, study.MaxStudyNodes)
+		fmt.Fprintf(b, ", missed lines whose 95%% intervals overlap: the study cannot tell %d nodes from %d there", 2, most)
 	}
 	b.WriteString(". ")
 	qTwo, _, _, _ := lines(rv.NodeSummary(2, true))

@@ -37,7 +37,7 @@ type Review struct {
 	Heat         []Result           // Ranges.Leases × Ranges.Outages, lease outermost
 	Cost         [2]ArrangementCost // plain, and fencing + persistent trigger
 	Timeline     []model.TraceRound // the plain run, round by round (model.TraceWindow)
-	Zone         []Result           // a zone of ZoneDown nodes failing together: ZoneNodes × quorum off, on
+	Zone         []Result           // a zone of ZoneDown(base) nodes failing together: ZoneDown … MostNodes nodes × quorum off, on
 	NodeStudy    *sweep.MonteCarlo
 	Nodes        []sweep.Summary // independent failures: StudyNodes × quorum off, on
 
@@ -95,10 +95,8 @@ func DefaultReviewOptions(base model.Config) ReviewOptions {
 // configuration (NewRanges).
 const (
 	MaxPlotHandover = 24 // the cost plot's handovers per year, 1 … 24
-	ZoneDown        = 2  // the zone outage of the quorum plot
-	MinZoneNodes    = 2  // its node counts, 2 …
-	MaxZoneNodes    = 7  // … 7
-	MaxStudyNodes   = 7  // the node-count study's node counts, 1 … 7
+	minZoneDown     = 2  // the zone study's zone: the base's down nodes, at least 2
+	minMostNodes    = 7  // the zone and node-count studies go up to the base's nodes + 2, at least 7
 	StudyYears      = 10 // the length of each replica of the study, unless
 	// a replica that long would draw more than MaxStudyPeriods failure
 	// periods in all: then replicas are shortened to fit.
@@ -161,9 +159,9 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	if rv.Timeline, _, err = r.TraceRounds(plain, plain.Schedule()); err != nil {
 		return nil, err
 	}
-	for nodes := MinZoneNodes; nodes <= MaxZoneNodes; nodes++ {
+	for nodes := ZoneDown(base); nodes <= MostNodes(base); nodes++ {
 		for _, quorum := range []bool{false, true} {
-			if err := add(&rv.Zone, plain, func(c *model.Config) { c.Nodes, c.Down, c.Quorum = nodes, ZoneDown, quorum }); err != nil {
+			if err := add(&rv.Zone, plain, func(c *model.Config) { c.Nodes, c.Down, c.Quorum = nodes, ZoneDown(base), quorum }); err != nil {
 				return nil, err
 			}
 		}
@@ -234,7 +232,16 @@ func (rv *Review) Current() cost.LeaseRank {
 	return rv.Recommendation[i]
 }
 
-// studyNodes runs the node-count study: nodes 1 … MaxStudyNodes, quorum
+// ZoneDown is the zone the zone study fails together: the base's own
+// zone of down nodes, or 2 if it has none larger (one node down is not a
+// zone).
+func ZoneDown(base model.Config) int { return max(minZoneDown, base.Down) }
+
+// MostNodes is the most nodes the zone and node-count studies try: two
+// more than the base has, and at least 7, the publication's.
+func MostNodes(base model.Config) int { return max(minMostNodes, base.Nodes+2) }
+
+// studyNodes runs the node-count study: nodes 1 … MostNodes, quorum
 // off and on, every node failing independently, each replica StudyYears
 // long or, where that would cost more than MaxStudyPeriods periods, as
 // long as fits: a long period (many rounds a year) with short up periods
@@ -243,7 +250,7 @@ func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(plain), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
 		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch)}
 	mc.Grid.Tick = rv.Tick
-	mc.Grid.Values[model.Nodes], _ = sweep.ParseValues(0, model.Nodes, fmt.Sprintf("1:%d", MaxStudyNodes))
+	mc.Grid.Values[model.Nodes], _ = sweep.ParseValues(0, model.Nodes, fmt.Sprintf("1:%d", MostNodes(rv.Base)))
 	mc.Grid.Values[model.Quorum] = sweep.ListOf(0, 1)
 	rounds := max(1, min(model.MaxRounds, int(StudyYears*rv.RoundsPerYear)))
 	mc.Grid.Values[model.Rounds] = sweep.ListOf(rounds)

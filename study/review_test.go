@@ -61,3 +61,31 @@ func TestRecommendationAndSensitivity(t *testing.T) {
 		}
 	}
 }
+
+// TestStudiesScaleToTheDeployment: the zone study fails the base's own
+// zone (at least 2 nodes) and, like the node-count study, goes up to two
+// nodes more than the base has (at least the publication's 7).
+func TestStudiesScaleToTheDeployment(t *testing.T) {
+	base := model.Default()
+	base.Nodes, base.Down, base.DownFrom = 9, 3, 1
+	opt := study.DefaultReviewOptions(base)
+	opt.Replicas = 2
+	rv, err := study.NewReview(context.Background(), base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, last := rv.Zone[0].Config, rv.Zone[len(rv.Zone)-1].Config
+	if first.Nodes != 3 || last.Nodes != 11 || first.Down != 3 || first.DownFrom != 1 {
+		t.Errorf("zone study from %+v to %+v, want a zone of 3 from node 1 at 3 … 11 nodes", first, last)
+	}
+	if n := rv.Nodes[len(rv.Nodes)-1].Config.Nodes; n != 11 {
+		t.Errorf("node-count study up to %d nodes, want 11", n)
+	}
+	for _, tt := range []struct{ nodes, down, zone, most int }{{5, 1, 2, 7}, {3, 0, 2, 7}, {6, 4, 4, 8}} {
+		c := model.Default()
+		c.Nodes, c.Down = tt.nodes, tt.down
+		if z, m := study.ZoneDown(c), study.MostNodes(c); z != tt.zone || m != tt.most {
+			t.Errorf("%d nodes, %d down: zone %d, most %d; want %d and %d", tt.nodes, tt.down, z, m, tt.zone, tt.most)
+		}
+	}
+}
