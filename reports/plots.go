@@ -255,8 +255,8 @@ func (rv review) drawHeatMap(dc draw.Canvas) error {
 	return nil
 }
 
-// drawCost: missed and duplicate invoice lines per year against handovers
-// per year, by both methods, plain and with fencing + persistent trigger.
+// drawCost: missed and duplicate invoice lines per year against outage
+// events per year, by both methods, plain and with fencing + persistent trigger.
 func (rv review) drawCost(dc draw.Canvas) error {
 	type key struct {
 		m     cost.Method
@@ -273,7 +273,7 @@ func (rv review) drawCost(dc draw.Canvas) error {
 		title string
 		data  map[key]plotter.XYs
 	}{{"Invoice lines never produced", missed}, {"Invoice lines produced twice", double}} {
-		p := newPlot(part.title, "outage events (handovers) per year", fmt.Sprintf("lines per year (%d per batch)", rv.LinesPerBatch))
+		p := newPlot(part.title, "outage events per year", fmt.Sprintf("lines per year (%d per batch)", rv.LinesPerBatch))
 		if err := addLines(p,
 			"phase method, plain", part.data[key{cost.Phase, false}],
 			"phase method, fencing + persistent trigger", part.data[key{cost.Phase, true}],

@@ -107,7 +107,7 @@ func (rv review) writeMarkdown(w io.Writer) error {
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
 		fmt.Fprintf(&b, "| %s | %s |\n", rv.Tick.Name(p), rv.Tick.AppendValue(nil, p, c.Get(p)))
 	}
-	fmt.Fprintf(&b, "| handovers per year | %s |\n| invoice lines per batch | %d |\n\n", rates(rv.EventsPerYear), rv.LinesPerBatch)
+	fmt.Fprintf(&b, "| outage events per year | %s |\n| invoice lines per batch | %d |\n\n", rates(rv.EventsPerYear), rv.LinesPerBatch)
 	fmt.Fprintf(&b, "Scenario: %s\n\n", Scenario(rv.Tick, c))
 
 	rv.writeArrangements(&b)
@@ -306,9 +306,9 @@ func (rv review) writeHeat(b *strings.Builder) {
 }
 
 func (rv review) writeCost(b *strings.Builder) {
-	b.WriteString("## Invoice lines per year\n\n![Cost per handover rate](cost.png)\n\n")
+	b.WriteString("## Invoice lines per year\n\n![Cost per outage rate](cost.png)\n\n")
 	b.WriteString("By the phase method, the one every yearly figure of this review uses: the model run with the outage starting at every phase of the batch and renewal cycles, averaged.\n\n")
-	b.WriteString("| handovers/yr | missed batches/yr | lines not produced | double batches/yr | double lines |\n|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| outages/yr | missed batches/yr | lines not produced | double batches/yr | double lines |\n|---:|---:|---:|---:|---:|\n")
 	for _, p := range rv.CostAt(0).Projections(cost.Phase) {
 		fmt.Fprintf(b, "| %s | %.2f | %s | %.2f | %s |\n", rate(p.EventsPerYear), p.MissedBatches, thousands(p.MissedLines(), 0), p.DoubleBatches, thousands(p.DoubleLines(), 0))
 	}
@@ -318,7 +318,7 @@ func (rv review) writeCost(b *strings.Builder) {
 	if rv.Tick != 0 {
 		delay = fmt.Sprintf("%.2fs", rv.Tick.Seconds(rv.Cost[1].Result.Phase.DelayedRounds))
 	}
-	fmt.Fprintf(b, "\nAt %s handovers a year, %s lines are never produced and %s produced twice. With fencing and the persistent trigger, %s and %s, at a mean delay of %s per event. The publication's window method projects other figures; the appendix gives them and says why.\n\n",
+	fmt.Fprintf(b, "\nAt %s outage events a year, %s lines are never produced and %s produced twice. With fencing and the persistent trigger, %s and %s, at a mean delay of %s per event. The publication's window method projects other figures; the appendix gives them and says why.\n\n",
 		rate(ph.EventsPerYear), thousands(ph.MissedLines(), 0), thousands(ph.DoubleLines(), 0), thousands(fenced.MissedLines(), 0), thousands(fenced.DoubleLines(), 0), delay)
 }
 
@@ -327,7 +327,7 @@ func (rv review) writeCost(b *strings.Builder) {
 func (rv review) writeWindowAppendix(b *strings.Builder) {
 	b.WriteString("## Appendix: the publication's window method\n\n")
 	b.WriteString("The publication projects a year's cost from one run: the share of the run spent leaderless (or with two leaders) is taken as the chance that an event's one trigger falls there. This review does not use it for its figures. It measures time, not batches, so it cannot see what fencing and the persistent trigger do to a batch, and it takes the share of the whole run, so it dilutes an outage by the run's length instead of asking where in the period it falls.\n\n")
-	b.WriteString("| handovers/yr | method | missed batches/yr | lines not produced | double batches/yr | double lines |\n|---:|---|---:|---:|---:|---:|\n")
+	b.WriteString("| outages/yr | method | missed batches/yr | lines not produced | double batches/yr | double lines |\n|---:|---|---:|---:|---:|---:|\n")
 	ps := rv.CostAt(0).Projections(cost.Window, cost.Phase)
 	for _, p := range ps {
 		fmt.Fprintf(b, "| %s | %s | %.2f | %s | %.2f | %s |\n", rate(p.EventsPerYear), p.Method, p.MissedBatches, thousands(p.MissedLines(), 0), p.DoubleBatches, thousands(p.DoubleLines(), 0))
@@ -337,7 +337,7 @@ func (rv review) writeWindowAppendix(b *strings.Builder) {
 	if win.MissedLines() > 0 && win.DoubleLines() > 0 {
 		times = fmt.Sprintf(" (%s and %s times as many)", ratio(ph.MissedLines(), win.MissedLines()), ratio(ph.DoubleLines(), win.DoubleLines()))
 	}
-	fmt.Fprintf(b, "\nAt %s handovers a year the window method projects %s lines never produced and %s produced twice; the phase method %s and %s%s. ",
+	fmt.Fprintf(b, "\nAt %s outage events a year the window method projects %s lines never produced and %s produced twice; the phase method %s and %s%s. ",
 		rate(win.EventsPerYear), thousands(win.MissedLines(), 0), thousands(win.DoubleLines(), 0), thousands(ph.MissedLines(), 0), thousands(ph.DoubleLines(), 0), times)
 	fenced := rv.CostAt(1).Projections(cost.Window, cost.Phase)
 	reads := "rounds"

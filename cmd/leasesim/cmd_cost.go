@@ -18,14 +18,14 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := study.CostInput{Config: model.Default(), EventsPerYear: []float64{6, 12}, LinesPerBatch: study.PublicationLinesPerBatch}
 	method := "window"
 	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the publication's), phase (averaged over outage phases) or both")
-	fs.Var(ratesValue{&in.EventsPerYear}, "handovers", "outage events (handovers) per year: "+cost.RatesSyntax)
+	fs.Var(ratesValue{&in.EventsPerYear}, "outages-per-year", "outage events a year (the publication's \"handovers per year\"): "+cost.RatesSyntax)
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")
 	addModelFlags(fs, &in.Config)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	addJitterSeedFlag(fs, &in.Seed)
-	incidentFile := fs.String("incident", "", "the outage event is this incident (leasesim replay's file) instead of the group outage: what it costs a year at --handovers such incidents; --outage, --start, --down, --down-from and the kind flags then have no say")
+	incidentFile := fs.String("incident", "", "the outage event is this incident (leasesim replay's file) instead of the group outage: what it costs a year at --outages-per-year such incidents; --outage, --start, --down, --down-from and the kind flags then have no say")
 	epoch := fs.String("epoch", "", "with --incident, the moment the run begins, RFC 3339: a failure's start may then be a timestamp")
 	return func(ctx context.Context, std *streams) error {
 		in.Tick = *tick
@@ -80,7 +80,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	mix := "2:0.9,5:0.1"
 	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,… (with --tick, lengths are durations: 40s:0.9,5m:0.1)")
 	rates := []float64{in.EventsPerYear}
-	fs.Var(ratesValue{&rates}, "handovers", "outage events (handovers) per year: one positive number")
+	fs.Var(ratesValue{&rates}, "outages-per-year", "outage events a year: one positive number")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
 	priceDelay := addPriceFlags(fs, &in.Weights)
@@ -95,7 +95,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
 		}
 		if len(rates) != 1 {
-			return usagef("--handovers takes one rate for recommend, got %d", len(rates))
+			return usagef("--outages-per-year takes one rate for recommend, got %d", len(rates))
 		}
 		in.EventsPerYear = rates[0]
 		if leases.Len() > maxRankedLeases {

@@ -22,7 +22,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	opt := study.DefaultReviewOptions(base)
 	out := fs.String("out", "out", "folder to write the report into; created if missing")
 	example := fs.Bool("example", false, "print a commented review file, a starting point for one's own, and write nothing else")
-	fs.Var(ratesValue{&opt.EventsPerYear}, "handovers", "outage events (handovers) per year for the cost tables: "+cost.RatesSyntax)
+	fs.Var(ratesValue{&opt.EventsPerYear}, "outages-per-year", "outage events a year for the cost tables, the first for the recommendation: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &base) // fencing and the trigger policy are the current deployment's, which the recommendation prices; the three arrangements set their own
 	fs.Var(lengthsValue{&opt.Up, new(string)}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax)

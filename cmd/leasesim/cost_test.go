@@ -17,11 +17,11 @@ func TestCostGolden(t *testing.T) {
 		csv    string // the --csv file's golden, if any
 	}{
 		{"cost-both.txt", []string{"cost", "--method", "both"}, "cost-both.csv"},
-		{"cost-phase.txt", []string{"cost", "--method", "phase", "--handovers", "1:4", "--lines-per-batch", "2500"}, ""},
+		{"cost-phase.txt", []string{"cost", "--method", "phase", "--outages-per-year", "1:4", "--lines-per-batch", "2500"}, ""},
 		{"cost-window-fenced.txt", []string{"cost", "--fencing", "--persistent-trigger"}, ""},
 		{"recommend.txt", []string{"recommend"}, "recommend.csv"},
-		{"recommend-fenced.txt", []string{"recommend", "--fencing", "--persistent-trigger", "--lease", "2:6", "--outage-mix", "2:3,5:1", "--handovers", "12"}, ""},
-		{"recommend-priced.txt", []string{"recommend", "--tick", "1m", "--fencing", "--persistent-trigger", "--lease", "2m:6m", "--outage-mix", "2m:3,5m:1", "--handovers", "12", "--cost-delay-hour", "60", "--cost-handover", "20"}, "recommend-priced.csv"},
+		{"recommend-fenced.txt", []string{"recommend", "--fencing", "--persistent-trigger", "--lease", "2:6", "--outage-mix", "2:3,5:1", "--outages-per-year", "12"}, ""},
+		{"recommend-priced.txt", []string{"recommend", "--tick", "1m", "--fencing", "--persistent-trigger", "--lease", "2m:6m", "--outage-mix", "2m:3,5m:1", "--outages-per-year", "12", "--cost-delay-hour", "60", "--cost-handover", "20"}, "recommend-priced.csv"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -52,8 +52,8 @@ func TestCostBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"cost", "--handovers", "0"}, `leasesim cost: invalid argument "0" for "--handovers" flag: "0" is not a positive number or range`},
-		{[]string{"cost", "--handovers", "-6"}, `leasesim cost: invalid argument "-6" for "--handovers" flag: "-6" is not a positive number or range`},
+		{[]string{"cost", "--outages-per-year", "0"}, `leasesim cost: invalid argument "0" for "--outages-per-year" flag: "0" is not a positive number or range`},
+		{[]string{"cost", "--outages-per-year", "-6"}, `leasesim cost: invalid argument "-6" for "--outages-per-year" flag: "-6" is not a positive number or range`},
 		{[]string{"cost", "--lines-per-batch", "0"}, `leasesim cost: invalid argument "0" for "--lines-per-batch" flag: want a whole number from 1 to 1000000000000`},
 		{[]string{"cost", "--method", "median"}, `leasesim cost: invalid argument "median" for "--method" flag: want one of window, phase, both`},
 		{[]string{"cost", "--method", "phase", "--period", "999999937", "--renewal", "999999929", "--csv", filepath.Join(dir, "x.csv")}, `leasesim cost: the phase method would try lcm(period 999999937, renewal 999999929) = 999999866000004473 outage starts, more than 10000000`},
@@ -61,7 +61,7 @@ func TestCostBadInput(t *testing.T) {
 		{[]string{"recommend", "--outage-mix", "2:x"}, `leasesim recommend: invalid argument "2:x" for "--outage-mix" flag: weight "x" in "2:x": want a positive number`},
 		{[]string{"recommend", "--outage-mix", "2;0.9"}, `leasesim recommend: invalid argument "2;0.9" for "--outage-mix" flag: "2;0.9" is not outage:weight, e.g. 2:0.9,5:0.1`},
 		{[]string{"recommend", "--cost-delay-hour", "5"}, `leasesim recommend: --cost-delay-hour needs --tick: a round has no length in hours`},
-		{[]string{"recommend", "--handovers", "6,12"}, `leasesim recommend: --handovers takes one rate for recommend, got 2`},
+		{[]string{"recommend", "--outages-per-year", "6,12"}, `leasesim recommend: --outages-per-year takes one rate for recommend, got 2`},
 		{[]string{"recommend", "--lease", "0:3"}, `leasesim recommend: invalid argument "0:3" for "--lease" flag: "0:3" is out of range`},
 	}
 	for _, tt := range tests {

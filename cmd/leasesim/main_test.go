@@ -51,7 +51,7 @@ func TestGolden(t *testing.T) {
 		// An incident under two locks' defaults and three leases.
 		{"replay-presets.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}},
 		// What the brownout costs a year, four times a year, with a batch an hour.
-		{"cost-incident.txt", []string{"cost", "--preset", "kubernetes", "--nodes", "3", "--period", "1h", "--rounds", "3h", "--method", "both", "--handovers", "4", "--incident", "../../testdata/incidents/brownout.txt"}},
+		{"cost-incident.txt", []string{"cost", "--preset", "kubernetes", "--nodes", "3", "--period", "1h", "--rounds", "3h", "--method", "both", "--outages-per-year", "4", "--incident", "../../testdata/incidents/brownout.txt"}},
 		// The README's incident: a 95 s API-server brownout under Kubernetes' and OpenShift's defaults.
 		{"replay-brownout.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/brownout.txt"}},
 		// Each node its own kind: a partition, a crash and a pause at once.
@@ -59,7 +59,7 @@ func TestGolden(t *testing.T) {
 		{"replay-leases.txt", []string{"replay", "--preset", "kubernetes", "--lease", "15s,30s,1m", "--nodes", "3", "--period", "1m", "--fencing", "../../testdata/incidents/api-partition.txt"}},
 		{"sweep-preset-openshift.csv", []string{"sweep", "--preset", "openshift", "--lease", "137s,140s", "--outage", "0s:200s:50s", "--start", "1m", "--rounds", "30m", "--period", "5m", "--nodes", "3"}},
 		{"cost-preset-kubernetes.txt", []string{"cost", "--preset", "kubernetes", "--method", "both", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
-		{"recommend-preset-kubernetes.txt", []string{"recommend", "--preset", "kubernetes", "--lease", "11s:30s:1s", "--outage-mix", "5s:0.7,20s:0.2,2m:0.1", "--period", "1h", "--handovers", "12"}},
+		{"recommend-preset-kubernetes.txt", []string{"recommend", "--preset", "kubernetes", "--lease", "11s:30s:1s", "--outage-mix", "5s:0.7,20s:0.2,2m:0.1", "--period", "1h", "--outages-per-year", "12"}},
 		{"run-tick.txt", []string{"run", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m"}},
 		{"sweep-tick.csv", []string{"sweep", "--tick", "500ms", "--lease", "1s:2s:500ms", "--outage", "0s,3s", "--rounds", "1m"}},
 		{"montecarlo-tick.txt", []string{"montecarlo", "--tick", "1s", "--lease", "15s", "--renewal", "2s", "--period", "1h", "--rounds", "720h",
