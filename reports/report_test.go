@@ -252,3 +252,85 @@ func TestReplayFigure(t *testing.T) {
 	}
 	golden.CheckImage(t, "replay.png", b.Bytes(), 0.05)
 }
+
+// TestRecommendationAgainstBruteForce: the lease report.md tells the
+// reader to set (or the leases it says tie) is what a brute-force search
+// over the candidates finds: every phase of every outage of the mix run
+// for every lease, batches of 3 rounds counted by their parts, the yearly
+// sums priced. Over the prices tried the answer moves (lease 6, a tie of
+// 6 and 8, lease 1), and the report's sentence follows it.
+func TestRecommendationAgainstBruteForce(t *testing.T) {
+	base := model.Default()
+	base.Nodes, base.Lease, base.PersistentTrigger, base.BatchLen = 3, 4, true, 3
+	opt := study.DefaultReviewOptions(base)
+	opt.Replicas, opt.EventsPerYear = 2, []float64{10}
+	opt.Candidates = []int{1, 2, 3, 5, 6, 8}
+	opt.Mix = []cost.MixEntry{{Outage: 2, Weight: 0.6}, {Outage: 5, Weight: 0.3}, {Outage: 9, Weight: 0.1}}
+	verdict := regexp.MustCompile(`\*\*(?:Set the lease to|Keep the lease at|Leases) ([^*]+?)(?: tie)?\*\*`)
+	number := regexp.MustCompile(`\d+`)
+	seen := map[string]bool{}
+	for _, w := range []cost.Weights{
+		{MissedLine: 1, DoubleLine: 1, DelayedRound: 50, Handover: 100},
+		{MissedLine: 1, DoubleLine: 5, Handover: 1},
+		{DelayedRound: 1000, Handover: 1},
+		{MissedLine: 0.01, Handover: 1000},
+	} {
+		opt.Weights = w
+		rv, err := study.NewReview(context.Background(), base, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var md bytes.Buffer
+		for _, f := range reports.Files(rv) {
+			if f.Name == "report.md" {
+				if err := f.Write(&md); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		m := verdict.FindStringSubmatch(md.String())
+		if m == nil {
+			t.Fatalf("prices %+v: report.md names no lease to set:\n%.1500s", w, md.String())
+		}
+		said := strings.Join(number.FindAllString(m[1], -1), ",")
+
+		// Every candidate's yearly cost, by brute force; those within the
+		// 0.05 the report shows costs to are a tie.
+		leases := append(slices.Clone(opt.Candidates), base.Lease)
+		slices.Sort(leases)
+		costs := make([]float64, len(leases))
+		var r model.Runner
+		for i, lease := range leases {
+			for _, e := range opt.Mix {
+				c := base
+				c.Lease, c.Outage = lease, e.Outage
+				phases, sum := cost.Phases(c), 0.0
+				for k := range phases {
+					c.Start = c.Period + 1 + k
+					c.Rounds = c.Start + cost.SettleRounds(c)
+					st, err := r.Run(c)
+					if err != nil {
+						t.Fatal(err)
+					}
+					lost := float64((st.Missed+st.Unresolved)*c.BatchLen+st.MissedParts) / float64(c.BatchLen)
+					sum += w.MissedLine*float64(opt.LinesPerBatch)*lost + w.DoubleLine*float64(opt.LinesPerBatch)*float64(st.DoubledParts)/float64(c.BatchLen) +
+						w.DelayedRound*float64(st.DelayedRounds) + w.Handover*float64(st.Handovers)
+				}
+				costs[i] += e.Weight * opt.EventsPerYear[0] * sum / float64(phases)
+			}
+		}
+		var cheapest []string
+		for i, lease := range leases {
+			if costs[i] <= slices.Min(costs)+0.05 {
+				cheapest = append(cheapest, fmt.Sprint(lease))
+			}
+		}
+		if want := strings.Join(cheapest, ","); said != want {
+			t.Errorf("prices %+v: report.md says %q, the brute-force search finds %s (costs %v)", w, m[0], want, costs)
+		}
+		seen[said] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("every price chose the same lease %v: the test cannot tell a search from a constant", seen)
+	}
+}
