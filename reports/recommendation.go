@@ -109,7 +109,7 @@ func (rv review) writeSensitivity(b *strings.Builder) {
 	if priced {
 		what = "the cheapest lease"
 	}
-	fmt.Fprintf(b, "What moves the answer: %s with each assumption halved and doubled. The outage rate scales every yearly figure alike, so it moves the cost but never the lease; the lines a batch weigh lines against delay and handovers; the outage lengths are measured again.\n\n", what)
+	fmt.Fprintf(b, "What moves the answer: %s with each assumption halved and doubled. The outage rate scales every yearly figure alike, so it moves the cost but never the lease; the lines a batch weigh lines against delay and handovers; the outage and batch lengths are measured again.\n\n", what)
 	fmt.Fprintf(b, "| assumption | ×½ | as assumed | ×2 |\n|---|---|---|---|\n")
 	base := answer(rv.Recommendation)
 	for i := 0; i+1 < len(rv.Sensitivity); i += 2 {

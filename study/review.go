@@ -52,7 +52,7 @@ type Review struct {
 
 // Variant is the recommendation with one assumption changed.
 type Variant struct {
-	Assumption string  // what was changed: "outage events a year", "invoice lines a batch", "outage lengths"
+	Assumption string  // what was changed: "outage events a year", "invoice lines a batch", "outage lengths", "batch length"
 	Factor     float64 // by how much: ½ or 2
 	Ranks      []cost.LeaseRank
 }
@@ -150,7 +150,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 		rv.Cost[i] = ArrangementCost{v.Name, res}
 	}
-	if rv.Recommendation, err = rv.recommend(ctx, 1); err != nil {
+	if rv.Recommendation, err = rv.recommend(ctx, base, 1); err != nil {
 		return nil, err
 	}
 	if rv.Sensitivity, err = rv.sensitivity(ctx); err != nil {
@@ -170,9 +170,10 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 }
 
 // recommend ranks the candidate leases, the base lease among them, in
-// ascending order, with every outage of the mix stretched by stretch
+// ascending order, for the deployment c (the base, or the base with one
+// assumption changed), with every outage of the mix stretched by stretch
 // (at least a round).
-func (rv *Review) recommend(ctx context.Context, stretch float64) ([]cost.LeaseRank, error) {
+func (rv *Review) recommend(ctx context.Context, c model.Config, stretch float64) ([]cost.LeaseRank, error) {
 	leases := rv.Candidates
 	if leases == nil {
 		leases = rv.Ranges.Leases
@@ -188,11 +189,12 @@ func (rv *Review) recommend(ctx context.Context, stretch float64) ([]cost.LeaseR
 	for i := range mix {
 		mix[i].Outage = max(1, min(model.MaxRounds, int(math.Round(stretch*float64(mix[i].Outage)))))
 	}
-	return cost.Recommend(ctx, rv.Base, rv.Seed, leases, mix, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	return cost.Recommend(ctx, c, rv.Seed, leases, mix, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
 }
 
 // sensitivity is the recommendation with the outage rate, the lines a
-// batch and the outage lengths each halved and doubled. The first two
+// batch, the outage lengths and, for a batch that takes time, its length
+// each halved and doubled (a batch at most its period). The first two
 // scale the yearly figures they enter, as the phase method's are linear in
 // them; the lengths are measured again.
 func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
@@ -217,11 +219,23 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 		})})
 	}
 	for _, k := range []float64{0.5, 2} {
-		ranks, err := rv.recommend(ctx, k)
+		ranks, err := rv.recommend(ctx, rv.Base, k)
 		if err != nil {
 			return nil, err
 		}
 		vs = append(vs, Variant{"outage lengths", k, ranks})
+	}
+	if rv.Base.BatchLen == 1 { // an instant batch has no length to halve or double
+		return vs, nil
+	}
+	for _, k := range []float64{0.5, 2} {
+		c := rv.Base
+		c.BatchLen = max(1, min(c.Period, int(math.Round(k*float64(c.BatchLen))))) // a batch takes at most its period
+		ranks, err := rv.recommend(ctx, c, 1)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, Variant{"batch length", k, ranks})
 	}
 	return vs, nil
 }

@@ -89,3 +89,35 @@ func TestStudiesScaleToTheDeployment(t *testing.T) {
 		}
 	}
 }
+
+// TestSensitivityToBatchLength: a batch that takes time adds its length,
+// halved and doubled (at most the period), to what moves the answer; an
+// instant batch does not.
+func TestSensitivityToBatchLength(t *testing.T) {
+	base := model.Default()
+	base.BatchLen = 3
+	opt := study.DefaultReviewOptions(base)
+	opt.Replicas, opt.Candidates = 2, []int{2, 4}
+	rv, err := study.NewReview(context.Background(), base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rv.Sensitivity) != 8 {
+		t.Fatalf("%d variants, want 8", len(rv.Sensitivity))
+	}
+	for i, batchLen := range []int{2, 6} { // 1.5 rounds to 2; 6, the period
+		c := base
+		c.BatchLen = batchLen
+		want, err := cost.Recommend(context.Background(), c, opt.Seed, []int{2, 3, 4}, []cost.MixEntry{{Outage: base.Outage, Weight: 1}}, opt.EventsPerYear[0], float64(opt.LinesPerBatch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := rv.Sensitivity[6+i]; v.Assumption != "batch length" || !slices.Equal(v.Ranks, want) {
+			t.Errorf("batch length %d: %+v, want %+v", batchLen, v, want)
+		}
+	}
+	base.BatchLen = 1
+	if rv, _ := study.NewReview(context.Background(), base, opt); len(rv.Sensitivity) != 6 {
+		t.Errorf("an instant batch: %d variants, want 6", len(rv.Sensitivity))
+	}
+}
