@@ -29,4 +29,4 @@ ci:
 	bash .ci/run
 
 report:
-	go run ./cmd/leasesim report
+	go run ./cmd/leasesim report reviewfile/example.yaml
