@@ -13,11 +13,13 @@ const (
 )
 
 // TraceWindow is the rounds a trace of c shows. A run of up to 200 rounds
-// is shown whole. Of a longer one, the trace shows its outage and the
-// rounds the model needs to settle after it (a lease, a renewal, a retry
-// period, a renew deadline and two periods), from two periods before it,
-// at most 10,000 rounds: so a trace costs what the events need, not what
-// the run's length does.
+// is shown whole. Of a longer one, the trace shows its outage from two
+// periods before it to two periods after the model has settled (a lease,
+// a renewal, a retry period and a renew deadline after it ends). When that
+// is over 10,000 rounds, as with a daily batch in seconds, it zooms to the
+// outage instead: from a settling span and a batch before it to two after
+// it (at least 10 rounds each), at most 10,000 rounds. So a trace costs
+// what the events need, not what the run's length does.
 func TraceWindow(c Config) (first, last int) {
 	if c.Rounds <= wholeTrace {
 		return 1, c.Rounds
@@ -26,9 +28,15 @@ func TraceWindow(c Config) (first, last int) {
 	if outage == 0 || c.Down == 0 || start > c.Rounds {
 		start, outage = 1, 0
 	}
+	settle := c.Lease + c.Renewal + c.RetryPeriod - 1 + c.RenewDeadline
 	first = max(1, start-2*c.Period)
-	last = min(c.Rounds, start+outage+c.Lease+c.Renewal+c.RetryPeriod-1+c.RenewDeadline+2*c.Period, first+maxTrace-1)
-	return first, last
+	last = start + outage + settle + 2*c.Period
+	if last-first >= maxTrace {
+		pad := max(10, settle+c.BatchLen)
+		first = max(1, start-pad)
+		last = start + outage + 2*pad
+	}
+	return first, min(c.Rounds, last, first+maxTrace-1)
 }
 
 // Event names what happened to the batch in the round, or "" if nothing:

@@ -437,10 +437,12 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	}
 	rows = append(rows, plot.Tick{Value: batchRow, Label: "batch"}, plot.Tick{Value: recordRow, Label: "record"})
 	p.Y.Tick.Marker = plot.ConstantTicks(rows)
-	p.X.Tick.Marker = wholeTicks{most: 30}
 	p.Y.Min, p.Y.Max = recordRow-0.6, float64(nodes)-0.4
 	first, last := rv.Timeline[0].Round, rv.Timeline[len(rv.Timeline)-1].Round
 	p.X.Min, p.X.Max = u.value(float64(first)-0.7), u.value(float64(last)+0.7)
+	// Fewer marks as their labels grow, so that a day's seconds do not
+	// run into each other: 30 of up to two digits, 12 of five.
+	p.X.Tick.Marker = wholeTicks{most: min(30, 60/len(strconv.Itoa(int(p.X.Max))))}
 	p.Legend.Top = true
 	legendWidth := 2.6 * vg.Inch
 	p.Legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-legendWidth, -2*vg.Millimeter, 0, -vg.Inch))
