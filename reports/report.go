@@ -367,9 +367,49 @@ func (rv review) writeZone(b *strings.Builder) {
 	if blocked > 0 {
 		fmt.Fprintf(b, "Up to %d nodes, quorum blocks the handover (the %d reachable are no strict majority) and the whole outage is leaderless; from %d nodes on, quorum costs nothing here.\n\n",
 			blocked, blocked-study.ZoneDown(rv.Base), blocked+1)
-	} else {
-		b.WriteString("Quorum changes nothing here.\n\n")
+		return
 	}
+	var changed []string
+	for i, r := range rv.Zone {
+		if i == 0 || !r.Config.Quorum || rv.Zone[i-1].Config.Nodes != r.Config.Nodes {
+			continue
+		}
+		if d := quorumDiff(u, rv.Zone[i-1].Stats, r.Stats); d != "" {
+			changed = append(changed, fmt.Sprintf("with %d nodes %s", r.Config.Nodes, d))
+		}
+	}
+	if len(changed) == 0 {
+		b.WriteString("Quorum changes nothing here.\n\n")
+		return
+	}
+	fmt.Fprintf(b, "Quorum changes, %s; at the other node counts nothing. Where it adds leaderless time, the reachable nodes are no strict majority and wait for the zone to come back.\n\n",
+		strings.Join(changed, "; "))
+}
+
+// quorumDiff says what quorum changes in a zone outage's statistics, "" if
+// nothing: "leaderless 18s → 33s, missed 1 → 0".
+func quorumDiff(u unit, without, with model.Stats) string {
+	var d []string
+	for _, m := range []struct {
+		name   string
+		a, b   int
+		isTime bool
+	}{
+		{"leaderless", without.LeaderlessRounds, with.LeaderlessRounds, true},
+		{"two leaders", without.TwoLeaderRounds, with.TwoLeaderRounds, true},
+		{"handovers", without.Handovers, with.Handovers, false},
+		{"missed", without.Missed, with.Missed, false},
+		{"started twice", without.DoubleStarts, with.DoubleStarts, false},
+	} {
+		switch {
+		case m.a == m.b:
+		case m.isTime:
+			d = append(d, fmt.Sprintf("%s %s → %s", m.name, u.span(m.a), u.span(m.b)))
+		default:
+			d = append(d, fmt.Sprintf("%s %d → %d", m.name, m.a, m.b))
+		}
+	}
+	return strings.Join(d, ", ")
 }
 
 func (rv review) writeNodes(b *strings.Builder) {
