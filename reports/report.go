@@ -428,8 +428,8 @@ func (rv review) writeNodes(b *strings.Builder) {
 		if float64(rounds) < study.StudyYears*rv.RoundsPerYear {
 			years = fmt.Sprintf("%.3g years, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, study.StudyYears, float64(study.MaxStudyPeriods))
 		}
-		fmt.Fprintf(b, "Every node is up for %s, then down for %s, independently of the others; %d replicas of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
-			rv.Tick.FormatLengths(mc.Up), rv.Tick.FormatLengths(mc.Down), mc.Replicas, u.span(rounds), years, mc.Seed)
+		fmt.Fprintf(b, "In the plain arrangement, every node is up for %s, then down for %s, independently of the others; %d replicas of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
+			lengthsText(rv.Tick, mc.Up), lengthsText(rv.Tick, mc.Down), mc.Replicas, u.span(rounds), years, mc.Seed)
 	}
 	b.WriteString("| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval |\n|---:|---|---:|---:|---:|---:|\n")
 	lines := func(s sweep.Summary) (float64, sweep.Interval, float64, sweep.Interval) {
@@ -438,20 +438,21 @@ func (rv review) writeNodes(b *strings.Builder) {
 	}
 	for _, s := range rv.Nodes {
 		m, mci, d, dci := lines(s)
-		fmt.Fprintf(b, "| %d | %t | %.0f | %.0f-%.0f | %.0f | %.0f-%.0f |\n", s.Config.Nodes, s.Config.Quorum, m, mci.Lo, mci.Hi, d, dci.Lo, dci.Hi)
+		fmt.Fprintf(b, "| %d | %t | %s | %s-%s | %s | %s-%s |\n", s.Config.Nodes, s.Config.Quorum,
+			thousands(m, 0), thousands(mci.Lo, 0), thousands(mci.Hi, 0), thousands(d, 0), thousands(dci.Lo, 0), thousands(dci.Hi, 0))
 	}
 	one, _, _, _ := lines(rv.NodeSummary(1, false))
 	two, twoCI, twoDouble, _ := lines(rv.NodeSummary(2, false))
 	most := study.MostNodes(rv.Base)
 	last, lastCI, lastDouble, _ := lines(rv.NodeSummary(most, false))
-	fmt.Fprintf(b, "\nWithout quorum, one node misses %.0f lines a year: nobody can take over. A second node takes that to %.0f missed and %.0f doubled; with %d nodes it is %.0f and %.0f",
-		one, two, twoDouble, most, last, lastDouble)
+	fmt.Fprintf(b, "\nWithout quorum, one node misses %s lines a year: nobody can take over. A second node takes that to %s missed and %s doubled; with %d nodes it is %s and %s",
+		thousands(one, 0), thousands(two, 0), thousands(twoDouble, 0), most, thousands(last, 0), thousands(lastDouble, 0))
 	if twoCI.Lo <= lastCI.Hi && lastCI.Lo <= twoCI.Hi {
 		fmt.Fprintf(b, ", missed lines whose 95%% intervals overlap: the study cannot tell %d nodes from %d there", 2, most)
 	}
 	b.WriteString(". ")
 	qTwo, _, _, _ := lines(rv.NodeSummary(2, true))
-	fmt.Fprintf(b, "With quorum, two nodes miss %.0f lines a year: when either fails, the other alone is no majority.\n\n", qTwo)
+	fmt.Fprintf(b, "With quorum, two nodes miss %s lines a year: when either fails, the other alone is no majority.\n\n", thousands(qTwo, 0))
 }
 
 // plural writes n and the noun in the form that goes with it.
@@ -485,4 +486,13 @@ func variantMeasures() []variantMeasure {
 		{model.Rejected, "rejected by fencing"}, {model.TwoLeaderRounds, "two-leader rounds"},
 		{model.LeaderlessRounds, "leaderless rounds"}, {model.HandoverRounds, "handover rounds"},
 	}
+}
+
+// lengthsText writes a distribution of period lengths for the prose:
+// an empirical one as where its lengths come from.
+func lengthsText(t model.Tick, l model.Lengths) string {
+	if l.Kind == model.Empirical {
+		return "lengths drawn from " + l.Source
+	}
+	return t.FormatLengths(l)
 }

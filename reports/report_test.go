@@ -80,6 +80,7 @@ func kubernetesReview(t *testing.T) *study.Review {
 	opt.Tick = model.Tick(time.Second)
 	opt.RoundsPerYear, opt.Replicas = opt.Tick.RoundsPerYear(), 20
 	opt.Mix = []cost.MixEntry{{Outage: 5, Weight: 0.7}, {Outage: 30, Weight: 0.2}, {Outage: 120, Weight: 0.1}}
+	opt.Up, opt.Down = study.DeploymentFailures(base, opt) // as leasesim report does with a tick
 	opt.Weights = cost.Weights{MissedLine: 0.5, DoubleLine: 0.5, DelayedRound: 100.0 / 3600, Handover: 20}
 	rv, err := study.NewReview(context.Background(), base, opt)
 	if err != nil {

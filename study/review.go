@@ -91,6 +91,43 @@ func DefaultReviewOptions(base model.Config) ReviewOptions {
 	}
 }
 
+// DeploymentFailures is the node-count study's failure model for a review
+// in real time (opt.Tick set): every node fails on its own as often as
+// outages reach the leader (the first of opt.EventsPerYear: up periods
+// geometric with a mean of a year over that rate), for as long as the
+// outage mix says, or base's outage without a mix. So the study asks what
+// more nodes do against the failures the recommendation assumes, not
+// against the publication's churn of a failure every 2,000 rounds.
+func DeploymentFailures(base model.Config, opt ReviewOptions) (up, down model.Lengths) {
+	up = model.Lengths{Kind: model.Geometric, A: max(1, opt.RoundsPerYear/opt.EventsPerYear[0])}
+	down = model.Lengths{Kind: model.Fixed, A: float64(max(1, base.Outage))}
+	if len(opt.Mix) == 0 {
+		return up, down
+	}
+	// The mix as equally likely samples: each length as many times as its
+	// weight in thousandths, over their greatest common divisor.
+	counts := make([]int, len(opt.Mix))
+	g := 0
+	for i, m := range opt.Mix {
+		counts[i] = max(1, int(math.Round(m.Weight*1000)))
+		g = gcd(g, counts[i])
+	}
+	var samples []int
+	for i, m := range opt.Mix {
+		for range counts[i] / g {
+			samples = append(samples, max(1, m.Outage))
+		}
+	}
+	return up, model.Lengths{Kind: model.Empirical, Samples: samples, Source: "the outage mix"}
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
 // The review's fixed ranges; the leases and outages scale with the base
 // configuration (NewRanges).
 const (

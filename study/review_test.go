@@ -2,6 +2,7 @@ package study_test
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"testing"
 
@@ -119,5 +120,44 @@ func TestSensitivityToBatchLength(t *testing.T) {
 	base.BatchLen = 1
 	if rv, _ := study.NewReview(context.Background(), base, opt); len(rv.Sensitivity) != 6 {
 		t.Errorf("an instant batch: %d variants, want 6", len(rv.Sensitivity))
+	}
+}
+
+// TestDeploymentFailures: every node fails as often as the first rate
+// says outages reach the leader, for the mix's lengths in proportion.
+func TestDeploymentFailures(t *testing.T) {
+	base := model.Default()
+	base.Outage = 30
+	opt := study.DefaultReviewOptions(base)
+	opt.EventsPerYear, opt.RoundsPerYear = []float64{8, 12}, 800
+	tests := []struct {
+		name    string
+		mix     []cost.MixEntry
+		down    model.Lengths
+		counted map[int]int // with a mix: how often each length is a sample
+	}{
+		{"no mix: the outage", nil, model.Lengths{Kind: model.Fixed, A: 30}, nil},
+		{"tenths", []cost.MixEntry{{Outage: 5, Weight: 0.6}, {Outage: 30, Weight: 0.3}, {Outage: 120, Weight: 0.1}}, model.Lengths{}, map[int]int{5: 6, 30: 3, 120: 1}},
+		{"thirds", []cost.MixEntry{{Outage: 2, Weight: 1.0 / 3}, {Outage: 9, Weight: 2.0 / 3}}, model.Lengths{}, map[int]int{2: 333, 9: 667}},
+	}
+	for _, tt := range tests {
+		opt.Mix = tt.mix
+		up, down := study.DeploymentFailures(base, opt)
+		if want := (model.Lengths{Kind: model.Geometric, A: 100}); up.Kind != want.Kind || up.A != want.A {
+			t.Errorf("%s: up %v, want %v: 800 rounds a year over 8 events", tt.name, up, want)
+		}
+		if tt.counted == nil {
+			if down.Kind != tt.down.Kind || down.A != tt.down.A {
+				t.Errorf("%s: down %v, want %v", tt.name, down, tt.down)
+			}
+			continue
+		}
+		got := map[int]int{}
+		for _, n := range down.Samples {
+			got[n]++
+		}
+		if down.Kind != model.Empirical || !maps.Equal(got, tt.counted) {
+			t.Errorf("%s: down %v with samples counted %v, want empirical with %v", tt.name, down, got, tt.counted)
+		}
 	}
 }

@@ -25,9 +25,9 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(ratesValue{&opt.EventsPerYear}, "outages-per-year", "outage events a year for the cost tables, the first for the recommendation: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &base) // fencing and the trigger policy are the current deployment's, which the recommendation prices; the three arrangements set their own
-	fs.Var(lengthsValue{&opt.Up, new(string)}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax)
-	fs.Var(lengthsValue{&opt.Down, new(string)}, "downtime", "node-count study: how long a node stays unreachable: "+model.LengthsSyntax)
-	fs.Var(positiveValue{&opt.Replicas, 100_000}, "replicas", "node-count study: replicas of each configuration")
+	fs.Var(lengthsValue{&opt.Up, new(string)}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax+" (default geometric:2000; with --tick, a year over the first --outages-per-year)")
+	fs.Var(lengthsValue{&opt.Down, new(string)}, "downtime", "node-count study: how long a node stays unreachable: "+model.LengthsSyntax+" (default lognormal:1.2,0.6; with --tick, the --outage-mix, or --outage without one)")
+	fs.Var(positiveValue{&opt.Replicas, 100_000}, "replicas", "node-count study: replicas of each configuration (default 200; with --tick, 1000)")
 	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed of the node-count study's random failures and of the followers' jitter (with --jitter); the same seed gives the same report")
 	roundsPerYear := 0.0
 	fs.Var(rateValue{&roundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day; with --tick, a year's rounds)")
@@ -93,6 +93,19 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("--rounds-per-year goes only without --tick: with it, a year has %s rounds of %s", strconv.FormatFloat(t.RoundsPerYear(), 'f', -1, 64), t)
 		case t != 0:
 			opt.RoundsPerYear = t.RoundsPerYear()
+			up, down := study.DeploymentFailures(base, opt)
+			if !fs.Changed("uptime") {
+				opt.Up = up
+			}
+			if !fs.Changed("downtime") {
+				opt.Down = down
+			}
+			if !fs.Changed("replicas") {
+				// A deployment's failures are rare: 1,000 replicas of ten
+				// years narrow the intervals to tens of lines a year, at
+				// about 1.5 s.
+				opt.Replicas = 1000
+			}
 		case roundsPerYear > 0:
 			opt.RoundsPerYear = roundsPerYear
 		default:
