@@ -318,7 +318,7 @@ func (rv review) writeCost(b *strings.Builder) {
 	if rv.Tick != 0 {
 		delay = fmt.Sprintf("%.2fs", rv.Tick.Seconds(rv.Cost[1].Result.Phase.DelayedRounds))
 	}
-	fmt.Fprintf(b, "\nAt %s outage events a year, %s lines are never produced and %s produced twice. With fencing and the persistent trigger, %s and %s, at a mean delay of %s per event. The publication's window method projects other figures; the appendix gives them and says why.\n\n",
+	fmt.Fprintf(b, "\nAt %s outage events a year, without fencing or a persistent trigger (the plain arrangement, the table's), %s lines are never produced and %s produced twice. With fencing and the persistent trigger, %s and %s, at a mean delay of %s per event. The publication's window method projects other figures; the appendix gives them and says why.\n\n",
 		rate(ph.EventsPerYear), thousands(ph.MissedLines(), 0), thousands(ph.DoubleLines(), 0), thousands(fenced.MissedLines(), 0), thousands(fenced.DoubleLines(), 0), delay)
 }
 
