@@ -313,7 +313,7 @@ func (x *state) stretch(end int, view *RoundView) {
 			last = min(last, expiry-1)
 		}
 		if c.Drift != 0 && !x.released { // the drifting nodes' lease runs out at its own time
-			if expiry := roundUp(x.renewed+x.leaseOf(c.DownFrom), c.RetryPeriod); expiry > t {
+			if expiry := roundUp(max(x.renewed+x.leaseOf(c.DownFrom), t), c.RetryPeriod); expiry > t {
 				last = min(last, expiry-1)
 			}
 		}
