@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Param names one parameter of Config. Params are numbered in the order of
 // the parameter columns of every CSV and JSON output. The parameters, the
@@ -38,6 +41,9 @@ func (p Param) Doc() string { return paramTable(p).doc }
 func (p Param) Accepts() string {
 	if p.Bool() {
 		return "true or false"
+	}
+	if names := p.Names(); names != nil {
+		return "one of " + strings.Join(names, ", ")
 	}
 	lo, hi := p.Range()
 	return fmt.Sprintf("a whole number from %d to %d", lo, hi)
@@ -80,6 +86,8 @@ func (e *RangeError) Error() string {
 // so is the rest of its validation: renew deadline > 1.2 × retry period,
 // as leaderelection.NewLeaderElector requires (1.2 is its jitter factor).
 // A batch may take at most its period: runs of two slots do not overlap.
+// An overlap policy that buffers slots needs the persistent trigger, whose
+// queue holds them.
 // Other locks give up sooner after a failed renewal (a Consul lock at its
 // first failed query), which that rule would refuse.
 func (c *Config) checkRelations() error {
@@ -95,6 +103,8 @@ func (c *Config) relationError() error {
 	switch {
 	case c.BatchLen > c.Period:
 		return &RelationError{"%[1]s %[3]s must be at most %[2]s %[4]s: a batch that runs into its next slot overlaps the next run, which the model does not decide", []Param{BatchLen, Period}, []int{c.BatchLen, c.Period}}
+	case c.BatchLen > 1 && (c.Overlap == OverlapBufferOne || c.Overlap == OverlapBufferAll) && !c.PersistentTrigger:
+		return &RelationError{"%[1]s %[4]s needs %[2]s true when %[3]s is over 1: the slots it buffers wait in the persistent trigger's queue", []Param{Overlap, PersistentTrigger, BatchLen}, []int{c.Overlap, 0, c.BatchLen}}
 	case c.RenewDeadline == 0 && c.Renewal == 0:
 		return &RelationError{"%[1]s 0 (never re-read) needs a %[2]s above 0: otherwise a stale leader believes for ever", []Param{Renewal, RenewDeadline}, []int{0, 0}}
 	case c.RenewDeadline == 0:

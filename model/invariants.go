@@ -12,7 +12,9 @@ import "fmt"
 //     nothing is deduplicated without a key, and no part is written twice;
 //     a partial batch misses 1 to BatchLen parts, an instant batch none, and
 //     a part is written again only by a second start's run; with the persistent trigger, every
-//     queued slot run and no catch-up window none is missed, and with one
+//     queued slot run, no catch-up window and an overlap policy that skips
+//     nothing (allow, buffer-all) none is missed; a slot is skipped only
+//     under a policy that skips, and is missed then; and with one
 //     run for the queued slots (CatchUpOnce) at most one is left unresolved;
 //     without fencing no work is rejected;
 //   - no count is negative, no round is both leaderless and two-leader, and
@@ -41,8 +43,10 @@ func CheckInvariants(c Config, st Stats) error {
 		return fmt.Errorf("double_starts = %d with an idempotency key", st.DoubleStarts)
 	case !c.IdempotencyKey && st.Deduplicated != 0:
 		return fmt.Errorf("deduplicated = %d without an idempotency key", st.Deduplicated)
-	case c.PersistentTrigger && c.CatchUpWindow == 0 && !c.CatchUpOnce && st.Missed != 0:
-		return fmt.Errorf("missed = %d with the persistent trigger, every queued slot run and no catch-up window", st.Missed)
+	case c.PersistentTrigger && c.CatchUpWindow == 0 && !c.CatchUpOnce && !skips(c) && st.Missed != 0:
+		return fmt.Errorf("missed = %d with the persistent trigger, every queued slot run, no catch-up window and no slot skipped", st.Missed)
+	case st.Skipped > st.Missed || !skips(c) && st.Skipped != 0:
+		return fmt.Errorf("skipped = %d, missed = %d: want at most missed, and none unless overlap %s may skip", st.Skipped, st.Missed, Overlap.AppendValue(nil, c.Overlap))
 	case c.PersistentTrigger && c.CatchUpOnce && st.Unresolved > 1:
 		return fmt.Errorf("unresolved = %d with one run for the queued slots", st.Unresolved)
 	case st.PartialBatches > st.Started || st.MissedParts > st.PartialBatches*c.BatchLen || st.MissedParts < st.PartialBatches:
@@ -81,8 +85,10 @@ func shortestLease(c Config) int {
 // by round, and round by round only in its middle third (a trace's
 // window); runs it again with fencing turned the other way to check
 // that fencing changes none of the rounds and handovers: fencing corrects
-// effect, not belief; and, with the persistent trigger, runs it with the
-// other catch-up policy, checked the same way (checkOnce). The schedule
+// effect, not belief; with batches that take time, runs it under every
+// other overlap policy, checked the same way (checkOverlap); and, with the
+// persistent trigger, runs it with the other catch-up policy, checked the
+// same way (checkOnce). The schedule
 // must give the same failures each time it begins (a random one must be
 // reseeded by the caller between runs).
 func (r *Runner) Check(c Config, s Schedule) error {
@@ -115,8 +121,44 @@ func (r *Runner) Check(c Config, s Schedule) error {
 		st.HandoverRounds != ot.HandoverRounds || st.Handovers != ot.Handovers {
 		return fmt.Errorf("fencing changed the rounds or handovers: fencing %t gives %+v, fencing %t gives %+v", c.Fencing, st, other.Fencing, ot)
 	}
+	if c.BatchLen > 1 {
+		if err := r.checkOverlap(c, s, st); err != nil {
+			return err
+		}
+	}
 	if c.PersistentTrigger {
 		return r.checkOnce(c, s, st)
+	}
+	return nil
+}
+
+// checkOverlap checks a run with batches that take time, st, against the
+// same run under every other overlap policy that goes with c (those that
+// buffer need the persistent trigger): each keeps the invariants, is the
+// same computed round by round, and changes no round and no handover, as
+// a policy decides what runs, not who leads.
+func (r *Runner) checkOverlap(c Config, s Schedule, st Stats) error {
+	for policy := range len(Overlap.Names()) {
+		other := c
+		other.Overlap = policy
+		if policy == c.Overlap || other.Validate() != nil {
+			continue
+		}
+		ot, err := r.RunSchedule(other, s)
+		if err != nil {
+			return err
+		}
+		name := Overlap.AppendValue(nil, policy)
+		if err := CheckInvariants(other, ot); err != nil {
+			return fmt.Errorf("overlap %s: %w", name, err)
+		}
+		if stepped, _ := r.Trace(other, s, 1, other.Rounds, func(*RoundView) {}); stepped != ot {
+			return fmt.Errorf("overlap %s: computed stretch by stretch %+v, round by round %+v", name, ot, stepped)
+		}
+		if st.TwoLeaderRounds != ot.TwoLeaderRounds || st.LeaderlessRounds != ot.LeaderlessRounds ||
+			st.HandoverRounds != ot.HandoverRounds || st.Handovers != ot.Handovers {
+			return fmt.Errorf("overlap %s changed the rounds or handovers: %+v against %+v", name, ot, st)
+		}
 	}
 	return nil
 }
@@ -150,4 +192,10 @@ func (r *Runner) checkOnce(c Config, s Schedule, st Stats) error {
 		return fmt.Errorf("one run for the queued slots %+v against every slot run %+v: more started, delayed or unresolved, or fewer missed", once, all)
 	}
 	return nil
+}
+
+// skips reports whether c's overlap policy may skip a slot: skip,
+// buffer-one and cancel-other do, with batches that take time.
+func skips(c Config) bool {
+	return c.BatchLen > 1 && (c.Overlap == OverlapSkip || c.Overlap == OverlapBufferOne || c.Overlap == OverlapCancelOther)
 }

@@ -21,6 +21,7 @@ const (
 	CatchUpWindow
 	CatchUpOnce
 	IdempotencyKey
+	Overlap
 	Down
 	DownFrom
 	Quorum
@@ -53,6 +54,7 @@ type Config struct {
 	CatchUpWindow     int  // with PersistentTrigger, queued batches older than this are missed; 0: no limit
 	CatchUpOnce       bool // with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed
 	IdempotencyKey    bool // the store refuses a second run of a slot: a second start is deduplicated, not double
+	Overlap           int  // what a slot due while an earlier run still runs does: OverlapAllow, OverlapSkip, OverlapBufferOne, OverlapBufferAll or OverlapCancelOther
 	Down              int  // nodes DownFrom … DownFrom+Down-1 fail together
 	DownFrom          int  // the first failing node: 0 takes the leader with it
 	Quorum            bool // a handover needs a strict majority reachable
@@ -110,6 +112,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"catch_up_once", "with the persistent trigger, the queued batches a node could start run once, for the latest slot, and the earlier slots are missed (CronJob, Quartz's fire-once-now misfire instruction); false runs every queued slot"}
 	case IdempotencyKey:
 		return paramInfo{"idempotency_key", "the store refuses a second run of the same slot (CronJob's Job name, Temporal's workflow id): a batch two nodes start runs once, the second start deduplicated"}
+	case Overlap:
+		return paramInfo{"overlap", "what the scheduler does with a slot that falls due while an earlier run of the batch still runs (batch_len over 1): allow it beside, skip it, buffer-one or buffer-all to start when the run ends (in the persistent trigger's queue), or cancel-other, stopping the run (Temporal's overlap policies; CronJob's Forbid is skip, Replace cancel-other)"}
 	case Down:
 		return paramInfo{"down", "nodes 0 … down-1 are unreachable together during the outage (from down-from on, with it)"}
 	case DownFrom:
@@ -145,6 +149,16 @@ func (p Param) Time() TimeKind {
 	return NotTime
 }
 
+// Names returns the names of an enumeration's values, indexed by value;
+// nil for a parameter that is no enumeration.
+func (p Param) Names() []string {
+	switch p {
+	case Overlap:
+		return []string{"allow", "skip", "buffer-one", "buffer-all", "cancel-other"}
+	}
+	return nil
+}
+
 // Bool reports whether the parameter is a toggle, stored as 0 or 1.
 func (p Param) Bool() bool {
 	return p == Fencing || p == PersistentTrigger || p == CatchUpOnce || p == IdempotencyKey || p == Quorum || p == Pause || p == Crash || p == Release || p == Partition || p == BlackHole || p == Jitter
@@ -159,6 +173,8 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxRounds
 	case Renewal, RenewDeadline, Outage, CatchUpWindow:
 		return 0, MaxRounds
+	case Overlap:
+		return 0, 4
 	case Down, DownFrom:
 		return 0, MaxNodes
 	case Drift:
@@ -200,6 +216,8 @@ func (c *Config) Get(p Param) int {
 		return b2i(c.CatchUpOnce)
 	case IdempotencyKey:
 		return b2i(c.IdempotencyKey)
+	case Overlap:
+		return c.Overlap
 	case Down:
 		return c.Down
 	case DownFrom:
@@ -226,7 +244,7 @@ func (c *Config) Get(p Param) int {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), c.Overlap, c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -262,6 +280,8 @@ func (c *Config) Set(p Param, v int) {
 		c.CatchUpOnce = v != 0
 	case IdempotencyKey:
 		c.IdempotencyKey = v != 0
+	case Overlap:
+		c.Overlap = v
 	case Down:
 		c.Down = v
 	case DownFrom:
@@ -290,7 +310,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(c.Overlap, Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {

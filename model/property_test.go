@@ -19,6 +19,11 @@ func drawConfig(t *rapid.T) model.Config {
 		renewal = rapid.OneOf(rapid.Just(0), rapid.Just(renewal)).Draw(t, "renewal 0")
 	}
 	period := rapid.OneOf(rapid.IntRange(1, 12), rapid.IntRange(13, 1000)).Draw(t, "period")
+	persistent := rapid.Bool().Draw(t, "persistent_trigger")
+	policies := []int{model.OverlapAllow, model.OverlapSkip, model.OverlapCancelOther}
+	if persistent { // the buffers are its queue
+		policies = append(policies, model.OverlapBufferOne, model.OverlapBufferAll)
+	}
 	return model.Config{
 		Nodes:             nodes,
 		Lease:             lease,
@@ -31,7 +36,8 @@ func drawConfig(t *rapid.T) model.Config {
 		Period:            period,
 		BatchLen:          rapid.OneOf(rapid.Just(1), rapid.IntRange(1, period)).Draw(t, "batch_len"),
 		Fencing:           rapid.Bool().Draw(t, "fencing"),
-		PersistentTrigger: rapid.Bool().Draw(t, "persistent_trigger"),
+		PersistentTrigger: persistent,
+		Overlap:           rapid.SampledFrom(policies).Draw(t, "overlap"),
 		Down:              rapid.IntRange(0, nodes+1).Draw(t, "down"),
 		DownFrom:          rapid.OneOf(rapid.Just(0), rapid.IntRange(0, nodes)).Draw(t, "down_from"),
 		Quorum:            rapid.Bool().Draw(t, "quorum"),

@@ -197,7 +197,8 @@ func (x *state) stretch(end int, view *RoundView) {
 	// reachable, nobody else believes it leads and nothing is queued. The
 	// leader renews a retry period after each renewal and starts every
 	// batch; nothing else happens.
-	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) {
+	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) &&
+		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
 		last := min(end, c.Rounds)
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
 		x.st.Started += k
@@ -328,6 +329,9 @@ func (x *state) stretch(end int, view *RoundView) {
 			}
 		}
 	}
+	if c.Overlap != OverlapAllow && c.BatchLen > 1 {
+		last = x.overlapCut(t, last, accepted > 0)
+	}
 	x.dropStale = false
 	if readers > 0 && c.Renewal > 0 {
 		if reread := roundUp(t, c.Renewal); reread <= last {
@@ -349,6 +353,15 @@ func (x *state) stretch(end int, view *RoundView) {
 	}
 
 	// 5. Trigger, at every multiple of the period in the stretch (C7).
+	if c.Overlap != OverlapAllow && c.BatchLen > 1 && accepted > 0 {
+		v := x.overlapStarts(t, last, accepted, working)
+		x.t = last + 1
+		if view != nil {
+			v.Handover, v.Active, v.Accepted, v.Deduplicating = handover, active, accepted, c.IdempotencyKey
+			*view = v
+		}
+		return
+	}
 	first := x.nextTrigger
 	trigger := NoTrigger
 	k, after := stepsThrough(first, last, c.Period)
@@ -751,6 +764,7 @@ const (
 	TriggerStarted                // at least one node's work was accepted
 	TriggerQueued                 // no work accepted; queued by the persistent trigger
 	TriggerMissed                 // no work accepted and nothing queued it
+	TriggerSkipped                // missed: an earlier run still ran (OverlapSkip, OverlapBufferOne)
 )
 
 // RoundView is one round as Trace shows it, valid only during the call.
@@ -765,6 +779,8 @@ type RoundView struct {
 	Dequeued  int     // queued batches started in this round
 	Expired   int     // queued batches missed in this round, past the catch-up window
 	Collapsed int     // queued batches missed in this round, run once for the latest slot instead (CatchUpOnce)
+	Skipped   int     // queued batches missed in this round: a run still ran, or started instead (Overlap)
+	Cancelled int     // running batches stopped in this round by a new start (OverlapCancelOther)
 
 	Deduplicating bool // the store refuses a second start of a slot (IdempotencyKey)
 	Reread        bool // believers re-read the record at the end of this round

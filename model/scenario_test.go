@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -43,16 +42,9 @@ func TestScenarios(t *testing.T) {
 				if !ok || len(arg.Vals) != 1 {
 					d.Fatalf(t, "unknown argument %s", arg)
 				}
-				v := 0
-				switch arg.Vals[0] {
-				case "true":
-					v = 1
-				case "false":
-				default:
-					var err error
-					if v, err = strconv.Atoi(arg.Vals[0]); err != nil {
-						d.Fatalf(t, "%s: %v", arg, err)
-					}
+				v, err := p.ParseValue(arg.Vals[0])
+				if err != nil {
+					d.Fatalf(t, "%s: %v", arg, err)
 				}
 				c.Set(p, v)
 			}

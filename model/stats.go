@@ -12,6 +12,7 @@ const (
 	DelayedRounds
 	DoubleStarts
 	Deduplicated
+	Skipped
 	PartialBatches
 	MissedParts
 	DoubledParts
@@ -38,6 +39,8 @@ func (s Stat) Name() string {
 		return "double_starts"
 	case Deduplicated:
 		return "deduplicated"
+	case Skipped:
+		return "skipped"
 	case PartialBatches:
 		return "partial_batches"
 	case MissedParts:
@@ -76,6 +79,7 @@ type Stats struct {
 	DelayedRounds    int // rounds queued batches waited, summed over batches
 	DoubleStarts     int // extra starts of a batch by a second accepted node
 	Deduplicated     int // extra starts the store refused by the slot's idempotency key
+	Skipped          int // slots missed because an earlier run still ran (Overlap), counted in Missed too
 	PartialBatches   int // started batches some part of which no run wrote (BatchLen)
 	MissedParts      int // parts of started batches that no run wrote: a part is a batch's lines of one round of its length
 	DoubledParts     int // parts written by more than one run of their batch, once for each run past the first
@@ -91,6 +95,6 @@ func (st *Stats) Get(s Stat) int { return st.Values()[s] }
 
 // Values returns every statistic, in column order.
 func (st *Stats) Values() [NumStats]int {
-	return [NumStats]int{st.Started, st.Missed, st.Unresolved, st.DelayedRounds, st.DoubleStarts, st.Deduplicated,
+	return [NumStats]int{st.Started, st.Missed, st.Unresolved, st.DelayedRounds, st.DoubleStarts, st.Deduplicated, st.Skipped,
 		st.PartialBatches, st.MissedParts, st.DoubledParts, st.Rejected, st.TwoLeaderRounds, st.LeaderlessRounds, st.HandoverRounds, st.Handovers}
 }

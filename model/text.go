@@ -2,17 +2,21 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 )
 
 // The text form of parameters and configurations, as every CSV, JSON and
 // flag of leasesim writes and reads them.
 
-// AppendValue appends v, a value of p: a whole number, or true or false
-// for a toggle.
+// AppendValue appends v, a value of p: a whole number, true or false for
+// a toggle, or an enumeration's name for the value.
 func (p Param) AppendValue(b []byte, v int) []byte {
 	if p.Bool() {
 		return strconv.AppendBool(b, v != 0)
+	}
+	if names := p.Names(); names != nil && v >= 0 && v < len(names) {
+		return append(b, names[v]...)
 	}
 	return strconv.AppendInt(b, int64(v), 10)
 }
@@ -29,6 +33,10 @@ func (p Param) ParseValue(s string) (int, error) {
 			err = strconv.ErrSyntax
 		}
 		v = b2i(b)
+	} else if names := p.Names(); names != nil {
+		if v = slices.Index(names, s); v < 0 {
+			err = strconv.ErrSyntax
+		}
 	} else {
 		v, err = strconv.Atoi(s)
 	}

@@ -58,6 +58,11 @@ func (v *RoundView) Event() string {
 		ev = append(ev, "queued")
 	case TriggerMissed:
 		ev = append(ev, "missed")
+	case TriggerSkipped:
+		ev = append(ev, "skipped: a run still runs")
+	}
+	if v.Cancelled > 0 {
+		ev = append(ev, fmt.Sprintf("cancelled %d running", v.Cancelled))
 	}
 	if v.Dequeued > 0 {
 		ev = append(ev, fmt.Sprintf("dequeued %d", v.Dequeued))
@@ -67,6 +72,9 @@ func (v *RoundView) Event() string {
 	}
 	if v.Collapsed > 0 {
 		ev = append(ev, fmt.Sprintf("%d collapsed into it and missed", v.Collapsed))
+	}
+	if v.Skipped > 0 {
+		ev = append(ev, fmt.Sprintf("%d queued skipped", v.Skipped))
 	}
 	if rej := v.Active - v.Accepted; rej > 0 && (v.Trigger != NoTrigger || v.Dequeued > 0) {
 		ev = append(ev, fmt.Sprintf("rejected %d", rej))

@@ -369,7 +369,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 			points[5] = append(points[5], plotter.XY{X: x, Y: batchRow})
 		case r.Trigger == model.TriggerStarted:
 			points[4] = append(points[4], plotter.XY{X: x, Y: batchRow})
-		case r.Trigger == model.TriggerMissed:
+		case r.Trigger == model.TriggerMissed || r.Trigger == model.TriggerSkipped:
 			points[6] = append(points[6], plotter.XY{X: x, Y: batchRow})
 		case r.Trigger == model.TriggerQueued:
 			points[7] = append(points[7], plotter.XY{X: x, Y: batchRow})

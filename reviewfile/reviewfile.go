@@ -37,8 +37,8 @@ func Keys() []Key {
 	}
 	add("deployment", "preset", "preset", "tick", "tick", "nodes", "nodes", "lease", "lease", "renewal", "renewal",
 		"retry_period", "retry-period", "renew_deadline", "renew-deadline", "jitter", "jitter", "fencing", "fencing", "quorum", "quorum")
-	add("schedule", "period", "period", "lines_per_batch", "lines-per-batch", "scheduler", "scheduler",
-		"persistent_trigger", "persistent-trigger", "catch_up_window", "catch-up-window", "catch_up_once", "catch-up-once", "idempotency_key", "idempotency-key")
+	add("schedule", "period", "period", "batch_len", "batch-len", "lines_per_batch", "lines-per-batch", "scheduler", "scheduler",
+		"persistent_trigger", "persistent-trigger", "catch_up_window", "catch-up-window", "catch_up_once", "catch-up-once", "idempotency_key", "idempotency-key", "overlap", "overlap")
 	add("failures", "per_year", "outages-per-year", "mix", "outage-mix", "outage", "outage", "start", "start", "rounds", "rounds",
 		"down", "down", "down_from", "down-from", "pause", "pause", "crash", "crash", "release", "release", "partition", "partition",
 		"black_hole", "black-hole", "drift", "drift", "uptime", "uptime", "downtime", "downtime")

@@ -10,8 +10,10 @@ import (
 // model's terms. Each keeps a slot no node could start for when one can
 // (the persistent trigger); they differ in whether they then run every
 // missed slot or only the latest (CatchUpOnce), how late a slot may still
-// start (CatchUpWindow), and whether the store knows a slot's run by name,
-// so that a second start of it is refused (IdempotencyKey).
+// start (CatchUpWindow), whether the store knows a slot's run by name,
+// so that a second start of it is refused (IdempotencyKey), and what a
+// slot due while an earlier run still runs does (Overlap, a value of
+// model.Overlap's names).
 // docs/schedulers.md cites the source of each and says what the model
 // leaves out.
 type Scheduler struct {
@@ -19,20 +21,22 @@ type Scheduler struct {
 	CatchUpOnce    bool
 	CatchUpWindow  time.Duration // 0: no limit
 	IdempotencyKey bool
+	Overlap        string
 }
 
 // Schedulers returns the scheduler presets: Kubernetes CronJob
 // (startingDeadlineSeconds unset: the controller starts only the most
-// recent missed schedule, in a Job named after its time), Quartz with a
-// clustered JDBC job store (a cron trigger's default misfire instruction
-// fires once now; one node acquires each firing) and a Temporal schedule
-// (every missed action within its one-year catch-up window, each workflow
-// id carrying its time).
+// recent missed schedule, in a Job named after its time; concurrencyPolicy
+// Allow), Quartz with a clustered JDBC job store (a cron trigger's default
+// misfire instruction fires once now; one node acquires each firing; a job
+// class without @DisallowConcurrentExecution runs beside itself) and a
+// Temporal schedule (every missed action within its one-year catch-up
+// window, each workflow id carrying its time; overlap policy Skip).
 func Schedulers() []Scheduler {
 	return []Scheduler{
-		{"cronjob", true, 0, true},
-		{"quartz", true, 0, true},
-		{"temporal", false, 365 * 24 * time.Hour, true},
+		{"cronjob", true, 0, true, "allow"},
+		{"quartz", true, 0, true, "allow"},
+		{"temporal", false, 365 * 24 * time.Hour, true, "skip"},
 	}
 }
 

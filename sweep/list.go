@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -165,6 +166,12 @@ func parseItem(t model.Tick, p model.Param, item string) (lo, step, n int, err e
 			return 1, 1, 1, nil
 		}
 		return 0, 0, 0, fmt.Errorf("%q is not a toggle: want false, true or false,true", item)
+	}
+	if names := p.Names(); names != nil {
+		if v := slices.Index(names, item); v >= 0 {
+			return v, 1, 1, nil
+		}
+		return 0, 0, 0, fmt.Errorf("%q is not a value of %s: want %s, or several, comma-separated", item, p.Flag(), p.Accepts())
 	}
 	parts := strings.Split(item, ":")
 	if len(parts) > 3 {

@@ -28,6 +28,8 @@ var badValues = map[string][]string{
 	"share":    {"-1%", "100%", "1", "abc", "NaN", "10%%"},
 	"process":  {"pause", "flood=geometric:10/fixed:2", "pause=geometric:10", "pause=weibull:2/fixed:1", "crash=fixed:0/fixed:1", "isolate@x=fixed:5/fixed:2", "isolate@0-1=fixed:5/fixed:2", ""},
 	"uint64":   {"-1", "abc", "99999999999999999999999"},
+	"name":     {"Skip", "1", "", "skip,allow"},
+	"names":    {"Skip", "1", "", "skip,skip", "skip,"},
 }
 
 // TestEveryFlagRefusesBadInput: for every command and every flag, each bad

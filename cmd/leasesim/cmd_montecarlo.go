@@ -211,8 +211,23 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 	if c.Drift != 0 {
 		timing += fmt.Sprintf(", drift %+d‰", c.Drift)
 	}
-	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s, fencing %t, persistent trigger %t, quorum %t\n",
-		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), c.Fencing, c.PersistentTrigger, c.Quorum)
+	trigger := ""
+	if c.BatchLen > 1 {
+		trigger += ", batch length " + t.Count(c.BatchLen)
+	}
+	if c.CatchUpWindow > 0 {
+		trigger += ", catch-up window " + t.Count(c.CatchUpWindow)
+	}
+	for _, p := range []model.Param{model.CatchUpOnce, model.IdempotencyKey} {
+		if c.Get(p) != 0 {
+			trigger += ", " + strings.ReplaceAll(p.Name(), "_", " ")
+		}
+	}
+	if c.Overlap != model.OverlapAllow {
+		trigger += ", overlap " + string(model.Overlap.AppendValue(nil, c.Overlap))
+	}
+	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s%s, fencing %t, persistent trigger %t, quorum %t\n",
+		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), trigger, c.Fencing, c.PersistentTrigger, c.Quorum)
 	if mc.Precision > 0 {
 		var loose []string
 		for _, f := range mc.Headline(s) {

@@ -60,6 +60,8 @@ func (v paramValue) Type() string {
 	switch {
 	case v.p.Bool():
 		return "bool"
+	case v.p.Names() != nil:
+		return "name"
 	case v.p.Time() != model.NotTime:
 		return "time"
 	}
@@ -119,6 +121,8 @@ func (v listValue) Type() string {
 	switch {
 	case v.p.Bool():
 		return "bools"
+	case v.p.Names() != nil:
+		return "names"
 	case v.p.Time() != model.NotTime:
 		return "times"
 	}
@@ -182,7 +186,7 @@ func addJitterSeedFlag(fs *pflag.FlagSet, seed *uint64) {
 // (settings.Schedulers) the same way.
 func addPresetFlag(fs *pflag.FlagSet) {
 	fs.Var(presetValue{new(settings.Preset)}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+presetNames()+"; implies --tick 1s (consul: 500ms) unless --tick is given")
-	fs.Var(schedulerValue{new(settings.Scheduler)}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window and idempotency-key: "+schedulerNames()+" (temporal's one-year window needs --tick)")
+	fs.Var(schedulerValue{new(settings.Scheduler)}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window, idempotency-key and overlap: "+schedulerNames()+" (temporal's one-year window needs --tick)")
 }
 
 // schedulerValue is a flag holding one scheduler preset.
@@ -226,7 +230,11 @@ func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick
 			window = int(n)
 		}
 	}
-	values := map[model.Param]int{model.PersistentTrigger: 1, model.CatchUpOnce: b2i(sched.CatchUpOnce), model.CatchUpWindow: window, model.IdempotencyKey: b2i(sched.IdempotencyKey)}
+	overlap, err := model.Overlap.ParseValue(sched.Overlap)
+	if err != nil {
+		return fmt.Errorf("--scheduler %s: overlap %q: %v", sched.Name, sched.Overlap, err)
+	}
+	values := map[model.Param]int{model.PersistentTrigger: 1, model.CatchUpOnce: b2i(sched.CatchUpOnce), model.CatchUpWindow: window, model.IdempotencyKey: b2i(sched.IdempotencyKey), model.Overlap: overlap}
 	fs.VisitAll(func(f *pflag.Flag) {
 		var p model.Param
 		switch v := f.Value.(type) {

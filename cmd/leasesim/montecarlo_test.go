@@ -35,7 +35,7 @@ func TestMonteCarlo(t *testing.T) {
 		t.Error("--workers 1 and 3 give different CSV")
 	}
 	golden.Check(t, "cmd/montecarlo.csv", []byte(csvs[0]))
-	if header := strings.SplitN(csvs[0], "\n", 2)[0]; !strings.HasPrefix(header, "nodes,lease,renewal,retry_period,renew_deadline,rounds,period,fencing,persistent_trigger,quorum,pause,crash,release,partition,black_hole,jitter,drift,uptime,downtime,seed,replicas,started_mean,started_lo95,started_hi95,") ||
+	if header := strings.SplitN(csvs[0], "\n", 2)[0]; !strings.HasPrefix(header, "nodes,lease,renewal,retry_period,renew_deadline,rounds,period,batch_len,fencing,persistent_trigger,catch_up_window,catch_up_once,idempotency_key,overlap,quorum,pause,crash,release,partition,black_hole,jitter,drift,uptime,downtime,seed,replicas,started_mean,started_lo95,started_hi95,") ||
 		!strings.HasSuffix(header, ",double_lines_per_year,double_lines_per_year_lo95,double_lines_per_year_hi95") {
 		t.Errorf("header %s", header)
 	}

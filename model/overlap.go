@@ -1,0 +1,196 @@
+package model
+
+// A slot can fall due while an earlier run of the batch still runs: with
+// BatchLen over 1, after a late start from the queue, or beside queued
+// slots starting together. Config.Overlap says what the scheduler then
+// does; OverlapAllow is the model without a policy, every run beside the
+// others. Under any other policy every decision falls on the first round
+// of a stretch (overlapCut ends stretches so), where overlapStarts makes
+// it:
+//
+//   - a run still runs in round s if it started before s, s is within its
+//     BatchLen rounds, and its process lives (a crashed, stopped or
+//     given-up node's run does not), whether or not its writes reach the
+//     store;
+//   - skip: a slot due while a run still runs is missed (skipped); of
+//     queued slots starting together the earliest runs and the others are
+//     skipped, all of them if a run still runs;
+//   - buffer-one, buffer-all: the slot waits in the persistent trigger's
+//     queue until the run ends, and queued slots start one at a time, the
+//     earliest first, each when the one before ends; buffer-one keeps one
+//     slot waiting at most and skips the others;
+//   - cancel-other: a new start stops every running run in its round (its
+//     remaining parts are missed); of queued slots starting together only
+//     the latest runs, the others skipped, and all of them if a slot falls
+//     due in the same round.
+//
+// A slot is due a period after the one before and a run lasts at most a
+// period, so only the first slot of a stretch can meet a running run.
+
+// lives reports whether run r's process lives in the stretch being run.
+func (x *state) lives(r batchRun) bool {
+	return !r.dead && !(x.reach.down[r.node] && (x.fails(r.node, Crashed) || x.fails(r.node, Released)))
+}
+
+// runningEnd is the last round of the runs that still run in round t, or 0
+// if none does.
+func (x *state) runningEnd(t int) int {
+	end, i := 0, 0
+	for _, g := range x.groups {
+		for _, r := range x.runs[i : i+g.runs] {
+			if x.lives(r) && g.start+x.c.BatchLen-1 >= t {
+				end = max(end, g.start+x.c.BatchLen-1)
+				break
+			}
+		}
+		i += g.runs
+	}
+	return end
+}
+
+// buffers reports whether the overlap policy waits for a running run.
+func (x *state) buffers() bool {
+	return x.c.Overlap == OverlapBufferOne || x.c.Overlap == OverlapBufferAll
+}
+
+// overlapCut returns the last round of the stretch from t, at most last,
+// such that every overlap decision falls on a stretch's first round: a
+// buffered slot starts the round after the run before it ends, and a slot
+// cancels a run in the round it falls due. accepting says whether a node
+// can start batches in the stretch.
+func (x *state) overlapCut(t, last int, accepting bool) int {
+	run := x.runningEnd(t)
+	if accepting && x.queued > 0 && !(x.buffers() && run >= t) { // a queued slot starts in round t
+		run = max(run, t+x.c.BatchLen-1)
+	}
+	switch {
+	case x.buffers() && run >= t:
+		return min(last, run)
+	case x.c.Overlap == OverlapCancelOther && x.nextTrigger > t && x.nextTrigger <= run:
+		return min(last, x.nextTrigger-1)
+	}
+	return last
+}
+
+// overlapStarts is step 5 of a stretch under an overlap policy, when a node
+// can start batches (accepted > 0): it starts, queues or skips the queued
+// slots and those due in the stretch, counts what the runs write, and
+// returns the view's trigger fields.
+func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
+	c := &x.c
+	var v RoundView
+	run := x.runningEnd(t)
+	first := x.nextTrigger
+	k, after := stepsThrough(first, last, c.Period)
+	slotNow := k > 0 && first == t
+	dequeued := 0
+	start := func(slot int) { // a queued slot starts in round t
+		x.st.Started++
+		x.st.DelayedRounds += t - slot
+		x.extraStarts(accepted - 1)
+		dequeued = 1
+	}
+	if x.queued > 0 && !(x.buffers() && run >= t) {
+		e := x.expired(t)
+		x.st.Missed += e
+		x.dropQueued(e)
+		v.Expired = e
+		if n := x.queued; c.CatchUpOnce && n > 1 {
+			x.st.Missed += n - 1
+			x.dropQueued(n - 1)
+			v.Collapsed = n - 1
+		}
+		n := x.queued
+		switch {
+		case n == 0: // every queued slot was past the catch-up window
+		case c.Overlap == OverlapSkip:
+			if run < t {
+				start(x.queuedFirst)
+				n--
+			}
+			x.skip(n)
+			x.queued, x.queuedSum = 0, 0
+			v.Skipped = n
+		case x.buffers():
+			start(x.queuedFirst)
+			x.dropQueued(1)
+			if c.Overlap == OverlapBufferOne && x.queued > 1 { // the next waits; the others are skipped
+				v.Skipped = x.queued - 1
+				x.skip(v.Skipped)
+				x.queued, x.queuedSum = 1, x.queuedFirst
+			}
+		default: // cancel-other
+			if slotNow {
+				v.Skipped = n
+			} else {
+				v.Cancelled = x.cancelRuns(t)
+				start(x.queuedFirst + (n-1)*c.Period)
+				v.Skipped = n - 1
+			}
+			x.skip(v.Skipped)
+			x.queued, x.queuedSum = 0, 0
+		}
+		if dequeued > 0 {
+			run = max(run, t+c.BatchLen-1)
+		}
+		v.Dequeued = dequeued
+	}
+	started := k
+	if k > 0 {
+		x.nextTrigger = after
+		v.Trigger = TriggerStarted
+		if run >= first { // a run still runs: the first slot waits, is skipped, or stops it
+			switch {
+			case c.Overlap == OverlapCancelOther:
+				v.Cancelled += x.cancelRuns(t)
+			case c.Overlap == OverlapSkip || c.Overlap == OverlapBufferOne && x.queued > 0:
+				x.skip(1)
+				started--
+				v.Trigger = TriggerSkipped
+			default: // buffered, in the queue
+				if x.queued == 0 {
+					x.queuedFirst = first
+				}
+				x.queued++
+				x.queuedSum += first
+				started--
+				v.Trigger = TriggerQueued
+			}
+		}
+		x.st.Started += started
+		x.extraStarts(started * (accepted - 1))
+	}
+	x.batches(last, first+(k-started)*c.Period, started, dequeued, working)
+	return v
+}
+
+// dropQueued removes the n earliest slots from the queue.
+func (x *state) dropQueued(n int) {
+	x.queuedSum -= n*x.queuedFirst + x.c.Period*(n*(n-1)/2)
+	x.queuedFirst += n * x.c.Period
+	x.queued -= n
+}
+
+// skip counts n slots missed because a run still ran or started instead.
+func (x *state) skip(n int) {
+	x.st.Missed += n
+	x.st.Skipped += n
+}
+
+// cancelRuns stops, in round t, every run still going: their parts from t
+// on are missed. It returns how many running batches it stopped.
+func (x *state) cancelRuns(t int) (cancelled int) {
+	i := 0
+	for _, g := range x.groups {
+		for _, r := range x.runs[i : i+g.runs] {
+			if x.lives(r) {
+				cancelled += g.slots
+				break
+			}
+		}
+		x.countParts(&g, g.start+x.c.BatchLen-t, 0)
+		i += g.runs
+	}
+	x.groups, x.runs = x.groups[:0], x.runs[:0]
+	return cancelled
+}
