@@ -20,10 +20,21 @@ func Arrangements() []Arrangement {
 	return []Arrangement{{"plain", false, false}, {"fencing", true, false}, {"fencing+trigger", true, true}}
 }
 
-// Apply returns c with the arrangement's toggles.
+// Apply returns c with the arrangement's toggles. Without the persistent
+// trigger there is no queue for a slot to wait in behind a running run,
+// so an overlap policy that buffers skips such a slot instead
+// (Review.Warnings says so).
 func (a Arrangement) Apply(c model.Config) model.Config {
 	c.Fencing, c.PersistentTrigger = a.Fencing, a.PersistentTrigger
+	if !c.PersistentTrigger && buffers(c) {
+		c.Overlap = model.OverlapSkip
+	}
 	return c
+}
+
+// buffers reports whether c's overlap policy keeps slots waiting.
+func buffers(c model.Config) bool {
+	return c.BatchLen > 1 && (c.Overlap == model.OverlapBufferOne || c.Overlap == model.OverlapBufferAll)
 }
 
 // LeaseBlock returns the configurations behind the measure table's lease
@@ -34,8 +45,8 @@ func LeaseBlock(base model.Config) []model.Config {
 	leases, outages := BlockLeases(base)
 	for _, lease := range leases {
 		for _, outage := range outages {
-			c := base
-			c.Lease, c.Outage, c.Fencing, c.PersistentTrigger = lease, outage, false, false
+			c := Arrangements()[0].Apply(base)
+			c.Lease, c.Outage = lease, outage
 			cs = append(cs, c)
 		}
 	}

@@ -344,9 +344,16 @@ func (rv *Review) Projections() []cost.ConfigProjection {
 // Warnings lists what makes the review read as more than it measured, each
 // a sentence: a run that ends before the lease sweep's long outage and its
 // longest lease have played out, which cuts its leaderless and handover
-// figures short and hides the handovers of the longer leases.
+// figures short and hides the handovers of the longer leases; and an
+// overlap policy that buffers, which the arrangements without the
+// persistent trigger cannot keep (Arrangement.Apply).
 func (rv *Review) Warnings() []string {
-	return shortRun(rv.Tick, rv.Base, "lease sweep", rv.Ranges.Long, rv.Ranges.Leases[len(rv.Ranges.Leases)-1])
+	w := shortRun(rv.Tick, rv.Base, "lease sweep", rv.Ranges.Long, rv.Ranges.Leases[len(rv.Ranges.Leases)-1])
+	if buffers(rv.Base) {
+		w = append(w, fmt.Sprintf("the plain and fencing arrangements have no persistent trigger, so no queue: there overlap %s skips a slot that falls due while a run still runs",
+			model.Overlap.AppendValue(nil, rv.Base.Overlap)))
+	}
+	return w
 }
 
 // Warnings lists, as Review.Warnings does, a run too short for the lease

@@ -161,3 +161,41 @@ func TestDeploymentFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestArrangementsWithoutAQueue: an arrangement without the persistent
+// trigger cannot buffer a slot, so a buffering policy skips there (a
+// valid configuration, where keeping it would not be), and the review
+// warns of it; other policies, and instant batches, are kept as given.
+func TestArrangementsWithoutAQueue(t *testing.T) {
+	for _, tt := range []struct {
+		batchLen, overlap, plain int
+		warned                   bool
+	}{
+		{3, model.OverlapBufferAll, model.OverlapSkip, true},
+		{3, model.OverlapBufferOne, model.OverlapSkip, true},
+		{3, model.OverlapCancelOther, model.OverlapCancelOther, false},
+		{1, model.OverlapBufferAll, model.OverlapBufferAll, false},
+	} {
+		base := model.Default()
+		base.BatchLen, base.Overlap, base.PersistentTrigger = tt.batchLen, tt.overlap, true
+		for _, a := range study.Arrangements() {
+			c := a.Apply(base)
+			want := tt.overlap
+			if !a.PersistentTrigger {
+				want = tt.plain
+			}
+			if c.Overlap != want || c.Validate() != nil {
+				t.Errorf("batch_len %d, overlap %d, %s: overlap %d (want %d), Validate %v", tt.batchLen, tt.overlap, a.Name, c.Overlap, want, c.Validate())
+			}
+		}
+		opt := study.DefaultReviewOptions(base)
+		opt.Replicas = 2
+		rv, err := study.NewReview(context.Background(), base, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if warned := len(rv.Warnings()) > 0; warned != tt.warned {
+			t.Errorf("batch_len %d, overlap %d: warnings %q, want some: %t", tt.batchLen, tt.overlap, rv.Warnings(), tt.warned)
+		}
+	}
+}
