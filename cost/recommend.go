@@ -3,8 +3,10 @@ package cost
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,6 +54,29 @@ func ParseMix(t model.Tick, s string) ([]MixEntry, error) {
 	}
 	for i := range mix {
 		mix[i].Weight /= total
+	}
+	return mix, nil
+}
+
+// MaxMixLengths is the most distinct outage lengths a mix may have: each is
+// measured by the phase method for every candidate lease.
+const MaxMixLengths = 50
+
+// MixOf is the outage mix of observed outage lengths, in rounds: each
+// distinct length, shortest first, weighted by the share of the
+// observations it makes. It refuses more than MaxMixLengths distinct
+// lengths.
+func MixOf(lengths []int) ([]MixEntry, error) {
+	counts := map[int]int{}
+	for _, n := range lengths {
+		counts[n]++
+	}
+	if len(counts) > MaxMixLengths {
+		return nil, fmt.Errorf("%d distinct outage lengths: want at most %d (round them, to the minute say)", len(counts), MaxMixLengths)
+	}
+	var mix []MixEntry
+	for _, n := range slices.Sorted(maps.Keys(counts)) {
+		mix = append(mix, MixEntry{n, float64(counts[n]) / float64(len(lengths))})
 	}
 	return mix, nil
 }

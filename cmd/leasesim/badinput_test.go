@@ -50,6 +50,8 @@ func TestEveryFlagRefusesBadInput(t *testing.T) {
 				values = []string{"yesterday", "2026-13-01T00:00:00Z", ""}
 			case "incident":
 				values = []string{"/nonexistent-leasesim/incident.txt", ""}
+			case "outage-history":
+				values = []string{"/nonexistent-leasesim/outages.txt", "../../testdata/incidents/brownout.txt"}
 			case "outage-mix":
 				values = []string{"2;0.9", "2:0", "2:-1", "x:1", "2:1,2:1", "0:1e308,1:1e308"}
 			case "out", "csv", "png":

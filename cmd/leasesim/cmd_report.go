@@ -33,6 +33,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(rateValue{&roundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day; with --tick, a year's rounds)")
 	mix := ""
 	fs.StringVar(&mix, "outage-mix", "", "the recommendation's outage lengths and their weights, outage:weight,… (with --tick, durations: 40s:0.9,5m:0.1; default: --outage alone)")
+	history := ""
+	fs.StringVar(&history, "outage-history", "", "instead of --outage-mix, a file of the outages a team has seen, one length a line (with --tick, a duration such as 45s; # starts a comment): each distinct length weighted by how often it occurs")
 	var candidates sweep.List
 	fs.Var(listValue{model.Lease, &candidates, new(string)}, "candidates", "the leases the recommendation chooses among, the current one always with them: "+sweep.ListSyntax+" (default: the lease sweep's)")
 	priceDelay := addPriceFlags(fs, &opt.Weights)
@@ -67,10 +69,21 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err := priceDelay(t); err != nil {
 			return err
 		}
-		if mix != "" {
+		switch {
+		case mix != "" && history != "":
+			return usagef("--outage-mix and --outage-history both give the outage lengths: want one of them")
+		case mix != "":
 			var err error
 			if opt.Mix, err = cost.ParseMix(t, mix); err != nil {
 				return usagef("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
+			}
+		case history != "":
+			seen, err := readEmpirical(history, t)
+			if err == nil {
+				opt.Mix, err = cost.MixOf(seen.Samples)
+			}
+			if err != nil {
+				return usagef("invalid argument %q for \"--outage-history\" flag: %v", history, err)
 			}
 		}
 		if candidates.Len() > maxRankedLeases {

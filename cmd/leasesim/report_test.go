@@ -92,3 +92,26 @@ func TestReviewFile(t *testing.T) {
 		t.Errorf("two files: exit %d, stderr %q", code, stderr)
 	}
 }
+
+// TestOutageHistory: a review's outage mix from the outages a team has
+// seen (failures.history, --outage-history): each distinct length weighted
+// by its share; with --outage-mix as well it is refused.
+func TestOutageHistory(t *testing.T) {
+	dir := t.TempDir()
+	history := filepath.Join(dir, "outages.txt")
+	os.WriteFile(history, []byte("# seen last year\n2\n7\n2\n2 # a deploy\n"), 0o644)
+	review := filepath.Join(dir, "review.yaml")
+	os.WriteFile(review, []byte("failures:\n  history: "+history+"\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runCmd(t, "report", "--out", out, "--replicas", "2", review); code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	if want := "each of 2 rounds (75%), 7 rounds (25%)"; !strings.Contains(string(md), want) {
+		t.Errorf("report.md has no %q", want)
+	}
+	code, stdout, stderr := runCmd(t, "report", "--out", out, "--outage-mix", "2:1", review)
+	if want := "leasesim report: --outage-mix and --outage-history both give the outage lengths: want one of them\n"; code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("mix and history: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
