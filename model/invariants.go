@@ -117,8 +117,7 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	if err := CheckInvariants(other, ot); err != nil {
 		return err
 	}
-	if st.TwoLeaderRounds != ot.TwoLeaderRounds || st.LeaderlessRounds != ot.LeaderlessRounds ||
-		st.HandoverRounds != ot.HandoverRounds || st.Handovers != ot.Handovers {
+	if !sameLeadership(st, ot) {
 		return fmt.Errorf("fencing changed the rounds or handovers: fencing %t gives %+v, fencing %t gives %+v", c.Fencing, st, other.Fencing, ot)
 	}
 	if c.BatchLen > 1 {
@@ -144,20 +143,13 @@ func (r *Runner) checkOverlap(c Config, s Schedule, st Stats) error {
 		if policy == c.Overlap || other.Validate() != nil {
 			continue
 		}
-		ot, err := r.RunSchedule(other, s)
+		name := "overlap " + string(Overlap.AppendValue(nil, policy))
+		ot, err := r.checkVariant(other, s, name)
 		if err != nil {
 			return err
 		}
-		name := Overlap.AppendValue(nil, policy)
-		if err := CheckInvariants(other, ot); err != nil {
-			return fmt.Errorf("overlap %s: %w", name, err)
-		}
-		if stepped, _ := r.Trace(other, s, 1, other.Rounds, func(*RoundView) {}); stepped != ot {
-			return fmt.Errorf("overlap %s: computed stretch by stretch %+v, round by round %+v", name, ot, stepped)
-		}
-		if st.TwoLeaderRounds != ot.TwoLeaderRounds || st.LeaderlessRounds != ot.LeaderlessRounds ||
-			st.HandoverRounds != ot.HandoverRounds || st.Handovers != ot.Handovers {
-			return fmt.Errorf("overlap %s changed the rounds or handovers: %+v against %+v", name, ot, st)
+		if !sameLeadership(st, ot) {
+			return fmt.Errorf("%s changed the rounds or handovers: %+v against %+v", name, ot, st)
 		}
 	}
 	return nil
@@ -170,28 +162,47 @@ func (r *Runner) checkOverlap(c Config, s Schedule, st Stats) error {
 func (r *Runner) checkOnce(c Config, s Schedule, st Stats) error {
 	other := c
 	other.CatchUpOnce = !c.CatchUpOnce
-	ot, err := r.RunSchedule(other, s)
+	ot, err := r.checkVariant(other, s, fmt.Sprintf("catch_up_once %t", other.CatchUpOnce))
 	if err != nil {
 		return err
-	}
-	if err := CheckInvariants(other, ot); err != nil {
-		return err
-	}
-	if stepped, _ := r.Trace(other, s, 1, other.Rounds, func(*RoundView) {}); stepped != ot {
-		return fmt.Errorf("catch_up_once %t: computed stretch by stretch %+v, round by round %+v", other.CatchUpOnce, ot, stepped)
 	}
 	once, all := st, ot
 	if !c.CatchUpOnce {
 		once, all = ot, st
 	}
 	switch {
-	case once.TwoLeaderRounds != all.TwoLeaderRounds || once.LeaderlessRounds != all.LeaderlessRounds ||
-		once.HandoverRounds != all.HandoverRounds || once.Handovers != all.Handovers:
+	case !sameLeadership(once, all):
 		return fmt.Errorf("catch_up_once changed the rounds or handovers: %+v against every slot's %+v", once, all)
 	case once.Started > all.Started || once.DelayedRounds > all.DelayedRounds || once.Unresolved > all.Unresolved || once.Missed < all.Missed:
 		return fmt.Errorf("one run for the queued slots %+v against every slot run %+v: more started, delayed or unresolved, or fewer missed", once, all)
 	}
 	return nil
+}
+
+// checkVariant runs other, a variant of a configuration under check named
+// by name, with schedule s, and checks that it keeps the invariants and is
+// the same computed round by round.
+func (r *Runner) checkVariant(other Config, s Schedule, name string) (Stats, error) {
+	ot, err := r.RunSchedule(other, s)
+	if err != nil {
+		return ot, err
+	}
+	if err := CheckInvariants(other, ot); err != nil {
+		return ot, fmt.Errorf("%s: %w", name, err)
+	}
+	if stepped, _ := r.Trace(other, s, 1, other.Rounds, func(*RoundView) {}); stepped != ot {
+		return ot, fmt.Errorf("%s: computed stretch by stretch %+v, round by round %+v", name, ot, stepped)
+	}
+	return ot, nil
+}
+
+// sameLeadership reports whether two runs of one schedule had the same
+// two-leader, leaderless and handover rounds and handovers: what fencing
+// and the trigger policy must leave alone, as they decide what runs, not
+// who leads.
+func sameLeadership(a, b Stats) bool {
+	return a.TwoLeaderRounds == b.TwoLeaderRounds && a.LeaderlessRounds == b.LeaderlessRounds &&
+		a.HandoverRounds == b.HandoverRounds && a.Handovers == b.Handovers
 }
 
 // skips reports whether c's overlap policy may skip a slot: skip,
