@@ -510,7 +510,9 @@ func (x *state) fails(node int, f Failure) bool {
 
 // deadlineFirst reports whether the leader, believing and reachable from
 // round t, meets its renew deadline before its next retry round: it came
-// back too late to renew in time.
+// back too late to renew in time, or its clock runs so fast that its
+// deadline comes before a retry period has passed. A leader that renewed
+// or took over in round t itself renews next a retry period later.
 func (x *state) deadlineFirst(t int) bool {
 	if x.c.RenewDeadline == 0 {
 		return false
@@ -518,7 +520,7 @@ func (x *state) deadlineFirst(t int) bool {
 	if x.hung {
 		return x.nextCall(t) >= x.giveUpRound()
 	}
-	return x.renewed+roundUp(t-x.renewed, x.c.RetryPeriod) >= x.giveUpRound()
+	return x.renewed+roundUp(max(t-x.renewed, 1), x.c.RetryPeriod) >= x.giveUpRound()
 }
 
 // nextCall is the round of the first call the leader starts at or after
