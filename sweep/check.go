@@ -10,7 +10,9 @@ import (
 
 // CheckGrid is the bounded space "leasesim check" enumerates by default:
 // small values of every parameter, corners included (one node, no outage,
-// an outage past the end, a zone as large as the cluster, period 1).
+// an outage past the end, a zone as large as the cluster, period 1, a
+// clock at double speed, at which a renew deadline can fall within a
+// retry period of the renewal).
 func CheckGrid() Grid {
 	lists := map[model.Param][]int{
 		model.Nodes: {1, 2, 3}, model.Lease: {1, 2, 3, 4}, model.Renewal: {0, 3},
@@ -18,7 +20,7 @@ func CheckGrid() Grid {
 		model.Outage: {0, 1, 4, 7}, model.Start: {1, 3}, model.Rounds: {8, 24},
 		model.Period: {1, 2, 4}, model.BatchLen: {1, 2}, model.Fencing: {0, 1}, model.PersistentTrigger: {0, 1}, model.IdempotencyKey: {0, 1},
 		model.Down: {0, 1, 2, 3}, model.Quorum: {0, 1}, model.Jitter: {0, 1}, model.BlackHole: {0, 1}, model.Partition: {0, 1}, model.Crash: {0, 1}, model.Release: {0, 1}, model.Pause: {0, 1},
-		model.Drift: {0, -400},
+		model.Drift: {0, -400, 1000},
 	}
 	g := NewGrid(model.Default()) // a parameter left out keeps its default
 	for p, vals := range lists {
