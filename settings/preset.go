@@ -1,10 +1,6 @@
 package settings
 
-import (
-	"fmt"
-	"strings"
-	"time"
-)
+import "time"
 
 // Preset is a widely used lock's default settings in client-go's terms:
 // LeaseDuration is how long after the leader's last renewal the others
@@ -36,13 +32,10 @@ func Presets() []Preset {
 
 // PresetByName returns the preset called name, or an error that lists the
 // presets.
-func PresetByName(name string) (Preset, error) {
-	var names []string
-	for _, p := range Presets() {
-		if p.Name == name {
-			return p, nil
-		}
-		names = append(names, p.Name)
-	}
-	return Preset{}, fmt.Errorf("want one of %s", strings.Join(names, ", "))
-}
+func PresetByName(name string) (Preset, error) { return byName(Presets(), name) }
+
+// PresetNames lists the presets' names, comma-separated.
+func PresetNames() string { return names(Presets()) }
+
+// String is the preset's name.
+func (p Preset) String() string { return p.Name }

@@ -1,10 +1,6 @@
 package settings
 
-import (
-	"fmt"
-	"strings"
-	"time"
-)
+import "time"
 
 // Scheduler is a widely used scheduler's default trigger policy in the
 // model's terms. Each keeps a slot no node could start for when one can
@@ -42,13 +38,10 @@ func Schedulers() []Scheduler {
 
 // SchedulerByName returns the scheduler called name, or an error that
 // lists the schedulers.
-func SchedulerByName(name string) (Scheduler, error) {
-	var names []string
-	for _, s := range Schedulers() {
-		if s.Name == name {
-			return s, nil
-		}
-		names = append(names, s.Name)
-	}
-	return Scheduler{}, fmt.Errorf("want one of %s", strings.Join(names, ", "))
-}
+func SchedulerByName(name string) (Scheduler, error) { return byName(Schedulers(), name) }
+
+// SchedulerNames lists the schedulers' names, comma-separated.
+func SchedulerNames() string { return names(Schedulers()) }
+
+// String is the scheduler's name.
+func (s Scheduler) String() string { return s.Name }

@@ -27,7 +27,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "leases to compare: "+sweep.ListSyntax)
 	tick := addTickFlag(fs)
 	var presets []settings.Preset
-	fs.Var(presetsValue{&presets}, "preset", "locks whose defaults to compare, comma-separated: "+presetNames()+"; implies their tick, 1s (consul: 500ms), unless --tick is given")
+	fs.Var(presetsValue{&presets}, "preset", "locks whose defaults to compare, comma-separated: "+settings.PresetNames()+"; implies their tick, 1s (consul: 500ms), unless --tick is given")
 	seed := new(uint64)
 	addJitterSeedFlag(fs, seed)
 	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")

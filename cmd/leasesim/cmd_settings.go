@@ -29,25 +29,9 @@ func (v durationValue) Set(s string) error {
 
 func (v durationValue) Type() string { return "duration" }
 
-// presetValue is a --preset flag.
-type presetValue struct{ p *settings.Preset }
-
-func (v presetValue) String() string { return v.p.Name }
-
-func (v presetValue) Set(s string) error {
-	p, err := settings.PresetByName(s)
-	if err != nil {
-		return err
-	}
-	*v.p = p
-	return nil
-}
-
-func (v presetValue) Type() string { return "name" }
-
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
-	fs.Var(presetValue{&preset}, "preset", "start from a lock's defaults: "+presetNames())
+	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName}, "preset", "start from a lock's defaults: "+settings.PresetNames())
 	var s settings.Settings
 	fs.Var(durationValue{&s.LeaseDuration}, "lease", "lease duration (client-go's LeaseDuration)")
 	fs.Var(durationValue{&s.RenewDeadline}, "renew-deadline", "renew deadline (client-go's RenewDeadline)")
@@ -84,14 +68,6 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		return writeSettingsTable(std, s, preset, fs.Changed("lease") || fs.Changed("renew-deadline") || fs.Changed("retry-period"), *seed, figures)
 	}
-}
-
-func presetNames() string {
-	var names []string
-	for _, p := range settings.Presets() {
-		names = append(names, p.Name)
-	}
-	return strings.Join(names, ", ")
 }
 
 // seconds formats a figure's value: at most three decimals, none if whole.

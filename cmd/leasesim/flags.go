@@ -185,33 +185,29 @@ func addJitterSeedFlag(fs *pflag.FlagSet, seed *uint64) {
 // --scheduler, which sets the trigger policy of a scheduler's defaults
 // (settings.Schedulers) the same way.
 func addPresetFlag(fs *pflag.FlagSet) {
-	fs.Var(presetValue{new(settings.Preset)}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+presetNames()+"; implies --tick 1s (consul: 500ms) unless --tick is given")
-	fs.Var(schedulerValue{new(settings.Scheduler)}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window, idempotency-key and overlap: "+schedulerNames()+" (temporal's one-year window needs --tick)")
+	fs.Var(namedValue[settings.Preset]{new(settings.Preset), settings.PresetByName}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+settings.PresetNames()+"; implies --tick 1s (consul: 500ms) unless --tick is given")
+	fs.Var(namedValue[settings.Scheduler]{new(settings.Scheduler), settings.SchedulerByName}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window, idempotency-key and overlap: "+settings.SchedulerNames()+" (temporal's one-year window needs --tick)")
 }
 
-// schedulerValue is a flag holding one scheduler preset.
-type schedulerValue struct{ s *settings.Scheduler }
+// namedValue is a flag holding one of a set of defaults known by name: a
+// lock's (--preset) or a scheduler's (--scheduler).
+type namedValue[T fmt.Stringer] struct {
+	v      *T
+	byName func(string) (T, error)
+}
 
-func (v schedulerValue) String() string { return v.s.Name }
+func (v namedValue[T]) String() string { return (*v.v).String() }
 
-func (v schedulerValue) Set(name string) error {
-	s, err := settings.SchedulerByName(name)
+func (v namedValue[T]) Set(name string) error {
+	x, err := v.byName(name)
 	if err != nil {
 		return err
 	}
-	*v.s = s
+	*v.v = x
 	return nil
 }
 
-func (v schedulerValue) Type() string { return "name" }
-
-func schedulerNames() string {
-	var names []string
-	for _, s := range settings.Schedulers() {
-		names = append(names, s.Name)
-	}
-	return strings.Join(names, ", ")
-}
+func (v namedValue[T]) Type() string { return "name" }
 
 // applyScheduler sets the trigger policy of sched, its catch-up window in
 // rounds of tick, on the flags of fs that the command line left alone. A
@@ -261,8 +257,8 @@ func resolveTimes(fs *pflag.FlagSet) error {
 	var preset settings.Preset
 	if f := fs.Lookup("preset"); f != nil {
 		switch v := f.Value.(type) {
-		case presetValue:
-			preset, implied = *v.p, model.Tick(v.p.Tick)
+		case namedValue[settings.Preset]:
+			preset, implied = *v.v, model.Tick(v.v.Tick)
 		case presetsValue: // several, which the command applies itself
 			if len(*v.ps) > 0 {
 				implied = model.Tick((*v.ps)[0].Tick)
@@ -297,7 +293,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 		return err
 	}
 	if f := fs.Lookup("scheduler"); f != nil && f.Changed {
-		if err := applyScheduler(fs, *f.Value.(schedulerValue).s, tick); err != nil {
+		if err := applyScheduler(fs, *f.Value.(namedValue[settings.Scheduler]).v, tick); err != nil {
 			return err
 		}
 	}
