@@ -194,6 +194,27 @@ func TestRunAllocatesNothing(t *testing.T) {
 	}
 }
 
+// TestRandomRunAllocatesNothing: a Monte Carlo replica, random failures
+// with a zone's and every node's own processes beside them, allocates
+// nothing once its Runner and schedule have grown.
+func TestRandomRunAllocatesNothing(t *testing.T) {
+	c := model.Default()
+	c.Rounds = 5000
+	up, _ := model.ParseLengths("geometric:20")
+	down, _ := model.ParseLengths("geometric:5")
+	s := &model.Alternating{Up: up, Down: down, Also: []model.Process{
+		{Up: up, Down: down, Failure: model.Paused},
+		{Up: up, Down: down, Failure: model.Partitioned, Zone: []int{0, 1}},
+	}}
+	var r model.Runner
+	if _, err := r.RunSchedule(c, s); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(20, func() { r.RunSchedule(c, s) }); n != 0 {
+		t.Errorf("a random run allocates %v times, want 0", n)
+	}
+}
+
 // TestNodeCountDoesNotMatterForOneFailingNode: in the publication's scenario only
 // node 0 fails, so the node count beyond two changes nothing.
 func TestNodeCountDoesNotMatterForOneFailingNode(t *testing.T) {

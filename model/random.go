@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -121,7 +122,7 @@ func (l Lengths) Mean() float64 {
 // which in math/rand/v2 keeps no state of its own.
 type sampler struct {
 	Lengths
-	rate float64 // geometric: the rate of the exponential behind it
+	scale float64 // geometric: the mean of the exponential behind it, 1/rate
 }
 
 func newSampler(l Lengths) sampler {
@@ -129,7 +130,7 @@ func newSampler(l Lengths) sampler {
 	if l.Kind == Geometric {
 		// 1 + floor(Exp(λ)) with e^-λ = 1 - 1/mean is geometric on
 		// {1, 2, …}: P(length > k) = (1 - 1/mean)^k.
-		s.rate = -math.Log1p(-1 / l.A)
+		s.scale = -1 / math.Log1p(-1/l.A)
 	}
 	return s
 }
@@ -143,7 +144,7 @@ func (s *sampler) draw(rng *rand.Rand) int {
 	case Geometric:
 		// floor, as the draw is never negative: a conversion, which
 		// unlike math.Floor is no call on amd64.
-		if y := rng.ExpFloat64() / s.rate; y < MaxRounds {
+		if y := rng.ExpFloat64() * s.scale; y < MaxRounds {
 			return 1 + int(y)
 		}
 		return MaxRounds
@@ -180,14 +181,13 @@ type Alternating struct {
 	Also     []Process
 	Seed     [2]uint64
 
-	src            rand.PCG
-	rng            *rand.Rand // over src, made once: rngOf says over which
-	rngOf          *rand.PCG
-	upLen, downLen sampler
-	also           []processSampler
-	heap           []nodeChange // every node's next change, soonest first
-	procDown       []bool       // with Also: per node and process, down
-	zoneDown       []bool       // with Also: per process, a zone process's state
+	src      rand.PCG
+	rng      *rand.Rand // over src, made once: rngOf says over which
+	rngOf    *rand.PCG
+	lengths  []sampler // process p's up periods at 2p, its down periods at 2p+1
+	procs    []process // every node's processes, node by node, then the zones'
+	soonest  []uint64  // a tournament tree of the processes' next changes
+	procDown []bool    // with Also: per node and process, down
 }
 
 // Process is a failure process of Alternating.Also: up and down periods
@@ -200,12 +200,23 @@ type Process struct {
 	Zone     []int
 }
 
-type processSampler struct{ up, down sampler }
+// process is one node's process of an Alternating (proc 0 is Up/Down,
+// proc i is Also[i-1]), or a zone's (node −1).
+type process struct {
+	node, proc int
+	down       bool
+	then       int // the length of the period after the current one, drawn ahead
+}
 
-// nodeChange is the round in which one of a node's processes next changes
-// (proc 0 is Up/Down, proc i is Also[i-1]; node −1 for a zone's process).
-// The heap holds them by value, so that ordering it reads no other slice.
-type nodeChange struct{ at, node, proc int }
+// changeKey is the key of process i's change in round at. The tournament
+// tree soonest holds process i's next change in leaf len(soonest)/2 + i
+// and in each inner node the least key of its two children, so soonest[1]
+// is the next change and, of changes in the same round, the lowest
+// process's. A change replays one leaf's path to the root, a min a level:
+// no branch on the rounds drawn, which a random schedule would mispredict
+// about half the time, as it did in a heap. A round fits in 32 bits: at
+// most MaxRounds plus a period of at most MaxRounds.
+func changeKey(at, i int) uint64 { return uint64(at)<<32 | uint64(i) }
 
 // Begin implements Schedule.
 func (a *Alternating) Begin(r *Reachability) int {
@@ -213,105 +224,87 @@ func (a *Alternating) Begin(r *Reachability) int {
 	if a.rngOf != &a.src { // first use, or this Alternating was copied
 		a.rng, a.rngOf = rand.New(&a.src), &a.src
 	}
-	a.upLen, a.downLen = newSampler(a.Up), newSampler(a.Down)
+	a.lengths = append(a.lengths[:0], newSampler(a.Up), newSampler(a.Down))
+	for _, p := range a.Also {
+		a.lengths = append(a.lengths, newSampler(p.Up), newSampler(p.Down))
+	}
 	n := r.Nodes()
-	a.heap = a.heap[:0]
+	a.procs = a.procs[:0]
 	for i := range n {
-		a.heap = append(a.heap, nodeChange{1 + a.upLen.draw(a.rng), i, 0})
+		a.procs = append(a.procs, process{node: i})
+		for p := range a.Also {
+			if len(a.Also[p].Zone) == 0 {
+				a.procs = append(a.procs, process{node: i, proc: p + 1})
+			}
+		}
+	}
+	for p := range a.Also {
+		if len(a.Also[p].Zone) > 0 {
+			a.procs = append(a.procs, process{node: -1, proc: p + 1})
+		}
 	}
 	if len(a.Also) > 0 {
-		a.also = a.also[:0]
-		for _, p := range a.Also {
-			a.also = append(a.also, processSampler{newSampler(p.Up), newSampler(p.Down)})
-		}
-		for i := range n {
-			for p := range a.also {
-				if len(a.Also[p].Zone) == 0 {
-					a.heap = append(a.heap, nodeChange{1 + a.also[p].up.draw(a.rng), i, p + 1})
-				}
-			}
-		}
-		for p := range a.also {
-			if len(a.Also[p].Zone) > 0 {
-				a.heap = append(a.heap, nodeChange{1 + a.also[p].up.draw(a.rng), -1, p + 1})
-			}
-		}
-		if procs := 1 + len(a.Also); cap(a.zoneDown) < procs {
-			a.zoneDown = make([]bool, procs)
-		} else {
-			a.zoneDown = a.zoneDown[:procs]
-			clear(a.zoneDown)
-		}
-		if size := n * (1 + len(a.Also)); cap(a.procDown) < size {
-			a.procDown = make([]bool, size)
-		} else {
-			a.procDown = a.procDown[:size]
-			clear(a.procDown)
-		}
+		a.procDown = slices.Grow(a.procDown[:0], n*(1+len(a.Also)))[:n*(1+len(a.Also))]
+		clear(a.procDown)
 	}
-	n = len(a.heap)
-	for i := n/2 - 1; i >= 0; i-- {
-		a.down(i)
+	leaves := 1
+	for leaves < len(a.procs) {
+		leaves *= 2
 	}
-	return a.heap[0].at
+	a.soonest = slices.Grow(a.soonest[:0], 2*leaves)[:2*leaves]
+	for i := range a.soonest {
+		a.soonest[i] = math.MaxUint64 // leaves without a process never change
+	}
+	for i := range a.procs {
+		p := &a.procs[i]
+		a.soonest[leaves+i] = changeKey(1+a.lengths[2*p.proc].draw(a.rng), i)
+		p.then = a.lengths[2*p.proc+1].draw(a.rng)
+	}
+	for j := leaves - 1; j > 0; j-- {
+		a.soonest[j] = min(a.soonest[2*j], a.soonest[2*j+1])
+	}
+	return int(a.soonest[1] >> 32)
 }
 
-// Apply implements Schedule: each change costs a draw and O(log nodes).
+// Apply implements Schedule: each change costs a draw and O(log nodes). A
+// process's next period is drawn a change ahead, so that finding the next
+// change never waits on a draw.
 func (a *Alternating) Apply(t int, r *Reachability) int {
-	if len(a.Also) > 0 {
-		return a.applyAll(t, r)
-	}
-	for a.heap[0].at == t {
-		first := &a.heap[0]
-		if r.Reachable(first.node) {
-			r.SetReachable(first.node, false)
-			first.at = t + a.downLen.draw(a.rng)
-		} else {
-			r.SetReachable(first.node, true)
-			first.at = t + a.upLen.draw(a.rng)
+	for {
+		next := a.soonest[1]
+		if at := int(next >> 32); at != t {
+			return at
 		}
-		a.down(0)
-	}
-	return a.heap[0].at
-}
-
-// applyAll is Apply with Also: a change turns one process of a node, and
-// the node is down while any of them is, failing as the first down.
-func (a *Alternating) applyAll(t int, r *Reachability) int {
-	procs := 1 + len(a.Also)
-	for a.heap[0].at == t {
-		first := &a.heap[0]
-		p := first.proc
-		up, down := a.upLen, a.downLen
-		if p > 0 {
-			up, down = a.also[p-1].up, a.also[p-1].down
-		}
-		var isDown bool
-		if first.node < 0 { // a zone's process: its nodes turn together
-			a.zoneDown[p] = !a.zoneDown[p]
-			isDown = a.zoneDown[p]
-			for _, n := range a.Also[p-1].Zone {
+		i := int(next & math.MaxUint32)
+		p := &a.procs[i]
+		p.down = !p.down
+		switch {
+		case len(a.Also) == 0: // the node's one process
+			r.flip(p.node)
+		case p.node < 0: // a zone's process: its nodes turn together
+			for _, n := range a.Also[p.proc-1].Zone {
 				if n < r.Nodes() {
-					a.turn(r, n, p, procs, isDown)
+					a.turn(r, n, p.proc, p.down)
 				}
 			}
-		} else {
-			isDown = !a.procDown[first.node*procs+p]
-			a.turn(r, first.node, p, procs, isDown)
+		default:
+			a.turn(r, p.node, p.proc, p.down)
 		}
-		if isDown {
-			first.at = t + down.draw(a.rng)
-		} else {
-			first.at = t + up.draw(a.rng)
+		soonest, key := a.soonest, changeKey(t+p.then, i)
+		j := len(soonest)/2 + i
+		soonest[j] = key
+		for ; j > 1; j >>= 1 { // key is the least below j: no need to read it back
+			key = min(key, soonest[j^1])
+			soonest[j>>1] = key
 		}
-		a.down(0)
+		p.then = a.lengths[2*p.proc+b2i(!p.down)].draw(a.rng)
 	}
-	return a.heap[0].at
 }
 
 // turn sets process p of node down or up and the node's reachability: down
 // while any of its processes is, failing as the first of them that is.
-func (a *Alternating) turn(r *Reachability, node, p, procs int, down bool) {
+func (a *Alternating) turn(r *Reachability, node, p int, down bool) {
+	procs := 1 + len(a.Also)
 	state := a.procDown[node*procs : (node+1)*procs]
 	state[p] = down
 	r.SetReachable(node, true)
@@ -324,24 +317,5 @@ func (a *Alternating) turn(r *Reachability, node, p, procs int, down bool) {
 			r.Fail(node, f)
 			return
 		}
-	}
-}
-
-// down restores the heap order below position i.
-func (a *Alternating) down(i int) {
-	h := a.heap
-	for {
-		least, l, r := i, 2*i+1, 2*i+2
-		if l < len(h) && h[l].at < h[least].at {
-			least = l
-		}
-		if r < len(h) && h[r].at < h[least].at {
-			least = r
-		}
-		if least == i {
-			return
-		}
-		h[i], h[least] = h[least], h[i]
-		i = least
 	}
 }

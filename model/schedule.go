@@ -115,6 +115,15 @@ func (r *Reachability) SetReachable(node int, reachable bool) {
 	}
 }
 
+// flip turns node down if it is reachable and reachable if it is down,
+// counting without a branch: in a random schedule which way it turns is
+// as random as the draws, and a branch on it mispredicted half the time.
+func (r *Reachability) flip(node int) {
+	down := !r.down[node]
+	r.down[node] = down
+	r.count += 1 - 2*b2i(down)
+}
+
 // lowestReachableExcept returns the lowest-numbered reachable node other
 // than except (-1 for none excepted), or -1 if there is none.
 func (r *Reachability) lowestReachableExcept(except int) int {
