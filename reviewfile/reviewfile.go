@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -25,14 +26,26 @@ import (
 type Key struct {
 	Section, Name string
 	Flag          string // the report flag it sets, without dashes
+	File          FileValue
 }
+
+// FileValue says whether a key's value names a file, which a review file
+// gives relative to itself, as a team keeps its outage history beside it.
+type FileValue int
+
+// The ways a value can name a file.
+const (
+	NoFile        FileValue = iota
+	Path                    // the value is a file's path
+	EmpiricalPath           // a distribution, which names a file after "empirical:"
+)
 
 // Keys returns every key of a review file, section by section.
 func Keys() []Key {
 	var keys []Key
 	add := func(section string, pairs ...string) {
 		for i := 0; i < len(pairs); i += 2 {
-			keys = append(keys, Key{section, pairs[i], pairs[i+1]})
+			keys = append(keys, Key{Section: section, Name: pairs[i], Flag: pairs[i+1]})
 		}
 	}
 	add("deployment", "preset", "preset", "tick", "tick", "nodes", "nodes", "lease", "lease", "renewal", "renewal",
@@ -45,6 +58,14 @@ func Keys() []Key {
 	add("candidates", "lease", "candidates")
 	add("prices", "missed_line", "cost-missed-line", "double_line", "cost-double-line", "delay_hour", "cost-delay-hour", "handover", "cost-handover")
 	add("study", "seed", "seed", "replicas", "replicas")
+	for i, k := range keys {
+		switch k.Flag {
+		case "outage-history":
+			keys[i].File = Path
+		case "uptime", "downtime":
+			keys[i].File = EmpiricalPath
+		}
+	}
 	return keys
 }
 
@@ -53,6 +74,27 @@ type Setting struct {
 	Key
 	Value string // as written
 	Line  int
+}
+
+// Arg is the setting's value as the flag takes it from the working
+// directory, for a review file in directory dir: a file it names by a
+// relative path is found in dir.
+func (s Setting) Arg(dir string) string {
+	prefix, path := "", s.Value
+	switch s.File {
+	case NoFile:
+		return s.Value
+	case EmpiricalPath:
+		rest, ok := strings.CutPrefix(s.Value, "empirical:")
+		if !ok {
+			return s.Value
+		}
+		prefix, path = "empirical:", rest
+	}
+	if path == "" || filepath.IsAbs(path) {
+		return s.Value
+	}
+	return prefix + filepath.Join(dir, path)
 }
 
 // Error is what is wrong with a review file, at a line of it.

@@ -93,3 +93,32 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestArg: a file a review names by a relative path is found beside the
+// review; an absolute path, a value that names no file and a distribution
+// that is not empirical stay as written.
+func TestArg(t *testing.T) {
+	key := func(flag string) reviewfile.Key {
+		for _, k := range reviewfile.Keys() {
+			if k.Flag == flag {
+				return k
+			}
+		}
+		t.Fatalf("no key for --%s", flag)
+		return reviewfile.Key{}
+	}
+	for _, tt := range []struct{ flag, value, want string }{
+		{"outage-history", "outages.txt", "ops/review/outages.txt"},
+		{"outage-history", "../incidents/outages.txt", "ops/incidents/outages.txt"},
+		{"outage-history", "/var/outages.txt", "/var/outages.txt"},
+		{"downtime", "empirical:outages.txt", "empirical:ops/review/outages.txt"},
+		{"downtime", "empirical:/var/outages.txt", "empirical:/var/outages.txt"},
+		{"uptime", "geometric:72h", "geometric:72h"},
+		{"candidates", "10s:60s:5s", "10s:60s:5s"},
+	} {
+		s := reviewfile.Setting{Key: key(tt.flag), Value: tt.value}
+		if got := s.Arg("ops/review"); got != tt.want {
+			t.Errorf("--%s %q in ops/review: %q, want %q", tt.flag, tt.value, got, tt.want)
+		}
+	}
+}

@@ -94,14 +94,14 @@ func TestReviewFile(t *testing.T) {
 }
 
 // TestOutageHistory: a review's outage mix from the outages a team has
-// seen (failures.history, --outage-history): each distinct length weighted
-// by its share; with --outage-mix as well it is refused.
+// seen (failures.history, --outage-history, found beside the review file):
+// each distinct length weighted by its share; with --outage-mix as well
+// it is refused.
 func TestOutageHistory(t *testing.T) {
 	dir := t.TempDir()
-	history := filepath.Join(dir, "outages.txt")
-	os.WriteFile(history, []byte("# seen last year\n2\n7\n2\n2 # a deploy\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "outages.txt"), []byte("# seen last year\n2\n7\n2\n2 # a deploy\n"), 0o644)
 	review := filepath.Join(dir, "review.yaml")
-	os.WriteFile(review, []byte("failures:\n  history: "+history+"\n"), 0o644)
+	os.WriteFile(review, []byte("failures:\n  history: outages.txt\n"), 0o644)
 	out := filepath.Join(dir, "out")
 	if code, _, stderr := runCmd(t, "report", "--out", out, "--replicas", "2", review); code != 0 || stderr != "" {
 		t.Fatalf("exit %d: %s", code, stderr)

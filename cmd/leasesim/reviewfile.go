@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/leasesim/leasesim/reviewfile"
 	"github.com/spf13/pflag"
@@ -12,7 +13,8 @@ import (
 
 // applyReviewFile sets the report flags a review file, report's one
 // argument, gives, except those the command line gives: the command line
-// wins. Every error names the file and line, and the key.
+// wins. A file the review names by a relative path is found beside it.
+// Every error names the file and line, and the key.
 func applyReviewFile(fs *pflag.FlagSet) error {
 	switch fs.NArg() {
 	case 0:
@@ -37,7 +39,7 @@ func applyReviewFile(fs *pflag.FlagSet) error {
 		if f.Changed {
 			continue
 		}
-		if err := fs.Set(s.Flag, s.Value); err != nil {
+		if err := fs.Set(s.Flag, s.Arg(filepath.Dir(path))); err != nil {
 			return usagef("%s:%d: %s.%s: %v", path, s.Line, s.Section, s.Name, err)
 		}
 		from[s.Flag] = s
