@@ -3,8 +3,10 @@ package model
 import "fmt"
 
 // CheckInvariants returns an error naming the first invariant that the
-// statistics st of a run of c break, or nil. The invariants hold for every
-// valid configuration and any failure schedule:
+// statistics st of a run of c with schedule s break, or nil. The
+// invariants hold for every valid configuration and any failure schedule;
+// the failing nodes fail as c's kinds say, or as their own windows
+// (Windows) or processes (Alternating.Also) say where they give a kind:
 //
 //   - every trigger is started, missed or left unresolved:
 //     started + missed + unresolved = rounds / period;
@@ -28,7 +30,13 @@ import "fmt"
 //     which keeps their deadlines from firing, or their clocks drift;
 //   - when failing nodes crash or stop cleanly, no round has two leaders
 //     and no batch starts twice: a node that fails forgets that it led.
-func CheckInvariants(c Config, st Stats) error {
+//
+// Where failing nodes fail in several ways, a claim holds only if every
+// way keeps it (no two leaders only if every one forgets), and a margin
+// is given up if any way gives it up (a handover sooner than the lease if
+// any stops cleanly, no deadline margin if any freezes).
+func CheckInvariants(c Config, s Schedule, st Stats) error {
+	f := failingIn(&c, s)
 	for s := Stat(0); int(s) < NumStats; s++ {
 		if st.Get(s) < 0 {
 			return fmt.Errorf("%s = %d is negative", s.Name(), st.Get(s))
@@ -61,14 +69,54 @@ func CheckInvariants(c Config, st Stats) error {
 		return fmt.Errorf("rejected = %d without fencing", st.Rejected)
 	case st.TwoLeaderRounds+st.LeaderlessRounds > c.Rounds:
 		return fmt.Errorf("two_leader_rounds %d + leaderless_rounds %d > %d rounds", st.TwoLeaderRounds, st.LeaderlessRounds, c.Rounds)
-	case !c.Release && st.HandoverRounds < st.Handovers*shortestLease(c):
+	case !f.release && st.HandoverRounds < st.Handovers*shortestLease(c):
 		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, shortestLease(c))
-	case (c.Crash || c.Release) && st.TwoLeaderRounds+st.DoubleStarts > 0:
+	case f.forget && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although failing nodes crash or stop", st.TwoLeaderRounds, st.DoubleStarts)
-	case c.RenewDeadline > 0 && !c.Pause && c.Drift == 0 && c.Lease >= c.RetryPeriod+c.RenewDeadline && st.TwoLeaderRounds+st.DoubleStarts > 0:
+	case c.RenewDeadline > 0 && !f.pause && c.Drift == 0 && c.Lease >= c.RetryPeriod+c.RenewDeadline && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although lease %d >= retry_period %d + renew_deadline %d", st.TwoLeaderRounds, st.DoubleStarts, c.Lease, c.RetryPeriod, c.RenewDeadline)
 	}
 	return nil
+}
+
+// failing is what the ways a run's nodes fail promise, which its
+// invariants test.
+type failing struct {
+	forget  bool // every way forgets that the node led (a crash, a clean stop)
+	release bool // some way stops cleanly, releasing the record at once
+	pause   bool // some way freezes the node, so its renew deadline cannot fire
+	ways    int
+}
+
+// add counts a way of failing, kind, as c's kinds say if it is AsConfigured.
+func (f *failing) add(c *Config, kind Failure) {
+	own := kind != AsConfigured
+	release := kind == Released || !own && c.Release
+	forget := release || kind == Crashed || !own && c.Crash
+	f.forget = forget && (f.forget || f.ways == 0)
+	f.release = f.release || release
+	f.pause = f.pause || kind == Paused || !own && c.Pause
+	f.ways++
+}
+
+// failingIn is how the nodes of a run of c with s fail: as each window or
+// process says, and as c says where that is AsConfigured.
+func failingIn(c *Config, s Schedule) failing {
+	var f failing
+	switch s := s.(type) {
+	case Windows:
+		for _, w := range s {
+			f.add(c, w.Failure)
+		}
+	case *Alternating:
+		f.add(c, AsConfigured)
+		for _, p := range s.Also {
+			f.add(c, p.Failure)
+		}
+	default:
+		f.add(c, AsConfigured)
+	}
+	return f
 }
 
 // shortestLease is the fewest rounds any node counts as the lease: a
@@ -96,7 +144,7 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	if err != nil {
 		return err
 	}
-	if err := CheckInvariants(c, st); err != nil {
+	if err := CheckInvariants(c, s, st); err != nil {
 		return err
 	}
 	stepped, _ := r.Trace(c, s, 1, c.Rounds, func(*RoundView) {})
@@ -114,7 +162,7 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	if err != nil {
 		return err
 	}
-	if err := CheckInvariants(other, ot); err != nil {
+	if err := CheckInvariants(other, s, ot); err != nil {
 		return err
 	}
 	if !sameLeadership(st, ot) {
@@ -187,7 +235,7 @@ func (r *Runner) checkVariant(other Config, s Schedule, name string) (Stats, err
 	if err != nil {
 		return ot, err
 	}
-	if err := CheckInvariants(other, ot); err != nil {
+	if err := CheckInvariants(other, s, ot); err != nil {
 		return ot, fmt.Errorf("%s: %w", name, err)
 	}
 	if stepped, _ := r.Trace(other, s, 1, other.Rounds, func(*RoundView) {}); stepped != ot {

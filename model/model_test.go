@@ -342,13 +342,53 @@ func TestCheckInvariantsCatches(t *testing.T) {
 	for _, tt := range tests {
 		st := good
 		tt.edit(&st)
-		err := model.CheckInvariants(tt.c, st)
+		err := model.CheckInvariants(tt.c, tt.c.Schedule(), st)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want an error containing %q", tt.name, err, tt.want)
 		}
 	}
-	if err := model.CheckInvariants(c, good); err != nil {
+	if err := model.CheckInvariants(c, c.Schedule(), good); err != nil {
 		t.Errorf("the seed's run: %v", err)
+	}
+}
+
+// TestInvariantsOfOwnKinds: where nodes fail each their own way, a claim
+// holds only if every way keeps it and a margin goes if any way gives it
+// up. Two leaders for a round: a break if every window crashes or stops
+// cleanly, not if one of them keeps its belief; a handover a round after
+// the leader went: a break unless a window stops cleanly.
+func TestInvariantsOfOwnKinds(t *testing.T) {
+	c := model.Default()
+	good, _ := model.Run(c)
+	twoLeaders, early := good, good
+	twoLeaders.TwoLeaderRounds = 1
+	early.HandoverRounds = early.Handovers
+	windows := func(kinds ...model.Failure) model.Windows {
+		var ws model.Windows
+		for i, k := range kinds {
+			ws = append(ws, model.Window{Node: i, First: 6, Last: 10, Failure: k})
+		}
+		return ws
+	}
+	for _, tt := range []struct {
+		name string
+		ws   model.Windows
+		st   model.Stats
+		want string // "" for no break
+	}{
+		{"crash and stop: two leaders", windows(model.Crashed, model.Released), twoLeaders, "although failing nodes crash or stop"},
+		{"stop and isolate: two leaders", windows(model.Released, model.Isolated), twoLeaders, ""},
+		{"a window as configured, which isolates: two leaders", windows(model.Crashed, model.AsConfigured), twoLeaders, ""},
+		{"stop and isolate: an early handover", windows(model.Released, model.Isolated), early, ""},
+		{"crash and isolate: an early handover", windows(model.Crashed, model.Isolated), early, "< handovers"},
+	} {
+		err := model.CheckInvariants(c, tt.ws, tt.st)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v, want no break", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: %v, want a break containing %q", tt.name, err, tt.want)
+		}
 	}
 }
 
@@ -409,11 +449,9 @@ func TestJitterTakeoverBounds(t *testing.T) {
 
 // TestOwnKindsCheck: runs whose nodes fail each their own way are the
 // same stretch by stretch as round by round, and pass every check
-// (invariants, fencing changing no round) that can be read off the
-// configuration's toggles (invariantConfig): all but a clean stop mixed
-// with a kind that keeps its belief, whose invariants no toggle states.
-// Every pair of kinds for the leader and a standby, overlapping or not,
-// under the publication's and client-go's timing.
+// (invariants as the windows' kinds state them, fencing changing no
+// round). Every pair of kinds for the leader and a standby, overlapping
+// or not, under the publication's and client-go's timing.
 func TestOwnKindsCheck(t *testing.T) {
 	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Partitioned, model.Paused, model.Crashed, model.Released}
 	var r model.Runner
@@ -438,11 +476,7 @@ func TestOwnKindsCheck(t *testing.T) {
 						if run != stepped {
 							t.Errorf("%+v, windows %+v: stretch by stretch %+v, round by round %+v", c, ws, run, stepped)
 						}
-						forgets := func(f model.Failure) bool { return f == model.Crashed || f == model.Released }
-						if (a == model.Released || b == model.Released) && !(forgets(a) && forgets(b)) {
-							continue
-						}
-						if err := r.Check(invariantConfig(c, ws), ws); err != nil {
+						if err := r.Check(c, ws); err != nil {
 							t.Errorf("%+v, windows %+v: %v", c, ws, err)
 						}
 						n++

@@ -59,7 +59,9 @@ func TestScenarios(t *testing.T) {
 				if err != nil {
 					return "error: " + err.Error() + "\n"
 				}
-				checkInvariants(t, invariantConfig(c, windows), st)
+				if err := model.CheckInvariants(c, schedule, st); err != nil {
+					t.Errorf("%+v: %v", c, err)
+				}
 				return formatStats(st)
 			case "trace":
 				b, err := new(model.Runner).AppendTrace(nil, c, schedule)
@@ -101,26 +103,6 @@ func parseWindows(t *testing.T, vals []string) model.Windows {
 	return ws
 }
 
-// invariantConfig is c as CheckInvariants should read it when windows
-// give nodes kinds of their own, whose invariants cannot be read off c's
-// toggles: c claims no crash, a pause if any window pauses (no margin
-// against two leaders), and a stop if any window stops cleanly (a
-// handover sooner than the lease). That last is right only when every
-// window forgets its belief (crash or stop): a clean stop mixed with a
-// kind that keeps its belief has no toggle that states its invariants.
-func invariantConfig(c model.Config, windows model.Windows) model.Config {
-	for _, w := range windows {
-		if w.Failure != model.AsConfigured {
-			c.Crash, c.Release = false, false
-		}
-	}
-	for _, w := range windows {
-		c.Pause = c.Pause || w.Failure == model.Paused
-		c.Release = c.Release || w.Failure == model.Released
-	}
-	return c
-}
-
 func formatStats(st model.Stats) string {
 	var b strings.Builder
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
@@ -130,12 +112,4 @@ func formatStats(st model.Stats) string {
 		fmt.Fprintf(&b, "%s=%d", s.Name(), st.Get(s))
 	}
 	return b.String() + "\n"
-}
-
-// checkInvariants checks the invariants of one run (model.CheckInvariants).
-func checkInvariants(t *testing.T, c model.Config, st model.Stats) {
-	t.Helper()
-	if err := model.CheckInvariants(c, st); err != nil {
-		t.Errorf("%+v: %v", c, err)
-	}
 }

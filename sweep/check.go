@@ -29,9 +29,9 @@ func CheckGrid() Grid {
 	return g
 }
 
-// Check runs every valid configuration of g through model.Runner.Check
-// (the invariants, fencing's invariance, and the run computed round by
-// round) and calls violation for each configuration that fails, in grid
+// Check runs every valid configuration of g, with the grid's Schedule if
+// it has one, through model.Runner.Check (the invariants, fencing's
+// invariance, and the run computed round by round) and calls violation for each configuration that fails, in grid
 // order. A configuration whose parameters do not go together (a renew
 // deadline client-go would refuse) is not a configuration at all: it is
 // counted as refused, not checked. Check returns how many configurations it
@@ -103,7 +103,11 @@ func (p *checkPart) check(ctx context.Context, g *Grid, from, to int) {
 			p.refused++
 		} else {
 			p.checked++
-			if err := p.r.Check(c, c.Schedule()); err != nil {
+			var s model.Schedule = c.Schedule()
+			if g.Schedule != nil {
+				s = g.Schedule
+			}
+			if err := p.r.Check(c, s); err != nil {
 				p.violations = append(p.violations, checkViolation{c, err})
 			}
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
@@ -19,7 +20,18 @@ func (e errViolations) Error() string {
 func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.CheckGrid()
 	addGridFlags(fs, &g, model.Params()...)
+	tick := addTickFlag(fs)
+	incidentFile := fs.String("incident", "", "check every configuration against this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage; --outage, --start, --down, --down-from and the kind flags then have no say")
+	epoch := fs.String("epoch", "", "with --incident, the moment the run begins, RFC 3339: a failure's start may then be a timestamp")
 	return func(ctx context.Context, std *streams) error {
+		g.Tick = *tick
+		if fs.Changed("incident") {
+			if err := useIncident(fs, &g, *incidentFile, *epoch); err != nil {
+				return err
+			}
+		} else if fs.Changed("epoch") {
+			return usagef("--epoch goes only with --incident")
+		}
 		size, err := g.Size()
 		if err != nil {
 			return usage(err)
@@ -32,7 +44,7 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		bad := 0
 		checked, refused, err := sweep.Check(ctx, &g, func(c model.Config, violation error) error {
 			bad++
-			_, err := fmt.Fprintf(std.out, "violation: leasesim run%s: %v\n", runFlags(c), violation)
+			_, err := fmt.Fprintf(std.out, "violation: %s: %v\n", reproduce(c, g.Tick, *incidentFile, *epoch), violation)
 			return err
 		}, progress)
 		if err != nil {
@@ -50,11 +62,27 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	}
 }
 
-// runFlags writes c as the flags of "leasesim run" that reproduce it.
-func runFlags(c model.Config) string {
-	var b []byte
+// reproduce writes the command that runs c as check ran it: leasesim run
+// with every parameter or, against an incident, leasesim replay of it with
+// every parameter the incident leaves free, times in the tick's unit.
+func reproduce(c model.Config, tick model.Tick, incidentFile, epoch string) string {
+	b := []byte("leasesim run")
+	if incidentFile != "" {
+		b = []byte("leasesim replay --trace")
+	}
+	if tick != 0 {
+		b = fmt.Appendf(b, " --tick=%s", tick)
+	}
+	if epoch != "" {
+		b = fmt.Appendf(b, " --epoch=%s", epoch)
+	}
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		b = fmt.Appendf(b, " --%s=%s", p.Flag(), p.AppendValue(nil, c.Get(p)))
+		if incidentFile == "" || !slices.Contains(incidentParams, p) {
+			b = fmt.Appendf(b, " --%s=%s", p.Flag(), tick.FormatValue(p, c.Get(p)))
+		}
+	}
+	if incidentFile != "" {
+		b = fmt.Appendf(b, " %s", incidentFile)
 	}
 	return string(b)
 }

@@ -93,9 +93,10 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 
 // useIncident makes every configuration of g meet the incident in the file
 // name: the grid's outage columns become the incident's span (first round
-// and length, node 0 and one node: what a trace zooms to), and flags that
-// would set what the incident says are refused, as are nodes and runs the
-// incident does not fit.
+// and length, node 0 and one node: what a trace zooms to), its kinds of
+// failure the default's (the incident's failures have kinds of their
+// own), and flags that would set what the incident says are refused, as
+// are nodes and runs the incident does not fit.
 func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 	in, err := incidentFlag(fs, name, g.Tick, epoch)
 	if err != nil {
@@ -103,7 +104,7 @@ func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 	}
 	c := model.Default()
 	in.Apply(&c)
-	for _, p := range []model.Param{model.Outage, model.Start, model.Down, model.DownFrom} {
+	for _, p := range incidentParams {
 		g.Values[p] = sweep.ListOf(c.Get(p))
 	}
 	fewest, shortest := model.MaxNodes, model.MaxRounds
@@ -125,10 +126,13 @@ func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 	return nil
 }
 
+// incidentParams are the parameters an incident sets: who fails when, and how.
+var incidentParams = []model.Param{model.Outage, model.Start, model.Down, model.DownFrom, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole}
+
 // incidentFlag reads the file of an --incident flag, refusing the flags it
 // overrules: who fails when, and how.
 func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (incident.Incident, error) {
-	for _, p := range []model.Param{model.Outage, model.Start, model.Down, model.DownFrom, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole} {
+	for _, p := range incidentParams {
 		if fs.Changed(p.Flag()) {
 			return incident.Incident{}, usagef("--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
@@ -219,5 +220,57 @@ func TestCheck(t *testing.T) {
 		"--crash", "false", "--release", "false", "--drift", "0", "--partition", "false", "--black-hole", "false", "--jitter", "false", "--pause", "false", "--idempotency-key", "false")
 	if code != 0 || stdout != "checked 27648 configurations (and skipped 13312 whose settings do not go together): every invariant holds\n" {
 		t.Errorf("check with lists: exit %d, %q", code, stdout)
+	}
+}
+
+// TestCheckIncident: check runs a grid against an incident, each node
+// failing its own way, with the kinds' invariants; the kind flags and the
+// group outage's are refused beside it, as are runs that end before the
+// incident does.
+func TestCheckIncident(t *testing.T) {
+	mixed := filepath.Join("..", "..", "testdata", "incidents", "mixed.txt")
+	// 20 leases × 2 renewals × 2 retry periods × 3 deadlines × 3 periods
+	// × 2 batch lengths × 2 × 2 × 2 × 2 × 2 toggles (fencing, persistent
+	// trigger, idempotency key, quorum, jitter) × 3 drifts = 138,240: the
+	// kinds and the outage are the incident's.
+	code, stdout, stderr := runCmd(t, "check", "--tick", "1s", "--incident", mixed, "--nodes", "3", "--rounds", "5m", "--lease", "1s:20s", "--renew-deadline", "0s,3s,8s")
+	if want := "checked 74880 configurations (and skipped 63360 whose settings do not go together): every invariant holds\n"; code != 0 || stderr != "" || stdout != want {
+		t.Errorf("check --incident: exit %d, %q, %q, want %q", code, stdout, stderr, want)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--crash", "true"}, "leasesim check: --crash goes not with --incident: the incident says who fails when, and how\n"},
+		{[]string{"--rounds", "2m"}, "leasesim check: --incident: " + mixed + ": line 6: the failure ends in round 160, after the shortest run's 120 (--rounds)\n"},
+	} {
+		args := append([]string{"check", "--tick", "1s", "--incident", mixed, "--nodes", "3"}, tt.args...)
+		if code, stdout, stderr := runCmd(t, args...); code != exitUsage || stdout != "" || stderr != tt.want {
+			t.Errorf("check %v: exit %d, %q, %q, want %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+}
+
+// TestReproduce: a violation's command runs the configuration check ran,
+// with the group outage or against the incident.
+func TestReproduce(t *testing.T) {
+	mixed := filepath.Join("..", "..", "testdata", "incidents", "mixed.txt")
+	c := model.Default()
+	c.Nodes, c.Rounds, c.Lease, c.Fencing = 3, 300, 15, true
+	for _, tt := range []struct {
+		tick          model.Tick
+		incident, has string
+	}{
+		{0, "", "leasesim run --nodes=3 --lease=15 --renewal=3 "},
+		{model.Tick(time.Second), mixed, "leasesim replay --trace --tick=1s --nodes=3 --lease=15s --renewal=3s "},
+	} {
+		cmd := reproduce(c, tt.tick, tt.incident, "")
+		if !strings.HasPrefix(cmd, tt.has) || strings.Contains(cmd, "--outage") != (tt.incident == "") {
+			t.Errorf("reproduce: %q, want it to begin %q, with the outage's flags only without an incident", cmd, tt.has)
+		}
+		args := strings.Fields(cmd)[1:]
+		if code, stdout, stderr := runCmd(t, args...); code != 0 || stderr != "" || !strings.Contains(stdout, "fencing") && !strings.Contains(stdout, "started") {
+			t.Errorf("%s: exit %d, %q, %q", cmd, code, stdout, stderr)
+		}
 	}
 }
