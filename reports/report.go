@@ -416,30 +416,50 @@ func (rv review) writeNodes(b *strings.Builder) {
 	mc, u := rv.NodeStudy, unit{rv.Tick}
 	fmt.Fprintf(b, "## How many nodes, under independent failures\n\n![Invoice lines per year against node count](nodes.png)\n\n")
 	rounds := mc.Grid.Values[model.Rounds].At(0)
+	replicas := thousands(float64(mc.Replicas), 0) + " replicas"
+	if mc.Precision > 0 {
+		replicas = "replicas, as many as the table says,"
+	}
 	if rv.Tick == 0 {
 		years := fmt.Sprintf("%d years of %s rounds", study.StudyYears, rate(rv.RoundsPerYear))
 		if float64(rounds) < study.StudyYears*rv.RoundsPerYear {
 			years = fmt.Sprintf("%.3g years of %s rounds, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, rate(rv.RoundsPerYear), study.StudyYears, float64(study.MaxStudyPeriods))
 		}
-		fmt.Fprintf(b, "Every node is up for %s rounds, then down for %s, independently of the others; %d replicas of %d rounds (%s), seed %d. Means with 95%% confidence intervals.\n\n",
-			mc.Up, mc.Down, mc.Replicas, rounds, years, mc.Seed)
+		fmt.Fprintf(b, "Every node is up for %s rounds, then down for %s, independently of the others; %s of %d rounds (%s), seed %d. Means with 95%% confidence intervals.\n\n",
+			mc.Up, mc.Down, replicas, rounds, years, mc.Seed)
 	} else {
 		years := fmt.Sprintf("%d years", study.StudyYears)
 		if float64(rounds) < study.StudyYears*rv.RoundsPerYear {
 			years = fmt.Sprintf("%.3g years, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, study.StudyYears, float64(study.MaxStudyPeriods))
 		}
-		fmt.Fprintf(b, "In the plain arrangement, every node is up for %s, then down for %s, independently of the others; %d replicas of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
-			lengthsText(rv.Tick, mc.Up), lengthsText(rv.Tick, mc.Down), mc.Replicas, u.span(rounds), years, mc.Seed)
+		fmt.Fprintf(b, "In the plain arrangement, every node is up for %s, then down for %s, independently of the others; %s of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
+			lengthsText(rv.Tick, mc.Up), lengthsText(rv.Tick, mc.Down), replicas, u.span(rounds), years, mc.Seed)
 	}
-	b.WriteString("| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval |\n|---:|---|---:|---:|---:|---:|\n")
+	if mc.Precision > 0 {
+		rv.writePrecision(b)
+	}
+	b.WriteString("| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval |")
+	if mc.Precision > 0 {
+		b.WriteString(" replicas |\n|---:|---|---:|---:|---:|---:|---:|\n")
+	} else {
+		b.WriteString("\n|---:|---|---:|---:|---:|---:|\n")
+	}
 	lines := func(s sweep.Summary) (float64, sweep.Interval, float64, sweep.Interval) {
 		k := mc.LinesPerBatch
 		return s.MissedPerYear * k, s.MissedPerYearCI95.Scale(k), s.DoublePerYear * k, s.DoublePerYearCI95.Scale(k)
 	}
 	for _, s := range rv.Nodes {
 		m, mci, d, dci := lines(s)
-		fmt.Fprintf(b, "| %d | %t | %s | %s-%s | %s | %s-%s |\n", s.Config.Nodes, s.Config.Quorum,
+		fmt.Fprintf(b, "| %d | %t | %s | %s-%s | %s | %s-%s |", s.Config.Nodes, s.Config.Quorum,
 			thousands(m, 0), thousands(mci.Lo, 0), thousands(mci.Hi, 0), thousands(d, 0), thousands(dci.Lo, 0), thousands(dci.Hi, 0))
+		switch {
+		case mc.Precision == 0:
+		case s.Precise:
+			fmt.Fprintf(b, " %s |", thousands(float64(s.Replicas), 0))
+		default:
+			fmt.Fprintf(b, " %s, not precise |", thousands(float64(s.Replicas), 0))
+		}
+		b.WriteByte('\n')
 	}
 	one, _, _, _ := lines(rv.NodeSummary(1, false))
 	two, twoCI, twoDouble, _ := lines(rv.NodeSummary(2, false))
@@ -453,6 +473,28 @@ func (rv review) writeNodes(b *strings.Builder) {
 	b.WriteString(". ")
 	qTwo, _, _, _ := lines(rv.NodeSummary(2, true))
 	fmt.Fprintf(b, "With quorum, two nodes miss %s lines a year: when either fails, the other alone is no majority.\n\n", thousands(qTwo, 0))
+}
+
+// writePrecision says how the node-count study ran to precision, and
+// whether every configuration got there.
+func (rv review) writePrecision(b *strings.Builder) {
+	mc := rv.NodeStudy
+	loose := 0
+	for _, s := range rv.Nodes {
+		if !s.Precise {
+			loose++
+		}
+	}
+	fmt.Fprintf(b, "Replicas ran %s at a time until the missed and the double lines a year were each within ±%s%% of their value, or ±%s a year, at 95%% confidence, or %s replicas had run: ",
+		thousands(float64(mc.Replicas), 0), strconv.FormatFloat(100*mc.Precision, 'f', -1, 64), plural(int(mc.Floor), "line", "lines"), thousands(float64(mc.MaxReplicas), 0))
+	switch loose {
+	case 0:
+		b.WriteString("every configuration got there.\n\n")
+	case len(rv.Nodes):
+		fmt.Fprintf(b, "none of the %d configurations got there, and their intervals are wider than asked.\n\n", len(rv.Nodes))
+	default:
+		fmt.Fprintf(b, "%d of the %d configurations did not, and their intervals are wider than asked.\n\n", loose, len(rv.Nodes))
+	}
 }
 
 // plural writes n and the noun in the form that goes with it.

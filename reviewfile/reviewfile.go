@@ -57,7 +57,7 @@ func Keys() []Key {
 		"black_hole", "black-hole", "drift", "drift", "uptime", "uptime", "downtime", "downtime")
 	add("candidates", "lease", "candidates")
 	add("prices", "missed_line", "cost-missed-line", "double_line", "cost-double-line", "delay_hour", "cost-delay-hour", "handover", "cost-handover")
-	add("study", "seed", "seed", "replicas", "replicas")
+	add("study", "seed", "seed", "replicas", "replicas", "precision", "precision", "max_replicas", "max-replicas")
 	for i, k := range keys {
 		switch k.Flag {
 		case "outage-history":

@@ -63,8 +63,14 @@ type ReviewOptions struct {
 	LinesPerBatch int
 
 	// The node-count study: independent up and down periods.
-	Up, Down      model.Lengths
-	Replicas      int
+	Up, Down model.Lengths
+	Replicas int
+	// Precision, if above 0, runs the node-count study Replicas at a time
+	// until each configuration's missed and double lines a year are within
+	// ± this share, or ± one line a year, or MaxReplicas have run
+	// (sweep.MonteCarlo's Precision).
+	Precision     float64
+	MaxReplicas   int
 	Seed          uint64  // the node-count study's failures, and every run's jitter
 	RoundsPerYear float64 // rounds in a year; each replica lasts StudyYears
 
@@ -309,6 +315,10 @@ func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 		// Periods grow about linearly with the rounds.
 		mc.Grid.Values[model.Rounds] = sweep.ListOf(max(1, int(float64(rounds)*MaxStudyPeriods/periods)))
 	}
+	// Precision sets the replicas, not their length: the cap above is on
+	// a batch of Replicas, so that replicas keep their length however many
+	// batches precision takes.
+	mc.Precision, mc.Floor, mc.MaxReplicas = rv.Precision, 1, rv.MaxReplicas
 	rv.NodeStudy = mc
 	return mc.Run(ctx, 0, func(s *sweep.Summary) error { rv.Nodes = append(rv.Nodes, *s); return nil }, nil)
 }

@@ -28,6 +28,9 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(lengthsValue{&opt.Up, new(string)}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax+" (default geometric:2000; with --tick, a year over the first --outages-per-year)")
 	fs.Var(lengthsValue{&opt.Down, new(string)}, "downtime", "node-count study: how long a node stays unreachable: "+model.LengthsSyntax+" (default lognormal:1.2,0.6; with --tick, the --outage-mix, or --outage without one)")
 	fs.Var(positiveValue{&opt.Replicas, 100_000}, "replicas", "node-count study: replicas of each configuration (default 200; with --tick, 1000)")
+	fs.Var(precisionValue{&opt.Precision}, "precision", "node-count study: run --replicas at a time until each configuration's missed and double lines a year are within ± this share, e.g. 10%, or ± 1 line (0: off)")
+	opt.MaxReplicas = 100_000
+	fs.Var(positiveValue{&opt.MaxReplicas, 1_000_000}, "max-replicas", "node-count study, with --precision: stop at this many replicas of a configuration, precise or not")
 	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed of the node-count study's random failures and of the followers' jitter (with --jitter); the same seed gives the same report")
 	roundsPerYear := 0.0
 	fs.Var(rateValue{&roundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day; with --tick, a year's rounds)")
@@ -123,6 +126,12 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			opt.RoundsPerYear = roundsPerYear
 		default:
 			opt.RoundsPerYear = float64(base.Period) * 365
+		}
+		switch {
+		case opt.Precision == 0 && fs.Changed("max-replicas"):
+			return usagef("--max-replicas goes only with --precision")
+		case opt.Precision > 0 && opt.MaxReplicas < opt.Replicas:
+			return usagef("--max-replicas %d is fewer than --replicas %d, the replicas run at a time", opt.MaxReplicas, opt.Replicas)
 		}
 		rv, err := study.NewReview(ctx, base, opt)
 		switch {

@@ -115,3 +115,36 @@ func TestOutageHistory(t *testing.T) {
 		t.Errorf("mix and history: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
+
+// TestReportPrecision: the node-count study runs to precision, says how
+// and gives each configuration's replicas; the ceiling goes only with it
+// and not below the replicas run at a time.
+func TestReportPrecision(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	if code, _, stderr := runCmd(t, "report", "--out", out, "--replicas", "40", "--precision", "50%", "--max-replicas", "80"); code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	for _, want := range []string{
+		"independently of the others; replicas, as many as the table says, of 21900 rounds",
+		"Replicas ran 40 at a time until the missed and the double lines a year were each within ±50% of their value, or ±1 line a year, at 95% confidence, or 80 replicas had run: ",
+		"| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval | replicas |\n|---:|---|---:|---:|---:|---:|---:|\n| 1 | false | ",
+		" | 80, not precise |\n",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md has no %q", want)
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-replicas", "500"}, "leasesim report: --max-replicas goes only with --precision\n"},
+		{[]string{"--precision", "10%", "--replicas", "50", "--max-replicas", "20"}, "leasesim report: --max-replicas 20 is fewer than --replicas 50, the replicas run at a time\n"},
+	} {
+		args := append([]string{"report", "--out", out}, tt.args...)
+		if code, stdout, stderr := runCmd(t, args...); code != exitUsage || stdout != "" || stderr != tt.want {
+			t.Errorf("%v: exit %d, %q, %q, want %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+}
