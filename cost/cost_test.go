@@ -219,7 +219,11 @@ func TestParseMix(t *testing.T) {
 			}
 			continue
 		}
-		if got := fmt.Sprint(mix); err != nil || got != tt.want {
+		var entries []string
+		for _, e := range mix {
+			entries = append(entries, fmt.Sprintf("{%d %g}", e.Outage, e.Weight))
+		}
+		if got := "[" + strings.Join(entries, " ") + "]"; err != nil || got != tt.want {
 			t.Errorf("ParseMix(%q) = %v, %v; want %s", tt.in, got, err, tt.want)
 		}
 	}

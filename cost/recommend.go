@@ -19,6 +19,10 @@ import (
 type MixEntry struct {
 	Outage int
 	Weight float64 // normalised: the weights of a mix sum to 1
+
+	// Incident, if set, is the event instead of a group outage of Outage
+	// rounds: a post-mortem's failures, Outage their span (PhaseMethod).
+	Incident model.Windows
 }
 
 // ParseMix parses an outage mix "2:0.9,5:0.1": outage length : weight,
@@ -46,7 +50,7 @@ func ParseMix(t model.Tick, s string) ([]MixEntry, error) {
 				return nil, fmt.Errorf("outage %s appears twice", length)
 			}
 		}
-		mix = append(mix, MixEntry{o, w})
+		mix = append(mix, MixEntry{Outage: o, Weight: w})
 		total += w
 	}
 	if math.IsInf(total, 0) {
@@ -76,7 +80,7 @@ func MixOf(lengths []int) ([]MixEntry, error) {
 	}
 	var mix []MixEntry
 	for _, n := range slices.Sorted(maps.Keys(counts)) {
-		mix = append(mix, MixEntry{n, float64(counts[n]) / float64(len(lengths))})
+		mix = append(mix, MixEntry{Outage: n, Weight: float64(counts[n]) / float64(len(lengths))})
 	}
 	return mix, nil
 }
@@ -125,7 +129,7 @@ func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, m
 			for i := int(next.Add(1) - 1); i < len(effects); i = int(next.Add(1) - 1) {
 				run := c
 				run.Lease, run.Outage = leases[i/len(mix)], mix[i%len(mix)].Outage
-				effects[i], errs[i] = PhaseMethod(ctx, run, seed, nil)
+				effects[i], errs[i] = PhaseMethod(ctx, run, seed, mix[i%len(mix)].Incident)
 			}
 		})
 	}

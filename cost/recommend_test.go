@@ -1,7 +1,7 @@
 package cost_test
 
 import (
-	"slices"
+	"reflect"
 	"testing"
 
 	"github.com/leasesim/leasesim/cost"
@@ -13,7 +13,7 @@ import (
 func TestMixOf(t *testing.T) {
 	mix, err := cost.MixOf([]int{45, 30, 120, 30, 45, 30, 600, 30})
 	want := []cost.MixEntry{{Outage: 30, Weight: 0.5}, {Outage: 45, Weight: 0.25}, {Outage: 120, Weight: 0.125}, {Outage: 600, Weight: 0.125}}
-	if err != nil || !slices.Equal(mix, want) {
+	if err != nil || !reflect.DeepEqual(mix, want) {
 		t.Errorf("MixOf = %v, %v; want %v", mix, err, want)
 	}
 	var many []int

@@ -79,7 +79,7 @@ func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
 	return c.Schedule()
 }
 
-// TestPropertyInvariants: SPEC's invariants, fencing's invariance and the
+// TestPropertyInvariants: the invariants (CheckInvariants), fencing's invariance and the
 // agreement of stretch-by-stretch and round-by-round runs hold for random
 // valid configurations under every kind of schedule.
 func TestPropertyInvariants(t *testing.T) {

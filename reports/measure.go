@@ -25,7 +25,7 @@ func WriteMeasure(w io.Writer, t model.Tick, m study.Measure) error {
 	if t != 0 {
 		fmt.Fprintf(&b, "one round = %s; times in seconds\n", t)
 	}
-	fmt.Fprintf(&b, "%s\n\n", Scenario(t, base))
+	fmt.Fprintf(&b, "%s\n\n", eventScenario(t, base, m.IncidentFile, m.Incident))
 	fmt.Fprintf(&b, "%-24s", "measure")
 	for _, v := range study.Arrangements() {
 		fmt.Fprintf(&b, "%22s", v.Name)
@@ -69,6 +69,32 @@ func WriteMeasure(w io.Writer, t model.Tick, m study.Measure) error {
 // Scenario describes base in one line, as the publication's table heads
 // it; with a tick, in durations from the run's start.
 func Scenario(t model.Tick, c model.Config) string {
+	return scenario(t, c, groupFailing(t, c))
+}
+
+// eventScenario describes c in one line with its outage event: its group
+// outage, or the incident ws of the file name.
+func eventScenario(t model.Tick, c model.Config, name string, ws model.Windows) string {
+	if ws == nil {
+		return Scenario(t, c)
+	}
+	return scenario(t, c, incidentFailing(t, name, ws))
+}
+
+// incidentFailing says who fails when, and how, in an incident.
+func incidentFailing(t model.Tick, name string, ws model.Windows) string {
+	u := unit{t}
+	var fs []string
+	how := []string{model.AsConfigured: "unreachable", model.Isolated: "isolated", model.BlackHoled: "black-holed",
+		model.Partitioned: "partitioned", model.Paused: "paused", model.Crashed: "crashed", model.Released: "stopped cleanly"}
+	for _, w := range ws {
+		fs = append(fs, fmt.Sprintf("node %d %s over %s", w.Node, how[w.Failure], u.during(w.First, w.Last)))
+	}
+	return fmt.Sprintf("the incident of `%s`: %s", name, strings.Join(fs, ", "))
+}
+
+// groupFailing says which nodes the group outage of c cuts off, when.
+func groupFailing(t model.Tick, c model.Config) string {
 	u := unit{t}
 	var failing string
 	during := u.during(c.Start, c.Start+c.Outage-1)
@@ -87,6 +113,12 @@ func Scenario(t model.Tick, c model.Config) string {
 	default:
 		failing = fmt.Sprintf("nodes %d-%d are unreachable %s", c.DownFrom, last, during)
 	}
+	return failing
+}
+
+// scenario describes c in one line, failing saying who fails when.
+func scenario(t model.Tick, c model.Config, failing string) string {
+	u := unit{t}
 	extra := ""
 	if c.RetryPeriod > 1 || t != 0 {
 		extra += ", retry period " + u.count(c.RetryPeriod)

@@ -21,9 +21,13 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	for _, e := range rv.mix() {
 		mix = append(mix, fmt.Sprintf("%s (%.0f%%)", u.span(e.Outage), 100*e.Weight))
 	}
-	fmt.Fprintf(b, "Assumed: %s outage events a year, each of %s; %s invoice lines a batch. ",
-		rate(rv.EventsPerYear[0]), strings.Join(mix, ", "), thousands(float64(rv.LinesPerBatch), 0))
-	b.WriteString("Each figure is the phase method's: the model run with the outage starting at every phase of the batch and renewal cycles, averaged. It is an expectation, not a sample, so it has no sampling interval; its uncertainty is in the assumptions, and every yearly figure scales with the outage rate.\n\n")
+	each := "of " + strings.Join(mix, ", ")
+	if rv.Incident != nil {
+		each = fmt.Sprintf("the incident of `%s` (%s over %s)", rv.IncidentFile, plural(len(rv.Incident), "failure", "failures"), u.span(rv.Base.Outage))
+	}
+	fmt.Fprintf(b, "Assumed: %s outage events a year, each %s; %s invoice lines a batch. ",
+		rate(rv.EventsPerYear[0]), each, thousands(float64(rv.LinesPerBatch), 0))
+	fmt.Fprintf(b, "Each figure is the phase method's: the model run with %s starting at every phase of the batch and renewal cycles, averaged. It is an expectation, not a sample, so it has no sampling interval; its uncertainty is in the assumptions, and every yearly figure scales with the outage rate.\n\n", rv.event())
 
 	delay := "delayed rounds a year"
 	if rv.Tick != 0 {

@@ -108,7 +108,11 @@ func (rv review) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s | %s |\n", rv.Tick.Name(p), rv.Tick.AppendValue(nil, p, c.Get(p)))
 	}
 	fmt.Fprintf(&b, "| outage events per year | %s |\n| invoice lines per batch | %d |\n\n", rates(rv.EventsPerYear), rv.LinesPerBatch)
-	fmt.Fprintf(&b, "Scenario: %s\n\n", Scenario(rv.Tick, c))
+	fmt.Fprintf(&b, "Scenario: %s", eventScenario(rv.Tick, c, rv.IncidentFile, rv.Incident))
+	if rv.Incident != nil {
+		fmt.Fprintf(&b, " The lease sweep, the heat map and the zone study vary a group outage instead, as long as the incident's span (%s).", unit{rv.Tick}.span(c.Outage))
+	}
+	b.WriteString("\n\n")
 
 	rv.writeArrangements(&b)
 	rv.writeTimeline(&b)
@@ -307,7 +311,7 @@ func (rv review) writeHeat(b *strings.Builder) {
 
 func (rv review) writeCost(b *strings.Builder) {
 	b.WriteString("## Invoice lines per year\n\n![Cost per outage rate](cost.png)\n\n")
-	b.WriteString("By the phase method, the one every yearly figure of this review uses: the model run with the outage starting at every phase of the batch and renewal cycles, averaged.\n\n")
+	fmt.Fprintf(b, "By the phase method, the one every yearly figure of this review uses: the model run with %s starting at every phase of the batch and renewal cycles, averaged.\n\n", rv.event())
 	b.WriteString("| outages/yr | missed batches/yr | lines not produced | double batches/yr | double lines |\n|---:|---:|---:|---:|---:|\n")
 	for _, p := range rv.CostAt(0).Projections(cost.Phase) {
 		fmt.Fprintf(b, "| %s | %.2f | %s | %.2f | %s |\n", rate(p.EventsPerYear), p.MissedBatches, thousands(p.MissedLines(), 0), p.DoubleBatches, thousands(p.DoubleLines(), 0))
@@ -495,6 +499,15 @@ func (rv review) writePrecision(b *strings.Builder) {
 	default:
 		fmt.Fprintf(b, "%d of the %d configurations did not, and their intervals are wider than asked.\n\n", loose, len(rv.Nodes))
 	}
+}
+
+// event names the outage event the review prices: the group outage, or
+// the incident.
+func (rv review) event() string {
+	if rv.Incident != nil {
+		return "the incident"
+	}
+	return "the outage"
 }
 
 // plural writes n and the noun in the form that goes with it.

@@ -52,7 +52,7 @@ func Keys() []Key {
 		"retry_period", "retry-period", "renew_deadline", "renew-deadline", "jitter", "jitter", "fencing", "fencing", "quorum", "quorum")
 	add("schedule", "period", "period", "batch_len", "batch-len", "lines_per_batch", "lines-per-batch", "scheduler", "scheduler",
 		"persistent_trigger", "persistent-trigger", "catch_up_window", "catch-up-window", "catch_up_once", "catch-up-once", "idempotency_key", "idempotency-key", "overlap", "overlap")
-	add("failures", "per_year", "outages-per-year", "mix", "outage-mix", "history", "outage-history", "outage", "outage", "start", "start", "rounds", "rounds",
+	add("failures", "per_year", "outages-per-year", "mix", "outage-mix", "history", "outage-history", "incident", "incident", "epoch", "epoch", "outage", "outage", "start", "start", "rounds", "rounds",
 		"down", "down", "down_from", "down-from", "pause", "pause", "crash", "crash", "release", "release", "partition", "partition",
 		"black_hole", "black-hole", "drift", "drift", "uptime", "uptime", "downtime", "downtime")
 	add("candidates", "lease", "candidates")
@@ -60,7 +60,7 @@ func Keys() []Key {
 	add("study", "seed", "seed", "replicas", "replicas", "precision", "precision", "max_replicas", "max-replicas")
 	for i, k := range keys {
 		switch k.Flag {
-		case "outage-history":
+		case "outage-history", "incident":
 			keys[i].File = Path
 		case "uptime", "downtime":
 			keys[i].File = EmpiricalPath

@@ -5,7 +5,10 @@
 // numbers; package reports renders them, and computes nothing.
 package study
 
-import "github.com/leasesim/leasesim/model"
+import (
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/model"
+)
 
 // Arrangement is one of the three policies the publication compares:
 // plain, fencing, and fencing with the persistent trigger.
@@ -60,16 +63,24 @@ type Measure struct {
 	Leases       []int         // the lease block's leases …
 	Outages      []int         // … against these outages (BlockLeases)
 	Block        []model.Stats // the lease block's runs, as LeaseBlock(Base)
+
+	// Incident is the arrangements' outage event if it is not Base's
+	// group outage, and IncidentFile names it.
+	Incident     model.Windows
+	IncidentFile string
 }
 
 // NewMeasure runs base's arrangements and lease block, the followers'
-// jitter (if any) drawn from seed.
-func NewMeasure(base model.Config, seed uint64) (Measure, error) {
-	m := Measure{Base: base}
+// jitter (if any) drawn from seed. The arrangements meet incident's
+// failures if it is set (base's outage fields their span), else base's
+// group outage; the lease block, which varies the outage, the group
+// outage.
+func NewMeasure(base model.Config, seed uint64, incident model.Windows) (Measure, error) {
+	m := Measure{Base: base, Incident: incident}
 	m.Leases, m.Outages = BlockLeases(base)
 	r := model.Runner{JitterSeed: model.JitterSeed(seed)}
 	for _, a := range Arrangements() {
-		st, err := r.Run(a.Apply(base))
+		st, err := cost.RunEvent(&r, a.Apply(base), incident)
 		if err != nil {
 			return Measure{}, err
 		}

@@ -76,10 +76,21 @@ type ReviewOptions struct {
 
 	Tick model.Tick // the length of a round, for outputs in seconds
 
+	// Incident, if set, is the outage event (a post-mortem's failures,
+	// each node its own kind, base's outage fields their span) in place
+	// of the group outage wherever the review prices or replays the
+	// event: the recommendation and its sensitivity, the arrangements, the
+	// cost section and the timeline. The lease sweep, the heat map and the
+	// zone study vary a group outage, as long as the incident's span.
+	// IncidentFile names it.
+	Incident     model.Windows
+	IncidentFile string
+
 	// The recommendation: the outage lengths an event has and their
-	// shares (nil: base's outage alone), the leases to choose among (nil:
-	// the lease sweep's), and the price of each yearly measure (zero: none
-	// given, so the report names the Pareto front instead of one lease).
+	// shares (nil: base's outage alone, or the incident), the leases to
+	// choose among (nil: the lease sweep's), and the price of each yearly
+	// measure (zero: none given, so the report names the Pareto front
+	// instead of one lease).
 	Mix        []cost.MixEntry
 	Candidates []int
 	Weights    cost.Weights
@@ -151,9 +162,10 @@ const (
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
 	rv := &Review{Base: base, ReviewOptions: opt, Ranges: NewRanges(base)}
 	var err error
-	if rv.Measure, err = NewMeasure(base, opt.Seed); err != nil {
+	if rv.Measure, err = NewMeasure(base, opt.Seed, opt.Incident); err != nil {
 		return nil, err
 	}
+	rv.Measure.IncidentFile = opt.IncidentFile
 	r := model.Runner{JitterSeed: model.JitterSeed(opt.Seed)}
 	// add runs base with edit applied and appends the run to dst.
 	add := func(dst *[]Result, base model.Config, edit func(*model.Config)) error {
@@ -187,7 +199,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		plotRates = append(plotRates, float64(h))
 	}
 	for i, v := range []Arrangement{Arrangements()[0], Arrangements()[2]} {
-		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch, Tick: opt.Tick, Seed: opt.Seed}, cost.Window, cost.Phase)
+		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch, Tick: opt.Tick, Seed: opt.Seed, Incident: opt.Incident}, cost.Window, cost.Phase)
 		if err != nil {
 			return nil, err
 		}
@@ -199,7 +211,11 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	if rv.Sensitivity, err = rv.sensitivity(ctx); err != nil {
 		return nil, err
 	}
-	if rv.Timeline, _, err = r.TraceRounds(plain, plain.Schedule()); err != nil {
+	var event model.Schedule = plain.Schedule()
+	if opt.Incident != nil {
+		event = opt.Incident
+	}
+	if rv.Timeline, _, err = r.TraceRounds(plain, event); err != nil {
 		return nil, err
 	}
 	for nodes := ZoneDown(base); nodes <= MostNodes(base); nodes++ {
@@ -225,14 +241,44 @@ func (rv *Review) recommend(ctx context.Context, c model.Config, stretch float64
 		leases = append(slices.Clone(leases), rv.Base.Lease)
 	}
 	slices.Sort(leases)
+	if rv.Incident != nil {
+		ws := stretchIncident(rv.Incident, stretch)
+		first, last := span(ws)
+		c.Outage = last - first + 1
+		return cost.Recommend(ctx, c, rv.Seed, leases, []cost.MixEntry{{Outage: c.Outage, Weight: 1, Incident: ws}}, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	}
 	mix := slices.Clone(rv.Mix)
 	if mix == nil {
 		mix = []cost.MixEntry{{Outage: rv.Base.Outage, Weight: 1}}
 	}
 	for i := range mix {
-		mix[i].Outage = max(1, min(model.MaxRounds, int(math.Round(stretch*float64(mix[i].Outage)))))
+		mix[i].Outage = stretchLength(mix[i].Outage, stretch)
 	}
 	return cost.Recommend(ctx, c, rv.Seed, leases, mix, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+}
+
+// stretchLength is n rounds stretched by k, at least a round.
+func stretchLength(n int, k float64) int {
+	return max(1, min(model.MaxRounds, int(math.Round(k*float64(n)))))
+}
+
+// stretchIncident is an incident's failures, each stretched by k from its
+// start (at least a round): the sensitivity's "outage lengths".
+func stretchIncident(ws model.Windows, k float64) model.Windows {
+	out := slices.Clone(ws)
+	for i := range out {
+		out[i].Last = out[i].First + stretchLength(out[i].Last-out[i].First+1, k) - 1
+	}
+	return out
+}
+
+// span is the first and last round of an incident's failures.
+func span(ws model.Windows) (first, last int) {
+	first, last = ws[0].First, ws[0].Last
+	for _, w := range ws[1:] {
+		first, last = min(first, w.First), max(last, w.Last)
+	}
+	return first, last
 }
 
 // sensitivity is the recommendation with the outage rate, the lines a

@@ -199,3 +199,75 @@ func TestArrangementsWithoutAQueue(t *testing.T) {
 		}
 	}
 }
+
+// TestIncidentReview: with an incident as the outage event, the
+// recommendation is the phase method over the incident, not over the
+// group outage of its span, its "outage lengths" rows stretch each failure
+// from its start, and the arrangements and the timeline replay it.
+func TestIncidentReview(t *testing.T) {
+	ctx := context.Background()
+	base := model.Default()
+	base.Nodes, base.Lease, base.Start, base.Outage = 3, 4, 6, 5 // the outage fields: the incident's span
+	incident := model.Windows{
+		{Node: 0, First: 6, Last: 10, Failure: model.Partitioned},
+		{Node: 1, First: 7, Last: 9, Failure: model.Crashed},
+	}
+	opt := study.DefaultReviewOptions(base)
+	opt.Replicas = 2
+	opt.Incident, opt.IncidentFile = incident, "partition.txt"
+	rv, err := study.NewReview(ctx, base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	group := opt
+	group.Incident = nil
+	plainRv, err := study.NewReview(ctx, base, group)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate, lines := opt.EventsPerYear[0], float64(opt.LinesPerBatch)
+	differs := false
+	for i, r := range rv.Recommendation {
+		c := base
+		c.Lease = r.Lease
+		e, err := cost.PhaseMethod(ctx, c, opt.Seed, incident)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := cost.Project(cost.Phase, e.PerEvent(), rate, lines)
+		if r.MissedLines != p.MissedLines() || r.DoubleLines != p.DoubleLines() || r.Handovers != rate*e.Handovers {
+			t.Errorf("lease %d: %+v, want the phase method's %+v over the incident", r.Lease, r, p)
+		}
+		differs = differs || r != plainRv.Recommendation[i]
+	}
+	if !differs {
+		t.Error("the incident's recommendation is the group outage's")
+	}
+	stretched := model.Windows{
+		{Node: 0, First: 6, Last: 15, Failure: model.Partitioned},
+		{Node: 1, First: 7, Last: 12, Failure: model.Crashed},
+	}
+	long := base
+	long.Outage = 10
+	var leases []int
+	for _, r := range rv.Recommendation {
+		leases = append(leases, r.Lease)
+	}
+	want, err := cost.Recommend(ctx, long, opt.Seed, leases, []cost.MixEntry{{Outage: 10, Weight: 1, Incident: stretched}}, rate, lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := rv.Sensitivity[5]; v.Assumption != "outage lengths" || v.Factor != 2 || !slices.Equal(v.Ranks, want) {
+		t.Errorf("outage lengths ×2: %+v, want %+v", v, want)
+	}
+	var r model.Runner
+	r.JitterSeed = model.JitterSeed(opt.Seed)
+	if st, _ := r.RunSchedule(rv.Arrangements[0].Config, incident); st != rv.Arrangements[0].Stats {
+		t.Errorf("the plain arrangement %+v, want the incident's run %+v", rv.Arrangements[0].Stats, st)
+	}
+	for _, tr := range rv.Timeline {
+		if down := tr.Round >= 7 && tr.Round <= 9; tr.Reachable[1] == down {
+			t.Errorf("round %d: node 1 reachable %t in the timeline", tr.Round, tr.Reachable[1])
+		}
+	}
+}

@@ -59,7 +59,7 @@ func setupMeasure(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	seed := new(uint64)
 	addJitterSeedFlag(fs, seed)
 	return func(_ context.Context, std *streams) error {
-		m, err := study.NewMeasure(c, *seed)
+		m, err := study.NewMeasure(c, *seed, nil)
 		if err != nil {
 			return usage(err)
 		}

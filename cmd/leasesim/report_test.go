@@ -148,3 +148,48 @@ func TestReportPrecision(t *testing.T) {
 		}
 	}
 }
+
+// TestReportIncident: a review of an incident (--incident, or a review
+// file's failures.incident beside it) names it where it prices and
+// replays the event, and says the group-outage studies take its span; an
+// incident beside the outage lengths or the outage's own flags, or one
+// the deployment does not fit, is refused in one line.
+func TestReportIncident(t *testing.T) {
+	dir := t.TempDir()
+	mixed, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "incidents", "mixed.txt"))
+	os.WriteFile(filepath.Join(dir, "mixed.txt"), mixed, 0o644)
+	review := filepath.Join(dir, "review.yaml")
+	os.WriteFile(review, []byte("deployment:\n  preset: kubernetes\n  nodes: 3\nschedule:\n  period: 5m\nfailures:\n  incident: mixed.txt\n  rounds: 15m\nstudy:\n  replicas: 2\n"), 0o644)
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runCmd(t, "report", "--out", out, review); code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	for _, want := range []string{
+		"Assumed: 6 outage events a year, each the incident of `mixed.txt` (3 failures over 40s); 4,000 invoice lines a batch. Each figure is the phase method's: the model run with the incident starting at every phase",
+		"; the incident of `mixed.txt`: node 0 partitioned over 2m0s-2m40s, node 1 crashed over 2m10s-2m30s, node 2 paused over 2m5s-2m35s. End-of-day batch trigger: at 4m59s, 9m59s, 14m59s. The lease sweep, the heat map and the zone study vary a group outage instead, as long as the incident's span (40s).",
+		"Leaderless: 2m11s-2m30s.",
+	} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md has no %q", want)
+		}
+	}
+	incident := filepath.Join(dir, "mixed.txt")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--outage-mix", "30s:1"}, "leasesim report: --incident is the outage event: want it without --outage-mix and --outage-history\n"},
+		{[]string{"--outage", "30s"}, "leasesim report: --outage goes not with --incident: the incident says who fails when, and how\n"},
+		{[]string{"--nodes", "2"}, "leasesim report: --incident: " + incident + ": line 8: node 2, but the deployment has 2 nodes (--nodes)\n"},
+		{[]string{"--rounds", "2m30s"}, "leasesim report: --incident: " + incident + ": line 6: the failure ends at 2m40s, after the run's end (--rounds 2m30s)\n"},
+	} {
+		args := append([]string{"report", "--out", out, "--preset", "kubernetes", "--nodes", "3", "--rounds", "15m", "--incident", incident}, tt.args...)
+		if code, stdout, stderr := runCmd(t, args...); code != exitUsage || stdout != "" || stderr != tt.want {
+			t.Errorf("%v: exit %d, %q, %q, want %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+	if code, _, stderr := runCmd(t, "report", "--out", out, "--epoch", "2026-11-30T23:58:00Z"); code != exitUsage || stderr != "leasesim report: --epoch goes only with --incident\n" {
+		t.Errorf("--epoch alone: exit %d, %q", code, stderr)
+	}
+}
