@@ -21,16 +21,11 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.CheckGrid()
 	addGridFlags(fs, &g, model.Params()...)
 	tick := addTickFlag(fs)
-	incidentFile := fs.String("incident", "", "check every configuration against this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage; --outage, --start, --down, --down-from and the kind flags then have no say")
-	epoch := fs.String("epoch", "", "with --incident, the moment the run begins, RFC 3339: a failure's start may then be a timestamp")
+	incident := addIncidentFlags(fs, "check every configuration against this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	return func(ctx context.Context, std *streams) error {
 		g.Tick = *tick
-		if fs.Changed("incident") {
-			if err := useIncident(fs, &g, *incidentFile, *epoch); err != nil {
-				return err
-			}
-		} else if fs.Changed("epoch") {
-			return usagef("--epoch goes only with --incident")
+		if err := incident.useOn(fs, &g); err != nil {
+			return err
 		}
 		size, err := g.Size()
 		if err != nil {
@@ -44,7 +39,7 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		bad := 0
 		checked, refused, err := sweep.Check(ctx, &g, func(c model.Config, violation error) error {
 			bad++
-			_, err := fmt.Fprintf(std.out, "violation: %s: %v\n", reproduce(c, g.Tick, *incidentFile, *epoch), violation)
+			_, err := fmt.Fprintf(std.out, "violation: %s: %v\n", reproduce(c, g.Tick, *incident.file, *incident.epoch), violation)
 			return err
 		}, progress)
 		if err != nil {

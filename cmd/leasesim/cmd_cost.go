@@ -25,22 +25,21 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	addJitterSeedFlag(fs, &in.Seed)
-	incidentFile := fs.String("incident", "", "the outage event is this incident (leasesim replay's file) instead of the group outage: what it costs a year at --outages-per-year such incidents; --outage, --start, --down, --down-from and the kind flags then have no say")
-	epoch := fs.String("epoch", "", "with --incident, the moment the run begins, RFC 3339: a failure's start may then be a timestamp")
+	incident := addIncidentFlags(fs, "the outage event is this incident (leasesim replay's file) instead of the group outage: what it costs a year at --outages-per-year such incidents")
 	return func(ctx context.Context, std *streams) error {
 		in.Tick = *tick
-		if fs.Changed("incident") {
-			inc, err := incidentFlag(fs, *incidentFile, in.Tick, *epoch)
+		if given, err := incident.given(fs); err != nil {
+			return err
+		} else if given {
+			inc, err := incidentFlag(fs, *incident.file, in.Tick, *incident.epoch)
 			if err != nil {
 				return err
 			}
 			if f, ok := inc.Beyond(in.Config.Nodes); ok {
-				return usagef("--incident: %s: line %d: node %d, but the run has %d nodes (--nodes)", *incidentFile, f.Line, f.Node, in.Config.Nodes)
+				return usagef("--incident: %s: line %d: node %d, but the run has %d nodes (--nodes)", *incident.file, f.Line, f.Node, in.Config.Nodes)
 			}
 			inc.Apply(&in.Config)
 			in.Incident = inc.Schedule()
-		} else if fs.Changed("epoch") {
-			return usagef("--epoch goes only with --incident")
 		}
 		methods := []cost.Method{cost.Method(method)}
 		write := reports.WriteWindowCost

@@ -39,8 +39,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.StringVar(&mix, "outage-mix", "", "the recommendation's outage lengths and their weights, outage:weight,… (with --tick, durations: 40s:0.9,5m:0.1; default: --outage alone)")
 	history := ""
 	fs.StringVar(&history, "outage-history", "", "instead of --outage-mix, a file of the outages a team has seen, one length a line (with --tick, a duration such as 45s; # starts a comment): each distinct length weighted by how often it occurs")
-	incidentFile := fs.String("incident", "", "the outage event is this incident (leasesim replay's file: one failure a line, each node its own kind) instead of the group outage: the recommendation, the arrangements, the cost section and the timeline price and replay it; --outage, --start, --down, --down-from, the kind flags, --outage-mix and --outage-history then have no say")
-	epoch := fs.String("epoch", "", "with --incident, the moment the run begins, RFC 3339: a failure's start may then be a timestamp")
+	incident := addIncidentFlags(fs, "the outage event is this incident (leasesim replay's file: one failure a line, each node its own kind) instead of the group outage and its --outage-mix or --outage-history: the recommendation, the arrangements, the cost section and the timeline price and replay it")
 	var candidates sweep.List
 	fs.Var(listValue{model.Lease, &candidates, new(string)}, "candidates", "the leases the recommendation chooses among, the current one always with them: "+sweep.ListSyntax+" (default: the lease sweep's)")
 	priceDelay := addPriceFlags(fs, &opt.Weights)
@@ -58,26 +57,28 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("invalid argument %q for \"--out\" flag: a file: want a folder", *out)
 		}
 		t := *tick
+		given, err := incident.given(fs)
 		switch {
-		case fs.Changed("incident") && (mix != "" || history != ""):
+		case err != nil:
+			return err
+		case given && (mix != "" || history != ""):
 			return usagef("--incident is the outage event: want it without --outage-mix and --outage-history")
-		case fs.Changed("incident"):
-			in, err := incidentFlag(fs, *incidentFile, t, *epoch)
+		case given:
+			file := *incident.file
+			in, err := incidentFlag(fs, file, t, *incident.epoch)
 			if err != nil {
 				return err
 			}
 			if f, ok := in.Beyond(base.Nodes); ok {
-				return usagef("--incident: %s: line %d: node %d, but the deployment has %d nodes (--nodes)", *incidentFile, f.Line, f.Node, base.Nodes)
+				return usagef("--incident: %s: line %d: node %d, but the deployment has %d nodes (--nodes)", file, f.Line, f.Node, base.Nodes)
 			}
 			for _, f := range in.Failures {
 				if f.Last > base.Rounds {
-					return usagef("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", *incidentFile, f.Line, t.FormatValue(model.Rounds, f.Last), t.FormatValue(model.Rounds, base.Rounds))
+					return usagef("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", file, f.Line, t.FormatValue(model.Rounds, f.Last), t.FormatValue(model.Rounds, base.Rounds))
 				}
 			}
 			in.Apply(&base)
-			opt.Incident, opt.IncidentFile = in.Schedule(), filepath.Base(*incidentFile)
-		case fs.Changed("epoch"):
-			return usagef("--epoch goes only with --incident")
+			opt.Incident, opt.IncidentFile = in.Schedule(), filepath.Base(file)
 		}
 		if err := base.Validate(); err != nil {
 			return usage(err)

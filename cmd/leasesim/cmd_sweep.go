@@ -44,19 +44,14 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Lookup("workers").DefValue = "all cores"
 	var k, n int = 0, 1
 	fs.Var(shardValue{&k, &n}, "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check")
-	incidentFile := fs.String("incident", "", "run every configuration through this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage; --outage, --start, --down, --down-from and the kind flags then have no say")
-	epoch := fs.String("epoch", "", "with --incident, the moment the run begins, RFC 3339: a failure's start may then be a timestamp")
+	incident := addIncidentFlags(fs, "run every configuration through this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")
 	maxConfigs := 50_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a grid with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		g.Tick = *tick
-		if fs.Changed("incident") {
-			if err := useIncident(fs, &g, *incidentFile, *epoch); err != nil {
-				return err
-			}
-		} else if fs.Changed("epoch") {
-			return usagef("--epoch goes only with --incident")
+		if err := incident.useOn(fs, &g); err != nil {
+			return err
 		}
 		size, err := g.Size()
 		if err != nil {
@@ -89,6 +84,36 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return sweep.Write(ctx, w, &g, opt)
 		})
 	}
+}
+
+// incidentFlags are a command's --incident and --epoch.
+type incidentFlags struct{ file, epoch *string }
+
+// addIncidentFlags adds --incident, what doing says the command does with
+// it, and --epoch.
+func addIncidentFlags(fs *pflag.FlagSet, doing string) incidentFlags {
+	return incidentFlags{
+		fs.String("incident", "", doing+"; --outage, --start, --down, --down-from and the kind flags then have no say"),
+		fs.String("epoch", "", "with --incident, the moment the run begins, RFC 3339: a failure's start may then be a timestamp"),
+	}
+}
+
+// given reports whether --incident was given, refusing --epoch without it.
+func (f incidentFlags) given(fs *pflag.FlagSet) (bool, error) {
+	if !fs.Changed("incident") && fs.Changed("epoch") {
+		return false, usagef("--epoch goes only with --incident")
+	}
+	return fs.Changed("incident"), nil
+}
+
+// useOn makes every configuration of g meet the incident, if one is given
+// (useIncident).
+func (f incidentFlags) useOn(fs *pflag.FlagSet, g *sweep.Grid) error {
+	given, err := f.given(fs)
+	if !given || err != nil {
+		return err
+	}
+	return useIncident(fs, g, *f.file, *f.epoch)
 }
 
 // useIncident makes every configuration of g meet the incident in the file
