@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	_ "github.com/leasesim/leasesim/internal/golden" // defines -update for go test ./... -update
+	_ "github.com/leasesim/leasesim/internal/golden" // defines -update, which rewrites the goldens
 	"github.com/leasesim/leasesim/model"
 )
 

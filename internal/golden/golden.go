@@ -1,9 +1,10 @@
 // Package golden compares test output with golden files, or rewrites them
-// with "go test ./... -update". A test's golden files live in the nearest
-// testdata/golden folder: its own package's (model, sweep, reports), or,
-// for the command, the module's, which holds the CLI's end-to-end outputs.
-// Every test package of leasesim imports this one, so the flag is defined
-// wherever it is passed.
+// with "go test -update" in a package that has them (make golden: every
+// such package: cmd/leasesim, cost, model, reports, sweep, each of which
+// imports this one and so defines the flag). A test's golden files live in
+// the nearest testdata/golden folder: its own package's (model, sweep,
+// reports), or, for the command, the module's, which holds the CLI's
+// end-to-end outputs.
 package golden
 
 import (
@@ -64,7 +65,7 @@ func CheckImage(t testing.TB, name string, got []byte, delta float64) {
 		t.Fatal(err)
 	}
 	if !same {
-		t.Errorf("image differs from %s beyond a tolerance of %g. If the change is intended, rewrite it with go test ./... -update and say why in the commit.", name, delta)
+		t.Errorf("image differs from %s beyond a tolerance of %g. If the change is intended, rewrite it with go test -update in this package and say why in the commit.", name, delta)
 	}
 }
 
@@ -78,7 +79,7 @@ func Check(t testing.TB, name string, got []byte) {
 		return
 	}
 	if !bytes.Equal(want, got) {
-		t.Errorf("output differs from %s (-want +got):\n%s\nIf the change is intended, rewrite it with go test ./... -update and say why in the commit.",
+		t.Errorf("output differs from %s (-want +got):\n%s\nIf the change is intended, rewrite it with go test -update in this package and say why in the commit.",
 			name, cmp.Diff(strings.SplitAfter(string(want), "\n"), strings.SplitAfter(string(got), "\n")))
 	}
 }
@@ -99,7 +100,7 @@ func golden(t testing.TB, name string, got []byte) (want []byte, compare bool) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./... -update to create it)", err)
+		t.Fatalf("%v (run go test -update in this package to create it)", err)
 	}
 	return want, true
 }
