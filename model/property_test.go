@@ -55,8 +55,11 @@ func drawConfig(t *rapid.T) model.Config {
 }
 
 // drawSchedule draws a failure schedule for c: the seed's (a zone), random
-// per-node windows, or independent random up and down periods.
+// per-node windows, each failing as configured or its own way, or
+// independent random up and down periods, with another process of its own
+// kind (a node's or a zone's) beside them now and then.
 func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
+	kind := rapid.SampledFrom([]model.Failure{model.AsConfigured, model.Isolated, model.BlackHoled, model.Partitioned, model.Paused, model.Crashed, model.Released})
 	switch rapid.IntRange(0, 2).Draw(t, "schedule") {
 	case 1:
 		var ws model.Windows
@@ -65,7 +68,7 @@ func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
 			for range rapid.IntRange(0, 4).Draw(t, "windows") {
 				first += rapid.IntRange(0, 200).Draw(t, "gap")
 				last := first + rapid.IntRange(0, 200).Draw(t, "length")
-				ws = append(ws, model.Window{Node: node, First: first, Last: last})
+				ws = append(ws, model.Window{Node: node, First: first, Last: last, Failure: kind.Draw(t, "kind")})
 				first = last + 2
 			}
 		}
@@ -74,7 +77,17 @@ func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
 		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
 		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
 		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
-		return &model.Alternating{Up: up, Down: down, Seed: [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}}
+		a := &model.Alternating{Up: up, Down: down, Seed: [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}}
+		for range rapid.IntRange(0, 2).Draw(t, "also") {
+			up, _ := model.ParseLengths(dist.Draw(t, "also_uptime"))
+			down, _ := model.ParseLengths(dist.Draw(t, "also_downtime"))
+			p := model.Process{Up: up, Down: down, Failure: kind.Filter(func(f model.Failure) bool { return f != model.AsConfigured }).Draw(t, "also_kind")}
+			if rapid.Bool().Draw(t, "zone") {
+				p.Zone = []int{0, rapid.IntRange(1, 3).Draw(t, "zone_node")}
+			}
+			a.Also = append(a.Also, p)
+		}
+		return a
 	}
 	return c.Schedule()
 }

@@ -41,6 +41,7 @@ type state struct {
 	gaveUp                 bool
 	gaveUpAt               int  // the round the leader gave up or crashed in, while gaveUp
 	frozen                 bool // with Pause and a renew deadline, the leader froze since its last renewal: it renews at once when it wakes
+	wokeAt                 int  // while frozen, the round it wakes in: its renew deadline counts from there if it wakes still cut off
 	hung                   bool // with BlackHole, the leader's calls have hung since its last renewal
 	released               bool // with Release, the leader emptied the record as it stopped: the next poll takes over
 	believers              []believer
@@ -423,12 +424,19 @@ func (x *state) extraStarts(n int) {
 
 // giveUpRound is the round in which the record's leader gives up if it
 // cannot renew: a retry period and its renew deadline after its last
-// renewal, as client-go's renew loop; never without a renew deadline.
+// renewal, as client-go's renew loop; never without a renew deadline. A
+// frozen leader's timers stand still: it gives up a renew deadline after
+// it wakes, as a stale believer does, if it wakes still cut off (its
+// failure turned from a pause into another kind).
 func (x *state) giveUpRound() int {
 	if x.c.RenewDeadline == 0 {
 		return Never
 	}
-	return x.renewed + x.inRounds(x.c.RetryPeriod+x.c.RenewDeadline, x.leader)
+	from, wait := x.renewed, x.c.RetryPeriod+x.c.RenewDeadline
+	if x.frozen {
+		from, wait = x.wokeAt, x.c.RenewDeadline
+	}
+	return from + x.inRounds(wait, x.leader)
 }
 
 // drifts reports whether node's clock drifts: it is one of the failing
@@ -475,7 +483,7 @@ func (x *state) leaseRunOut(t int) int {
 // after waking, acting on its belief until then.
 func (x *state) wakeFrozen(w int) {
 	if x.reach.down[x.leader] && !x.gaveUp && x.fails(x.leader, Paused) {
-		x.frozen = true
+		x.frozen, x.wokeAt = true, w
 	}
 	for i := range x.believers {
 		if n := x.believers[i].node; x.reach.down[n] && x.fails(n, Paused) {
@@ -656,7 +664,7 @@ func (x *state) crash(t int) {
 // expireBeliefs ends, in round t, the beliefs whose renew deadline has
 // come: the record's leader's and the stale believers'.
 func (x *state) expireBeliefs(t int) {
-	if !x.gaveUp && !x.frozen && t >= x.giveUpRound() {
+	if !x.gaveUp && t >= x.giveUpRound() {
 		x.giveUp(t)
 	}
 	kept := x.believers[:0]
