@@ -93,6 +93,30 @@ func TestReviewFile(t *testing.T) {
 	}
 }
 
+// reportMD runs leasesim report with args, writing to out, and returns
+// report.md; a failed run fails the test.
+func reportMD(t *testing.T, out string, args ...string) string {
+	t.Helper()
+	if code, _, stderr := runCmd(t, append([]string{"report", "--out", out}, args...)...); code != 0 || stderr != "" {
+		t.Fatalf("report %v: exit %d: %s", args, code, stderr)
+	}
+	md, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(md)
+}
+
+// hasAll reports each of wants that text lacks.
+func hasAll(t *testing.T, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("report.md has no %q", want)
+		}
+	}
+}
+
 // TestOutageHistory: a review's outage mix from the outages a team has
 // seen (failures.history, --outage-history, found beside the review file):
 // each distinct length weighted by its share; with --outage-mix as well
@@ -103,13 +127,7 @@ func TestOutageHistory(t *testing.T) {
 	review := filepath.Join(dir, "review.yaml")
 	os.WriteFile(review, []byte("failures:\n  history: outages.txt\n"), 0o644)
 	out := filepath.Join(dir, "out")
-	if code, _, stderr := runCmd(t, "report", "--out", out, "--replicas", "2", review); code != 0 || stderr != "" {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
-	if want := "each of 2 rounds (75%), 7 rounds (25%)"; !strings.Contains(string(md), want) {
-		t.Errorf("report.md has no %q", want)
-	}
+	hasAll(t, reportMD(t, out, "--replicas", "2", review), "each of 2 rounds (75%), 7 rounds (25%)")
 	code, stdout, stderr := runCmd(t, "report", "--out", out, "--outage-mix", "2:1", review)
 	if want := "leasesim report: --outage-mix and --outage-history both give the outage lengths: want one of them\n"; code != exitUsage || stdout != "" || stderr != want {
 		t.Errorf("mix and history: exit %d, stdout %q, stderr %q", code, stdout, stderr)
@@ -121,20 +139,11 @@ func TestOutageHistory(t *testing.T) {
 // and not below the replicas run at a time.
 func TestReportPrecision(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	if code, _, stderr := runCmd(t, "report", "--out", out, "--replicas", "40", "--precision", "50%", "--max-replicas", "80"); code != 0 || stderr != "" {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
-	for _, want := range []string{
+	hasAll(t, reportMD(t, out, "--replicas", "40", "--precision", "50%", "--max-replicas", "80"),
 		"independently of the others; replicas, as many as the table says, of 21900 rounds",
 		"Replicas ran 40 at a time until the missed and the double lines a year were each within ±50% of their value, or ±1 line a year, at 95% confidence, or 80 replicas had run: ",
 		"| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval | replicas |\n|---:|---|---:|---:|---:|---:|---:|\n| 1 | false | ",
-		" | 80, not precise |\n",
-	} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("report.md has no %q", want)
-		}
-	}
+		" | 80, not precise |\n")
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -161,19 +170,10 @@ func TestReportIncident(t *testing.T) {
 	review := filepath.Join(dir, "review.yaml")
 	os.WriteFile(review, []byte("deployment:\n  preset: kubernetes\n  nodes: 3\nschedule:\n  period: 5m\nfailures:\n  incident: mixed.txt\n  rounds: 15m\nstudy:\n  replicas: 2\n"), 0o644)
 	out := filepath.Join(dir, "out")
-	if code, _, stderr := runCmd(t, "report", "--out", out, review); code != 0 || stderr != "" {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
-	for _, want := range []string{
+	hasAll(t, reportMD(t, out, review),
 		"Assumed: 6 outage events a year, each the incident of `mixed.txt` (3 failures over 40s); 4,000 invoice lines a batch. Each figure is the phase method's: the model run with the incident starting at every phase",
 		"; the incident of `mixed.txt`: node 0 partitioned over 2m0s-2m40s, node 1 crashed over 2m10s-2m30s, node 2 paused over 2m5s-2m35s. End-of-day batch trigger: at 4m59s, 9m59s, 14m59s. The lease sweep, the heat map and the zone study vary a group outage instead, as long as the incident's span (40s).",
-		"Leaderless: 2m11s-2m30s.",
-	} {
-		if !strings.Contains(string(md), want) {
-			t.Errorf("report.md has no %q", want)
-		}
-	}
+		"Leaderless: 2m11s-2m30s.")
 	incident := filepath.Join(dir, "mixed.txt")
 	for _, tt := range []struct {
 		args []string
