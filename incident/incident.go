@@ -150,13 +150,7 @@ func (in Incident) Beyond(nodes int) (Failure, bool) {
 }
 
 // Span is the first and last round any node is down.
-func (in Incident) Span() (first, last int) {
-	first, last = in.Failures[0].First, in.Failures[0].Last
-	for _, f := range in.Failures[1:] {
-		first, last = min(first, f.First), max(last, f.Last)
-	}
-	return first, last
-}
+func (in Incident) Span() (first, last int) { return in.Schedule().Span() }
 
 // Apply sets c's outage fields to the incident's span, which is what a
 // trace zooms to: the schedule, not these fields, says who fails when and

@@ -191,6 +191,16 @@ type Window struct {
 // costs a pass over the windows.
 type Windows []Window
 
+// Span is the first and last round any node is down; ws must not be
+// empty.
+func (ws Windows) Span() (first, last int) {
+	first, last = ws[0].First, ws[0].Last
+	for _, w := range ws[1:] {
+		first, last = min(first, w.First), max(last, w.Last)
+	}
+	return first, last
+}
+
 // Begin implements Schedule.
 func (ws Windows) Begin(*Reachability) int { return ws.after(0) }
 

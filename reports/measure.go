@@ -85,12 +85,31 @@ func eventScenario(t model.Tick, c model.Config, name string, ws model.Windows) 
 func incidentFailing(t model.Tick, name string, ws model.Windows) string {
 	u := unit{t}
 	var fs []string
-	how := []string{model.AsConfigured: "unreachable", model.Isolated: "isolated", model.BlackHoled: "black-holed",
-		model.Partitioned: "partitioned", model.Paused: "paused", model.Crashed: "crashed", model.Released: "stopped cleanly"}
 	for _, w := range ws {
-		fs = append(fs, fmt.Sprintf("node %d %s over %s", w.Node, how[w.Failure], u.during(w.First, w.Last)))
+		fs = append(fs, fmt.Sprintf("node %d %s over %s", w.Node, failedAs(w.Failure), u.during(w.First, w.Last)))
 	}
 	return fmt.Sprintf("the incident of `%s`: %s", name, strings.Join(fs, ", "))
+}
+
+// failedAs says how a node failed, for a sentence.
+func failedAs(f model.Failure) string {
+	switch f {
+	case model.AsConfigured:
+		return "unreachable"
+	case model.Isolated:
+		return "isolated"
+	case model.BlackHoled:
+		return "black-holed"
+	case model.Partitioned:
+		return "partitioned"
+	case model.Paused:
+		return "paused"
+	case model.Crashed:
+		return "crashed"
+	case model.Released:
+		return "stopped cleanly"
+	}
+	return f.String()
 }
 
 // groupFailing says which nodes the group outage of c cuts off, when.

@@ -243,7 +243,7 @@ func (rv *Review) recommend(ctx context.Context, c model.Config, stretch float64
 	slices.Sort(leases)
 	if rv.Incident != nil {
 		ws := stretchIncident(rv.Incident, stretch)
-		first, last := span(ws)
+		first, last := ws.Span()
 		c.Outage = last - first + 1
 		return cost.Recommend(ctx, c, rv.Seed, leases, []cost.MixEntry{{Outage: c.Outage, Weight: 1, Incident: ws}}, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
 	}
@@ -270,15 +270,6 @@ func stretchIncident(ws model.Windows, k float64) model.Windows {
 		out[i].Last = out[i].First + stretchLength(out[i].Last-out[i].First+1, k) - 1
 	}
 	return out
-}
-
-// span is the first and last round of an incident's failures.
-func span(ws model.Windows) (first, last int) {
-	first, last = ws[0].First, ws[0].Last
-	for _, w := range ws[1:] {
-		first, last = min(first, w.First), max(last, w.Last)
-	}
-	return first, last
 }
 
 // sensitivity is the recommendation with the outage rate, the lines a
