@@ -21,7 +21,10 @@ func TestMethodsByHand(t *testing.T) {
 	fenced.Fencing, fenced.PersistentTrigger = true, true
 	longLease := seed
 	longLease.Lease = 8
-	everyRound := model.Config{BatchLen: 1, Nodes: 3, Lease: 2, Renewal: 1, RetryPeriod: 1, Outage: 3, Start: 6, Rounds: 24, Period: 1, Down: 1}
+	everyRound := model.Config{
+		Policy:   model.Policy{BatchLen: 1, Nodes: 3, Lease: 2, Renewal: 1, RetryPeriod: 1, Period: 1},
+		Scenario: model.Scenario{Outage: 3, Start: 6, Rounds: 24, Down: 1},
+	}
 
 	tests := []struct {
 		name   string
@@ -143,9 +146,10 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 					for period := 1; period <= 7; period += 2 {
 						for toggles := range 16 * len(timings) {
 							tm := timings[toggles/16]
-							c := model.Config{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: tm.retry, RenewDeadline: tm.deadline,
-								Outage: outage, Start: 1, Rounds: 1, Period: period, Down: 1 + toggles>>3&1, Fencing: toggles&1 != 0,
-								PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0}
+							c := model.Config{
+								Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: tm.retry, RenewDeadline: tm.deadline, Period: period, Fencing: toggles&1 != 0, PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0},
+								Scenario: model.Scenario{Outage: outage, Start: 1, Rounds: 1, Down: 1 + toggles>>3&1},
+							}
 							if c.Validate() != nil {
 								continue // settings client-go refuses
 							}

@@ -28,9 +28,11 @@
 // With a RenewDeadline, a believer whose last renewal was in round R gives
 // up in round R+RetryPeriod+RenewDeadline, as client-go's renew loop does.
 //
-// A Config is one configuration; a Schedule says when nodes cannot reach
-// the record (GroupOutage, the publication's; Windows, hand-written;
-// Alternating, random up and down periods). A Runner runs a configuration
+// A Config is one configuration: a Policy, what a deployment sets, and a
+// Scenario, the failures its run meets and its length. A Schedule says
+// when nodes cannot reach the record (GroupOutage, the publication's and
+// the Scenario's; Windows, hand-written; Alternating, random up and down
+// periods). A Runner runs a configuration
 // under a schedule and counts Stats, allocation-free once warm; Trace shows
 // the rounds one by one; CheckInvariants and Runner.Check are the one
 // definition of a correct run. A run costs per event, not per round: it is

@@ -103,10 +103,10 @@ func TestInvariantsSmallSpace(t *testing.T) {
 						for period := 1; period <= 5; period += 2 {
 							for down := 0; down <= nodes; down++ {
 								for toggles := range 64 {
-									c := model.Config{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Outage: outage,
-										Start: start, Rounds: 16, Period: period, Down: down,
-										PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0,
-										CatchUpWindow: []int{0, 1, 2, 5}[toggles>>3&3], IdempotencyKey: toggles&32 != 0}
+									c := model.Config{
+										Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, CatchUpWindow: []int{0, 1, 2, 5}[toggles>>3&3], IdempotencyKey: toggles&32 != 0},
+										Scenario: model.Scenario{Outage: outage, Start: start, Rounds: 16, Down: down},
+									}
 									if err := r.Check(c, c.Schedule()); err != nil {
 										t.Fatalf("%+v: %v", c, err)
 									}
@@ -142,10 +142,10 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 								for _, period := range []int{1, 4} {
 									for _, down := range []int{1, 2} {
 										for toggles := range 160 {
-											c := model.Config{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline,
-												Outage: outage, Start: start, Rounds: 40, Period: period, Down: down,
-												PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, Jitter: toggles&8 != 0,
-												BlackHole: toggles&16 != 0}
+											c := model.Config{
+												Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, Jitter: toggles&8 != 0},
+												Scenario: model.Scenario{Outage: outage, Start: start, Rounds: 40, Down: down, BlackHole: toggles&16 != 0},
+											}
 											switch toggles >> 5 { // the kinds of failure, one at a time
 											case 1:
 												c.Partition = true
@@ -265,9 +265,10 @@ func TestQuietStretchesSkipped(t *testing.T) {
 				for outage := 0; outage <= 12; outage += 3 {
 					for period := 1; period <= 7; period += 3 {
 						for toggles := range 8 {
-							c := model.Config{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Outage: outage,
-								Start: 5, Rounds: 40, Period: period, Down: 1,
-								PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0}
+							c := model.Config{
+								Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0},
+								Scenario: model.Scenario{Outage: outage, Start: 5, Rounds: 40, Down: 1},
+							}
 							skipped, err := r.Run(c)
 							if err != nil {
 								t.Fatal(err)
@@ -424,7 +425,10 @@ func TestWarnings(t *testing.T) {
 // over many seeds the delays spread over most of that range.
 func TestJitterTakeoverBounds(t *testing.T) {
 	var r model.Runner
-	c := model.Config{BatchLen: 1, Nodes: 3, Lease: 150, Renewal: 0, RetryPeriod: 20, RenewDeadline: 100, Outage: 2000, Start: 1001, Rounds: 4000, Period: 1000, Down: 1, Jitter: true}
+	c := model.Config{
+		Policy:   model.Policy{BatchLen: 1, Nodes: 3, Lease: 150, Renewal: 0, RetryPeriod: 20, RenewDeadline: 100, Period: 1000, Jitter: true},
+		Scenario: model.Scenario{Outage: 2000, Start: 1001, Rounds: 4000, Down: 1},
+	}
 	lo, hi := c.Lease, c.Lease+int(2*(1+model.JitterFactor)*float64(c.RetryPeriod))+1
 	seen := map[int]bool{}
 	for seed := range uint64(500) {

@@ -35,18 +35,23 @@ const (
 	NumParams int = iota
 )
 
-// Config is one configuration of the round model. The failure scenario of
-// Run is the publication's: nodes 0 … Down-1 are unreachable in rounds
-// Start … Start+Outage-1 and every other node is always reachable.
+// Config is one configuration of the round model: what a deployment
+// sets (Policy) and the failures its run meets (Scenario). Their fields
+// read as Config's own, c.Lease and c.Outage alike: each is one Param,
+// numbered in column order whichever part holds it.
 type Config struct {
+	Policy
+	Scenario
+}
+
+// Policy is what a deployment sets: its nodes, lease settings, trigger
+// policy, fencing and quorum.
+type Policy struct {
 	Nodes             int  // nodes that can lead; node 0 leads first
 	Lease             int  // rounds without renewal before a standby takes over
 	Renewal           int  // believers re-read the record every Renewal rounds; 0: never
 	RetryPeriod       int  // the leader renews and followers poll in rounds t with t % RetryPeriod == 0
 	RenewDeadline     int  // a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never
-	Outage            int  // rounds the failing nodes stay unreachable
-	Start             int  // first round of the outage
-	Rounds            int  // rounds in the run, t = 1 … Rounds
 	Period            int  // the batch must start in every round t with t % Period == 0
 	BatchLen          int  // a started batch writes a part of its lines in each of this many rounds
 	Fencing           bool // refuse work carrying a stale fencing token
@@ -55,23 +60,34 @@ type Config struct {
 	CatchUpOnce       bool // with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed
 	IdempotencyKey    bool // the store refuses a second run of a slot: a second start is deduplicated, not double
 	Overlap           int  // what a slot due while an earlier run still runs does: OverlapAllow, OverlapSkip, OverlapBufferOne, OverlapBufferAll or OverlapCancelOther
-	Down              int  // nodes DownFrom … DownFrom+Down-1 fail together
-	DownFrom          int  // the first failing node: 0 takes the leader with it
 	Quorum            bool // a handover needs a strict majority reachable
-	Pause             bool // failing nodes freeze, no deadline of theirs firing, act on their belief when they wake and begin a renew cycle then
-	Crash             bool // failing nodes crash: they lose their belief and come back as followers
-	Release           bool // failing nodes stop cleanly: a leader among them empties the record, and the first follower to poll takes over
-	Partition         bool // failing nodes reach the store but not the record: their believers keep working
-	BlackHole         bool // the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
 	Jitter            bool // followers poll with client-go's jitter and count the lease from when they observed the last renewal
-	Drift             int  // the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000
+}
+
+// Scenario is the failures a run meets, and how long it lasts: Run's
+// schedule is the publication's group outage (Schedule), nodes DownFrom …
+// DownFrom+Down-1 unreachable in rounds Start … Start+Outage-1, every
+// other node always reachable; the failure kinds say how failing nodes
+// fail, under any schedule whose windows name no kind of their own.
+type Scenario struct {
+	Outage    int  // rounds the failing nodes stay unreachable
+	Start     int  // first round of the outage
+	Rounds    int  // rounds in the run, t = 1 … Rounds
+	Down      int  // nodes DownFrom … DownFrom+Down-1 fail together
+	DownFrom  int  // the first failing node: 0 takes the leader with it
+	Pause     bool // failing nodes freeze, no deadline of theirs firing, act on their belief when they wake and begin a renew cycle then
+	Crash     bool // failing nodes crash: they lose their belief and come back as followers
+	Release   bool // failing nodes stop cleanly: a leader among them empties the record, and the first follower to poll takes over
+	Partition bool // failing nodes reach the store but not the record: their believers keep working
+	BlackHole bool // the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
+	Drift     int  // the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000
 }
 
 // Default returns the publication's scenario: 5 nodes, lease 3, renewal 3,
 // the leader unreachable for 5 rounds from round 6, 24 rounds, a batch
 // every 6.
 func Default() Config {
-	return Config{Nodes: 5, Lease: 3, Renewal: 3, RetryPeriod: 1, Outage: 5, Start: 6, Rounds: 24, Period: 6, BatchLen: 1, Down: 1}
+	return Config{Policy: Policy{Nodes: 5, Lease: 3, Renewal: 3, RetryPeriod: 1, Period: 6, BatchLen: 1}, Scenario: Scenario{Outage: 5, Start: 6, Rounds: 24, Down: 1}}
 }
 
 type paramInfo struct {

@@ -498,20 +498,20 @@ func (x *state) wakeFrozen(w int) {
 // partition (a frozen node works nowhere). Isolated and BlackHoled nodes
 // are not Partitioned; BlackHoled is the only kind whose calls hang.
 func (x *state) fails(node int, f Failure) bool {
-	c := &x.c
+	s := &x.c.Scenario // the kinds that windows without their own fail as
 	switch own := x.reach.failureOf(node); {
 	case own != AsConfigured:
 		return own == f
 	case f == Crashed:
-		return c.Crash
+		return s.Crash
 	case f == Released:
-		return c.Release
+		return s.Release
 	case f == Paused:
-		return c.Pause
+		return s.Pause
 	case f == Partitioned:
-		return c.Partition && !c.Pause
+		return s.Partition && !s.Pause
 	case f == BlackHoled:
-		return c.BlackHole
+		return s.BlackHole
 	}
 	return false
 }

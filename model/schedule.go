@@ -174,10 +174,10 @@ func (g *GroupOutage) Apply(t int, r *Reachability) int {
 	return g.Start + g.Length
 }
 
-// Schedule returns the configuration's failure schedule: the publication's
+// Schedule returns the scenario's failure schedule: the publication's
 // outage, widened to Down nodes from DownFrom.
-func (c *Config) Schedule() *GroupOutage {
-	return &GroupOutage{Down: c.Down, Start: c.Start, Length: c.Outage, From: c.DownFrom}
+func (s *Scenario) Schedule() *GroupOutage {
+	return &GroupOutage{Down: s.Down, Start: s.Start, Length: s.Outage, From: s.DownFrom}
 }
 
 // Window makes one node unreachable in rounds First … Last.

@@ -55,9 +55,9 @@ func TestSingleNodeDownTenPercent(t *testing.T) {
 // for every node. Every replica is that run: means equal it, intervals are 0.
 func TestFixedEqualsSchedule(t *testing.T) {
 	for _, c := range []model.Config{
-		{Nodes: 3, Lease: 2, Renewal: 3, Rounds: 60, Period: 4},
-		{Nodes: 4, Lease: 1, Renewal: 5, Rounds: 97, Period: 6, Fencing: true, PersistentTrigger: true},
-		{Nodes: 1, Lease: 5, Renewal: 2, Rounds: 50, Period: 1, PersistentTrigger: true},
+		{Policy: model.Policy{Nodes: 3, Lease: 2, Renewal: 3, Period: 4}, Scenario: model.Scenario{Rounds: 60}},
+		{Policy: model.Policy{Nodes: 4, Lease: 1, Renewal: 5, Period: 6, Fencing: true, PersistentTrigger: true}, Scenario: model.Scenario{Rounds: 97}},
+		{Policy: model.Policy{Nodes: 1, Lease: 5, Renewal: 2, Period: 1, PersistentTrigger: true}, Scenario: model.Scenario{Rounds: 50}},
 	} {
 		c.Start, c.Down, c.RetryPeriod, c.BatchLen = 1, 1, 1, 1
 		var windows model.Windows
@@ -173,7 +173,10 @@ func TestLengthMeans(t *testing.T) {
 	}{
 		{"geometric:50", 50}, {"fixed:40", 40}, {"geometric:1", 1}, {"lognormal:3,0.5", math.Exp(3 + 0.5*0.5/2)},
 	} {
-		c := model.Config{BatchLen: 1, Nodes: 1, Lease: 1, Renewal: 1, RetryPeriod: 1, Start: 1, Rounds: 1_000_000, Period: 1_000_000, Down: 1}
+		c := model.Config{
+			Policy:   model.Policy{BatchLen: 1, Nodes: 1, Lease: 1, Renewal: 1, RetryPeriod: 1, Period: 1_000_000},
+			Scenario: model.Scenario{Start: 1, Rounds: 1_000_000, Down: 1},
+		}
 		a := &model.Alternating{Up: lengths(t, tt.dist), Down: lengths(t, "fixed:10"), Seed: [2]uint64{1, 2}}
 		st, err := r.RunSchedule(c, a)
 		if err != nil {

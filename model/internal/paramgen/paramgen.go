@@ -1,6 +1,6 @@
 // Command paramgen writes model/params.go from the table of the model's
 // parameters below: one entry per parameter is the whole of what the rest
-// of leasesim learns about it (its Param constant, its Config field, its
+// of leasesim learns about it (its Param constant, its field of Config, its
 // name in every CSV, JSON and flag, its doc, whether it is a toggle, its
 // range and its default). Generated rather than looked up at run time
 // because Config.Validate runs on every run and a table of getters would
@@ -22,46 +22,47 @@ import (
 
 // param is one parameter of the round model.
 type param struct {
-	field    string // the Param constant and the Config field
+	field    string // the Param constant and the field, of Policy or Scenario
 	name     string // snake_case: CSV column, JSON key; the flag is it with dashes
 	doc      string // one line, for help texts
-	fieldDoc string // the Config field's comment
+	fieldDoc string // the field's comment
 	toggle   bool   // a bool field, 0 or 1 as a Param value
 	lo, hi   string // the range, Go expressions (toggles: 0 … 1)
 	def      string // the default, a Go expression (the publication's scenario)
 	time     string // "Span" or "Point" for a time in rounds (model.TimeKind), else ""
 	names    string // an enumeration's value names, comma-separated, value 0 first; else ""
+	scenario bool   // a field of Scenario (the failures a run meets) rather than of Policy
 }
 
 // params is the table, in column order.
 func params() []param {
 	return []param{
-		{"Nodes", "nodes", "number of nodes that can lead", "nodes that can lead; node 0 leads first", false, "1", "MaxNodes", "5", "", ""},
-		{"Lease", "lease", "rounds without renewal after which a standby takes over", "rounds without renewal before a standby takes over", false, "1", "MaxRounds", "3", "Span", ""},
-		{"Renewal", "renewal", "a node that believes it leads re-reads the record every this many rounds and stops believing if it lost (0: never, only its renew deadline ends a belief, as in client-go)", "believers re-read the record every Renewal rounds; 0: never", false, "0", "MaxRounds", "3", "Span", ""},
-		{"RetryPeriod", "retry_period", "the leader renews, and the others poll the record, every this many rounds (client-go's RetryPeriod)", "the leader renews and followers poll in rounds t with t % RetryPeriod == 0", false, "1", "MaxRounds", "1", "Span", ""},
-		{"RenewDeadline", "renew_deadline", "a leader that cannot renew gives up this long after its first failed attempt: retry period + renew deadline after its last renewal (client-go's RenewDeadline; 0: never)", "a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never", false, "0", "MaxRounds", "0", "Span", ""},
-		{"Outage", "outage", "rounds the failing nodes stay unreachable", "rounds the failing nodes stay unreachable", false, "0", "MaxRounds", "5", "Span", ""},
-		{"Start", "start", "first round of the outage", "first round of the outage", false, "1", "MaxRounds", "6", "Point", ""},
-		{"Rounds", "rounds", "rounds in the run", "rounds in the run, t = 1 … Rounds", false, "1", "MaxRounds", "24", "Span", ""},
-		{"Period", "period", "the batch must start every this many rounds", "the batch must start in every round t with t % Period == 0", false, "1", "MaxRounds", "6", "Span", ""},
-		{"BatchLen", "batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while its token is the record's (1: the publication's instant batch)", "a started batch writes a part of its lines in each of this many rounds", false, "1", "MaxRounds", "1", "Span", ""},
-		{"Fencing", "fencing", "the record refuses work from a node with a stale fencing token", "refuse work carrying a stale fencing token", true, "0", "1", "false", "", ""},
-		{"PersistentTrigger", "persistent_trigger", "a trigger no node accepts is queued for the next leader", "queue a trigger that no node accepts", true, "0", "1", "false", "", ""},
-		{"CatchUpWindow", "catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit", "with PersistentTrigger, queued batches older than this are missed; 0: no limit", false, "0", "MaxRounds", "0", "Span", ""},
-		{"CatchUpOnce", "catch_up_once", "with the persistent trigger, the queued batches a node could start run once, for the latest slot, and the earlier slots are missed (CronJob, Quartz's fire-once-now misfire instruction); false runs every queued slot", "with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed", true, "0", "1", "false", "", ""},
-		{"IdempotencyKey", "idempotency_key", "the store refuses a second run of the same slot (CronJob's Job name, Temporal's workflow id): a batch two nodes start runs once, the second start deduplicated", "the store refuses a second run of a slot: a second start is deduplicated, not double", true, "0", "1", "false", "", ""},
-		{"Overlap", "overlap", "what the scheduler does with a slot that falls due while an earlier run of the batch still runs (batch_len over 1): allow it beside, skip it, buffer-one or buffer-all to start when the run ends (in the persistent trigger's queue), or cancel-other, stopping the run (Temporal's overlap policies; CronJob's Forbid is skip, Replace cancel-other)", "what a slot due while an earlier run still runs does: OverlapAllow, OverlapSkip, OverlapBufferOne, OverlapBufferAll or OverlapCancelOther", false, "0", "4", "0", "", "allow,skip,buffer-one,buffer-all,cancel-other"},
-		{"Down", "down", "nodes 0 … down-1 are unreachable together during the outage (from down-from on, with it)", "nodes DownFrom … DownFrom+Down-1 fail together", false, "0", "MaxNodes", "1", "", ""},
-		{"DownFrom", "down_from", "the first of the down nodes: 0, the leader's zone; 1, a zone of standbys beside it", "the first failing node: 0 takes the leader with it", false, "0", "MaxNodes", "0", "", ""},
-		{"Quorum", "quorum", "a handover needs a strict majority of all nodes reachable", "a handover needs a strict majority reachable", true, "0", "1", "false", "", ""},
-		{"Pause", "pause", "failing nodes freeze: no timer of theirs fires, so no renew deadline; when they wake they act on their belief at once and begin a renew cycle, renewing if the record is still theirs, else giving up a renew deadline later (a crash still wins)", "failing nodes freeze, no deadline of theirs firing, act on their belief when they wake and begin a renew cycle then", true, "0", "1", "false", "", ""},
-		{"Crash", "crash", "failing nodes crash: they lose their belief at once and come back as followers (a partition's nodes then work no more)", "failing nodes crash: they lose their belief and come back as followers", true, "0", "1", "false", "", ""},
-		{"Release", "release", "failing nodes stop cleanly as the outage begins (a deploy, a drain): a leader among them empties the record, as client-go's ReleaseOnCancel, so the first follower to poll takes over; they come back as followers", "failing nodes stop cleanly: a leader among them empties the record, and the first follower to poll takes over", true, "0", "1", "false", "", ""},
-		{"Partition", "partition", "failing nodes reach the store where the batch writes but not the record: a leader among them works on, unrenewed, until it stops believing (fencing refuses its work once another holds a newer token)", "failing nodes reach the store but not the record: their believers keep working", true, "0", "1", "false", "", ""},
-		{"BlackHole", "black_hole", "during an outage the leader's calls hang until they time out, after half the renew deadline (client-go's max(1s, RD/2)), instead of failing at once: fewer attempts fit in the deadline", "the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once", true, "0", "1", "false", "", ""},
-		{"Jitter", "jitter", "followers poll every retry period stretched by client-go's jitter, RP·(1 + U[0, 1.2)), and count the lease from when they saw the last renewal; drawn from the run's seed", "followers poll with client-go's jitter and count the lease from when they observed the last renewal", true, "0", "1", "false", "", ""},
-		{"Drift", "drift", "the failing nodes' clocks run this many thousandths fast (negative: slow), the whole run: a leader among them gives up its renew deadline, and a follower counts the lease, in its own time (-500 is half speed, 1000 double)", "the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000", false, "-500", "1000", "0", "", ""},
+		{"Nodes", "nodes", "number of nodes that can lead", "nodes that can lead; node 0 leads first", false, "1", "MaxNodes", "5", "", "", false},
+		{"Lease", "lease", "rounds without renewal after which a standby takes over", "rounds without renewal before a standby takes over", false, "1", "MaxRounds", "3", "Span", "", false},
+		{"Renewal", "renewal", "a node that believes it leads re-reads the record every this many rounds and stops believing if it lost (0: never, only its renew deadline ends a belief, as in client-go)", "believers re-read the record every Renewal rounds; 0: never", false, "0", "MaxRounds", "3", "Span", "", false},
+		{"RetryPeriod", "retry_period", "the leader renews, and the others poll the record, every this many rounds (client-go's RetryPeriod)", "the leader renews and followers poll in rounds t with t % RetryPeriod == 0", false, "1", "MaxRounds", "1", "Span", "", false},
+		{"RenewDeadline", "renew_deadline", "a leader that cannot renew gives up this long after its first failed attempt: retry period + renew deadline after its last renewal (client-go's RenewDeadline; 0: never)", "a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never", false, "0", "MaxRounds", "0", "Span", "", false},
+		{"Outage", "outage", "rounds the failing nodes stay unreachable", "rounds the failing nodes stay unreachable", false, "0", "MaxRounds", "5", "Span", "", true},
+		{"Start", "start", "first round of the outage", "first round of the outage", false, "1", "MaxRounds", "6", "Point", "", true},
+		{"Rounds", "rounds", "rounds in the run", "rounds in the run, t = 1 … Rounds", false, "1", "MaxRounds", "24", "Span", "", true},
+		{"Period", "period", "the batch must start every this many rounds", "the batch must start in every round t with t % Period == 0", false, "1", "MaxRounds", "6", "Span", "", false},
+		{"BatchLen", "batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while its token is the record's (1: the publication's instant batch)", "a started batch writes a part of its lines in each of this many rounds", false, "1", "MaxRounds", "1", "Span", "", false},
+		{"Fencing", "fencing", "the record refuses work from a node with a stale fencing token", "refuse work carrying a stale fencing token", true, "0", "1", "false", "", "", false},
+		{"PersistentTrigger", "persistent_trigger", "a trigger no node accepts is queued for the next leader", "queue a trigger that no node accepts", true, "0", "1", "false", "", "", false},
+		{"CatchUpWindow", "catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit", "with PersistentTrigger, queued batches older than this are missed; 0: no limit", false, "0", "MaxRounds", "0", "Span", "", false},
+		{"CatchUpOnce", "catch_up_once", "with the persistent trigger, the queued batches a node could start run once, for the latest slot, and the earlier slots are missed (CronJob, Quartz's fire-once-now misfire instruction); false runs every queued slot", "with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed", true, "0", "1", "false", "", "", false},
+		{"IdempotencyKey", "idempotency_key", "the store refuses a second run of the same slot (CronJob's Job name, Temporal's workflow id): a batch two nodes start runs once, the second start deduplicated", "the store refuses a second run of a slot: a second start is deduplicated, not double", true, "0", "1", "false", "", "", false},
+		{"Overlap", "overlap", "what the scheduler does with a slot that falls due while an earlier run of the batch still runs (batch_len over 1): allow it beside, skip it, buffer-one or buffer-all to start when the run ends (in the persistent trigger's queue), or cancel-other, stopping the run (Temporal's overlap policies; CronJob's Forbid is skip, Replace cancel-other)", "what a slot due while an earlier run still runs does: OverlapAllow, OverlapSkip, OverlapBufferOne, OverlapBufferAll or OverlapCancelOther", false, "0", "4", "0", "", "allow,skip,buffer-one,buffer-all,cancel-other", false},
+		{"Down", "down", "nodes 0 … down-1 are unreachable together during the outage (from down-from on, with it)", "nodes DownFrom … DownFrom+Down-1 fail together", false, "0", "MaxNodes", "1", "", "", true},
+		{"DownFrom", "down_from", "the first of the down nodes: 0, the leader's zone; 1, a zone of standbys beside it", "the first failing node: 0 takes the leader with it", false, "0", "MaxNodes", "0", "", "", true},
+		{"Quorum", "quorum", "a handover needs a strict majority of all nodes reachable", "a handover needs a strict majority reachable", true, "0", "1", "false", "", "", false},
+		{"Pause", "pause", "failing nodes freeze: no timer of theirs fires, so no renew deadline; when they wake they act on their belief at once and begin a renew cycle, renewing if the record is still theirs, else giving up a renew deadline later (a crash still wins)", "failing nodes freeze, no deadline of theirs firing, act on their belief when they wake and begin a renew cycle then", true, "0", "1", "false", "", "", true},
+		{"Crash", "crash", "failing nodes crash: they lose their belief at once and come back as followers (a partition's nodes then work no more)", "failing nodes crash: they lose their belief and come back as followers", true, "0", "1", "false", "", "", true},
+		{"Release", "release", "failing nodes stop cleanly as the outage begins (a deploy, a drain): a leader among them empties the record, as client-go's ReleaseOnCancel, so the first follower to poll takes over; they come back as followers", "failing nodes stop cleanly: a leader among them empties the record, and the first follower to poll takes over", true, "0", "1", "false", "", "", true},
+		{"Partition", "partition", "failing nodes reach the store where the batch writes but not the record: a leader among them works on, unrenewed, until it stops believing (fencing refuses its work once another holds a newer token)", "failing nodes reach the store but not the record: their believers keep working", true, "0", "1", "false", "", "", true},
+		{"BlackHole", "black_hole", "during an outage the leader's calls hang until they time out, after half the renew deadline (client-go's max(1s, RD/2)), instead of failing at once: fewer attempts fit in the deadline", "the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once", true, "0", "1", "false", "", "", true},
+		{"Jitter", "jitter", "followers poll every retry period stretched by client-go's jitter, RP·(1 + U[0, 1.2)), and count the lease from when they saw the last renewal; drawn from the run's seed", "followers poll with client-go's jitter and count the lease from when they observed the last renewal", true, "0", "1", "false", "", "", false},
+		{"Drift", "drift", "the failing nodes' clocks run this many thousandths fast (negative: slow), the whole run: a leader among them gives up its renew deadline, and a follower counts the lease, in its own time (-500 is half speed, 1000 double)", "the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000", false, "-500", "1000", "0", "", "", true},
 	}
 }
 
@@ -69,6 +70,23 @@ func main() {
 	if err := os.WriteFile("params.go", Generate(), 0o644); err != nil {
 		log.Fatal(err)
 	}
+}
+
+// fields writes the struct named part: the parameters with scenario set
+// as given, in column order.
+func fields(b *bytes.Buffer, ps []param, part string, scenario bool) {
+	fmt.Fprintf(b, "type %s struct {\n", part)
+	for _, x := range ps {
+		if x.scenario != scenario {
+			continue
+		}
+		typ := "int"
+		if x.toggle {
+			typ = "bool"
+		}
+		fmt.Fprintf(b, "\t%s %s // %s\n", x.field, typ, x.fieldDoc)
+	}
+	fmt.Fprintf(b, "}\n\n")
 }
 
 // Generate returns the text of model/params.go.
@@ -89,29 +107,34 @@ func Generate() []byte {
 	}
 	p("\tNumParams int = iota\n)\n\n")
 
-	p("// Config is one configuration of the round model. The failure scenario of\n")
-	p("// Run is the publication's: nodes 0 … Down-1 are unreachable in rounds\n")
-	p("// Start … Start+Outage-1 and every other node is always reachable.\n")
-	p("type Config struct {\n")
-	for _, x := range ps {
-		typ := "int"
-		if x.toggle {
-			typ = "bool"
-		}
-		p("\t%s %s // %s\n", x.field, typ, x.fieldDoc)
-	}
-	p("}\n\n")
+	p("// Config is one configuration of the round model: what a deployment\n")
+	p("// sets (Policy) and the failures its run meets (Scenario). Their fields\n")
+	p("// read as Config's own, c.Lease and c.Outage alike: each is one Param,\n")
+	p("// numbered in column order whichever part holds it.\n")
+	p("type Config struct {\n\tPolicy\n\tScenario\n}\n\n")
+	p("// Policy is what a deployment sets: its nodes, lease settings, trigger\n")
+	p("// policy, fencing and quorum.\n")
+	fields(&b, ps, "Policy", false)
+	p("// Scenario is the failures a run meets, and how long it lasts: Run's\n")
+	p("// schedule is the publication's group outage (Schedule), nodes DownFrom …\n")
+	p("// DownFrom+Down-1 unreachable in rounds Start … Start+Outage-1, every\n")
+	p("// other node always reachable; the failure kinds say how failing nodes\n")
+	p("// fail, under any schedule whose windows name no kind of their own.\n")
+	fields(&b, ps, "Scenario", true)
 
 	p("// Default returns the publication's scenario: 5 nodes, lease 3, renewal 3,\n")
 	p("// the leader unreachable for 5 rounds from round 6, 24 rounds, a batch\n// every 6.\n")
 	p("func Default() Config {\n\treturn Config{")
-	var defs []string
-	for _, x := range ps {
-		if x.def != "false" && x.def != "0" {
-			defs = append(defs, x.field+": "+x.def)
+	for i, part := range []string{"Policy", "Scenario"} {
+		var defs []string
+		for _, x := range ps {
+			if x.scenario == (i == 1) && x.def != "false" && x.def != "0" {
+				defs = append(defs, x.field+": "+x.def)
+			}
 		}
+		p("%s: %s{%s}, ", part, part, strings.Join(defs, ", "))
 	}
-	p("%s}\n}\n\n", strings.Join(defs, ", "))
+	p("}\n}\n\n")
 
 	p("type paramInfo struct {\n\tname, doc string\n}\n\n")
 	p("// paramTable is indexed by Param. It is a function so that the package\n// keeps no mutable globals.\n")
