@@ -180,6 +180,70 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 	}
 }
 
+// TestPhasePeriodLosesAlike: without the persistent trigger, triggers
+// every PhasePeriod rounds lose per outage event, over the event's phases,
+// Period/PhasePeriod times what c's own triggers lose: the identity behind
+// a Monte Carlo study that averages over the trigger's phase
+// (sweep.MonteCarlo.PhaseAverage). Over a grid of configurations with
+// every failure kind, batches that take time and the overlap policies
+// that need no queue; jitter draws its own per phase, so it is left out.
+func TestPhasePeriodLosesAlike(t *testing.T) {
+	kinds := []func(*model.Config){
+		func(*model.Config) {},
+		func(c *model.Config) { c.Crash = true },
+		func(c *model.Config) { c.Release = true },
+		func(c *model.Config) { c.Pause = true },
+		func(c *model.Config) { c.Partition = true },
+		func(c *model.Config) { c.BlackHole = true },
+		func(c *model.Config) { c.Drift = 400 },
+	}
+	timings := []struct{ retry, deadline int }{{1, 0}, {2, 0}, {1, 2}, {2, 3}, {3, 4}}
+	checked, denser := 0, 0
+	const combinations, stride = 5 * 3 * 3 * 4 * 4 * 3 * 3 * 2 * 2 * 2 * 4 * 2 * 2 * 7, 1_000_003 // a prime: every 30,000th combination or so, spread over all
+	for i := range 30_000 {
+		k := i * stride % combinations
+		pick := func(n int) int { v := k % n; k /= n; return v }
+		tm := timings[pick(len(timings))]
+		c := model.Config{
+			Policy: model.Policy{Nodes: 1 + pick(3), Lease: 1 + 2*pick(3), Renewal: pick(4), RetryPeriod: tm.retry, RenewDeadline: tm.deadline,
+				Period: []int{4, 6, 9, 12}[pick(4)], BatchLen: 1 + pick(3), Overlap: []int{model.OverlapAllow, model.OverlapSkip, model.OverlapCancelOther}[pick(3)],
+				Fencing: pick(2) == 1, Quorum: pick(2) == 1, IdempotencyKey: pick(2) == 1},
+			Scenario: model.Scenario{Outage: []int{0, 2, 5, 9}[pick(4)], Start: 1, Rounds: 1, Down: 1 + pick(2), DownFrom: pick(2)},
+		}
+		kinds[pick(len(kinds))](&c)
+		if c.Validate() != nil {
+			continue // settings client-go refuses
+		}
+		dense := c
+		dense.Period = c.PhasePeriod()
+		own, err := PhaseMethod(context.Background(), c, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		phased, err := PhaseMethod(context.Background(), dense, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, q := float64(c.Period), float64(dense.Period)
+		for _, v := range []struct {
+			name      string
+			own, dens float64
+		}{{"missed", own.Missed, phased.Missed}, {"double starts", own.DoubleStarts, phased.DoubleStarts},
+			{"unwritten", own.Unwritten, phased.Unwritten}, {"rewritten", own.Rewritten, phased.Rewritten}} {
+			if math.Abs(v.own*p-v.dens*q) > 1e-9*max(1, v.own*p) {
+				t.Fatalf("%+v: %s %v an event every %d rounds, %v every %d: not %d/%d as many", c, v.name, v.own, c.Period, v.dens, dense.Period, c.Period, dense.Period)
+			}
+		}
+		checked++
+		if dense.Period < c.Period {
+			denser++
+		}
+	}
+	if checked < 10_000 || denser < checked/2 {
+		t.Fatalf("checked %d configurations, %d with a denser phase period", checked, denser)
+	}
+}
+
 func TestPhaseTooLarge(t *testing.T) {
 	c := model.Default()
 	c.Period, c.Renewal = 999_999_937, 999_999_929

@@ -154,6 +154,38 @@ func inRange(v int, p Param) bool {
 // Triggers is the number of trigger rounds in the run: rounds / period.
 func (c Config) Triggers() int { return c.Rounds / c.Period }
 
+// PhasePeriod is the shortest period whose triggers meet the retry and
+// re-read rounds in the phases c.Period's do and leave room for a batch:
+// the least multiple p of g = gcd(Period, m), m = lcm(RetryPeriod,
+// Renewal), with p ≥ BatchLen and gcd(p, m) = g. Without the persistent
+// trigger no trigger's batch depends on another's: a run started on time
+// ends before the next slot, and none starts late. So against failures
+// that strike at any round alike, a trigger every PhasePeriod rounds
+// loses on average what one of c's own does, and a run with them counts
+// Period/PhasePeriod times as many: the average over the trigger's phase
+// against the failures, with each failure met by many triggers instead
+// of, rarely, by one.
+func (c Config) PhasePeriod() int {
+	m := c.RetryPeriod
+	if c.Renewal > 0 {
+		m = m / gcd(m, c.Renewal) * c.Renewal
+	}
+	g := gcd(c.Period, m)
+	j := (c.BatchLen + g - 1) / g
+	for gcd(j, m/g) != 1 { // ends by Period/g, which is coprime to m/g
+		j++
+	}
+	return j * g
+}
+
+// gcd is the greatest common divisor of two positive numbers.
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
 func b2i(b bool) int {
 	if b {
 		return 1

@@ -534,3 +534,26 @@ func TestAlternatingAlso(t *testing.T) {
 		}
 	}
 }
+
+// TestPhasePeriod: the shortest period with c.Period's phases on the
+// retry and re-read rounds, and room for a batch, worked out by hand.
+func TestPhasePeriod(t *testing.T) {
+	for _, tt := range []struct {
+		period, retry, renewal, batchLen, want int
+	}{
+		{86_400, 2, 0, 1, 2},         // a nightly batch, client-go's 2 s retry: every even round
+		{86_400, 2, 0, 1_200, 1_200}, // a 20-minute batch needs 20 minutes
+		{6, 1, 3, 1, 3},              // the publication's: re-reads every 3 rounds, a trigger every 6
+		{7, 1, 0, 1, 1},              // nothing periodic to keep in phase: every round
+		{12, 4, 0, 1, 4},             // triggers on renew rounds stay on them
+		{30, 4, 0, 5, 6},             // gcd 2 with the retry rounds; 6 has it, 4 does not (gcd 4)
+		{10, 4, 6, 3, 10},            // lcm 12, gcd 2: 4 and 8 share 4 with 12, 6 shares 6; only 10 has gcd 2
+		{9, 3, 0, 9, 9},              // the batch fills the period
+	} {
+		c := model.Default()
+		c.Period, c.RetryPeriod, c.Renewal, c.BatchLen = tt.period, tt.retry, tt.renewal, tt.batchLen
+		if got := c.PhasePeriod(); got != tt.want {
+			t.Errorf("period %d, retry %d, renewal %d, batch %d: phase period %d, want %d", tt.period, tt.retry, tt.renewal, tt.batchLen, got, tt.want)
+		}
+	}
+}
