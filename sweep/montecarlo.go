@@ -43,6 +43,18 @@ type MonteCarlo struct {
 	// still repeats.
 	Precision, Floor float64
 	MaxReplicas      int
+
+	// PhaseAverage runs every replica with a trigger each
+	// Config.PhasePeriod() rounds instead of each Period, and counts each
+	// of them as PhasePeriod/Period of a batch in the yearly figures: the
+	// average over the trigger's phase against the same failures. That has
+	// the expectation of the configuration's own triggers and a fraction
+	// of their noise, for a rare outage then meets triggers in every
+	// replica instead of in one of thousands. The per-replica statistics
+	// are the denser triggers' (the CSV's trigger_every column). It needs
+	// triggers that do not queue: no configuration may have the persistent
+	// trigger.
+	PhaseAverage bool
 }
 
 // Headline returns the figures Precision asks about, each with its
@@ -213,12 +225,15 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 	if err != nil {
 		return err
 	}
+	if mc.PhaseAverage && mc.Grid.Values[model.PersistentTrigger].max() == 1 {
+		return fmt.Errorf("a Monte Carlo study that averages over the trigger's phase needs persistent_trigger false: a queued batch depends on the triggers before it")
+	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	dists := mc.distributions()
 	type job struct {
-		c           model.Config
+		run         model.Config // the configuration, with its phase period if the study averages over it
 		results     [][model.NumStats]int
 		first, last int // replicas first … last-1, whose results go to results[rep-from]
 	}
@@ -232,9 +247,9 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 			a := stoppable{Alternating: model.Alternating{Up: mc.Up, Down: mc.Down, Also: mc.Also}, done: ctx.Done()}
 			for j := range jobs {
 				for rep := j.first; rep < j.last; rep++ {
-					a.Seed = mc.replicaSeed(dists, &j.c, rep)
+					a.Seed = mc.replicaSeed(dists, &j.run, rep)
 					r.JitterSeed = [2]uint64{a.Seed[1], a.Seed[0]} // the followers' jitter, apart from the failures
-					st, err := r.RunSchedule(j.c, &a)
+					st, err := r.RunSchedule(j.run, &a)
 					if err != nil {
 						mu.Lock()
 						runErr = cmp.Or(runErr, err)
@@ -252,13 +267,17 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 	var results [][model.NumStats]int
 	for i := range size {
 		c := mc.Grid.Config(i)
+		run := c
+		if mc.PhaseAverage {
+			run.Period = c.PhasePeriod()
+		}
 		var s Summary
 		for done, n := from, to; ; {
 			results = slices.Grow(results[:done-from], n-done)[:n-from]
 			for first := done; first < n; first += chunk {
 				wg.Add(1)
 				select {
-				case jobs <- job{c, results, first, min(first+chunk, n)}:
+				case jobs <- job{run, results, first, min(first+chunk, n)}:
 				case <-ctx.Done():
 					wg.Done()
 					wg.Wait()
@@ -333,6 +352,9 @@ func (mc *MonteCarlo) Finish(s *Summary) {
 	}
 	if mc.RoundsPerYear > 0 { // lost and doubled are counted in parts of batches (model.Config.BatchLen)
 		scale := mc.RoundsPerYear / float64(s.Config.Rounds) / float64(s.Config.BatchLen)
+		if mc.PhaseAverage {
+			scale *= float64(s.Config.PhasePeriod()) / float64(s.Config.Period)
+		}
 		double := s.Tallies[model.DoubledParts]
 		s.MissedPerYear, s.MissedPerYearCI95 = scale*s.Lost.Mean(), s.Lost.Interval95().Scale(scale)
 		s.DoublePerYear, s.DoublePerYearCI95 = scale*double.Mean(), double.Interval95().Scale(scale)
@@ -355,6 +377,9 @@ func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 		b = append(b, "also,"...)
 	}
 	b = append(b, "seed,replicas"...)
+	if mc.PhaseAverage {
+		b = append(b, ",trigger_every"...)
+	}
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		b = fmt.Appendf(b, ",%[1]s_mean,%[1]s_lo95,%[1]s_hi95", t.StatName(s))
 	}
@@ -382,6 +407,9 @@ func (mc *MonteCarlo) AppendRow(b []byte, s *Summary) []byte {
 		b = fmt.Appendf(b, "%q,", mc.AlsoText(0))
 	}
 	b = fmt.Appendf(b, "%d,%d", mc.Seed, s.Replicas)
+	if mc.PhaseAverage {
+		b = t.AppendValue(append(b, ','), model.Period, s.Config.PhasePeriod())
+	}
 	for k := range model.NumStats {
 		mean, ci := s.InUnit(t, model.Stat(k))
 		for _, v := range []float64{mean, ci.Lo, ci.Hi} {

@@ -41,6 +41,7 @@ type monteCarloSpec struct {
 	Seed          uint64            `json:"seed"`
 	RoundsPerYear float64           `json:"rounds_per_year,omitempty"`
 	LinesPerBatch float64           `json:"lines_per_batch"`
+	PhaseAverage  bool              `json:"phase_average,omitempty"`
 }
 
 // processSpec is a further failure process of a study (MonteCarlo.Also).
@@ -56,7 +57,7 @@ type processSpec struct {
 func (mc *MonteCarlo) spec() monteCarloSpec {
 	s := monteCarloSpec{Grid: map[string]string{}, TickMS: time.Duration(mc.Grid.Tick).Milliseconds(), JitterSeed: mc.Grid.Seed,
 		Up: mc.Up.String(), Down: mc.Down.String(), UpSamples: mc.Up.Samples, DownSamples: mc.Down.Samples, Replicas: mc.Replicas, Seed: mc.Seed,
-		RoundsPerYear: mc.RoundsPerYear, LinesPerBatch: mc.LinesPerBatch}
+		RoundsPerYear: mc.RoundsPerYear, LinesPerBatch: mc.LinesPerBatch, PhaseAverage: mc.PhaseAverage}
 	for p, vals := range mc.Grid.Values {
 		s.Grid[model.Param(p).Name()] = vals.Format(model.Param(p))
 	}
@@ -68,7 +69,7 @@ func (mc *MonteCarlo) spec() monteCarloSpec {
 
 // studyOf rebuilds the study a spec describes.
 func (s monteCarloSpec) studyOf() (*MonteCarlo, error) {
-	mc := &MonteCarlo{Replicas: s.Replicas, Seed: s.Seed, RoundsPerYear: s.RoundsPerYear, LinesPerBatch: s.LinesPerBatch}
+	mc := &MonteCarlo{Replicas: s.Replicas, Seed: s.Seed, RoundsPerYear: s.RoundsPerYear, LinesPerBatch: s.LinesPerBatch, PhaseAverage: s.PhaseAverage}
 	var err error
 	lengths := func(text string, samples []int) (model.Lengths, error) {
 		if source, ok := strings.CutPrefix(text, "empirical:"); ok {

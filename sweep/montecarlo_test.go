@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -224,7 +225,8 @@ func expectedEvents(mc *sweep.MonteCarlo, c model.Config) float64 {
 }
 
 // TestIntervalCoverage: over 200 seeds, the 95% interval of the mean
-// leaderless rounds per replica covers the true mean 90-99% of the time,
+// leaderless rounds per replica, and of the missed batches a year averaged
+// over the trigger's phase, covers the true mean 90-99% of the time,
 // for cases whose answer is known exactly. Every node is a two-state
 // chain, up at round 1, leaving an up round with chance 1/up and a down
 // one with chance 1/down, so P(down at t) = π(1 − λ^(t−1)) with
@@ -253,19 +255,35 @@ func TestIntervalCoverage(t *testing.T) {
 		base := model.Default()
 		base.Nodes, base.Rounds, base.Lease = tt.nodes, tt.rounds, tt.lease
 		mc := study(t, base, fmt.Sprintf("geometric:%g", tt.up), fmt.Sprintf("geometric:%g", tt.down), tt.replicas)
-		covered, events := 0, 0.0
+		// Averaged over the trigger's phase, a trigger falls every
+		// PhasePeriod rounds and counts as PhasePeriod/Period of a batch;
+		// it is missed when no node is up. A year is a replica.
+		wantMissed, step := 0.0, base.PhasePeriod()
+		for r := step; r <= tt.rounds; r += step {
+			wantMissed += math.Pow(pi*(1-math.Pow(lambda, float64(r-1))), float64(tt.nodes)) * float64(step) / float64(base.Period)
+		}
+		phased := study(t, base, fmt.Sprintf("geometric:%g", tt.up), fmt.Sprintf("geometric:%g", tt.down), tt.replicas)
+		phased.PhaseAverage, phased.RoundsPerYear, phased.LinesPerBatch = true, float64(tt.rounds), 1
+		covered, coveredMissed, events := 0, 0, 0.0
 		const seeds = 200
 		for seed := range uint64(seeds) {
-			mc.Seed = seed
+			mc.Seed, phased.Seed = seed, seed
 			s := summaries(t, mc, 2)[0]
 			if ci := s.CI95[model.LeaderlessRounds]; ci.Lo <= want && want <= ci.Hi {
 				covered++
 			}
 			events += s.Mean[model.LeaderlessRounds] * float64(tt.replicas) / seeds
+			if ci := summaries(t, phased, 2)[0].MissedPerYearCI95; ci.Lo <= wantMissed && wantMissed <= ci.Hi {
+				coveredMissed++
+			}
 		}
-		t.Logf("%s: true mean %.4f leaderless rounds a replica, about %.1f in a study; covered by %d of %d intervals", tt.name, want, events, covered, seeds)
+		t.Logf("%s: true mean %.4f leaderless rounds a replica, about %.1f in a study; covered by %d of %d intervals; %.4f missed batches a year averaged over the phase, by %d",
+			tt.name, want, events, covered, seeds, wantMissed, coveredMissed)
 		if covered < 180 || covered > 198 {
 			t.Errorf("%s: the 95%% interval covered the true mean %.4f in %d of %d studies, want 180 to 198", tt.name, want, covered, seeds)
+		}
+		if coveredMissed < 180 || coveredMissed > 198 {
+			t.Errorf("%s: averaged over the phase, the 95%% interval covered the true %.4f missed batches a year in %d of %d studies, want 180 to 198", tt.name, wantMissed, coveredMissed, seeds)
 		}
 	}
 }
@@ -298,5 +316,66 @@ func TestPrecision(t *testing.T) {
 	mc.Precision, mc.Floor, mc.MaxReplicas = 0.001, 0, 200
 	if s := summaries(t, mc, 2)[0]; s.Precise || s.Replicas != 200 {
 		t.Errorf("asked for 0.1%% within 200 replicas: precise %t after %d", s.Precise, s.Replicas)
+	}
+}
+
+// TestPhaseAverage: a study that averages over the trigger's phase meets
+// the same failures (common random numbers) and finds what the
+// configuration's own triggers find, rarely: the missed (unreachable
+// leaders) or double (partitioned leaders, who work on) batches a year
+// inside their 95% interval, with its own interval at least three times
+// narrower.
+func TestPhaseAverage(t *testing.T) {
+	for _, tt := range []struct {
+		batchLen  int
+		partition bool
+	}{{1, false}, {4, false}, {1, true}, {4, true}} {
+		base := model.Default()
+		base.Nodes, base.Period, base.BatchLen, base.Rounds, base.Partition = 3, 1000, tt.batchLen, 20_000, tt.partition
+		var got [2]sweep.Summary
+		for i, phased := range []bool{false, true} {
+			mc := study(t, base, "geometric:300", "geometric:30", 300)
+			mc.RoundsPerYear, mc.LinesPerBatch, mc.PhaseAverage = 20_000, 1, phased
+			got[i] = summaries(t, mc, 2)[0]
+		}
+		own, phased := got[0], got[1]
+		f := struct {
+			name       string
+			own, phase float64
+			ownCI, ci  sweep.Interval
+		}{"missed", own.MissedPerYear, phased.MissedPerYear, own.MissedPerYearCI95, phased.MissedPerYearCI95}
+		if tt.partition {
+			f.name, f.own, f.phase, f.ownCI, f.ci = "double", own.DoublePerYear, phased.DoublePerYear, own.DoublePerYearCI95, phased.DoublePerYearCI95
+		}
+		if f.own == 0 || f.phase == 0 {
+			t.Fatalf("%+v: %s batches a year %v and %v: the case shows nothing", tt, f.name, f.own, f.phase)
+		}
+		if f.phase < f.ownCI.Lo || f.phase > f.ownCI.Hi {
+			t.Errorf("%+v: %s batches a year %.2f %v every period, %.2f %v averaged over the phase", tt, f.name, f.own, f.ownCI, f.phase, f.ci)
+		}
+		if 3*f.ci.HalfWidth() > f.ownCI.HalfWidth() {
+			t.Errorf("%+v: %s batches a year ± %.3f averaged over the phase, ± %.3f every period: not three times narrower", tt, f.name, f.ci.HalfWidth(), f.ownCI.HalfWidth())
+		}
+	}
+}
+
+// TestPhaseAverageNeedsNoQueue: a queued batch depends on the triggers
+// before it, so averaging over the phase refuses the persistent trigger;
+// the CSV says how often the replicas triggered.
+func TestPhaseAverageNeedsNoQueue(t *testing.T) {
+	base := model.Default()
+	base.Rounds = 1000
+	mc := study(t, base, "geometric:300", "geometric:30", 10)
+	mc.PhaseAverage = true
+	mc.Grid.Values[model.PersistentTrigger] = sweep.ListOf(0, 1)
+	err := mc.Run(context.Background(), 1, func(*sweep.Summary) error { return nil }, nil)
+	if err == nil || !strings.Contains(err.Error(), "needs persistent_trigger false") {
+		t.Errorf("phase average with the persistent trigger: %v", err)
+	}
+	mc.Grid.Values[model.PersistentTrigger] = sweep.ListOf(0)
+	s := summaries(t, mc, 1)[0]
+	header, row := strings.Split(string(mc.AppendHeader(nil)), ","), strings.Split(string(mc.AppendRow(nil, &s)), ",")
+	if i := slices.Index(header, "trigger_every"); i < 0 || row[i] != "3" {
+		t.Errorf("period 6, renewal 3: trigger_every column %d of %q, row %q; want 3", i, header, row)
 	}
 }
