@@ -439,6 +439,7 @@ func (rv review) writeNodes(b *strings.Builder) {
 		fmt.Fprintf(b, "In the plain arrangement, every node is up for %s, then down for %s, independently of the others; %s of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
 			lengthsText(rv.Tick, mc.Up), lengthsText(rv.Tick, mc.Down), replicas, u.span(rounds), years, mc.Seed)
 	}
+	rv.writePhaseAverage(b)
 	if mc.Precision > 0 {
 		rv.writePrecision(b)
 	}
@@ -477,6 +478,31 @@ func (rv review) writeNodes(b *strings.Builder) {
 	b.WriteString(". ")
 	qTwo, _, _, _ := lines(rv.NodeSummary(2, true))
 	fmt.Fprintf(b, "With quorum, two nodes miss %s lines a year: when either fails, the other alone is no majority.\n\n", thousands(qTwo, 0))
+}
+
+// writePhaseAverage says that the node-count study averages over the
+// trigger's phase (sweep.MonteCarlo.PhaseAverage), and why that measures
+// what the deployment's own triggers lose.
+func (rv review) writePhaseAverage(b *strings.Builder) {
+	c, u := rv.Nodes[0].Config, unit{rv.Tick}
+	step := c.PhasePeriod()
+	if step == c.Period {
+		return
+	}
+	every, instead := u.span(step), u.span(c.Period)
+	if rv.Tick == 0 {
+		every, instead = thousands(float64(step), 0)+" rounds", thousands(float64(c.Period), 0)+" rounds"
+	}
+	g := step // the share step/period in lowest terms, and period/step
+	for r := c.Period % g; r != 0; g, r = r, g%r {
+	}
+	k := strconv.FormatFloat(float64(c.Period)/float64(step), 'g', 3, 64)
+	if c.Period%step == 0 {
+		k = thousands(float64(c.Period/step), 0)
+	}
+	fmt.Fprintf(b, "Each replica triggers the batch every %s instead of every %s and counts each trigger as %s/%s of a batch: the lines a year are averaged over where in the period the failures strike. "+
+		"Without the persistent trigger no batch depends on another, so that is on average what one batch every %s loses, with far less noise: each failure is %s times as likely to meet a trigger, and each trigger counts %s times less.\n\n",
+		every, instead, thousands(float64(step/g), 0), thousands(float64(c.Period/g), 0), instead, k, k)
 }
 
 // writePrecision says how the node-count study ran to precision, and

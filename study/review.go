@@ -342,7 +342,7 @@ func MostNodes(base model.Config) int { return max(minMostNodes, base.Nodes+2) }
 // would otherwise take minutes.
 func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(plain), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
-		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch)}
+		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch), PhaseAverage: true}
 	mc.Grid.Tick = rv.Tick
 	mc.Grid.Values[model.Nodes], _ = sweep.ParseValues(0, model.Nodes, fmt.Sprintf("1:%d", MostNodes(rv.Base)))
 	mc.Grid.Values[model.Quorum] = sweep.ListOf(0, 1)
