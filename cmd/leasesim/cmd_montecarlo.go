@@ -45,6 +45,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(rateValue{&mc.RoundsPerYear}, "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off; with --tick, a year's rounds)")
 	lines := float64(mc.LinesPerBatch)
 	fs.Var(rateValue{&lines}, "lines-per-batch", "invoice lines one batch produces")
+	fs.BoolVar(&mc.PhaseAverage, "phase-average", false, "average the yearly figures over the trigger's phase: replicas trigger every phase period (the shortest that keeps the period's phases on the retry and re-read rounds and fits a batch) and count each trigger as its share of a batch; the same expectation, with far less noise where batches are rarely hit; needs yearly figures and --persistent-trigger false")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
 	shardK, shardN := 0, 0
 	fs.Var(shardValue{&shardK, &shardN}, "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV")
@@ -64,6 +65,14 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		if mc.Precision == 0 && (fs.Changed("max-replicas") || fs.Changed("precision-floor")) {
 			return usagef("--max-replicas and --precision-floor go only with --precision")
+		}
+		if mc.PhaseAverage && mc.RoundsPerYear == 0 {
+			return usagef("--phase-average needs yearly figures: --rounds-per-year or --tick")
+		}
+		for v := range mc.Grid.Values[model.PersistentTrigger].All() {
+			if mc.PhaseAverage && v == 1 {
+				return usagef("--phase-average needs --persistent-trigger false: a queued batch depends on the triggers before it, so triggers at other phases would not lose alike")
+			}
 		}
 		if shardN > 0 && mc.Precision > 0 {
 			return usagef("--shard and --precision do not go together: how many replicas precision takes is known only from all of them")
@@ -240,6 +249,10 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 		} else {
 			fmt.Fprintf(&b, "  not precise at --max-replicas %d: %s\n", s.Replicas, strings.Join(loose, ", "))
 		}
+	}
+	if mc.PhaseAverage && c.PhasePeriod() < c.Period { // else the period's own triggers are the densest
+		fmt.Fprintf(&b, "  averaged over the trigger's phase: a trigger every %s instead of %s, each counting as %s of a batch in the per-year figures\n",
+			t.Count(c.PhasePeriod()), t.Count(c.Period), strconv.FormatFloat(float64(c.PhasePeriod())/float64(c.Period), 'g', 4, 64))
 	}
 	fmt.Fprintf(&b, "  %-22s%16s  %s\n", "per replica", "mean", "95% interval")
 	for k := model.Stat(0); int(k) < model.NumStats; k++ {

@@ -41,6 +41,24 @@ func TestMonteCarlo(t *testing.T) {
 	}
 }
 
+// TestMonteCarloPhaseAverage: averaged over the trigger's phase, the
+// table says how often the replicas triggered and what each trigger
+// counts for, and the CSV has the trigger_every column; golden output.
+func TestMonteCarloPhaseAverage(t *testing.T) {
+	csv := filepath.Join(t.TempDir(), "mc.csv")
+	code, stdout, stderr := runCmd(t, "montecarlo", "--nodes", "3", "--period", "6,30", "--retry-period", "2", "--batch-len", "5", "--rounds", "20000",
+		"--rounds-per-year", "2190", "--replicas", "50", "--seed", "3", "--phase-average", "--csv", csv)
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	golden.Check(t, "cmd/montecarlo-phase.txt", []byte(stdout))
+	b, err := os.ReadFile(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "cmd/montecarlo-phase.csv", b)
+}
+
 func TestMonteCarloBadInput(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -63,6 +81,8 @@ func TestMonteCarloBadInput(t *testing.T) {
 		{[]string{"montecarlo", "--precision", "ten"}, `leasesim montecarlo: invalid argument "ten" for "--precision" flag: want a share from 0 to 1, as 10% or 0.1`},
 		{[]string{"montecarlo", "--max-replicas", "500"}, `leasesim montecarlo: --max-replicas and --precision-floor go only with --precision`},
 		{[]string{"montecarlo", "--precision", "5%", "--replicas", "200", "--max-replicas", "100"}, `leasesim montecarlo: --max-replicas 100 is fewer than --replicas 200, the replicas run at a time`},
+		{[]string{"montecarlo", "--phase-average"}, `leasesim montecarlo: --phase-average needs yearly figures: --rounds-per-year or --tick`},
+		{[]string{"montecarlo", "--phase-average", "--tick", "1s", "--persistent-trigger", "false,true"}, `leasesim montecarlo: --phase-average needs --persistent-trigger false: a queued batch depends on the triggers before it`},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := runCmd(t, tt.args...)
@@ -73,13 +93,15 @@ func TestMonteCarloBadInput(t *testing.T) {
 }
 
 // TestMonteCarloShardsMerge: a study run as shards of its replicas and
-// merged is the unsharded study's CSV byte for byte, in rounds and with a
-// tick and jitter; merge refuses shards out of order, missing, of another
-// study or cut short, with one line, exit 1 and nothing written.
+// merged is the unsharded study's CSV byte for byte, in rounds, averaged
+// over the trigger's phase, and with a tick and jitter; merge refuses
+// shards out of order, missing, of another study or cut short, with one
+// line, exit 1 and nothing written.
 func TestMonteCarloShardsMerge(t *testing.T) {
 	dir := t.TempDir()
 	for _, study := range [][]string{
 		{"--nodes", "1:3", "--quorum", "false,true", "--rounds", "20000", "--rounds-per-year", "2190", "--replicas", "90"},
+		{"--nodes", "2:3", "--period", "6,12", "--batch-len", "1,4", "--rounds", "20000", "--rounds-per-year", "2190", "--replicas", "40", "--phase-average"},
 		{"--preset", "kubernetes", "--nodes", "3", "--rounds", "24h", "--uptime", "geometric:2h", "--downtime", "lognormal:30s,1", "--replicas", "25", "--seed", "5",
 			"--also", "pause=geometric:6h/fixed:20s", "--also", "partition=geometric:12h/lognormal:1m,0.5", "--also", "isolate@0:1=geometric:24h/fixed:2m"},
 	} {
