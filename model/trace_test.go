@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/leasesim/leasesim/model"
@@ -30,5 +31,34 @@ func TestTraceWindow(t *testing.T) {
 		if first, last := model.TraceWindow(c); first != tt.first || last != tt.last {
 			t.Errorf("%s: rounds %d to %d, want %d to %d", tt.name, first, last, tt.first, tt.last)
 		}
+	}
+}
+
+// TestLongRunTrace: a trace of a billion rounds shows the window around
+// the outage, says so, and agrees with the run's statistics.
+func TestLongRunTrace(t *testing.T) {
+	c := model.Default()
+	c.Rounds, c.Start = 1_000_000_000, 500_000_000
+	b, err := new(model.Runner).AppendTrace(nil, c, c.Schedule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if lines[0] != "rounds 499999988 to 500000023 of 1000000000, around the outage; the others are left out" || len(lines) != 2+36 {
+		t.Errorf("%d lines, first %q", len(lines), lines[0])
+	}
+	rounds, st, err := new(model.Runner).TraceRounds(c, c.Schedule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, _ := model.Run(c)
+	leaderless := 0
+	for _, r := range rounds {
+		if r.Active == 0 {
+			leaderless++
+		}
+	}
+	if st != run || leaderless != run.LeaderlessRounds || leaderless == 0 {
+		t.Errorf("the window holds %d leaderless rounds; the run has %d (trace stats %+v, run %+v)", leaderless, run.LeaderlessRounds, st, run)
 	}
 }

@@ -11,35 +11,6 @@ import (
 	"github.com/leasesim/leasesim/study"
 )
 
-// TestLongRunTrace: a trace of a billion rounds shows the window around
-// the outage, says so, and agrees with the run's statistics.
-func TestLongRunTrace(t *testing.T) {
-	c := model.Default()
-	c.Rounds, c.Start = 1_000_000_000, 500_000_000
-	var b bytes.Buffer
-	if err := reports.WriteTrace(&b, new(model.Runner), c, c.Schedule()); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
-	if lines[0] != "rounds 499999988 to 500000023 of 1000000000, around the outage; the others are left out" || len(lines) != 2+36 {
-		t.Errorf("%d lines, first %q", len(lines), lines[0])
-	}
-	rounds, st, err := new(model.Runner).TraceRounds(c, c.Schedule())
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, _ := model.Run(c)
-	leaderless := 0
-	for _, r := range rounds {
-		if r.Active == 0 {
-			leaderless++
-		}
-	}
-	if st != run || leaderless != run.LeaderlessRounds || leaderless == 0 {
-		t.Errorf("the window holds %d leaderless rounds; the run has %d (trace stats %+v, run %+v)", leaderless, run.LeaderlessRounds, st, run)
-	}
-}
-
 // TestNodeStudyBounded: where ten years of replicas would draw more than
 // MaxStudyPeriods failure periods, replicas are shortened to fit, and
 // report.md says so.

@@ -58,14 +58,3 @@ func WriteRunCSV(w io.Writer, t model.Tick, c model.Config, st model.Stats) erro
 	_, err := w.Write(sweep.AppendRecord(sweep.AppendHeader(nil, t), t, &c, &st))
 	return err
 }
-
-// WriteTrace writes the trace of c under schedule s, run by r, as text
-// (model.Runner.AppendTrace).
-func WriteTrace(w io.Writer, r *model.Runner, c model.Config, s model.Schedule) error {
-	b, err := r.AppendTrace(nil, c, s)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
-}

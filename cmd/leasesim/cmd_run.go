@@ -34,10 +34,11 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if *tick != 0 {
 				fmt.Fprintf(std.out, "one round = %s: round t ends %s·t after the run begins\n", *tick, *tick)
 			}
-			if err := reports.WriteTrace(std.out, &r, c, c.Schedule()); err != nil {
+			b, err := r.AppendTrace(nil, c, c.Schedule())
+			if err != nil {
 				return err
 			}
-			if _, err := std.out.Write([]byte("\n")); err != nil {
+			if _, err := std.out.Write(append(b, '\n')); err != nil {
 				return err
 			}
 		}
