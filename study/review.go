@@ -336,7 +336,9 @@ func ZoneDown(base model.Config) int { return max(minZoneDown, base.Down) }
 func MostNodes(base model.Config) int { return max(minMostNodes, base.Nodes+2) }
 
 // studyNodes runs the node-count study: nodes 1 … MostNodes, quorum
-// off and on, every node failing independently, each replica StudyYears
+// off and on, every node failing independently, the yearly figures
+// averaged over the trigger's phase (the plain arrangement queues no
+// batch, sweep.MonteCarlo.PhaseAverage), each replica StudyYears
 // long or, where that would cost more than MaxStudyPeriods periods, as
 // long as fits: a long period (many rounds a year) with short up periods
 // would otherwise take minutes.
