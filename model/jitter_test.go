@@ -13,7 +13,7 @@ import (
 // for gaps uniform on [RP, 2.2·RP), 2.68/3.2 = 0.8375 RP. Drawing the wait
 // within a gap of unbiased length would give 0.8 RP.
 func TestPollResidualMean(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 4))
+	r := rand.NewPCG(3, 4)
 	const n = 400_000
 	sum, gaps := 0.0, 0.0
 	for range n {

@@ -60,3 +60,14 @@ func TestEmpiricalDraws(t *testing.T) {
 		t.Error("an empty file accepted")
 	}
 }
+
+// TestUniformIsFloat64: the jitter's uniform draw is rand.Rand.Float64's,
+// number for number, from the same PCG.
+func TestUniformIsFloat64(t *testing.T) {
+	r, src := rand.New(rand.NewPCG(5, 9)), rand.NewPCG(5, 9)
+	for i := range 10_000 {
+		if want, got := r.Float64(), uniform(src); got != want {
+			t.Fatalf("draw %d: %v, rand.Rand.Float64 %v", i, got, want)
+		}
+	}
+}

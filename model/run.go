@@ -60,7 +60,6 @@ type state struct {
 	polls    []poll
 	nextPoll int
 	src      rand.PCG
-	rng      *rand.Rand
 
 	// With BatchLen, the runs of batches still writing, in start order
 	// (batch.go).
@@ -182,9 +181,6 @@ func (x *state) begin() {
 // seed starts the jitter's source afresh from seed.
 func (x *state) seed(seed [2]uint64) {
 	x.src.Seed(seed[0], seed[1])
-	if x.rng == nil {
-		x.rng = rand.New(&x.src)
-	}
 }
 
 // stretch runs steps 1 to 5 of the rounds t … last, where last is at most
@@ -583,10 +579,10 @@ func (x *state) watch(t int) int {
 		}
 		x.polls = x.polls[:c.Nodes]
 		for j := range x.polls {
-			x.polls[j] = poll{next: float64(x.renewed) + PollResidual(x.rng, rp), observed: -1}
+			x.polls[j] = newPoll(float64(x.renewed) + PollResidual(&x.src, rp))
 		}
 		if x.gaveUp {
-			x.polls[x.leader] = poll{next: float64(x.gaveUpAt), observed: -1}
+			x.polls[x.leader] = newPoll(float64(x.gaveUpAt))
 		}
 	}
 	best, first, next := -1, math.Inf(1), Never
@@ -595,21 +591,21 @@ func (x *state) watch(t int) int {
 			continue
 		}
 		p := &x.polls[j]
-		for pollRound(p.next) <= t {
-			tau := p.next
-			if pollRound(tau) < t || !x.reach.down[j] {
+		for p.round <= t {
+			tau, round := p.next, p.round
+			if round < t || !x.reach.down[j] {
 				switch {
-				case x.released && pollRound(tau) == t && tau < first: // the record is empty
+				case x.released && round == t && tau < first: // the record is empty
 					best, first = j, tau
 				case p.observed < 0:
 					p.observed = tau
-				case pollRound(tau) == t && tau >= p.observed+x.pollLease(j, lease) && tau < first:
+				case round == t && tau >= p.observed+x.pollLease(j, lease) && tau < first:
 					best, first = j, tau
 				}
 			}
-			p.next += PollGap(x.rng, rp)
+			p.at(tau + PollGap(&x.src, rp))
 		}
-		next = min(next, pollRound(p.next))
+		next = min(next, p.round)
 	}
 	x.nextPoll = next
 	return best
@@ -637,7 +633,7 @@ func (x *state) giveUp(t int) {
 		x.stopRuns(x.leader, -1)
 	}
 	if x.watching {
-		x.polls[x.leader] = poll{next: float64(t), observed: -1}
+		x.polls[x.leader] = newPoll(float64(t))
 	}
 }
 

@@ -130,15 +130,15 @@ func Figures(s Settings, seed uint64) []Figure {
 	sec := func(d time.Duration) float64 { return d.Seconds() }
 	rp, rd, lease := sec(s.RetryPeriod), sec(s.RenewDeadline), sec(s.RecordLease())
 	nan := math.NaN()
-	rng := rand.New(rand.NewPCG(seed, 0x1ea5e))
+	rng := rand.NewPCG(seed, 0x1ea5e)
 	span := func(last time.Duration) (lo, mid, hi float64) { // an outage starting at a uniform phase in (0, RP]
 		return sec(last) - rp, sec(last) - rp/2, sec(last)
 	}
 	fastLo, fastMid, fastHi := span(s.LastCall(0))
 	holeLo, holeMid, holeHi := span(s.LastCall(s.CallTimeout()))
 	followers := s.Nodes - 1
-	crash := median(rng, func(r *rand.Rand) float64 { return takeoverAfterCrash(r, rp, lease, followers) })
-	release := median(rng, func(r *rand.Rand) float64 { return firstPoll(r, rp, followers) })
+	crash := median(rng, func(r *rand.PCG) float64 { return takeoverAfterCrash(r, rp, lease, followers) })
+	release := median(rng, func(r *rand.PCG) float64 { return firstPoll(r, rp, followers) })
 	margin := lease - sec(s.GiveUp())
 	return []Figure{
 		{Metric: "give_up_after_renewal", Doc: "a leader that cannot renew stops leading this long after its last renewal (retry period + renew deadline)",
@@ -165,7 +165,7 @@ func Figures(s Settings, seed uint64) []Figure {
 // takeoverAfterCrash draws the time from the leader's last renewal to the
 // first takeover by one of n followers: each observes the renewal at its
 // first poll after it, then takes over at its first poll a lease later.
-func takeoverAfterCrash(r *rand.Rand, rp, lease float64, n int) float64 {
+func takeoverAfterCrash(r *rand.PCG, rp, lease float64, n int) float64 {
 	best := math.Inf(1)
 	for range n {
 		observed := model.PollResidual(r, rp)
@@ -179,7 +179,7 @@ func takeoverAfterCrash(r *rand.Rand, rp, lease float64, n int) float64 {
 }
 
 // firstPoll draws the time to the first poll of one of n followers.
-func firstPoll(r *rand.Rand, rp float64, n int) float64 {
+func firstPoll(r *rand.PCG, rp float64, n int) float64 {
 	best := math.Inf(1)
 	for range n {
 		best = min(best, model.PollResidual(r, rp))
@@ -188,7 +188,7 @@ func firstPoll(r *rand.Rand, rp float64, n int) float64 {
 }
 
 // median draws samples of draw and returns their median.
-func median(r *rand.Rand, draw func(*rand.Rand) float64) float64 {
+func median(r *rand.PCG, draw func(*rand.PCG) float64) float64 {
 	xs := make([]float64, samples)
 	for i := range xs {
 		xs[i] = draw(r)
