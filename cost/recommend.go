@@ -120,7 +120,30 @@ func (r LeaseRank) Cost(w Weights) float64 {
 // measured on every core, each on its own; the ranking does not depend on
 // how many. It stops with ctx.Err() when ctx is cancelled.
 func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, mix []MixEntry, eventsPerYear, linesPerBatch float64) ([]LeaseRank, error) {
-	effects := make([]EventEffect, len(leases)*len(mix)) // lease-major
+	ranks, err := RecommendEach(ctx, c, seed, leases, [][]MixEntry{mix}, eventsPerYear, linesPerBatch)
+	if err != nil {
+		return nil, err
+	}
+	return ranks[0], nil
+}
+
+// RecommendEach is Recommend over each of several mixes, measuring each
+// pair of lease and outage event once however many mixes share it: a
+// sensitivity that halves and doubles every outage of a mix meets some
+// lengths twice.
+func RecommendEach(ctx context.Context, c model.Config, seed uint64, leases []int, mixes [][]MixEntry, eventsPerYear, linesPerBatch float64) ([][]LeaseRank, error) {
+	var events []MixEntry // the distinct outage events of the mixes
+	at := func(e MixEntry) int {
+		return slices.IndexFunc(events, func(f MixEntry) bool { return f.Outage == e.Outage && slices.Equal(f.Incident, e.Incident) })
+	}
+	for _, mix := range mixes {
+		for _, e := range mix {
+			if at(e) < 0 {
+				events = append(events, e)
+			}
+		}
+	}
+	effects := make([]EventEffect, len(leases)*len(events)) // lease-major
 	errs := make([]error, len(effects))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -128,8 +151,8 @@ func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, m
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(effects); i = int(next.Add(1) - 1) {
 				run := c
-				run.Lease, run.Outage = leases[i/len(mix)], mix[i%len(mix)].Outage
-				effects[i], errs[i] = PhaseMethod(ctx, run, seed, mix[i%len(mix)].Incident)
+				run.Lease, run.Outage = leases[i/len(events)], events[i%len(events)].Outage
+				effects[i], errs[i] = PhaseMethod(ctx, run, seed, events[i%len(events)].Incident)
 			}
 		})
 	}
@@ -139,21 +162,25 @@ func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, m
 			return nil, err
 		}
 	}
-	ranks := make([]LeaseRank, 0, len(leases))
-	for i, lease := range leases {
-		r := LeaseRank{Lease: lease}
-		for j, e := range mix {
-			in := effects[i*len(mix)+j]
-			p := Project(Phase, in.PerEvent(), eventsPerYear, linesPerBatch)
-			r.WindowRounds += e.Weight * in.WindowRounds()
-			r.MissedLines += e.Weight * p.MissedLines()
-			r.DoubleLines += e.Weight * p.DoubleLines()
-			r.DelayedRounds += e.Weight * eventsPerYear * in.DelayedRounds
-			r.Handovers += e.Weight * eventsPerYear * in.Handovers
+	all := make([][]LeaseRank, 0, len(mixes))
+	for _, mix := range mixes {
+		ranks := make([]LeaseRank, 0, len(leases))
+		for i, lease := range leases {
+			r := LeaseRank{Lease: lease}
+			for _, e := range mix {
+				in := effects[i*len(events)+at(e)]
+				p := Project(Phase, in.PerEvent(), eventsPerYear, linesPerBatch)
+				r.WindowRounds += e.Weight * in.WindowRounds()
+				r.MissedLines += e.Weight * p.MissedLines()
+				r.DoubleLines += e.Weight * p.DoubleLines()
+				r.DelayedRounds += e.Weight * eventsPerYear * in.DelayedRounds
+				r.Handovers += e.Weight * eventsPerYear * in.Handovers
+			}
+			ranks = append(ranks, r)
 		}
-		ranks = append(ranks, r)
+		all = append(all, ranks)
 	}
-	return ranks, nil
+	return all, nil
 }
 
 // Best returns the rank with the smallest measure; ties go to the first,

@@ -233,6 +233,16 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 // assumption changed), with every outage of the mix stretched by stretch
 // (at least a round).
 func (rv *Review) recommend(ctx context.Context, c model.Config, stretch float64) ([]cost.LeaseRank, error) {
+	ranks, err := rv.recommendEach(ctx, c, stretch)
+	if err != nil {
+		return nil, err
+	}
+	return ranks[0], nil
+}
+
+// recommendEach is recommend for each stretch, every outage event that
+// two of them share measured once.
+func (rv *Review) recommendEach(ctx context.Context, c model.Config, stretches ...float64) ([][]cost.LeaseRank, error) {
 	leases := rv.Candidates
 	if leases == nil {
 		leases = rv.Ranges.Leases
@@ -241,20 +251,24 @@ func (rv *Review) recommend(ctx context.Context, c model.Config, stretch float64
 		leases = append(slices.Clone(leases), rv.Base.Lease)
 	}
 	slices.Sort(leases)
-	if rv.Incident != nil {
-		ws := stretchIncident(rv.Incident, stretch)
-		first, last := ws.Span()
-		c.Outage = last - first + 1
-		return cost.Recommend(ctx, c, rv.Seed, leases, []cost.MixEntry{{Outage: c.Outage, Weight: 1, Incident: ws}}, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	var mixes [][]cost.MixEntry
+	for _, stretch := range stretches {
+		if rv.Incident != nil {
+			ws := stretchIncident(rv.Incident, stretch)
+			first, last := ws.Span()
+			mixes = append(mixes, []cost.MixEntry{{Outage: last - first + 1, Weight: 1, Incident: ws}})
+			continue
+		}
+		mix := slices.Clone(rv.Mix)
+		if mix == nil {
+			mix = []cost.MixEntry{{Outage: rv.Base.Outage, Weight: 1}}
+		}
+		for i := range mix {
+			mix[i].Outage = stretchLength(mix[i].Outage, stretch)
+		}
+		mixes = append(mixes, mix)
 	}
-	mix := slices.Clone(rv.Mix)
-	if mix == nil {
-		mix = []cost.MixEntry{{Outage: rv.Base.Outage, Weight: 1}}
-	}
-	for i := range mix {
-		mix[i].Outage = stretchLength(mix[i].Outage, stretch)
-	}
-	return cost.Recommend(ctx, c, rv.Seed, leases, mix, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	return cost.RecommendEach(ctx, c, rv.Seed, leases, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
 }
 
 // stretchLength is n rounds stretched by k, at least a round.
@@ -298,12 +312,12 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 			return r
 		})})
 	}
-	for _, k := range []float64{0.5, 2} {
-		ranks, err := rv.recommend(ctx, rv.Base, k)
-		if err != nil {
-			return nil, err
-		}
-		vs = append(vs, Variant{"outage lengths", k, ranks})
+	stretched, err := rv.recommendEach(ctx, rv.Base, 0.5, 2)
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range []float64{0.5, 2} {
+		vs = append(vs, Variant{"outage lengths", k, stretched[i]})
 	}
 	if rv.Base.BatchLen == 1 { // an instant batch has no length to halve or double
 		return vs, nil
