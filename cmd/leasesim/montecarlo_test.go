@@ -10,53 +10,45 @@ import (
 	"github.com/leasesim/leasesim/internal/golden"
 )
 
-// TestMonteCarlo: a small study against its golden output and CSV; the same
-// seed gives the same CSV for any worker count.
+// TestMonteCarlo: small studies against their golden output and CSV, one
+// averaged over the trigger's phase (its table says how often the
+// replicas triggered and what each trigger counts for, its CSV has a
+// trigger_every column); the same seed gives the same CSV for any worker
+// count.
 func TestMonteCarlo(t *testing.T) {
-	dir := t.TempDir()
-	args := []string{"montecarlo", "--nodes", "1,3", "--lease", "2,4", "--quorum", "false,true", "--rounds", "5000",
-		"--uptime", "geometric:150", "--downtime", "lognormal:1.5,0.7", "--replicas", "60", "--seed", "42",
-		"--rounds-per-year", "2190", "--lines-per-batch", "2500"}
-	var csvs []string
-	for _, workers := range []string{"1", "3"} {
-		path := filepath.Join(dir, "mc-"+workers+".csv")
-		code, stdout, stderr := runCmd(t, append(args, "--workers", workers, "--csv", path)...)
-		if code != 0 || stderr != "" {
-			t.Fatalf("exit %d: %s", code, stderr)
+	for _, tt := range []struct {
+		golden, columns string // the golden files' name; the CSV's columns after seed
+		args            []string
+	}{
+		{"montecarlo", "replicas,started_mean", []string{"--nodes", "1,3", "--lease", "2,4", "--quorum", "false,true", "--rounds", "5000",
+			"--uptime", "geometric:150", "--downtime", "lognormal:1.5,0.7", "--replicas", "60", "--seed", "42",
+			"--rounds-per-year", "2190", "--lines-per-batch", "2500"}},
+		{"montecarlo-phase", "replicas,trigger_every,started_mean", []string{"--nodes", "3", "--period", "6,30", "--retry-period", "2", "--batch-len", "5",
+			"--rounds", "20000", "--rounds-per-year", "2190", "--replicas", "50", "--seed", "3", "--phase-average"}},
+	} {
+		var csvs []string
+		for _, workers := range []string{"1", "3"} {
+			path := filepath.Join(t.TempDir(), "mc.csv")
+			code, stdout, stderr := runCmd(t, append(append([]string{"montecarlo"}, tt.args...), "--workers", workers, "--csv", path)...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("%s: exit %d: %s", tt.golden, code, stderr)
+			}
+			golden.Check(t, "cmd/"+tt.golden+".txt", []byte(stdout))
+			csv, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			csvs = append(csvs, string(csv))
 		}
-		golden.Check(t, "cmd/montecarlo.txt", []byte(stdout))
-		csv, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
+		if csvs[0] != csvs[1] {
+			t.Errorf("%s: --workers 1 and 3 give different CSV", tt.golden)
 		}
-		csvs = append(csvs, string(csv))
+		golden.Check(t, "cmd/"+tt.golden+".csv", []byte(csvs[0]))
+		if header := strings.SplitN(csvs[0], "\n", 2)[0]; !strings.HasPrefix(header, "nodes,lease,renewal,retry_period,renew_deadline,rounds,period,batch_len,fencing,persistent_trigger,catch_up_window,catch_up_once,idempotency_key,overlap,quorum,pause,crash,release,partition,black_hole,jitter,drift,uptime,downtime,seed,"+tt.columns+",") ||
+			!strings.HasSuffix(header, ",double_lines_per_year,double_lines_per_year_lo95,double_lines_per_year_hi95") {
+			t.Errorf("%s: header %s", tt.golden, header)
+		}
 	}
-	if csvs[0] != csvs[1] {
-		t.Error("--workers 1 and 3 give different CSV")
-	}
-	golden.Check(t, "cmd/montecarlo.csv", []byte(csvs[0]))
-	if header := strings.SplitN(csvs[0], "\n", 2)[0]; !strings.HasPrefix(header, "nodes,lease,renewal,retry_period,renew_deadline,rounds,period,batch_len,fencing,persistent_trigger,catch_up_window,catch_up_once,idempotency_key,overlap,quorum,pause,crash,release,partition,black_hole,jitter,drift,uptime,downtime,seed,replicas,started_mean,started_lo95,started_hi95,") ||
-		!strings.HasSuffix(header, ",double_lines_per_year,double_lines_per_year_lo95,double_lines_per_year_hi95") {
-		t.Errorf("header %s", header)
-	}
-}
-
-// TestMonteCarloPhaseAverage: averaged over the trigger's phase, the
-// table says how often the replicas triggered and what each trigger
-// counts for, and the CSV has the trigger_every column; golden output.
-func TestMonteCarloPhaseAverage(t *testing.T) {
-	csv := filepath.Join(t.TempDir(), "mc.csv")
-	code, stdout, stderr := runCmd(t, "montecarlo", "--nodes", "3", "--period", "6,30", "--retry-period", "2", "--batch-len", "5", "--rounds", "20000",
-		"--rounds-per-year", "2190", "--replicas", "50", "--seed", "3", "--phase-average", "--csv", csv)
-	if code != 0 || stderr != "" {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	golden.Check(t, "cmd/montecarlo-phase.txt", []byte(stdout))
-	b, err := os.ReadFile(csv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "cmd/montecarlo-phase.csv", b)
 }
 
 func TestMonteCarloBadInput(t *testing.T) {
