@@ -25,7 +25,7 @@ func WriteMeasure(w io.Writer, t model.Tick, m study.Measure) error {
 	if t != 0 {
 		fmt.Fprintf(&b, "one round = %s; times in seconds\n", t)
 	}
-	fmt.Fprintf(&b, "%s\n\n", eventScenario(t, base, m.IncidentFile, m.Incident))
+	fmt.Fprintf(&b, "%s\n\n", describe(t, base, m.IncidentFile, m.Incident))
 	fmt.Fprintf(&b, "%-24s", "measure")
 	for _, v := range study.Arrangements() {
 		fmt.Fprintf(&b, "%22s", v.Name)
@@ -66,19 +66,14 @@ func WriteMeasure(w io.Writer, t model.Tick, m study.Measure) error {
 	return err
 }
 
-// Scenario describes base in one line, as the publication's table heads
-// it; with a tick, in durations from the run's start.
-func Scenario(t model.Tick, c model.Config) string {
-	return scenario(t, c, groupFailing(t, c))
-}
-
-// eventScenario describes c in one line with its outage event: its group
-// outage, or the incident ws of the file name.
-func eventScenario(t model.Tick, c model.Config, name string, ws model.Windows) string {
+// describe describes c in one line, as the publication's table heads it,
+// with its outage event: its group outage, or the incident ws of the file
+// name; with a tick, in durations from the run's start.
+func describe(t model.Tick, c model.Config, name string, ws model.Windows) string {
 	if ws == nil {
-		return Scenario(t, c)
+		return description(t, c, groupFailing(t, c))
 	}
-	return scenario(t, c, incidentFailing(t, name, ws))
+	return description(t, c, incidentFailing(t, name, ws))
 }
 
 // incidentFailing says who fails when, and how, in an incident.
@@ -135,8 +130,8 @@ func groupFailing(t model.Tick, c model.Config) string {
 	return failing
 }
 
-// scenario describes c in one line, failing saying who fails when.
-func scenario(t model.Tick, c model.Config, failing string) string {
+// description describes c in one line, failing saying who fails when.
+func description(t model.Tick, c model.Config, failing string) string {
 	u := unit{t}
 	extra := ""
 	if c.RetryPeriod > 1 || t != 0 {

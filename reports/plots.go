@@ -392,7 +392,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	}
 
 	var scenario []string
-	for _, sentence := range strings.SplitAfter(eventScenario(rv.Tick, rv.Base, rv.IncidentFile, rv.Incident), ". ") {
+	for _, sentence := range strings.SplitAfter(describe(rv.Tick, rv.Base, rv.IncidentFile, rv.Incident), ". ") {
 		scenario = append(scenario, wrap(strings.TrimSpace(sentence), maxTitle)...)
 	}
 	xLabel := "round"

@@ -108,7 +108,7 @@ func (rv review) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s | %s |\n", rv.Tick.Name(p), rv.Tick.AppendValue(nil, p, c.Get(p)))
 	}
 	fmt.Fprintf(&b, "| outage events per year | %s |\n| invoice lines per batch | %d |\n\n", rates(rv.EventsPerYear), rv.LinesPerBatch)
-	fmt.Fprintf(&b, "Scenario: %s", eventScenario(rv.Tick, c, rv.IncidentFile, rv.Incident))
+	fmt.Fprintf(&b, "Scenario: %s", describe(rv.Tick, c, rv.IncidentFile, rv.Incident))
 	if rv.Incident != nil {
 		fmt.Fprintf(&b, " The lease sweep, the heat map and the zone study vary a group outage instead, as long as the incident's span (%s).", unit{rv.Tick}.span(c.Outage))
 	}
