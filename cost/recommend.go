@@ -132,15 +132,15 @@ func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, m
 // sensitivity that halves and doubles every outage of a mix meets some
 // lengths twice.
 func RecommendEach(ctx context.Context, c model.Config, seed uint64, leases []int, mixes [][]MixEntry, eventsPerYear, linesPerBatch float64) ([][]LeaseRank, error) {
-	var events []MixEntry // the distinct outage events of the mixes
-	at := func(e MixEntry) int {
-		return slices.IndexFunc(events, func(f MixEntry) bool { return f.Outage == e.Outage && slices.Equal(f.Incident, e.Incident) })
-	}
-	for _, mix := range mixes {
+	var events []MixEntry           // the distinct outage events of the mixes
+	at := make([][]int, len(mixes)) // at[m][j]: mixes[m][j]'s index in events
+	for m, mix := range mixes {
 		for _, e := range mix {
-			if at(e) < 0 {
-				events = append(events, e)
+			k := slices.IndexFunc(events, func(f MixEntry) bool { return f.Outage == e.Outage && slices.Equal(f.Incident, e.Incident) })
+			if k < 0 {
+				k, events = len(events), append(events, e)
 			}
+			at[m] = append(at[m], k)
 		}
 	}
 	effects := make([]EventEffect, len(leases)*len(events)) // lease-major
@@ -163,12 +163,12 @@ func RecommendEach(ctx context.Context, c model.Config, seed uint64, leases []in
 		}
 	}
 	all := make([][]LeaseRank, 0, len(mixes))
-	for _, mix := range mixes {
+	for m, mix := range mixes {
 		ranks := make([]LeaseRank, 0, len(leases))
 		for i, lease := range leases {
 			r := LeaseRank{Lease: lease}
-			for _, e := range mix {
-				in := effects[i*len(events)+at(e)]
+			for j, e := range mix {
+				in := effects[i*len(events)+at[m][j]]
 				p := Project(Phase, in.PerEvent(), eventsPerYear, linesPerBatch)
 				r.WindowRounds += e.Weight * in.WindowRounds()
 				r.MissedLines += e.Weight * p.MissedLines()

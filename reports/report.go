@@ -493,16 +493,13 @@ func (rv review) writePhaseAverage(b *strings.Builder) {
 	if rv.Tick == 0 {
 		every, instead = thousands(float64(step), 0)+" rounds", thousands(float64(c.Period), 0)+" rounds"
 	}
-	g := step // the share step/period in lowest terms, and period/step
-	for r := c.Period % g; r != 0; g, r = r, g%r {
-	}
-	k := strconv.FormatFloat(float64(c.Period)/float64(step), 'g', 3, 64)
+	k := strconv.FormatFloat(float64(c.Period)/float64(step), 'g', 3, 64) // period/step
 	if c.Period%step == 0 {
 		k = thousands(float64(c.Period/step), 0)
 	}
-	fmt.Fprintf(b, "Each replica triggers the batch every %s instead of every %s and counts each trigger as %s/%s of a batch: the lines a year are averaged over where in the period the failures strike. "+
+	fmt.Fprintf(b, "Each replica triggers the batch every %s instead of every %s and counts each trigger as 1/%s of a batch: the lines a year are averaged over where in the period the failures strike. "+
 		"Without the persistent trigger no batch depends on another, so that is on average what one batch every %s loses, with far less noise: each failure is %s times as likely to meet a trigger, and each trigger counts %s times less.\n\n",
-		every, instead, thousands(float64(step/g), 0), thousands(float64(c.Period/g), 0), instead, k, k)
+		every, instead, k, instead, k, k)
 }
 
 // writePrecision says how the node-count study ran to precision, and

@@ -66,12 +66,14 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if mc.Precision == 0 && (fs.Changed("max-replicas") || fs.Changed("precision-floor")) {
 			return usagef("--max-replicas and --precision-floor go only with --precision")
 		}
-		if mc.PhaseAverage && mc.RoundsPerYear == 0 {
-			return usagef("--phase-average needs yearly figures: --rounds-per-year or --tick")
-		}
-		for v := range mc.Grid.Values[model.PersistentTrigger].All() {
-			if mc.PhaseAverage && v == 1 {
-				return usagef("--phase-average needs --persistent-trigger false: a queued batch depends on the triggers before it, so triggers at other phases would not lose alike")
+		if mc.PhaseAverage {
+			if mc.RoundsPerYear == 0 {
+				return usagef("--phase-average needs yearly figures: --rounds-per-year or --tick")
+			}
+			for v := range mc.Grid.Values[model.PersistentTrigger].All() {
+				if v == 1 {
+					return usagef("--phase-average needs --persistent-trigger false: a queued batch depends on the triggers before it, so triggers at other phases would not lose alike")
+				}
 			}
 		}
 		if shardN > 0 && mc.Precision > 0 {
@@ -250,9 +252,9 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 			fmt.Fprintf(&b, "  not precise at --max-replicas %d: %s\n", s.Replicas, strings.Join(loose, ", "))
 		}
 	}
-	if mc.PhaseAverage && c.PhasePeriod() < c.Period { // else the period's own triggers are the densest
+	if step := c.PhasePeriod(); mc.PhaseAverage && step < c.Period { // else the period's own triggers are the densest
 		fmt.Fprintf(&b, "  averaged over the trigger's phase: a trigger every %s instead of %s, each counting as %s of a batch in the per-year figures\n",
-			t.Count(c.PhasePeriod()), t.Count(c.Period), strconv.FormatFloat(float64(c.PhasePeriod())/float64(c.Period), 'g', 4, 64))
+			t.Count(step), t.Count(c.Period), strconv.FormatFloat(float64(step)/float64(c.Period), 'g', 4, 64))
 	}
 	fmt.Fprintf(&b, "  %-22s%16s  %s\n", "per replica", "mean", "95% interval")
 	for k := model.Stat(0); int(k) < model.NumStats; k++ {
