@@ -117,16 +117,19 @@ func (l Lengths) Mean() float64 {
 
 // sampler draws period lengths from one distribution, keeping what every
 // draw would otherwise compute again. Its draws are gonum distuv's, number
-// for number: Exponential.Rand is ExpFloat64()/Rate and LogNormal.Rand is
-// exp(NormFloat64()·Sigma + Mu), each from a rand.Rand over the source,
-// which in math/rand/v2 keeps no state of its own.
+// for number: Exponential.Rand is ExpFloat64()/Rate, which exp draws
+// from the PCG itself, and LogNormal.Rand is exp(NormFloat64()·Sigma +
+// Mu), from a rand.Rand over the PCG, which in math/rand/v2 keeps no state
+// of its own.
 type sampler struct {
 	Lengths
-	scale float64 // geometric: the mean of the exponential behind it, 1/rate
+	scale float64      // geometric: the mean of the exponential behind it, 1/rate
+	exp   *expZiggurat // geometric: its draws
 }
 
-func newSampler(l Lengths) sampler {
-	s := sampler{Lengths: l}
+// newSampler draws from l, with exp's draws if l is geometric.
+func newSampler(l Lengths, exp *expZiggurat) sampler {
+	s := sampler{Lengths: l, exp: exp}
 	if l.Kind == Geometric {
 		// 1 + floor(Exp(λ)) with e^-λ = 1 - 1/mean is geometric on
 		// {1, 2, …}: P(length > k) = (1 - 1/mean)^k.
@@ -135,8 +138,9 @@ func newSampler(l Lengths) sampler {
 	return s
 }
 
-// draw draws one period length.
-func (s *sampler) draw(rng *rand.Rand) int {
+// draw draws one period length from src, through rng, a rand.Rand over
+// it, where the draw is not the exponential's.
+func (s *sampler) draw(src *rand.PCG, rng *rand.Rand) int {
 	var x float64
 	switch s.Kind {
 	case Fixed:
@@ -144,7 +148,12 @@ func (s *sampler) draw(rng *rand.Rand) int {
 	case Geometric:
 		// floor, as the draw is never negative: a conversion, which
 		// unlike math.Floor is no call on amd64.
-		if y := rng.ExpFloat64() * s.scale; y < MaxRounds {
+		u := src.Uint64()
+		e, ok := s.exp.rectangle(u)
+		if !ok {
+			e = s.exp.outside(src, u)
+		}
+		if y := e * s.scale; y < MaxRounds {
 			return 1 + int(y)
 		}
 		return MaxRounds
@@ -184,10 +193,11 @@ type Alternating struct {
 	src      rand.PCG
 	rng      *rand.Rand // over src, made once: rngOf says over which
 	rngOf    *rand.PCG
-	lengths  []sampler // process p's up periods at 2p, its down periods at 2p+1
-	procs    []process // every node's processes, node by node, then the zones'
-	soonest  []uint64  // a tournament tree of the processes' next changes
-	procDown []bool    // with Also: per node and process, down
+	exp      *expZiggurat // made once, for every geometric length
+	lengths  []sampler    // process p's up periods at 2p, its down periods at 2p+1
+	procs    []process    // every node's processes, node by node, then the zones'
+	soonest  []uint64     // a tournament tree of the processes' next changes
+	procDown []bool       // with Also: per node and process, down
 }
 
 // Process is a failure process of Alternating.Also: up and down periods
@@ -224,9 +234,12 @@ func (a *Alternating) Begin(r *Reachability) int {
 	if a.rngOf != &a.src { // first use, or this Alternating was copied
 		a.rng, a.rngOf = rand.New(&a.src), &a.src
 	}
-	a.lengths = append(a.lengths[:0], newSampler(a.Up), newSampler(a.Down))
+	if a.exp == nil {
+		a.exp = newExpZiggurat()
+	}
+	a.lengths = append(a.lengths[:0], newSampler(a.Up, a.exp), newSampler(a.Down, a.exp))
 	for _, p := range a.Also {
-		a.lengths = append(a.lengths, newSampler(p.Up), newSampler(p.Down))
+		a.lengths = append(a.lengths, newSampler(p.Up, a.exp), newSampler(p.Down, a.exp))
 	}
 	n := r.Nodes()
 	a.procs = a.procs[:0]
@@ -257,8 +270,8 @@ func (a *Alternating) Begin(r *Reachability) int {
 	}
 	for i := range a.procs {
 		p := &a.procs[i]
-		a.soonest[leaves+i] = changeKey(1+a.lengths[2*p.proc].draw(a.rng), i)
-		p.then = a.lengths[2*p.proc+1].draw(a.rng)
+		a.soonest[leaves+i] = changeKey(1+a.lengths[2*p.proc].draw(&a.src, a.rng), i)
+		p.then = a.lengths[2*p.proc+1].draw(&a.src, a.rng)
 	}
 	for j := leaves - 1; j > 0; j-- {
 		a.soonest[j] = min(a.soonest[2*j], a.soonest[2*j+1])
@@ -297,7 +310,7 @@ func (a *Alternating) Apply(t int, r *Reachability) int {
 			key = min(key, soonest[j^1])
 			soonest[j>>1] = key
 		}
-		p.then = a.lengths[2*p.proc+b2i(!p.down)].draw(a.rng)
+		p.then = a.lengths[2*p.proc+b2i(!p.down)].draw(&a.src, a.rng)
 	}
 }
 

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -14,13 +15,14 @@ func BenchmarkDrawEvent(b *testing.B) {
 	rng := rand.New(&src)
 	up, _ := ParseLengths("geometric:20")
 	down, _ := ParseLengths("geometric:5")
-	u, d := newSampler(up), newSampler(down)
+	exp := newExpZiggurat()
+	u, d := newSampler(up, exp), newSampler(down, exp)
 	sum := 0
 	for i := 0; b.Loop(); i++ {
 		if i&1 == 0 {
-			sum += u.draw(rng)
+			sum += u.draw(&src, rng)
 		} else {
-			sum += d.draw(rng)
+			sum += d.draw(&src, rng)
 		}
 	}
 	if sum == 0 {
@@ -41,11 +43,11 @@ func TestEmpiricalDraws(t *testing.T) {
 	var src rand.PCG
 	src.Seed(3, 4)
 	rng := rand.New(&src)
-	s := newSampler(l)
+	s := newSampler(l, nil)
 	seen := map[int]int{}
 	const draws = 40_000
 	for range draws {
-		seen[s.draw(rng)]++
+		seen[s.draw(&src, rng)]++
 	}
 	// 30 is listed twice: half the draws.
 	for n, want := range map[int]float64{30: 0.5, 45: 0.25, 120: 0.25} {
@@ -68,6 +70,48 @@ func TestUniformIsFloat64(t *testing.T) {
 	for i := range 10_000 {
 		if want, got := r.Float64(), uniform(src); got != want {
 			t.Fatalf("draw %d: %v, rand.Rand.Float64 %v", i, got, want)
+		}
+	}
+}
+
+// TestExpZiggurat: the ziggurat draws what rand.Rand.ExpFloat64 draws from
+// the same PCG, bit for bit, taking as many numbers from it, and a
+// geometric sampler draws 1 + ⌊ExpFloat64·scale⌋ from it: two million
+// draws each, about 44,000 of them outside their layer's rectangle.
+func TestExpZiggurat(t *testing.T) {
+	z := newExpZiggurat()
+	exp := func(src *rand.PCG) (float64, bool) {
+		u := src.Uint64()
+		if x, ok := z.rectangle(u); ok {
+			return x, false
+		}
+		return z.outside(src, u), true
+	}
+	var ours, theirs rand.PCG
+	ours.Seed(5, 6)
+	theirs.Seed(5, 6)
+	rng := rand.New(&theirs)
+	outside := 0
+	for i := range 2_000_000 {
+		got, out := exp(&ours)
+		if want := rng.ExpFloat64(); math.Float64bits(got) != math.Float64bits(want) || ours != theirs {
+			t.Fatalf("draw %d: %v, want %v (sources in step: %v)", i, got, want, ours == theirs)
+		}
+		outside += b2i(out)
+	}
+	if outside < 30_000 || outside > 60_000 {
+		t.Errorf("%d of 2,000,000 draws outside their rectangle, want about 44,000", outside)
+	}
+	for _, mean := range []float64{1, 1.5, 20, 2000, MaxRounds} {
+		s := newSampler(Lengths{Kind: Geometric, A: mean}, z)
+		for i := range 2_000_000 {
+			want := MaxRounds
+			if y := rng.ExpFloat64() * s.scale; y < MaxRounds {
+				want = 1 + int(y)
+			}
+			if got := s.draw(&ours, nil); got != want || ours != theirs {
+				t.Fatalf("geometric:%g, draw %d: %d, want %d (sources in step: %v)", mean, i, got, want, ours == theirs)
+			}
 		}
 	}
 }
