@@ -131,7 +131,22 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 		}
 		switch {
 		case observe == nil || x.t > last:
-			x.stretch(change-1, nil)
+			if x.stretch(change-1, nil) && len(x.groups) == 0 {
+				// The other nodes' changes cannot end a settled stretch,
+				// nor change it: apply them ahead, up to the round the
+				// leader goes down, and settle on through them.
+				end := x.t - 1
+				for change <= c.Rounds {
+					at := change
+					if change = s.Apply(at, &x.reach); x.reach.down[x.leader] {
+						break
+					}
+					end = change - 1
+				}
+				if end >= x.t {
+					x.settle(min(end, c.Rounds), nil)
+				}
+			}
 		case x.t < first:
 			x.stretch(min(change, first)-1, nil)
 		default:
@@ -183,31 +198,36 @@ func (x *state) seed(seed [2]uint64) {
 	x.src.Seed(seed[0], seed[1])
 }
 
+// settle runs a settled stretch, x.t … last.
+func (x *state) settle(last int, view *RoundView) {
+	c := &x.c
+	k, after := stepsThrough(x.nextTrigger, last, c.Period)
+	x.st.Started += k
+	if c.BatchLen > 1 {
+		x.batches(last, x.nextTrigger, k, 0, true)
+	}
+	x.renewThrough(last)
+	x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
+	if view != nil {
+		*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
+	}
+}
+
 // stretch runs steps 1 to 5 of the rounds t … last, where last is at most
 // end: the first round in full, the others counted in bulk. It leaves t at
 // the round after last and, if view is not nil, records there what each
-// round of the stretch saw.
-func (x *state) stretch(end int, view *RoundView) {
+// round of the stretch saw. It reports whether the stretch was settled.
+func (x *state) stretch(end int, view *RoundView) (settled bool) {
 	c, down, t := &x.c, x.reach.down, x.t
 
 	// A settled stretch, the usual one between failures: the leader is
 	// reachable, nobody else believes it leads and nothing is queued. The
 	// leader renews a retry period after each renewal and starts every
-	// batch; nothing else happens.
+	// batch; nothing else happens, whatever the other nodes do.
 	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) &&
 		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
-		last := min(end, c.Rounds)
-		k, after := stepsThrough(x.nextTrigger, last, c.Period)
-		x.st.Started += k
-		if c.BatchLen > 1 {
-			x.batches(last, x.nextTrigger, k, 0, true)
-		}
-		x.renewThrough(last)
-		x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
-		if view != nil {
-			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
-		}
-		return
+		x.settle(min(end, c.Rounds), view)
+		return true
 	}
 
 	// The renew deadline: a leader that has not renewed for a retry period
@@ -357,7 +377,7 @@ func (x *state) stretch(end int, view *RoundView) {
 			v.Handover, v.Active, v.Accepted, v.Deduplicating = handover, active, accepted, c.IdempotencyKey
 			*view = v
 		}
-		return
+		return false
 	}
 	first := x.nextTrigger
 	trigger := NoTrigger
@@ -405,6 +425,7 @@ func (x *state) stretch(end int, view *RoundView) {
 	if view != nil {
 		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Collapsed: collapsed, Deduplicating: c.IdempotencyKey}
 	}
+	return false
 }
 
 // extraStarts counts n starts of batches already started in their round
