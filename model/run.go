@@ -53,6 +53,8 @@ type state struct {
 
 	dropStale bool // the re-read at the end of the latest stretch drops stale believers
 
+	change int // the round of the schedule's next change
+
 	// With Jitter, while the record goes unrenewed (watching): every node's
 	// polls (the leader's only once it has given up) and the round of the
 	// next of them; the source of their jitter.
@@ -124,33 +126,18 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	if c.Jitter {
 		x.seed(r.JitterSeed)
 	}
-	change := s.Begin(&x.reach)
+	x.change = s.Begin(&x.reach)
 	for x.t <= c.Rounds {
-		for x.t == change {
-			change = s.Apply(x.t, &x.reach)
+		for x.t == x.change {
+			x.change = s.Apply(x.t, &x.reach)
 		}
 		switch {
 		case observe == nil || x.t > last:
-			if x.stretch(change-1, nil) && len(x.groups) == 0 {
-				// The other nodes' changes cannot end a settled stretch,
-				// nor change it: apply them ahead, up to the round the
-				// leader goes down, and settle on through them.
-				end := x.t - 1
-				for change <= c.Rounds {
-					at := change
-					if change = s.Apply(at, &x.reach); x.reach.down[x.leader] {
-						break
-					}
-					end = change - 1
-				}
-				if end >= x.t {
-					x.settle(min(end, c.Rounds), nil)
-				}
-			}
+			x.stretch(x.change-1, nil, s)
 		case x.t < first:
-			x.stretch(min(change, first)-1, nil)
+			x.stretch(min(x.change, first)-1, nil, nil)
 		default:
-			x.stretch(x.t, &x.view)
+			x.stretch(x.t, &x.view, nil)
 			observe(x.observed())
 		}
 		if x.dropStale {
@@ -198,26 +185,31 @@ func (x *state) seed(seed [2]uint64) {
 	x.src.Seed(seed[0], seed[1])
 }
 
-// settle runs a settled stretch, x.t … last.
-func (x *state) settle(last int, view *RoundView) {
-	c := &x.c
-	k, after := stepsThrough(x.nextTrigger, last, c.Period)
-	x.st.Started += k
-	if c.BatchLen > 1 {
-		x.batches(last, x.nextTrigger, k, 0, true)
+// settleAhead lets a settled stretch that would end where the schedule
+// next changes run on through the changes: it applies them, up to the
+// round the leader goes down, and returns the stretch's new last round.
+// A settled stretch reads no node but the leader, so the other nodes'
+// failures and returns cannot end it, nor change it; open batch runs
+// could, as their writers may be other nodes.
+func (x *state) settleAhead(s Schedule) int {
+	end := x.change - 1
+	for x.change <= x.c.Rounds {
+		at := x.change
+		if x.change = s.Apply(at, &x.reach); x.reach.down[x.leader] {
+			break
+		}
+		end = x.change - 1
 	}
-	x.renewThrough(last)
-	x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
-	if view != nil {
-		*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
-	}
+	return min(end, x.c.Rounds)
 }
 
 // stretch runs steps 1 to 5 of the rounds t … last, where last is at most
 // end: the first round in full, the others counted in bulk. It leaves t at
 // the round after last and, if view is not nil, records there what each
-// round of the stretch saw. It reports whether the stretch was settled.
-func (x *state) stretch(end int, view *RoundView) (settled bool) {
+// round of the stretch saw. Given ahead, the run's schedule, a settled
+// stretch may apply its changes ahead (settleAhead); stretches before an
+// observed round pass none, as they must end where it begins.
+func (x *state) stretch(end int, view *RoundView, ahead Schedule) {
 	c, down, t := &x.c, x.reach.down, x.t
 
 	// A settled stretch, the usual one between failures: the leader is
@@ -226,8 +218,21 @@ func (x *state) stretch(end int, view *RoundView) (settled bool) {
 	// batch; nothing else happens, whatever the other nodes do.
 	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) &&
 		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
-		x.settle(min(end, c.Rounds), view)
-		return true
+		last := min(end, c.Rounds)
+		if last == x.change-1 && ahead != nil && len(x.groups) == 0 {
+			last = x.settleAhead(ahead)
+		}
+		k, after := stepsThrough(x.nextTrigger, last, c.Period)
+		x.st.Started += k
+		if c.BatchLen > 1 {
+			x.batches(last, x.nextTrigger, k, 0, true)
+		}
+		x.renewThrough(last)
+		x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
+		if view != nil {
+			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
+		}
+		return
 	}
 
 	// The renew deadline: a leader that has not renewed for a retry period
@@ -377,7 +382,7 @@ func (x *state) stretch(end int, view *RoundView) (settled bool) {
 			v.Handover, v.Active, v.Accepted, v.Deduplicating = handover, active, accepted, c.IdempotencyKey
 			*view = v
 		}
-		return false
+		return
 	}
 	first := x.nextTrigger
 	trigger := NoTrigger
@@ -425,7 +430,6 @@ func (x *state) stretch(end int, view *RoundView) (settled bool) {
 	if view != nil {
 		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Collapsed: collapsed, Deduplicating: c.IdempotencyKey}
 	}
-	return false
 }
 
 // extraStarts counts n starts of batches already started in their round
