@@ -146,13 +146,13 @@ func (s *sampler) draw(src *rand.PCG, rng *rand.Rand) int {
 	case Fixed:
 		return int(s.A)
 	case Geometric:
-		// floor, as the draw is never negative: a conversion, which
-		// unlike math.Floor is no call on amd64.
 		u := src.Uint64()
 		e, ok := s.exp.rectangle(u)
 		if !ok {
 			e = s.exp.outside(src, u)
 		}
+		// floor, as the draw is never negative: a conversion, which
+		// unlike math.Floor is no call on amd64.
 		if y := e * s.scale; y < MaxRounds {
 			return 1 + int(y)
 		}

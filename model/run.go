@@ -207,8 +207,9 @@ func (x *state) settleAhead(s Schedule) int {
 // end: the first round in full, the others counted in bulk. It leaves t at
 // the round after last and, if view is not nil, records there what each
 // round of the stretch saw. Given ahead, the run's schedule, a settled
-// stretch may apply its changes ahead (settleAhead); stretches before an
-// observed round pass none, as they must end where it begins.
+// stretch may apply its changes ahead (settleAhead); the stretches before
+// and of observed rounds pass none, as they must end where those begin
+// and end.
 func (x *state) stretch(end int, view *RoundView, ahead Schedule) {
 	c, down, t := &x.c, x.reach.down, x.t
 
