@@ -211,6 +211,11 @@ func splitmix(x uint64) uint64 {
 	return x ^ x>>31
 }
 
+// Queues reports whether any configuration of the study has the
+// persistent trigger: its queued batches depend on the triggers before
+// them, so such a study cannot average over the trigger's phase.
+func (mc *MonteCarlo) Queues() bool { return mc.Grid.Values[model.PersistentTrigger].max() == 1 }
+
 // Run runs the study and calls emit with each configuration's summary, in
 // grid order. The result does not depend on workers.
 func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) error, progress func(replicas int)) error {
@@ -225,7 +230,7 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 	if err != nil {
 		return err
 	}
-	if mc.PhaseAverage && mc.Grid.Values[model.PersistentTrigger].max() == 1 {
+	if mc.PhaseAverage && mc.Queues() {
 		return fmt.Errorf("a Monte Carlo study that averages over the trigger's phase needs persistent_trigger false: a queued batch depends on the triggers before it")
 	}
 	if workers <= 0 {

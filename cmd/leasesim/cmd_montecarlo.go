@@ -70,10 +70,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if mc.RoundsPerYear == 0 {
 				return usagef("--phase-average needs yearly figures: --rounds-per-year or --tick")
 			}
-			for v := range mc.Grid.Values[model.PersistentTrigger].All() {
-				if v == 1 {
-					return usagef("--phase-average needs --persistent-trigger false: a queued batch depends on the triggers before it, so triggers at other phases would not lose alike")
-				}
+			if mc.Queues() {
+				return usagef("--phase-average needs --persistent-trigger false: a queued batch depends on the triggers before it, so triggers at other phases would not lose alike")
 			}
 		}
 		if shardN > 0 && mc.Precision > 0 {
