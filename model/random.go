@@ -190,12 +190,21 @@ type Alternating struct {
 	Also     []Process
 	Seed     [2]uint64
 
+	// Done, if not nil, ends the failures early once closed: the schedule
+	// then reports no further change, so a run in flight reaches its end
+	// at once, with statistics that mean nothing. A study closes it to
+	// cancel. It is looked at every stopEvery changes.
+	Done <-chan struct{}
+
+	changes  int // made since the run began
 	src      rand.PCG
 	rng      *rand.Rand // over src, made once: rngOf says over which
 	rngOf    *rand.PCG
 	exp      *expZiggurat // made once, for every geometric length
 	lengths  []sampler    // process p's up periods at 2p, its down periods at 2p+1
 	procs    []process    // every node's processes, node by node, then the zones'
+	nodes    int          // in the run
+	perNode  int          // processes of each node, the first of node n at n·perNode
 	soonest  []uint64     // a tournament tree of the processes' next changes
 	procDown []bool       // with Also: per node and process, down
 }
@@ -218,6 +227,10 @@ type process struct {
 	then       int // the length of the period after the current one, drawn ahead
 }
 
+// stopEvery is how many changes an Alternating makes between looks at
+// its Done: a select costs more than a change.
+const stopEvery = 1024
+
 // changeKey is the key of process i's change in round at. The tournament
 // tree soonest holds process i's next change in leaf len(soonest)/2 + i
 // and in each inner node the least key of its two children, so soonest[1]
@@ -231,6 +244,7 @@ func changeKey(at, i int) uint64 { return uint64(at)<<32 | uint64(i) }
 // Begin implements Schedule.
 func (a *Alternating) Begin(r *Reachability) int {
 	a.src.Seed(a.Seed[0], a.Seed[1])
+	a.changes = 0
 	if a.rngOf != &a.src { // first use, or this Alternating was copied
 		a.rng, a.rngOf = rand.New(&a.src), &a.src
 	}
@@ -242,7 +256,7 @@ func (a *Alternating) Begin(r *Reachability) int {
 		a.lengths = append(a.lengths, newSampler(p.Up, a.exp), newSampler(p.Down, a.exp))
 	}
 	n := r.Nodes()
-	a.procs = a.procs[:0]
+	a.procs, a.nodes = a.procs[:0], n
 	for i := range n {
 		a.procs = append(a.procs, process{node: i})
 		for p := range a.Also {
@@ -251,6 +265,7 @@ func (a *Alternating) Begin(r *Reachability) int {
 			}
 		}
 	}
+	a.perNode = len(a.procs) / n
 	for p := range a.Also {
 		if len(a.Also[p].Zone) > 0 {
 			a.procs = append(a.procs, process{node: -1, proc: p + 1})
@@ -283,10 +298,20 @@ func (a *Alternating) Begin(r *Reachability) int {
 // process's next period is drawn a change ahead, so that finding the next
 // change never waits on a draw.
 func (a *Alternating) Apply(t int, r *Reachability) int {
+	return a.advance(t, r)
+}
+
+// advance makes the changes in rounds up to last, in order of rounds,
+// and returns the round of the next change.
+func (a *Alternating) advance(last int, r *Reachability) int {
 	for {
 		next := a.soonest[1]
-		if at := int(next >> 32); at != t {
+		at := int(next >> 32)
+		if at > last {
 			return at
+		}
+		if a.changes++; a.changes%stopEvery == 0 && a.stopped() {
+			return Never
 		}
 		i := int(next & math.MaxUint32)
 		p := &a.procs[i]
@@ -303,7 +328,7 @@ func (a *Alternating) Apply(t int, r *Reachability) int {
 		default:
 			a.turn(r, p.node, p.proc, p.down)
 		}
-		soonest, key := a.soonest, changeKey(t+p.then, i)
+		soonest, key := a.soonest, changeKey(at+p.then, i)
 		j := len(soonest)/2 + i
 		soonest[j] = key
 		// key is the least below j: no need to read it back. The tree's
@@ -316,6 +341,35 @@ func (a *Alternating) Apply(t int, r *Reachability) int {
 		}
 		p.then = a.lengths[2*p.proc+b2i(!p.down)].draw(&a.src, a.rng)
 	}
+}
+
+// stopped reports whether Done is closed.
+func (a *Alternating) stopped() bool {
+	select {
+	case <-a.Done: // a nil Done is never ready
+		return true
+	default:
+		return false
+	}
+}
+
+// nextChangeOf is the round of the next change that touches node: of
+// one of its processes, or of a zone's that it is in.
+func (a *Alternating) nextChangeOf(node int) int {
+	leaves := a.soonest[len(a.soonest)/2:]
+	if len(a.Also) == 0 { // its one process, process node
+		return int(leaves[node] >> 32)
+	}
+	next := uint64(math.MaxUint64)
+	for _, key := range leaves[node*a.perNode : (node+1)*a.perNode] {
+		next = min(next, key)
+	}
+	for i := a.nodes * a.perNode; i < len(a.procs); i++ { // the zones'
+		if slices.Contains(a.Also[a.procs[i].proc-1].Zone, node) {
+			next = min(next, leaves[i])
+		}
+	}
+	return int(next >> 32)
 }
 
 // turn sets process p of node down or up and the node's reachability: down

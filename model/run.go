@@ -127,13 +127,14 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 		x.seed(r.JitterSeed)
 	}
 	x.change = s.Begin(&x.reach)
+	a, _ := s.(*Alternating) // a schedule a settled stretch may run on through
 	for x.t <= c.Rounds {
 		for x.t == x.change {
 			x.change = s.Apply(x.t, &x.reach)
 		}
 		switch {
 		case observe == nil || x.t > last:
-			x.stretch(x.change-1, nil, s)
+			x.stretch(x.change-1, nil, a)
 		case x.t < first:
 			x.stretch(min(x.change, first)-1, nil, nil)
 		default:
@@ -186,31 +187,25 @@ func (x *state) seed(seed [2]uint64) {
 }
 
 // settleAhead lets a settled stretch that would end where the schedule
-// next changes run on through the changes: it applies them, up to the
-// round the leader goes down, and returns the stretch's new last round.
-// A settled stretch reads no node but the leader, so the other nodes'
+// next changes run on through the changes: it makes them, up to the round
+// the leader goes down, and returns the stretch's new last round. A
+// settled stretch reads no node but the leader, so the other nodes'
 // failures and returns cannot end it, nor change it; open batch runs
 // could, as their writers may be other nodes.
-func (x *state) settleAhead(s Schedule) int {
-	end := x.change - 1
-	for x.change <= x.c.Rounds {
-		at := x.change
-		if x.change = s.Apply(at, &x.reach); x.reach.down[x.leader] {
-			break
-		}
-		end = x.change - 1
-	}
-	return min(end, x.c.Rounds)
+func (x *state) settleAhead(a *Alternating) int {
+	x.change = a.advance(min(x.c.Rounds, a.nextChangeOf(x.leader)-1), &x.reach)
+	return min(x.c.Rounds, x.change-1)
 }
 
 // stretch runs steps 1 to 5 of the rounds t … last, where last is at most
 // end: the first round in full, the others counted in bulk. It leaves t at
 // the round after last and, if view is not nil, records there what each
-// round of the stretch saw. Given ahead, the run's schedule, a settled
-// stretch may apply its changes ahead (settleAhead); the stretches before
-// and of observed rounds pass none, as they must end where those begin
-// and end.
-func (x *state) stretch(end int, view *RoundView, ahead Schedule) {
+// round of the stretch saw. Given ahead, the run's schedule if it is an
+// Alternating, a settled stretch may make its changes ahead
+// (settleAhead); the stretches before and of observed rounds pass none,
+// as they must end where those begin and end. The schedules of replays
+// and of the publication's outage change too seldom to need it.
+func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	c, down, t := &x.c, x.reach.down, x.t
 
 	// A settled stretch, the usual one between failures: the leader is

@@ -249,7 +249,7 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 	for range workers {
 		go func() {
 			var r model.Runner
-			a := stoppable{Alternating: model.Alternating{Up: mc.Up, Down: mc.Down, Also: mc.Also}, done: ctx.Done()}
+			a := model.Alternating{Up: mc.Up, Down: mc.Down, Also: mc.Also, Done: ctx.Done()}
 			for j := range jobs {
 				for rep := j.first; rep < j.last; rep++ {
 					a.Seed = mc.replicaSeed(dists, &j.run, rep)
@@ -307,32 +307,6 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 		}
 	}
 	return nil
-}
-
-// stoppable is a replica's failure schedule that ends when done is closed:
-// from then on it reports no further change, so the replica in flight runs
-// to its end at once (a run costs per failure event, not per round) and
-// its result, computed after the study was cancelled, is thrown away. So a
-// replica of a billion rounds does not keep Ctrl-C waiting.
-type stoppable struct {
-	model.Alternating
-	done    <-chan struct{}
-	changes int
-}
-
-// stopEvery is how many changes a stoppable makes between looks at done.
-const stopEvery = 1024
-
-// Apply implements model.Schedule.
-func (s *stoppable) Apply(t int, r *model.Reachability) int {
-	if s.changes++; s.changes%stopEvery == 0 {
-		select {
-		case <-s.done:
-			return model.Never
-		default:
-		}
-	}
-	return s.Alternating.Apply(t, r)
 }
 
 // summarise tallies the replicas' statistics and summarises them.
