@@ -193,10 +193,10 @@ type Alternating struct {
 	// Done, if not nil, ends the failures early once closed: the schedule
 	// then reports no further change, so a run in flight reaches its end
 	// at once, with statistics that mean nothing. A study closes it to
-	// cancel. It is looked at every stopEvery changes.
+	// cancel. It is looked at every 1,024 changes (stopEvery).
 	Done <-chan struct{}
 
-	changes  int // made since the run began
+	changes  int // reached since the run began, the one it stopped at included
 	src      rand.PCG
 	rng      *rand.Rand // over src, made once: rngOf says over which
 	rngOf    *rand.PCG
