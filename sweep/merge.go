@@ -30,19 +30,32 @@ func ShardColumn(b []byte, g *Grid) []byte {
 // whole could fill memory.
 const maxLine = 64 << 10
 
+// A ShardError is a merge's refusal of its input, found as it reads the
+// shards through before it writes anything: a file that cannot be read,
+// is not a shard, is of another grid or study, comes out of order or
+// twice, is missing or is cut short. It names the file and, where it
+// can, the line: the input is bad, not the output.
+type ShardError struct{ Err error }
+
+// Error is the refusal's message.
+func (e *ShardError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the error behind the refusal.
+func (e *ShardError) Unwrap() error { return e.Err }
+
 // Merge writes to w the unsharded CSV of a sweep from the files of its
 // shards, given in shard order. It reads every file through first and
 // writes nothing unless all are the complete shards of one grid, in order,
-// each row once.
+// each row once; if not, the error is a *ShardError.
 func Merge(w io.Writer, files []string) error {
 	var m merger
 	for _, name := range files {
 		if err := m.each(name, nil); err != nil {
-			return err
+			return &ShardError{err}
 		}
 	}
 	if m.next != m.rows {
-		return fmt.Errorf("%s: the shards end at row %d of %d: the last shard is missing", files[len(files)-1], m.next, m.rows)
+		return &ShardError{fmt.Errorf("%s: the shards end at row %d of %d: the last shard is missing", files[len(files)-1], m.next, m.rows)}
 	}
 	m.next = 0
 	for _, name := range files {

@@ -153,104 +153,121 @@ func IsMonteCarloShard(name string) bool {
 // files of its shards, given in shard order: every shard once, of one
 // study, each with every configuration. It reads the shards side by side,
 // a configuration at a time, so memory stays flat, and writes nothing
-// unless all of them check.
+// unless all of them check; if not, the error is a *ShardError.
 func MergeMonteCarlo(w io.Writer, files []string) error {
-	var shards []*bufio.Reader
+	mc, err := checkMonteCarloShards(files)
+	if err != nil {
+		return &ShardError{err}
+	}
+	out := bufio.NewWriter(w)
+	if _, err := out.Write(mc.AppendHeader(nil)); err != nil {
+		return err
+	}
+	if err := mergeTallies(out, files, mc); err != nil {
+		return err
+	}
+	return out.Flush()
+}
+
+// checkMonteCarloShards reads the shards through, as MergeMonteCarlo
+// will, and returns their study: a bad one must leave the output
+// untouched.
+func checkMonteCarloShards(files []string) (*MonteCarlo, error) {
 	var mc *MonteCarlo
 	var spec []byte
+	for i, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r := bufio.NewReaderSize(f, maxLine)
+		head, err := readLine(r, name, 1)
+		if err != nil {
+			return nil, err
+		}
+		var k, n int
+		if _, err := fmt.Sscanf(string(head), monteCarloShardMagic+" %d/%d", &k, &n); err != nil {
+			return nil, fmt.Errorf("%s: line 1: %.60q is not a Monte Carlo shard's first line (%s K/N)", name, head, monteCarloShardMagic)
+		}
+		switch {
+		case n != len(files):
+			return nil, fmt.Errorf("%s: line 1: shard %d/%d, but %d files given: want the study's %d shards, 0/%d … %d/%d, each once, in order", name, k, n, len(files), n, n, n-1, n)
+		case k != i:
+			return nil, fmt.Errorf("%s: line 1: shard %d/%d given as file %d of %d: want shards 0/%d … %d/%d, each once, in order", name, k, n, i+1, len(files), n, n-1, n)
+		}
+		line, err := readLine(r, name, 2)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case i == 0:
+			var s monteCarloSpec
+			if err := json.Unmarshal(line, &s); err != nil {
+				return nil, fmt.Errorf("%s: line 2: the study: %v", name, err)
+			}
+			if mc, err = s.studyOf(); err != nil {
+				return nil, fmt.Errorf("%s: line 2: the study: %v", name, err)
+			}
+			spec = bytes.Clone(line)
+		case !bytes.Equal(line, spec):
+			return nil, fmt.Errorf("%s: line 2: the study differs from %s's: the files are not shards of one study", name, files[0])
+		}
+	}
+	return mc, mergeTallies(bufio.NewWriter(io.Discard), files, mc)
+}
+
+// mergeTallies writes to out the rows of study mc from the tallies of
+// its shards, which checkMonteCarloShards found to be its, reading them
+// side by side from their third lines on and checking every line.
+func mergeTallies(out *bufio.Writer, files []string, mc *MonteCarlo) error {
+	size, err := mc.Grid.Size()
+	if err != nil {
+		return err
+	}
+	shards := make([]*bufio.Reader, len(files))
 	for i, name := range files {
 		f, err := os.Open(name)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		r := bufio.NewReaderSize(f, maxLine)
-		head, err := readLine(r, name, 1)
-		if err != nil {
-			return err
-		}
-		var k, n int
-		if _, err := fmt.Sscanf(string(head), monteCarloShardMagic+" %d/%d", &k, &n); err != nil {
-			return fmt.Errorf("%s: line 1: %.60q is not a Monte Carlo shard's first line (%s K/N)", name, head, monteCarloShardMagic)
-		}
-		if k != i || n != len(files) {
-			return fmt.Errorf("%s: line 1: shard %d/%d given as file %d of %d: want shards 0/%d … %d/%d, each once, in order", name, k, n, i+1, len(files), len(files), len(files)-1, len(files))
-		}
-		line, err := readLine(r, name, 2)
-		if err != nil {
-			return err
-		}
-		switch {
-		case i == 0:
-			var s monteCarloSpec
-			if err := json.Unmarshal(line, &s); err != nil {
-				return fmt.Errorf("%s: line 2: the study: %v", name, err)
-			}
-			if mc, err = s.studyOf(); err != nil {
-				return fmt.Errorf("%s: line 2: the study: %v", name, err)
-			}
-			spec = bytes.Clone(line)
-		case !bytes.Equal(line, spec):
-			return fmt.Errorf("%s: line 2: the study differs from %s's: the files are not shards of one study", name, files[0])
-		}
-		shards = append(shards, r)
-	}
-	size, err := mc.Grid.Size()
-	if err != nil {
-		return err
-	}
-	// Check every shard through first: a bad one must leave w untouched.
-	out := bufio.NewWriter(io.Discard)
-	for pass := range 2 {
-		if pass == 1 {
-			for i, name := range files {
-				f, err := os.Open(name)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				shards[i] = bufio.NewReaderSize(f, maxLine)
-				for range 2 {
-					if _, err := readLine(shards[i], name, 0); err != nil {
-						return err
-					}
-				}
-			}
-			out = bufio.NewWriter(w)
-			if _, err := out.Write(mc.AppendHeader(nil)); err != nil {
+		shards[i] = bufio.NewReaderSize(f, maxLine)
+		for range 2 {
+			if _, err := readLine(shards[i], name, 0); err != nil {
 				return err
 			}
 		}
-		var b []byte
-		for row := range size {
-			s := Summary{Config: mc.Grid.Config(row)}
-			for i, r := range shards {
-				tallies, err := readTallies(r, files[i], row)
-				if err != nil {
-					return err
-				}
-				for k := range s.Tallies {
-					s.Tallies[k].Merge(tallies[k])
-				}
-				s.Lost.Merge(tallies[model.NumStats])
-			}
-			if s.Tallies[0].N != uint64(mc.Replicas) {
-				return fmt.Errorf("row %d: the shards hold %d replicas of %d", row, s.Tallies[0].N, mc.Replicas)
-			}
-			s.Replicas = mc.Replicas
-			mc.Finish(&s)
-			b = mc.AppendRow(b[:0], &s)
-			if _, err := out.Write(b); err != nil {
-				return err
-			}
-		}
+	}
+	var b []byte
+	for row := range size {
+		s := Summary{Config: mc.Grid.Config(row)}
 		for i, r := range shards {
-			if _, err := r.Peek(1); err != io.EOF {
-				return fmt.Errorf("%s: more lines than the study's %d configurations", files[i], size)
+			tallies, err := readTallies(r, files[i], row)
+			if err != nil {
+				return err
 			}
+			for k := range s.Tallies {
+				s.Tallies[k].Merge(tallies[k])
+			}
+			s.Lost.Merge(tallies[model.NumStats])
+		}
+		if s.Tallies[0].N != uint64(mc.Replicas) {
+			return fmt.Errorf("row %d: the shards hold %d replicas of %d", row, s.Tallies[0].N, mc.Replicas)
+		}
+		s.Replicas = mc.Replicas
+		mc.Finish(&s)
+		b = mc.AppendRow(b[:0], &s)
+		if _, err := out.Write(b); err != nil {
+			return err
 		}
 	}
-	return out.Flush()
+	for i, r := range shards {
+		if _, err := r.Peek(1); err != io.EOF {
+			return fmt.Errorf("%s: more lines than the study's %d configurations", files[i], size)
+		}
+	}
+	return nil
 }
 
 // readLine reads line number line of a file (0: not counted), without its

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strconv"
@@ -175,9 +176,15 @@ func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if len(files) == 0 {
 			return usagef("no input files: want the shards of one sweep or one Monte Carlo study, in shard order")
 		}
+		merge := sweep.Merge
 		if sweep.IsMonteCarloShard(files[0]) {
-			return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return sweep.MergeMonteCarlo(w, files) })
+			merge = sweep.MergeMonteCarlo
 		}
-		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return sweep.Merge(w, files) })
+		err := writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, files) })
+		var bad *sweep.ShardError
+		if errors.As(err, &bad) { // the shards are bad input, whatever the output
+			return usage(bad)
+		}
+		return err
 	}
 }

@@ -127,13 +127,13 @@ func TestMonteCarloShardsMerge(t *testing.T) {
 		want  string
 	}{
 		{[]string{p(1), p(0), p(2)}, "part-1: line 1: shard 1/3 given as file 1 of 3"},
-		{[]string{p(0), p(1)}, "part-0: line 1: shard 0/3 given as file 1 of 2"},
+		{[]string{p(0), p(1)}, "part-0: line 1: shard 0/3, but 2 files given: want the study's 3 shards"},
 		{[]string{p(0), other, p(2)}, "other: line 2: the study differs from"},
 		{[]string{p(0), p(1), cut}, "cut: line 3 is missing or cut short"},
 	} {
 		out := filepath.Join(dir, "bad.csv")
 		code, stdout, stderr := runCmd(t, append([]string{"merge", "--out", out}, tt.files...)...)
-		if code != 1 || stdout != "" || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+		if code != exitUsage || stdout != "" || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("merge %v: exit %d, stdout %q, stderr %q; want %q", tt.files, code, stdout, stderr, tt.want)
 		}
 		if _, err := os.Stat(out); !os.IsNotExist(err) {

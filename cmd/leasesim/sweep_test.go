@@ -167,15 +167,16 @@ func TestShardsMerge(t *testing.T) {
 	other := filepath.Join(dir, "other.csv")
 	os.WriteFile(other, []byte("lease,started\n3,4\n"), 0o644)
 	code, _, stderr := runCmd(t, "merge", "--out", filepath.Join(dir, "bad.csv"), parts[0], other)
-	if code != 1 || !strings.Contains(stderr, "header differs") {
+	if code != exitUsage || !strings.HasPrefix(stderr, "leasesim merge: "+other+": line 1: header differs") {
 		t.Errorf("mismatched headers: exit %d, %q", code, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "bad.csv")); !os.IsNotExist(err) {
 		t.Error("merge left a partial file")
 	}
-	// A shard twice, or a later file that is no shard: exit 1, nothing written.
-	for _, files := range [][]string{{parts[0], parts[0]}, append(slices.Clone(parts), other)} {
-		if code, stdout, stderr := runCmd(t, append([]string{"merge"}, files...)...); code != 1 || stdout != "" || strings.Count(stderr, "\n") != 1 {
+	// A shard twice, a later file that is no shard, or one that is not
+	// there: bad input, exit 2, one line, nothing written.
+	for _, files := range [][]string{{parts[0], parts[0]}, append(slices.Clone(parts), other), {parts[0], filepath.Join(dir, "no-such.csv")}} {
+		if code, stdout, stderr := runCmd(t, append([]string{"merge"}, files...)...); code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("merge %v: exit %d, %d bytes on stdout, stderr %q", files, code, len(stdout), stderr)
 		}
 	}
