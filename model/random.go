@@ -203,7 +203,6 @@ type Alternating struct {
 	exp      *expZiggurat // made once, for every geometric length
 	lengths  []sampler    // process p's up periods at 2p, its down periods at 2p+1
 	procs    []process    // every node's processes, node by node, then the zones'
-	nodes    int          // in the run
 	perNode  int          // processes of each node, the first of node n at n·perNode
 	soonest  []uint64     // a tournament tree of the processes' next changes
 	procDown []bool       // with Also: per node and process, down
@@ -256,7 +255,7 @@ func (a *Alternating) Begin(r *Reachability) int {
 		a.lengths = append(a.lengths, newSampler(p.Up, a.exp), newSampler(p.Down, a.exp))
 	}
 	n := r.Nodes()
-	a.procs, a.nodes = a.procs[:0], n
+	a.procs = a.procs[:0]
 	for i := range n {
 		a.procs = append(a.procs, process{node: i})
 		for p := range a.Also {
@@ -364,7 +363,7 @@ func (a *Alternating) nextChangeOf(node int) int {
 	for _, key := range leaves[node*a.perNode : (node+1)*a.perNode] {
 		next = min(next, key)
 	}
-	for i := a.nodes * a.perNode; i < len(a.procs); i++ { // the zones'
+	for i := len(a.procs) - 1; i >= 0 && a.procs[i].node < 0; i-- { // the zones', last
 		if slices.Contains(a.Also[a.procs[i].proc-1].Zone, node) {
 			next = min(next, leaves[i])
 		}

@@ -215,7 +215,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) &&
 		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
 		last := min(end, c.Rounds)
-		if last == x.change-1 && ahead != nil && len(x.groups) == 0 {
+		if ahead != nil && len(x.groups) == 0 {
 			last = x.settleAhead(ahead)
 		}
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)

@@ -32,11 +32,12 @@ func CheckGrid() Grid {
 // Check runs every valid configuration of g, with the grid's Schedule if
 // it has one, through model.Runner.Check (the invariants, fencing's
 // invariance, and the run computed round by round) and calls violation
-// for each configuration that fails, in grid order. A configuration whose parameters do not go together (a renew
-// deadline client-go would refuse) is not a configuration at all: it is
-// counted as refused, not checked. Check returns how many configurations it
-// checked and refused; it stops at the first error violation returns (its
-// output failed) or when ctx is cancelled.
+// for each configuration that fails, in grid order. A configuration whose
+// parameters do not go together (a renew deadline client-go would refuse)
+// is not a configuration at all: it is counted as refused, not checked.
+// Check returns how many configurations it checked and refused; it stops
+// at the first error violation returns (its output failed) or when ctx is
+// cancelled.
 //
 // The grid is checked a block at a time, each block split among the
 // cores; a block's violations are reported, in order, once it is done.
