@@ -12,8 +12,8 @@ import (
 // publication's policy on 5 nodes, up geometric:20 and down geometric:5
 // (BenchmarkMonteCarlo's heavy churn), then as many draws of those
 // lengths as a replica meets events on average: the host's speed, which
-// swings by a third between spells, moves both alike, so their ratio
-// varies by a few percent only. It reports ns/event, ns/draw and
+// swings by a third between spells, moves both nearly alike: their ratio
+// varies by less than a tenth. It reports ns/event, ns/draw and
 // draws/event, the ratio.
 func BenchmarkChurnEvent(b *testing.B) {
 	up, _ := ParseLengths("geometric:20")
