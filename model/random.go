@@ -201,7 +201,8 @@ type Alternating struct {
 	// cancel. It is looked at every 1,024 changes (stopEvery).
 	Done <-chan struct{}
 
-	changes  int // reached since the run began, the one it stopped at included
+	changes  int  // reached since the run began, the one it stopped at included
+	halted   bool // Done was found closed: no change from then on
 	src      rand.PCG
 	rng      *rand.Rand // over src, made once: rngOf says over which
 	rngOf    *rand.PCG
@@ -248,7 +249,7 @@ func changeKey(at, i int) uint64 { return uint64(at)<<32 | uint64(i) }
 // Begin implements Schedule.
 func (a *Alternating) Begin(r *Reachability) int {
 	a.src.Seed(a.Seed[0], a.Seed[1])
-	a.changes = 0
+	a.changes, a.halted = 0, false
 	if a.rngOf != &a.src { // first use, or this Alternating was copied
 		a.rng, a.rngOf = rand.New(&a.src), &a.src
 	}
@@ -308,6 +309,9 @@ func (a *Alternating) Apply(t int, r *Reachability) int {
 // advance makes the changes in rounds up to last, in order of rounds,
 // and returns the round of the next change.
 func (a *Alternating) advance(last int, r *Reachability) int {
+	if a.halted {
+		return Never
+	}
 	for {
 		next := a.soonest[1]
 		at := int(next >> 32)
@@ -315,6 +319,7 @@ func (a *Alternating) advance(last int, r *Reachability) int {
 			return at
 		}
 		if a.changes++; a.changes%stopEvery == 0 && a.stopped() {
+			a.halted = true
 			return Never
 		}
 		i := int(next & math.MaxUint32)
