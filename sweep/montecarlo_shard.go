@@ -176,31 +176,14 @@ func checkMonteCarloShards(files []string) (*MonteCarlo, error) {
 	var mc *MonteCarlo
 	var spec []byte
 	for i, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r := bufio.NewReaderSize(f, maxLine)
-		head, err := readLine(r, name, 1)
-		if err != nil {
-			return nil, err
-		}
-		var k, n int
-		if _, err := fmt.Sscanf(string(head), monteCarloShardMagic+" %d/%d", &k, &n); err != nil {
-			return nil, fmt.Errorf("%s: line 1: %.60q is not a Monte Carlo shard's first line (%s K/N)", name, head, monteCarloShardMagic)
-		}
+		k, n, line, err := readShardHead(name)
 		switch {
+		case err != nil:
+			return nil, err
 		case n != len(files):
 			return nil, fmt.Errorf("%s: line 1: shard %d/%d, but %d files given: want the study's %d shards, 0/%d … %d/%d, each once, in order", name, k, n, len(files), n, n, n-1, n)
 		case k != i:
 			return nil, fmt.Errorf("%s: line 1: shard %d/%d given as file %d of %d: want shards 0/%d … %d/%d, each once, in order", name, k, n, i+1, len(files), n, n-1, n)
-		}
-		line, err := readLine(r, name, 2)
-		if err != nil {
-			return nil, err
-		}
-		switch {
 		case i == 0:
 			var s monteCarloSpec
 			if err := json.Unmarshal(line, &s); err != nil {
@@ -209,12 +192,35 @@ func checkMonteCarloShards(files []string) (*MonteCarlo, error) {
 			if mc, err = s.studyOf(); err != nil {
 				return nil, fmt.Errorf("%s: line 2: the study: %v", name, err)
 			}
-			spec = bytes.Clone(line)
+			spec = line
 		case !bytes.Equal(line, spec):
 			return nil, fmt.Errorf("%s: line 2: the study differs from %s's: the files are not shards of one study", name, files[0])
 		}
 	}
 	return mc, mergeTallies(bufio.NewWriter(io.Discard), files, mc)
+}
+
+// readShardHead reads a shard's first two lines, its K/N and its study,
+// and closes it, so that checking the shards holds no file open beside
+// the ones mergeTallies reads side by side.
+func readShardHead(name string) (k, n int, study []byte, err error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, maxLine)
+	head, err := readLine(r, name, 1)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if _, err := fmt.Sscanf(string(head), monteCarloShardMagic+" %d/%d", &k, &n); err != nil {
+		return 0, 0, nil, fmt.Errorf("%s: line 1: %.60q is not a Monte Carlo shard's first line (%s K/N)", name, head, monteCarloShardMagic)
+	}
+	if study, err = readLine(r, name, 2); err != nil {
+		return 0, 0, nil, err
+	}
+	return k, n, bytes.Clone(study), nil
 }
 
 // mergeTallies writes to out the rows of study mc from the tallies of
