@@ -206,7 +206,10 @@ func (r *Runner) checkOverlap(c Config, s Schedule, st Stats) error {
 // checkOnce checks a run with the persistent trigger, st, against the same
 // run with the other catch-up policy: one run for the queued slots changes
 // no round and no handover, and it starts, delays and leaves unresolved no
-// more than running every slot, nor misses fewer.
+// more than running every slot, nor misses fewer, except under buffer-one
+// with batches that take time: there the runs of every queued slot take
+// the buffer's one place, so that a later slot is skipped that the one
+// run leaves room for (the scenario in testdata/scenarios/overlap.txt).
 func (r *Runner) checkOnce(c Config, s Schedule, st Stats) error {
 	other := c
 	other.CatchUpOnce = !c.CatchUpOnce
@@ -221,7 +224,7 @@ func (r *Runner) checkOnce(c Config, s Schedule, st Stats) error {
 	switch {
 	case !sameLeadership(once, all):
 		return fmt.Errorf("catch_up_once changed the rounds or handovers: %+v against every slot's %+v", once, all)
-	case once.Started > all.Started || once.DelayedRounds > all.DelayedRounds || once.Unresolved > all.Unresolved || once.Missed < all.Missed:
+	case !(c.BatchLen > 1 && c.Overlap == OverlapBufferOne) && (once.Started > all.Started || once.DelayedRounds > all.DelayedRounds || once.Unresolved > all.Unresolved || once.Missed < all.Missed):
 		return fmt.Errorf("one run for the queued slots %+v against every slot run %+v: more started, delayed or unresolved, or fewer missed", once, all)
 	}
 	return nil

@@ -353,6 +353,32 @@ func TestCheckInvariantsCatches(t *testing.T) {
 	}
 }
 
+// TestCheckOnceUnderBufferOne: under buffer-one, one run for the queued
+// slots can start more than running every slot (the last story of
+// testdata/scenarios/overlap.txt: 8 against 7), and Check takes it for
+// what the policies do, not a broken invariant.
+func TestCheckOnceUnderBufferOne(t *testing.T) {
+	c := model.Default()
+	c.Nodes, c.Rounds, c.Period, c.BatchLen, c.PersistentTrigger, c.Overlap, c.CatchUpWindow = 1, 30, 3, 2, true, model.OverlapBufferOne, 8
+	ws := model.Windows{{Node: 0, First: 1, Last: 10}, {Node: 0, First: 13, Last: 14}}
+	var r model.Runner
+	started := map[bool]int{}
+	for _, once := range []bool{false, true} {
+		c.CatchUpOnce = once
+		st, err := r.RunSchedule(c, ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		started[once] = st.Started
+		if err := r.Check(c, ws); err != nil {
+			t.Errorf("catch_up_once %t: %v", once, err)
+		}
+	}
+	if started[true] != 8 || started[false] != 7 {
+		t.Errorf("started %d with one run for the queued slots, %d running every slot; want 8 and 7", started[true], started[false])
+	}
+}
+
 // TestInvariantsOfOwnKinds: where nodes fail each their own way, a claim
 // holds only if every way keeps it and a margin goes if any way gives it
 // up. Two leaders for a round: a break if every window crashes or stops
