@@ -239,9 +239,16 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), trigger, c.Fencing, c.PersistentTrigger, c.Quorum)
 	if mc.Precision > 0 {
 		var loose []string
+		format := "%s %.3f ±%.3f (want ±%.3f)" // as the table below gives them: per replica, or lines a year
+		if mc.RoundsPerYear > 0 {
+			format = "%s %.1f ±%.1f (want ±%.1f)"
+		}
 		for _, f := range mc.Headline(s) {
 			if !mc.Precise(f) {
-				loose = append(loose, fmt.Sprintf("%s ±%.1f%%", f.Name, 100*f.CI95.HalfWidth()/math.Abs(f.Value)))
+				// In the figure's unit, not as a share of it: a figure of
+				// zero is imprecise only against the floor.
+				want := max(mc.Precision*math.Abs(f.Value), mc.Floor)
+				loose = append(loose, fmt.Sprintf(format, f.Name, f.Value, f.CI95.HalfWidth(), want))
 			}
 		}
 		if s.Precise {

@@ -68,6 +68,10 @@ func TestGolden(t *testing.T) {
 		// Replicas until missed and double lines a year are within ±10% (or
 		// ±1 line): each configuration says after how many.
 		{"montecarlo-precision.txt", []string{"montecarlo", "--nodes", "1:3", "--rounds", "20000", "--rounds-per-year", "2190", "--replicas", "100", "--precision", "10%", "--max-replicas", "1000"}},
+		// Not precise at --max-replicas: each loose figure with its
+		// half-width and the one wanted, in its own unit (a figure of zero
+		// against the floor).
+		{"montecarlo-not-precise.txt", []string{"montecarlo", "--nodes", "2", "--fencing", "true", "--rounds", "2000", "--rounds-per-year", "2190", "--replicas", "20", "--precision", "5%", "--precision-floor", "100", "--max-replicas", "40"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
