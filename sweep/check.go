@@ -29,34 +29,55 @@ func CheckGrid() Grid {
 	return g
 }
 
-// Check runs every valid configuration of g, with the grid's Schedule if
-// it has one, through model.Runner.Check (the invariants, fencing's
-// invariance, and the run computed round by round) and calls violation
-// for each configuration that fails, in grid order. A configuration whose
-// parameters do not go together (a renew deadline client-go would refuse)
-// is not a configuration at all: it is counted as refused, not checked.
-// Check returns how many configurations it checked and refused; it stops
-// at the first error violation returns (its output failed) or when ctx is
-// cancelled.
+// CheckOptions says how Check shares out a grid, and how much of it it
+// checks.
+type CheckOptions struct {
+	// Workers is how many goroutines check a block at a time; 0: one a
+	// core. The output does not depend on it.
+	Workers int
+	// Every, when above 1, checks only configurations 0, Every, 2·Every, …
+	// of the grid: a deterministic slice, for a test that has seconds
+	// where the whole grid takes minutes. Every list of CheckGrid has a
+	// length whose only factors are 2 and 3, so an Every that is prime to
+	// 6 meets every value of every parameter.
+	Every int
+}
+
+// Check runs every valid configuration of g (or, with opt.Every, the
+// slice it names), with the grid's Schedule if it has one, through
+// model.Runner.Check (the invariants, fencing's invariance, and the run
+// computed round by round) and calls violation for each configuration
+// that fails, in grid order. A configuration whose parameters do not go
+// together (a renew deadline client-go would refuse) is not a
+// configuration at all: it is counted as refused, not checked. Check
+// returns how many configurations it checked and refused; it stops at the
+// first error violation returns (its output failed) or when ctx is
+// cancelled. progress is told how many of the grid's configurations each
+// block passed over, checked or not, so that its total is g.Size().
 //
 // The grid is checked a block at a time, each block split among the
-// cores; a block's violations are reported, in order, once it is done.
-func Check(ctx context.Context, g *Grid, violation func(c model.Config, err error) error, progress func(int)) (checked, refused int, err error) {
+// workers; a block's violations are reported, in order, once it is done.
+func Check(ctx context.Context, g *Grid, opt CheckOptions, violation func(c model.Config, err error) error, progress func(int)) (checked, refused int, err error) {
 	size, err := g.Size()
 	if err != nil {
 		return 0, 0, err
 	}
-	workers := runtime.GOMAXPROCS(0)
+	workers, every := opt.Workers, max(opt.Every, 1)
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
 	parts := make([]checkPart, workers)
-	for first := 0; first < size; first += checkBlock {
+	block := checkBlock * every
+	for first := 0; first < size; first += block {
 		if err := ctx.Err(); err != nil {
 			return checked, refused, err
 		}
-		last := min(first+checkBlock, size)
+		last := min(first+block, size)
+		n := (last - first + every - 1) / every // the block's configurations in the slice
 		var wg sync.WaitGroup
 		for w := range workers {
-			from, to := first+(last-first)*w/workers, first+(last-first)*(w+1)/workers
-			wg.Go(func() { parts[w].check(ctx, g, from, to) })
+			from, to := first+n*w/workers*every, first+n*(w+1)/workers*every
+			wg.Go(func() { parts[w].check(ctx, g, from, min(to, last), every) })
 		}
 		wg.Wait()
 		for w := range parts {
@@ -89,15 +110,15 @@ type checkViolation struct {
 	err error
 }
 
-// check checks configurations from … to-1 of g.
-func (p *checkPart) check(ctx context.Context, g *Grid, from, to int) {
+// check checks configurations from, from+every, … below to of g.
+func (p *checkPart) check(ctx context.Context, g *Grid, from, to, every int) {
 	p.r.JitterSeed = model.JitterSeed(g.Seed)
 	p.checked, p.refused, p.violations = 0, 0, p.violations[:0]
 	var o odometer
 	o.seek(g, from)
 	c := o.config(g)
-	for i := from; i < to; i++ {
-		if i%4096 == 0 && ctx.Err() != nil {
+	for i := from; i < to; i += every {
+		if i%4096 < every && ctx.Err() != nil {
 			return
 		}
 		if c.Validate() != nil {
@@ -112,6 +133,11 @@ func (p *checkPart) check(ctx context.Context, g *Grid, from, to int) {
 				p.violations = append(p.violations, checkViolation{c, err})
 			}
 		}
-		o.next(g, &c)
+		if every == 1 {
+			o.next(g, &c)
+		} else if i+every < to {
+			o.seek(g, i+every)
+			c = o.config(g)
+		}
 	}
 }

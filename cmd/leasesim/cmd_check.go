@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/leasesim/leasesim/model"
@@ -22,6 +23,9 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addGridFlags(fs, &g, model.Params()...)
 	tick := addTickFlag(fs)
 	incident := addIncidentFlags(fs, "check every configuration against this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
+	workers := runtime.NumCPU()
+	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations checked in parallel; the output is the same for any number")
+	fs.Lookup("workers").DefValue = "all cores"
 	return func(ctx context.Context, std *streams) error {
 		g.Tick = *tick
 		if err := incident.useOn(fs, &g); err != nil {
@@ -37,7 +41,7 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			defer bar.Finish()
 		}
 		bad := 0
-		checked, refused, err := sweep.Check(ctx, &g, func(c model.Config, violation error) error {
+		checked, refused, err := sweep.Check(ctx, &g, sweep.CheckOptions{Workers: workers}, func(c model.Config, violation error) error {
 			bad++
 			_, err := fmt.Fprintf(std.out, "violation: %s: %v\n", reproduce(c, g.Tick, *incident.file, *incident.epoch), violation)
 			return err
