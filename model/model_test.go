@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
 )
 
@@ -92,9 +93,11 @@ func TestParamNames(t *testing.T) {
 // crosses every parameter, including the corner cases C1 (one node, a zone
 // as large as the cluster), C5 (period 1) and C6 (an outage to the end),
 // catch-up windows and idempotency keys.
+// The short suite checks every 7th configuration.
 func TestInvariantsSmallSpace(t *testing.T) {
 	var r model.Runner
-	n := 0
+	every := soak.Every(1, 7)
+	i, n := 0, 0
 	for nodes := 1; nodes <= 4; nodes++ {
 		for lease := 1; lease <= 4; lease++ {
 			for renewal := 1; renewal <= 3; renewal++ {
@@ -106,6 +109,9 @@ func TestInvariantsSmallSpace(t *testing.T) {
 									c := model.Config{
 										Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, CatchUpWindow: []int{0, 1, 2, 5}[toggles>>3&3], IdempotencyKey: toggles&32 != 0},
 										Scenario: model.Scenario{Outage: outage, Start: start, Rounds: 16, Down: down},
+									}
+									if i++; i%every != 0 {
+										continue
 									}
 									if err := r.Check(c, c.Schedule()); err != nil {
 										t.Fatalf("%+v: %v", c, err)
@@ -119,8 +125,8 @@ func TestInvariantsSmallSpace(t *testing.T) {
 			}
 		}
 	}
-	if n < 10000 {
-		t.Fatalf("checked only %d configurations", n)
+	if n*every < 10000 {
+		t.Fatalf("checked only %d configurations, every %dth", n, every)
 	}
 }
 
@@ -129,9 +135,13 @@ func TestInvariantsSmallSpace(t *testing.T) {
 // client-go accepts), renewal 0 (only the deadline ends a belief), the
 // followers' jitter, calls that hang, each kind of failure (partition,
 // crash, pause), crossed with outages, starts, zones and the toggles.
+// The suite checks every 7th configuration and the short suite every
+// 61st, which meet every value of every dimension (neither divides any of
+// their lengths); -soak checks all.
 func TestRenewDeadlineSmallSpace(t *testing.T) {
 	var r model.Runner
-	n := 0
+	every := soak.Every(7, 61)
+	i, n := 0, 0
 	for _, nodes := range []int{1, 2, 3} {
 		for _, lease := range []int{2, 4, 7, 12} {
 			for _, renewal := range []int{0, 1, 3} {
@@ -156,8 +166,9 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 											case 4:
 												c.Release = true
 											}
-											if c.Validate() != nil {
-												continue // client-go would refuse it too
+											i++
+											if i%every != 0 || c.Validate() != nil {
+												continue // not in the slice, or client-go would refuse it too
 											}
 											if err := r.Check(c, c.Schedule()); err != nil {
 												t.Fatalf("%+v: %v", c, err)
@@ -173,8 +184,8 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 			}
 		}
 	}
-	if n < 800_000 {
-		t.Fatalf("checked only %d configurations", n)
+	if n*every < 800_000 {
+		t.Fatalf("checked only %d configurations, every %dth", n, every)
 	}
 }
 

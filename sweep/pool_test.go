@@ -4,26 +4,19 @@ import (
 	"context"
 	"errors"
 	"testing"
-	"time"
 
 	"github.com/leasesim/leasesim/internal/testio"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 )
 
-// returnsWithin fails the test if f has not returned after a generous
-// guard: it catches a hang, it does not time a run.
+// returnsWithin fails the test if f has not returned after testio's
+// generous guard: it catches a hang, it does not time a run.
 func returnsWithin(t *testing.T, what string, f func() error) error {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(20 * time.Second):
-		t.Fatalf("%s: still running 20 s after its output failed", what)
-		return nil
-	}
+	return testio.Await(t, done, what+", its output failing")
 }
 
 // TestWriteStopsOnWriterError: a writer that fails after any number of

@@ -14,19 +14,14 @@ import (
 )
 
 // runGuarded runs leasesim with ctx and stdout, and fails the test if it
-// has not returned after a generous guard: a hang, not a slow run.
+// has not returned after testio's generous guard: a hang, not a slow run.
 func runGuarded(t *testing.T, ctx context.Context, stdout *testio.FailWriter, args ...string) (int, string) {
 	t.Helper()
 	var stderr strings.Builder
 	done := make(chan int, 1)
 	go func() { done <- run(ctx, args, stdout, &stderr) }()
-	select {
-	case code := <-done:
-		return code, stderr.String()
-	case <-time.After(20 * time.Second):
-		t.Fatalf("leasesim %s: still running 20 s after its output failed", strings.Join(args, " "))
-		return 0, ""
-	}
+	code := testio.Await(t, done, "leasesim "+strings.Join(args, " ")+", its output failing")
+	return code, stderr.String()
 }
 
 // TestFailingOutput: when standard output fails (a full disk, a closed
@@ -36,7 +31,8 @@ func TestFailingOutput(t *testing.T) {
 	commands := [][]string{
 		{"sweep", "--lease", "1:2000", "--outage", "0:9", "--workers", "2"},
 		{"montecarlo", "--lease", "1:40", "--replicas", "20", "--rounds", "2000", "--workers", "2"},
-		{"check", "--lease", "1:4", "--retry-period", "1", "--renew-deadline", "0", "--jitter", "false", "--black-hole", "false", "--partition", "false", "--crash", "false", "--pause", "false", "--idempotency-key", "false"},
+		{"check", "--lease", "1:4", "--nodes", "2,3", "--retry-period", "1", "--renew-deadline", "0", "--drift", "0", "--down", "1", "--rounds", "24",
+			"--jitter", "false", "--black-hole", "false", "--partition", "false", "--crash", "false", "--pause", "false", "--idempotency-key", "false"},
 		{"recommend", "--lease", "1:200"},
 	}
 	for _, args := range commands {
@@ -101,13 +97,9 @@ func TestCancelledMidWork(t *testing.T) {
 		var stdout, stderr strings.Builder
 		done := make(chan int, 1)
 		go func() { done <- run(ctx, args, &stdout, &stderr) }()
-		select {
-		case code := <-done:
-			if code != exitInterrupted || strings.Count(stderr.String(), "\n") != 1 {
-				t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
-			}
-		case <-time.After(20 * time.Second):
-			t.Fatalf("leasesim %s: still running 20 s after it was cancelled", strings.Join(args, " "))
+		code := testio.Await(t, done, "leasesim "+strings.Join(args, " ")+", cancelled")
+		if code != exitInterrupted || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
 		}
 		cancel()
 	}
@@ -217,13 +209,8 @@ func TestExitAfterGrace(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 	cancel()
-	select {
-	case code := <-exited:
-		if code != exitInterrupted || stderr.String() != "leasesim: interrupted; the command did not end within 10ms, so it was stopped\n" {
-			t.Errorf("exit %d, stderr %q", code, stderr.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("no exit 20 s after the interrupt")
+	if code := testio.Await(t, exited, "the grace period after the interrupt"); code != exitInterrupted || stderr.String() != "leasesim: interrupted; the command did not end within 10ms, so it was stopped\n" {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 }
 
