@@ -1,12 +1,30 @@
 # leasesim: common tasks. The README's two commands need nothing but Go.
 
-.PHONY: build test validate golden bench ci report
+.PHONY: build test validate golden bench ci report check-all soak
 
 build:
 	go build -o bin/leasesim ./cmd/leasesim
 
 test:
 	go test ./...
+
+# check's whole default grid, 35 million configurations on every core
+# (about two minutes on two): .ci/run's step, which the suite's
+# TestCheckSlice samples.
+check-all:
+	bash .ci/check-all
+
+# The long checks, for before a release or after a change to the model:
+# every configuration of the tests' small spaces (-soak), CHECKS random
+# configurations a property, check's whole grid, and every fuzz target at
+# FUZZ times .ci/run's budget. make soak CHECKS=20000 FUZZ=20 takes about
+# an hour here; the defaults, about ten minutes.
+CHECKS ?= 2000
+FUZZ ?= 5
+soak:
+	go test ./model -soak -rapid.checks=$(CHECKS) -timeout 0
+	bash .ci/check-all
+	bash .ci/fuzz $(FUZZ)
 
 # Real client-go electors against leasesim's figures (a module of its own,
 # so that client-go stays out of leasesim's dependencies).
