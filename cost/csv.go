@@ -40,16 +40,17 @@ func WriteCostCSV(w io.Writer, t model.Tick, ps []ConfigProjection) error {
 	return err
 }
 
-// WriteRecommendCSV writes one row per lease: its yearly measures,
+// WriteRecommendCSV writes one row per lease: its yearly measures, its
+// two-leader margin (empty without a renew deadline, which sets none),
 // whether it is on their Pareto front, and its cost under w, left empty
-// when no weight is given. With a tick, the lease, the window and the
-// delay are in seconds, under names that say so.
+// when no weight is given. With a tick, the lease, the window, the delay
+// and the margin are in seconds, under names that say so.
 func WriteRecommendCSV(w io.Writer, t model.Tick, ranks []LeaseRank, weights Weights) error {
-	window, delayed := "window_rounds_per_event", "delayed_rounds_per_year"
+	window, delayed, margin := "window_rounds_per_event", "delayed_rounds_per_year", "two_leader_margin_rounds"
 	if t != 0 {
-		window, delayed = "window_s_per_event", "delayed_s_per_year"
+		window, delayed, margin = "window_s_per_event", "delayed_s_per_year", "two_leader_margin_s"
 	}
-	b := fmt.Appendf(nil, "%s,%s,missed_lines_per_year,double_lines_per_year,%s,handovers_per_year,pareto,cost_per_year\n", t.Name(model.Lease), window, delayed)
+	b := fmt.Appendf(nil, "%s,%s,missed_lines_per_year,double_lines_per_year,%s,handovers_per_year,%s,pareto,cost_per_year\n", t.Name(model.Lease), window, delayed, margin)
 	scale := 1.0
 	if t != 0 {
 		scale = t.Seconds(1)
@@ -57,7 +58,11 @@ func WriteRecommendCSV(w io.Writer, t model.Tick, ranks []LeaseRank, weights Wei
 	front := Pareto(ranks)
 	for i, r := range ranks {
 		b = t.AppendValue(b, model.Lease, r.Lease)
-		b = fmt.Appendf(b, ",%.6f,%.6f,%.6f,%.6f,%.6f,%t,", scale*r.WindowRounds, r.MissedLines, r.DoubleLines, scale*r.DelayedRounds, r.Handovers, front[i])
+		b = fmt.Appendf(b, ",%.6f,%.6f,%.6f,%.6f,%.6f,", scale*r.WindowRounds, r.MissedLines, r.DoubleLines, scale*r.DelayedRounds, r.Handovers)
+		if r.HasMargin {
+			b = fmt.Appendf(b, "%g", scale*float64(r.Margin))
+		}
+		b = fmt.Appendf(b, ",%t,", front[i])
 		if weights != (Weights{}) {
 			b = fmt.Appendf(b, "%.6f", r.Cost(weights))
 		}

@@ -94,6 +94,17 @@ type LeaseRank struct {
 	DoubleLines   float64 // per year
 	DelayedRounds float64 // per year: the rounds queued batches waited, summed
 	Handovers     float64 // per year: a short lease hands over for outages a longer one rides out
+
+	// Margin is the lease's two-leader margin with the configuration's
+	// other settings (model.Config.TwoLeaderMargin), if HasMargin: it has
+	// one only with a renew deadline.
+	Margin    int
+	HasMargin bool
+	// NoMargin says that a follower can take over before the leader gives
+	// up (a margin not above zero) and that nothing fences the stale
+	// leader's work: such a lease is shown, marked, and never recommended
+	// (Cheapest, Pareto).
+	NoMargin bool
 }
 
 // Lines is the missed plus double invoice lines per year.
@@ -166,7 +177,11 @@ func RecommendEach(ctx context.Context, c model.Config, seed uint64, leases []in
 	for m, mix := range mixes {
 		ranks := make([]LeaseRank, 0, len(leases))
 		for i, lease := range leases {
+			run := c
+			run.Lease = lease
 			r := LeaseRank{Lease: lease}
+			r.Margin, r.HasMargin = run.TwoLeaderMargin()
+			r.NoMargin = r.HasMargin && r.Margin <= 0 && !run.Fencing
 			for j, e := range mix {
 				in := effects[i*len(events)+at[m][j]]
 				p := Project(Phase, in.PerEvent(), eventsPerYear, linesPerBatch)
@@ -198,15 +213,18 @@ func Best(ranks []LeaseRank, measure func(LeaseRank) float64) LeaseRank {
 // Cheapest returns every rank whose cost under w is within `within` of
 // the least: a tie is reported as one, not settled by the order of the
 // list. Give half the unit the costs are shown in, so that leases shown
-// at the same cost are named together.
+// at the same cost are named together. A rank with NoMargin is never
+// among them: it is nil when every rank has.
 func Cheapest(ranks []LeaseRank, w Weights, within float64) []LeaseRank {
 	least := math.Inf(1)
 	for _, r := range ranks {
-		least = min(least, r.Cost(w))
+		if !r.NoMargin {
+			least = min(least, r.Cost(w))
+		}
 	}
 	var tied []LeaseRank
 	for _, r := range ranks {
-		if r.Cost(w) <= least+within {
+		if !r.NoMargin && r.Cost(w) <= least+within {
 			tied = append(tied, r)
 		}
 	}
@@ -217,15 +235,18 @@ func Cheapest(ranks []LeaseRank, w Weights, within float64) []LeaseRank {
 // missed lines, double lines, delay and handovers: whether no other rank
 // is as good in all four and better in one. Without weights, these are
 // the leases a reviewer chooses among; every other lease loses to one of
-// them whatever the weights.
+// them whatever the weights. Ranks with NoMargin are neither on the front
+// nor keep another off it: they are not to be chosen.
 func Pareto(ranks []LeaseRank) []bool {
 	front := make([]bool, len(ranks))
 	for i, r := range ranks {
-		front[i] = true
+		front[i] = !r.NoMargin
 		for _, o := range ranks {
-			if dominates(o, r) {
-				front[i] = false
+			if !front[i] {
 				break
+			}
+			if !o.NoMargin && dominates(o, r) {
+				front[i] = false
 			}
 		}
 	}

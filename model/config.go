@@ -193,6 +193,21 @@ func b2i(b bool) int {
 	return 0
 }
 
+// TwoLeaderMargin is the time, in rounds, from a leader giving up (a
+// retry period and then the renew deadline after its last renewal) to the
+// earliest takeover (a lease after that renewal): lease − retry period −
+// renew deadline, the figure "leasesim settings" names two_leader_margin.
+// A margin not above zero lets a follower take over while a leader cut off
+// from the record still believes it leads. ok is false without a renew
+// deadline: such a leader gives up only when it re-reads the record, so no
+// margin is set by the settings.
+func (c *Config) TwoLeaderMargin() (margin int, ok bool) {
+	if c.RenewDeadline == 0 {
+		return 0, false
+	}
+	return c.Lease - c.RetryPeriod - c.RenewDeadline, true
+}
+
 // Warnings lists what in c is valid but probably not what was meant, each
 // a sentence naming the parameters: the run has no trigger, the outage
 // falls after the run, the zone is larger than the cluster, a catch-up

@@ -302,14 +302,22 @@ func (t Tick) FormatLengths(l Lengths) string {
 	return "fixed:" + d(l.A)
 }
 
-// Warnings lists what in c is valid in rounds but not what client-go does
-// at this tick: its record holds the lease in whole seconds, so with
-// jitter (client-go's followers) a lease that is not whole seconds is
-// counted short by them.
+// Warnings lists what in c, at this tick (0: in rounds), is valid but
+// unsafe, or not what client-go does: a two-leader margin not above zero
+// without fencing (Config.TwoLeaderMargin), the warning that leads a
+// report; and, with jitter (client-go's followers), a lease that is not
+// whole seconds, which client-go's record, holding whole seconds, counts
+// short.
 func (t Tick) Warnings(c Config) []string {
-	lease := time.Duration(c.Lease) * time.Duration(t)
-	if t == 0 || !c.Jitter || lease%time.Second == 0 {
-		return nil
+	var w []string
+	if margin, ok := c.TwoLeaderMargin(); ok && margin <= 0 && !c.Fencing {
+		w = append(w, fmt.Sprintf("two leaders: the lease %s is not longer than the retry period %s and the renew deadline %s together (a two-leader margin of %s), so a follower can take over as soon as, or before, a leader cut off from the record gives up; lengthen the lease past %s, shorten the renew deadline below %s, or turn on fencing",
+			t.DurationOf(c.Lease), t.DurationOf(c.RetryPeriod), t.DurationOf(c.RenewDeadline), t.DurationOf(margin),
+			t.DurationOf(c.RetryPeriod+c.RenewDeadline), t.DurationOf(c.Lease-c.RetryPeriod)))
 	}
-	return []string{fmt.Sprintf("client-go's record holds the lease in whole seconds: its followers would count %s of the lease's %s; the model counts all of it", lease.Truncate(time.Second), lease)}
+	lease := time.Duration(c.Lease) * time.Duration(t)
+	if t != 0 && c.Jitter && lease%time.Second != 0 {
+		w = append(w, fmt.Sprintf("client-go's record holds the lease in whole seconds: its followers would count %s of the lease's %s; the model counts all of it", lease.Truncate(time.Second), lease))
+	}
+	return w
 }

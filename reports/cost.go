@@ -198,14 +198,26 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 		fmt.Fprintf(&b, "%*s%22.4f%19.1f%19.1f%19.2f%14.2f%12s\n", width, t.AppendValue(nil, model.Lease, r.Lease), scale*r.WindowRounds, r.MissedLines, r.DoubleLines, delayScale*r.DelayedRounds, r.Handovers, mark)
 	}
 	b.WriteString("\n")
-	if priced {
-		cheapest := cost.Cheapest(ranks, in.Weights, 0.05) // as shown, to 0.1
+	var none []cost.LeaseRank
+	for _, r := range ranks {
+		if r.NoMargin {
+			none = append(none, r)
+		}
+	}
+	if len(none) > 0 {
+		fmt.Fprintf(&b, "no two-leader margin, so never chosen: %s (a leader cut off from the record gives up %s after its last renewal, no sooner than a follower takes over, and nothing fences; see leasesim settings)\n",
+			leaseList(t, none), t.DurationOf(c.RetryPeriod+c.RenewDeadline))
+	}
+	switch cheapest := cost.Cheapest(ranks, in.Weights, 0.05); { // as shown, to 0.1
+	case len(none) == len(ranks):
+		b.WriteString("no lease is safe: lengthen the lease past the retry period and the renew deadline, shorten the deadline, or turn on fencing\n")
+	case priced:
 		if len(cheapest) == 1 {
 			fmt.Fprintf(&b, "cheapest lease: %s, %.1f a year\n", t.Count(cheapest[0].Lease), cheapest[0].Cost(in.Weights))
 		} else {
 			fmt.Fprintf(&b, "cheapest leases, tied at %.1f a year: %s\n", cheapest[0].Cost(in.Weights), leaseList(t, cheapest))
 		}
-	} else {
+	default:
 		var onFront []cost.LeaseRank
 		for i, r := range ranks {
 			if front[i] {

@@ -41,6 +41,9 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	front := cost.Pareto(ranks)
 	for i, r := range ranks {
 		lease := u.count(r.Lease)
+		if r.NoMargin {
+			lease += " (two leaders: no margin)"
+		}
 		if r.Lease == current.Lease {
 			lease = "**" + lease + " (current)**"
 		}
@@ -54,6 +57,10 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", lease, thousands(r.MissedLines, 1), thousands(r.DoubleLines, 1), rv.delayText(r.DelayedRounds), thousands(r.Handovers, 2), mark)
 	}
 	b.WriteString("\n")
+	if rv.writeNoMargin(b, ranks) {
+		rv.writeSensitivity(b)
+		return
+	}
 	if priced {
 		cheapest := cost.Cheapest(ranks, rv.Weights, 0.05) // as shown, to 0.1
 		best := cheapest[0]
@@ -66,6 +73,8 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 			fmt.Fprintf(b, "**Leases %s tie** at %s a year, against %s for the current %s", leaseNames(u, cheapest, ranks), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
 		case best.Lease == current.Lease:
 			fmt.Fprintf(b, "**Keep the lease at %s**: %s a year, the least of the candidates", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1))
+		case current.NoMargin:
+			fmt.Fprintf(b, "**Set the lease to %s**: %s a year, and unlike the current %s (%s a year) it leaves a two-leader margin", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1), u.span(current.Lease), thousands(current.Cost(rv.Weights), 1))
 		default:
 			fmt.Fprintf(b, "**Set the lease to %s**: %s a year, against %s for the current %s", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
 		}
@@ -82,13 +91,45 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		}
 	}
 	fmt.Fprintf(b, "No prices were given, so no one lease is recommended: the leases to choose among are %s, the Pareto front (no other lease is as good in missed and double lines, delay and handovers, and better in one). ", leaseNames(u, onFront, ranks))
-	if currentOn {
+	switch {
+	case currentOn:
 		b.WriteString("The current lease is on it. ")
-	} else {
+	case current.NoMargin:
+		b.WriteString("The current lease is not: it leaves no two-leader margin. ")
+	default:
 		b.WriteString("The current lease is not: another lease is as good in every measure and better in one. ")
 	}
 	b.WriteString("Price a missed and a double line, an hour of delay and a handover (`--cost-missed-line`, `--cost-double-line`, `--cost-delay-hour`, `--cost-handover`, or a review file's `prices`) to have one chosen.\n\n")
 	rv.writeSensitivity(b)
+}
+
+// writeNoMargin says which candidate leases leave no two-leader margin
+// (cost.LeaseRank.NoMargin), and so are never recommended, and reports
+// whether that is every one of them: then there is nothing to recommend.
+func (rv review) writeNoMargin(b *strings.Builder, ranks []cost.LeaseRank) bool {
+	var none []cost.LeaseRank
+	for _, r := range ranks {
+		if r.NoMargin {
+			none = append(none, r)
+		}
+	}
+	if len(none) == 0 {
+		return false
+	}
+	u, c := unit{rv.Tick}, rv.Base
+	giveUp := u.span(c.RetryPeriod + c.RenewDeadline)
+	if len(none) == len(ranks) {
+		fmt.Fprintf(b, "**No candidate lease is safe**: with a retry period of %s and a renew deadline of %s, a leader cut off from the record gives up %s after its last renewal, and no candidate lease is longer, so a follower can take over before it does, and without fencing both write. Lengthen the lease past %s, shorten the renew deadline, or turn on fencing.\n\n",
+			u.span(c.RetryPeriod), u.span(c.RenewDeadline), giveUp, giveUp)
+		return true
+	}
+	which := "Leases %s are not recommended whatever they cost"
+	if len(none) == 1 {
+		which = "Lease %s is not recommended whatever it costs"
+	}
+	fmt.Fprintf(b, which+": a leader cut off from the record gives up %s after its last renewal (retry period and renew deadline), no sooner than a follower takes over, and without fencing both write.\n\n",
+		leaseNames(u, none, ranks), giveUp)
+	return false
 }
 
 // writeSensitivity writes what the answer is with each assumption halved
@@ -99,6 +140,9 @@ func (rv review) writeSensitivity(b *strings.Builder) {
 	answer := func(ranks []cost.LeaseRank) string {
 		if priced {
 			cheapest := cost.Cheapest(ranks, rv.Weights, 0.05)
+			if len(cheapest) == 0 {
+				return "none safe"
+			}
 			return fmt.Sprintf("%s, %s a year", leaseNames(u, cheapest, ranks), thousands(cheapest[0].Cost(rv.Weights), 1))
 		}
 		var onFront []cost.LeaseRank

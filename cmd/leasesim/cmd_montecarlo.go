@@ -101,6 +101,9 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if periods := mc.Periods(); periods > maxPeriods {
 			return usagef("the study would draw about %.2g up and down periods, more than %.0g (hours of work): fewer configurations, --replicas, --rounds or --nodes, or longer --uptime", periods, maxPeriods)
 		}
+		if c, ok := mc.Grid.NoMargin(); ok {
+			std.warnMargins([]model.Config{c}, func(int) string { return "" }, *tick)
+		}
 		progress := func(int) {}
 		if bar := progressBar(std.err, size*mc.Replicas, "montecarlo"); bar != nil {
 			progress = func(n int) { bar.Add(n) }

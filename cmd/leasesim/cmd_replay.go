@@ -86,6 +86,11 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			rows = append(rows, row)
 		}
+		configs := make([]model.Config, len(rows))
+		for i, row := range rows {
+			configs[i] = row.Config
+		}
+		std.warnMargins(configs, func(i int) string { return rows[i].Name }, *tick)
 		if *png != "" {
 			fig := reports.ReplayFigure(*tick, in, rows)
 			if err := atomicfile.Write(*png, func(w *bufio.Writer) error { _, err := fig.WriteTo(w); return err }); err != nil {

@@ -42,6 +42,30 @@ func (s *streams) warn(c model.Config, t model.Tick) {
 	}
 }
 
+// warnMargins prints the two-leader warning (model.Tick.Warnings) of the
+// first of configs that leaves no two-leader margin without fencing, named
+// by name(i) (if not empty), and how many more do: a command that compares
+// many settings says it once, not once a setting.
+func (s *streams) warnMargins(configs []model.Config, name func(i int) string, t model.Tick) {
+	var unsafe []int
+	for i, c := range configs {
+		if m, ok := c.TwoLeaderMargin(); ok && m <= 0 && !c.Fencing {
+			unsafe = append(unsafe, i)
+		}
+	}
+	if len(unsafe) == 0 {
+		return
+	}
+	which := name(unsafe[0])
+	if n := len(unsafe) - 1; n > 0 {
+		which += fmt.Sprintf(" (and %d more of the %d settings)", n, len(configs))
+	}
+	if which != "" {
+		which += ": "
+	}
+	fmt.Fprintf(s.err, "leasesim %s: warning: %s%s\n", s.cmd, which, t.Warnings(configs[unsafe[0]])[0])
+}
+
 func commands() []command {
 	return []command{
 		{"run", "run one configuration of the round model", "", setupRun, nil},
