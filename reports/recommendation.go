@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -101,6 +102,59 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	}
 	b.WriteString("Price a missed and a double line, an hour of delay and a handover (`--cost-missed-line`, `--cost-double-line`, `--cost-delay-hour`, `--cost-handover`, or a review file's `prices`) to have one chosen.\n\n")
 	rv.writeSensitivity(b)
+}
+
+// recommended reports for each candidate whether report.md's answer
+// names it: priced, the cheapest (the current lease alone when it is
+// among them, as the answer then says to keep it); unpriced, the Pareto
+// front. A lease with no two-leader margin is never named.
+func (rv review) recommended() []bool {
+	ranks, current := rv.Recommendation, rv.Current()
+	if rv.Weights == (cost.Weights{}) {
+		return cost.Pareto(ranks)
+	}
+	cheapest := cost.Cheapest(ranks, rv.Weights, 0.05) // as shown, to 0.1
+	keep := slices.ContainsFunc(cheapest, func(r cost.LeaseRank) bool { return r.Lease == current.Lease })
+	named := make([]bool, len(ranks))
+	for i, r := range ranks {
+		named[i] = keep && r.Lease == current.Lease || !keep && slices.ContainsFunc(cheapest, func(c cost.LeaseRank) bool { return c.Lease == r.Lease })
+	}
+	return named
+}
+
+// writeCandidatesCSV writes the decision as a table a CI job can gate on:
+// one row per candidate, its settings and two-leader margin (empty
+// without a renew deadline), its yearly figures and cost (empty without
+// prices), whether it is the current lease and whether report.md's answer
+// names it (recommended). With a tick, times are in seconds, under names
+// that say so.
+func (rv review) writeCandidatesCSV(w io.Writer) error {
+	t, c := rv.Tick, rv.Base
+	scale := 1.0
+	if t != 0 {
+		scale = t.Seconds(1)
+	}
+	b := fmt.Appendf(nil, "%s,%s,%s,%s,missed_lines_per_year,double_lines_per_year,handovers_per_year,cost_per_year,current,recommended\n",
+		t.Name(model.Lease), t.Name(model.RenewDeadline), t.Name(model.RetryPeriod), strings.Replace(t.Name(model.Lease), "lease", "two_leader_margin", 1))
+	named := rv.recommended()
+	for i, r := range rv.Recommendation {
+		b = t.AppendValue(b, model.Lease, r.Lease)
+		b = append(b, ',')
+		b = t.AppendValue(b, model.RenewDeadline, c.RenewDeadline)
+		b = append(b, ',')
+		b = t.AppendValue(b, model.RetryPeriod, c.RetryPeriod)
+		b = append(b, ',')
+		if r.HasMargin {
+			b = fmt.Appendf(b, "%g", scale*float64(r.Margin))
+		}
+		b = fmt.Appendf(b, ",%.6f,%.6f,%.6f,", r.MissedLines, r.DoubleLines, r.Handovers)
+		if rv.Weights != (cost.Weights{}) {
+			b = fmt.Appendf(b, "%.6f", r.Cost(rv.Weights))
+		}
+		b = fmt.Appendf(b, ",%t,%t\n", r.Lease == c.Lease, named[i])
+	}
+	_, err := w.Write(b)
+	return err
 }
 
 // writeNoMargin says which candidate leases leave no two-leader margin

@@ -47,6 +47,7 @@ func (rv review) files() []File {
 		{"lease-sweep.csv", runs(rv.LeaseSweep)},
 		{"heatmap.csv", runs(rv.Heat)},
 		{"cost.csv", func(w io.Writer) error { return cost.WriteCostCSV(w, rv.Tick, rv.Projections()) }},
+		{"candidates.csv", rv.writeCandidatesCSV},
 		{"quorum.csv", runs(rv.Zone)},
 		{"nodes.csv", func(w io.Writer) error {
 			b := rv.NodeStudy.AppendHeader(nil)

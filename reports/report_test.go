@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -112,6 +113,8 @@ func TestKubernetesReport(t *testing.T) {
 			golden.Check(t, "kubernetes-report.md", b.Bytes())
 		case "measure.txt":
 			golden.Check(t, "kubernetes-measure.txt", b.Bytes())
+		case "candidates.csv":
+			golden.Check(t, "kubernetes-candidates.csv", b.Bytes())
 		case "timeline.txt":
 			if !strings.HasPrefix(b.String(), "one round = 1s: round t ends 1s·t after the run begins\n") {
 				t.Errorf("timeline.txt does not open with the length of a round:\n%.200s", b.String())
@@ -333,5 +336,57 @@ func TestRecommendationAgainstBruteForce(t *testing.T) {
 	}
 	if len(seen) < 2 {
 		t.Errorf("every price chose the same lease %v: the test cannot tell a search from a constant", seen)
+	}
+}
+
+// TestCandidatesAgreeWithAnswer: candidates.csv marks recommended exactly
+// the leases report.md's answer names (the lease to set, the tie, the
+// lease to keep, or the Pareto front), and current the base lease alone.
+func TestCandidatesAgreeWithAnswer(t *testing.T) {
+	rv := kubernetesReview(t)
+	for _, tt := range []struct {
+		name    string
+		weights cost.Weights
+		answer  string // how the sentence that names the leases begins
+	}{
+		{"priced", rv.Weights, "**"},
+		{"handovers dear", cost.Weights{MissedLine: 0.5, Handover: 1000}, "**"},
+		{"unpriced", cost.Weights{}, "No prices were given"},
+	} {
+		rv.Weights = tt.weights
+		var md, csv bytes.Buffer
+		for _, f := range reports.Files(rv) {
+			switch f.Name {
+			case "report.md":
+				f.Write(&md)
+			case "candidates.csv":
+				f.Write(&csv)
+			}
+		}
+		var answer string
+		for _, line := range strings.Split(md.String(), "\n") {
+			if strings.HasPrefix(line, tt.answer) && !strings.HasPrefix(line, "**Warning") {
+				answer, _, _ = strings.Cut(line, " a year") // the names come before the first cost
+				break
+			}
+		}
+		rows := strings.Split(strings.TrimSpace(csv.String()), "\n")[1:]
+		named := 0
+		for _, row := range rows {
+			f := strings.Split(row, ",")
+			lease, current, recommended := f[0]+"s", f[8] == "true", f[9] == "true"
+			if current != (f[0] == strconv.Itoa(rv.Base.Lease)) {
+				t.Errorf("%s: %s: current %t", tt.name, row, current)
+			}
+			if recommended {
+				named++
+			}
+			if in := regexp.MustCompile(`\b` + lease + `\b`).MatchString(answer); in != recommended && !(recommended && strings.Contains(answer, "every candidate")) {
+				t.Errorf("%s: lease %s recommended %t, but the answer %q names it: %t", tt.name, lease, recommended, answer, in)
+			}
+		}
+		if named == 0 {
+			t.Errorf("%s: candidates.csv recommends no lease; the answer: %q", tt.name, answer)
+		}
 	}
 }

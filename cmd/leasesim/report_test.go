@@ -17,7 +17,7 @@ func TestReport(t *testing.T) {
 	if code != 0 || stderr != "" || stdout != "wrote the report to "+dir+"/report.md\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	onlyFiles(t, dir, "cost-both.txt", "cost.csv", "cost.png", "cost.txt", "heatmap.csv", "heatmap.png",
+	onlyFiles(t, dir, "candidates.csv", "cost-both.txt", "cost.csv", "cost.png", "cost.txt", "heatmap.csv", "heatmap.png",
 		"lease-sweep.csv", "lease-sweep.png", "measure.txt", "nodes.csv", "nodes.png", "quorum.csv",
 		"report.md", "timeline.png", "timeline.txt", "variants.csv")
 	measure, _ := os.ReadFile(filepath.Join(dir, "measure.txt"))
