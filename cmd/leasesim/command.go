@@ -30,13 +30,17 @@ type command struct {
 // streams are a command's standard output and error.
 type streams struct {
 	out, err io.Writer
-	cmd      string // the command's name, for messages
+	cmd      string     // the command's name, for messages
+	held     *warnFirst // warnings held back until the answer begins, printed before c's
 }
 
 // warn prints c's warnings (model.Config.Warnings, and the tick's,
 // model.Tick.Warnings) to standard error, one line each, before the
 // command's answer.
 func (s *streams) warn(c model.Config, t model.Tick) {
+	if s.held != nil {
+		s.held.flush()
+	}
 	for _, w := range append(c.Warnings(), t.Warnings(c)...) {
 		fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
 	}
@@ -47,6 +51,9 @@ func (s *streams) warn(c model.Config, t model.Tick) {
 // by name(i) (if not empty), and how many more do: a command that compares
 // many settings says it once, not once a setting.
 func (s *streams) warnMargins(configs []model.Config, name func(i int) string, t model.Tick) {
+	if s.held != nil {
+		s.held.flush()
+	}
 	var unsafe []int
 	for i, c := range configs {
 		if m, ok := c.TwoLeaderMargin(); ok && m <= 0 && !c.Fencing {
@@ -98,6 +105,29 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
+// warnFirst is a command's standard output with warnings held back until
+// its answer begins, or it ends well: bad input, found before any answer,
+// is then its one line alone, and a warning still comes before the answer
+// it qualifies.
+type warnFirst struct {
+	out, err io.Writer
+	cmd      string
+	pending  []string
+}
+
+func (w *warnFirst) Write(p []byte) (int, error) {
+	w.flush()
+	return w.out.Write(p)
+}
+
+// flush prints the warnings held back, once.
+func (w *warnFirst) flush() {
+	for _, s := range w.pending {
+		fmt.Fprintf(w.err, "leasesim %s: warning: %s\n", w.cmd, s)
+	}
+	w.pending = nil
+}
+
 // Exit statuses.
 const (
 	exitOK          = 0
@@ -147,7 +177,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		case fs.NArg() > 0 && c.args == "":
 			err = usagef("unexpected argument %q: %s takes only flags", fs.Arg(0), c.name)
 		default:
-			err = exec(ctx, std)
+			out := &warnFirst{out: stdout, err: stderr, cmd: c.name, pending: realTimeDefaults(fs)}
+			std.out, std.held = out, out
+			if err = exec(ctx, std); err == nil {
+				out.flush()
+			}
 		}
 		var tick model.Tick
 		if f := fs.Lookup("tick"); f != nil {

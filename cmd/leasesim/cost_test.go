@@ -21,7 +21,7 @@ func TestCostGolden(t *testing.T) {
 		{"cost-window-fenced.txt", []string{"cost", "--fencing", "--persistent-trigger"}, ""},
 		{"recommend.txt", []string{"recommend"}, "recommend.csv"},
 		{"recommend-fenced.txt", []string{"recommend", "--fencing", "--persistent-trigger", "--lease", "2:6", "--outage-mix", "2:3,5:1", "--outages-per-year", "12"}, ""},
-		{"recommend-priced.txt", []string{"recommend", "--tick", "1m", "--fencing", "--persistent-trigger", "--lease", "2m:6m", "--outage-mix", "2m:3,5m:1", "--outages-per-year", "12", "--cost-delay-hour", "60", "--cost-handover", "20"}, "recommend-priced.csv"},
+		{"recommend-priced.txt", []string{"recommend", "--tick", "1m", "--period", "6m", "--fencing", "--persistent-trigger", "--lease", "2m:6m", "--outage-mix", "2m:3,5m:1", "--outages-per-year", "12", "--cost-delay-hour", "60", "--cost-handover", "20"}, "recommend-priced.csv"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {

@@ -303,6 +303,41 @@ func resolveTimes(fs *pflag.FlagSet) error {
 	return applyPreset(fs, preset, tick)
 }
 
+// realTimeDefaults makes the outage's start and the run's length follow
+// the batch's period once a round has a real length (--tick, or a
+// preset's), as they do in rounds, where the defaults are start = period
+// (6) and four periods a run (24): a period of 24h gives an outage as the
+// first nightly batch falls due and a run of four nights that holds it
+// and its handover (cost.SettleRounds), not a run of 24 s. A flag given,
+// on the command line or in a review file, keeps its value. It returns a
+// warning when the period itself was left at the round model's default:
+// with a tick that is a batch every 6 ticks, rarely what is meant. A
+// grid's lists (sweep, montecarlo) get the warning, not the defaults.
+func realTimeDefaults(fs *pflag.FlagSet) []string {
+	tf, pf := fs.Lookup("tick"), fs.Lookup(model.Period.Flag())
+	if tf == nil || pf == nil || *tf.Value.(tickValue).t == 0 {
+		return nil
+	}
+	tick := *tf.Value.(tickValue).t
+	def := model.Default()
+	var w []string
+	if !pf.Changed && pf.DefValue == strconv.Itoa(def.Period) {
+		w = append(w, fmt.Sprintf("--period is not given, so a batch falls due every %s (the round model's %d rounds of %s): give the batch's period, --period 24h for a nightly one", tick.DurationOf(def.Period), def.Period, tick))
+	}
+	pv, ok := pf.Value.(paramValue)
+	if !ok {
+		return w
+	}
+	c := pv.c
+	if f := fs.Lookup(model.Start.Flag()); f != nil && !f.Changed {
+		c.Start = c.Period
+	}
+	if f := fs.Lookup(model.Rounds.Flag()); f != nil && !f.Changed {
+		c.Rounds = min(model.MaxRounds, max(4*c.Period, c.Start-1+cost.SettleRounds(*c)))
+	}
+	return w
+}
+
 // flagError is a value its flag refuses, found once the length of a round
 // is known: the flag's name, so that a value from a review file can be
 // traced to its line, and pflag's message.

@@ -172,9 +172,12 @@ func TestWarnings(t *testing.T) {
 			t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr)
 		}
 	}
-	// OpenShift's lease block, stretched to its 137 s lease, in the default 24 s run.
+	// OpenShift's lease block, stretched to its 137 s lease, in the run that
+	// the default period gives (start and rounds follow it with a tick),
+	// with a warning that the period was left at 6 rounds.
 	if code, stdout, stderr := runCmd(t, "measure", "--preset", "openshift"); code != 0 || stdout == "" ||
-		stderr != "leasesim measure: warning: the run lasts 24s, but the lease block's outage of 3m45s from 5s and its longest lease of 6m0s need 9m50s to play out: their figures are cut short; --rounds 9m50s or more shows them whole\n" {
+		stderr != "leasesim measure: warning: --period is not given, so a batch falls due every 6s (the round model's 6 rounds of 1s): give the batch's period, --period 24h for a nightly one\n"+
+			"leasesim measure: warning: the run lasts 5m11s, but the lease block's outage of 3m45s from 5s and its longest lease of 6m0s need 9m50s to play out: their figures are cut short; --rounds 9m50s or more shows them whole\n" {
 		t.Errorf("measure --preset openshift: exit %d, stderr %q", code, stderr)
 	}
 	if _, _, stderr := runCmd(t, "cost", "--method", "phase", "--period", "30", "--start", "40"); stderr != "" {
@@ -182,10 +185,10 @@ func TestWarnings(t *testing.T) {
 	}
 	// client-go's record holds whole seconds; the model does not.
 	truncated := "leasesim run: warning: client-go's record holds the lease in whole seconds: its followers would count 15s of the lease's 15.5s; the model counts all of it\n"
-	if code, _, stderr := runCmd(t, "run", "--preset", "kubernetes", "--tick", "100ms", "--lease", "15.5s"); code != 0 || stderr != truncated {
+	if code, _, stderr := runCmd(t, "run", "--preset", "kubernetes", "--tick", "100ms", "--period", "1m", "--lease", "15.5s"); code != 0 || stderr != truncated {
 		t.Errorf("run with a lease of 15.5s: exit %d, stderr %q", code, stderr)
 	}
-	if _, _, stderr := runCmd(t, "run", "--preset", "kubernetes", "--tick", "100ms", "--lease", "16s"); stderr != "" {
+	if _, _, stderr := runCmd(t, "run", "--preset", "kubernetes", "--tick", "100ms", "--period", "1m", "--lease", "16s"); stderr != "" {
 		t.Errorf("run with a lease of 16s: stderr %q", stderr)
 	}
 	dir := t.TempDir()
