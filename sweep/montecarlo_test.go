@@ -324,7 +324,8 @@ func TestIntervalCoverage(t *testing.T) {
 // TestPrecision: asked for precision, a study runs replicas a batch at a
 // time until every headline figure is precise, and its summary is the
 // summary of a plain study of that many replicas, for any workers; asked
-// for more than its ceiling allows, it stops there and says so.
+// for more than its ceiling allows, it stops there and says so; a study
+// without randomness is precise after its first replicas.
 func TestPrecision(t *testing.T) {
 	base := model.Default()
 	base.Nodes, base.Rounds = 3, 20_000
@@ -349,6 +350,17 @@ func TestPrecision(t *testing.T) {
 	mc.Precision, mc.Floor, mc.MaxReplicas = 0.001, 0, 200
 	if s := summaries(t, mc, 2)[0]; s.Precise || s.Replicas != 200 {
 		t.Errorf("asked for 0.1%% within 200 replicas: precise %t after %d", s.Precise, s.Replicas)
+	}
+	// Fixed up and down periods: every replica is the same run, whose
+	// 300 leaderless rounds are known to the round after the first 5
+	// replicas, and whose counts of 0 are within ±0.37 of it (Garwood's).
+	base = model.Default()
+	base.Nodes, base.Rounds = 4, 1000
+	fixed := study(t, base, "fixed:7", "fixed:3", 5)
+	fixed.Precision, fixed.Floor, fixed.MaxReplicas = 0.01, 1, 1000
+	if s := summaries(t, fixed, 2)[0]; !s.Precise || s.Replicas != 5 || s.Mean[model.LeaderlessRounds] != 300 || s.CI95[model.LeaderlessRounds].HalfWidth() != 0 {
+		t.Errorf("fixed periods, asked for 1%%: precise %t after %d replicas, leaderless %v in %v; want precise after 5, 300 with no width",
+			s.Precise, s.Replicas, s.Mean[model.LeaderlessRounds], s.CI95[model.LeaderlessRounds])
 	}
 }
 
