@@ -304,7 +304,7 @@ func readTallies(r *bufio.Reader, name string, row int) ([model.NumStats + 1]Tal
 	}
 	fields := strings.Split(string(text), ",")
 	if len(fields) != 1+tallyFields*len(ts) {
-		return ts, fmt.Errorf("%s: line %d: %d fields, want %d: the line is cut short or glued to another", name, row+3, len(fields), 1+tallyFields*len(ts))
+		return ts, fmt.Errorf("%s: line %d: %d fields, want %d (the row, then N, nonzero, sum and the sum of squares' two words of each tally): the line is cut short, glued to another, or of an older leasesim's shard", name, row+3, len(fields), 1+tallyFields*len(ts))
 	}
 	if got, err := strconv.Atoi(fields[0]); err != nil || got != row {
 		return ts, fmt.Errorf("%s: line %d: row %.20q where row %d belongs: a line is missing or out of order", name, row+3, fields[0], row)
