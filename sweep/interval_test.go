@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/leasesim/leasesim/sweep"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // TestTallyMerge: tallies of the parts of a study, merged in any order,
@@ -15,6 +16,9 @@ func TestTallyMerge(t *testing.T) {
 	var whole, a, b sweep.Tally
 	for i := range 10_000 {
 		x := r.Uint64N(1 << 40) // large counts: their squares overflow 64 bits
+		if i%5 == 0 {
+			x = 0
+		}
 		whole.Add(x)
 		if i%3 == 0 {
 			a.Add(x)
@@ -25,7 +29,7 @@ func TestTallyMerge(t *testing.T) {
 	ab, ba := a, b
 	ab.Merge(b)
 	ba.Merge(a)
-	if ab != whole || ba != whole {
+	if ab != whole || ba != whole || whole.NonZero != 8000 {
 		t.Fatalf("merged %+v and %+v, whole %+v", ab, ba, whole)
 	}
 	if ab.Interval95() != whole.Interval95() {
@@ -35,7 +39,8 @@ func TestTallyMerge(t *testing.T) {
 
 // TestIntervalRare: an interval never goes below zero; with no event in n
 // replicas it is [0, 3.689/n], Garwood's for a count of 0; with one event
-// its lower end is above zero.
+// its lower end is above zero; with a single replica it is Garwood's for
+// its count.
 func TestIntervalRare(t *testing.T) {
 	var none sweep.Tally
 	for range 100 {
@@ -48,6 +53,11 @@ func TestIntervalRare(t *testing.T) {
 	one.Add(1)
 	if ci := one.Interval95(); ci.Lo <= 0 || ci.Lo > one.Mean() || ci.Hi < one.Mean() {
 		t.Errorf("one event in 101 replicas: %v around mean %v", ci, one.Mean())
+	}
+	var single sweep.Tally
+	single.Add(5)
+	if ci := single.Interval95(); math.Abs(ci.Lo-1.6235) > 1e-4 || math.Abs(ci.Hi-11.6683) > 1e-4 {
+		t.Errorf("a single replica of 5: %v, want Garwood's [1.6235, 11.6683]", ci)
 	}
 	var clumped, spread sweep.Tally // 150 rounds: three failures of 50 rounds each, or 150 of one round
 	for i := range 200 {
@@ -64,5 +74,40 @@ func TestIntervalRare(t *testing.T) {
 	}
 	if c.HalfWidth() < 3*s.HalfWidth() {
 		t.Errorf("three clumps of 50 give an interval %v, 150 single rounds %v: want the clumps' far wider", c, s)
+	}
+}
+
+// TestDispersion: the dispersion is the share of replicas that counted
+// nothing times the mean of those that did, plus the nonzero counts'
+// variance over their mean, widened for their number: 0 when every
+// replica counts the same, so that the interval has no width.
+func TestDispersion(t *testing.T) {
+	widen := func(nonZero float64) float64 { // (t(0.975, K−1) / z(0.975))²
+		w := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nonZero - 1}.Quantile(0.975) / distuv.UnitNormal.Quantile(0.975)
+		return w * w
+	}
+	for _, tt := range []struct {
+		name   string
+		counts []uint64
+		want   float64
+	}{
+		{"five replicas of 300", []uint64{300, 300, 300, 300, 300}, 0},
+		{"every replica 0", []uint64{0, 0, 0, 0}, 0},
+		{"one replica", []uint64{7}, 1},
+		{"two equal clumps in ten replicas", []uint64{4, 0, 0, 4, 0, 0, 0, 0, 0, 0}, 0.8 * 4},
+		{"single events in half the replicas", []uint64{1, 0, 1, 0, 1, 0, 1, 0}, 0.5},
+		{"clumps of 1 and 3 in ten replicas", []uint64{1, 0, 0, 0, 3, 0, 0, 0, 0, 0}, 0.8*2 + 2.0/2*widen(2)},
+		{"every replica, varying", []uint64{10, 12, 14, 10, 12, 14}, 16.0 / 5 / 12 * widen(6)},
+	} {
+		var tl sweep.Tally
+		for _, x := range tt.counts {
+			tl.Add(x)
+		}
+		if got := tl.Dispersion(); math.Abs(got-tt.want) > 1e-9*max(1, tt.want) {
+			t.Errorf("%s: dispersion %v, want %v", tt.name, got, tt.want)
+		}
+		if ci := tl.Interval95(); tt.want == 0 && tl.Sum > 0 && (ci.Lo != tl.Mean() || ci.Hi != tl.Mean()) {
+			t.Errorf("%s: interval %v, want no width around %v", tt.name, ci, tl.Mean())
+		}
 	}
 }

@@ -22,8 +22,8 @@ import (
 // MergeMonteCarlo can add the shards' up and write the unsharded study's
 // CSV byte for byte. Its first line names it and its shard, its second is
 // the study (monteCarloSpec, JSON), then one line per configuration: its
-// row number, then N, Sum and the two words of SumSq of every statistic's
-// tally and of the lost-batches tally.
+// row number, then N, NonZero, Sum and the two words of SumSq of every
+// statistic's tally and of the lost-batches tally.
 const monteCarloShardMagic = "leasesim montecarlo shard"
 
 // monteCarloSpec is what a shard says of its study: everything the
@@ -127,7 +127,7 @@ func (mc *MonteCarlo) RunShard(ctx context.Context, workers, k, n int, w io.Writ
 	return mc.run(ctx, workers, from, to, func(s *Summary) error {
 		b = strconv.AppendInt(b[:0], int64(row), 10)
 		for _, t := range append(s.Tallies[:], s.Lost) {
-			b = fmt.Appendf(b, ",%d,%d,%d,%d", t.N, t.Sum, t.SumSq[0], t.SumSq[1])
+			b = fmt.Appendf(b, ",%d,%d,%d,%d,%d", t.N, t.NonZero, t.Sum, t.SumSq[0], t.SumSq[1])
 		}
 		b = append(b, '\n')
 		row++
@@ -291,6 +291,10 @@ func readLine(r *bufio.Reader, name string, line int) ([]byte, error) {
 	return text[:len(text)-1], nil
 }
 
+// tallyFields is how many numbers a shard writes of each tally: N,
+// NonZero, Sum and the two words of SumSq.
+const tallyFields = 5
+
 // readTallies reads the line of configuration row from a shard.
 func readTallies(r *bufio.Reader, name string, row int) ([model.NumStats + 1]Tally, error) {
 	var ts [model.NumStats + 1]Tally
@@ -299,20 +303,21 @@ func readTallies(r *bufio.Reader, name string, row int) ([model.NumStats + 1]Tal
 		return ts, err
 	}
 	fields := strings.Split(string(text), ",")
-	if len(fields) != 1+4*len(ts) {
-		return ts, fmt.Errorf("%s: line %d: %d fields, want %d: the line is cut short or glued to another", name, row+3, len(fields), 1+4*len(ts))
+	if len(fields) != 1+tallyFields*len(ts) {
+		return ts, fmt.Errorf("%s: line %d: %d fields, want %d (the row, then N, nonzero, sum and the sum of squares' two words of each tally): the line is cut short, glued to another, or of an older leasesim's shard", name, row+3, len(fields), 1+tallyFields*len(ts))
 	}
 	if got, err := strconv.Atoi(fields[0]); err != nil || got != row {
 		return ts, fmt.Errorf("%s: line %d: row %.20q where row %d belongs: a line is missing or out of order", name, row+3, fields[0], row)
 	}
 	for i := range ts {
-		var v [4]uint64
+		var v [tallyFields]uint64
 		for j := range v {
-			if v[j], err = strconv.ParseUint(fields[1+4*i+j], 10, 64); err != nil {
-				return ts, fmt.Errorf("%s: line %d: field %d: %.20q is not a count", name, row+3, 2+4*i+j, fields[1+4*i+j])
+			f := 1 + tallyFields*i + j
+			if v[j], err = strconv.ParseUint(fields[f], 10, 64); err != nil {
+				return ts, fmt.Errorf("%s: line %d: field %d: %.20q is not a count", name, row+3, f+1, fields[f])
 			}
 		}
-		ts[i] = Tally{N: v[0], Sum: v[1], SumSq: [2]uint64{v[2], v[3]}}
+		ts[i] = Tally{N: v[0], NonZero: v[1], Sum: v[2], SumSq: [2]uint64{v[3], v[4]}}
 	}
 	return ts, nil
 }

@@ -87,8 +87,9 @@ func TestMonteCarloBadInput(t *testing.T) {
 // TestMonteCarloShardsMerge: a study run as shards of its replicas and
 // merged is the unsharded study's CSV byte for byte, in rounds, averaged
 // over the trigger's phase, and with a tick and jitter; merge refuses
-// shards out of order, missing, of another study or cut short, with one
-// line, exit 1 and nothing written.
+// shards out of order, missing, of another study, cut short or written by
+// a leasesim that tallied otherwise, with one line, exit 1 and nothing
+// written.
 func TestMonteCarloShardsMerge(t *testing.T) {
 	dir := t.TempDir()
 	for _, study := range [][]string{
@@ -121,6 +122,18 @@ func TestMonteCarloShardsMerge(t *testing.T) {
 	cut := filepath.Join(dir, "cut")
 	b, _ := os.ReadFile(filepath.Join(dir, "part-2"))
 	os.WriteFile(cut, b[:len(b)-10], 0o644)
+	older := filepath.Join(dir, "older") // part-2 as a leasesim before the nonzero count wrote it
+	lines := strings.Split(string(b), "\n")
+	for i := 2; i < len(lines); i++ {
+		if fields := strings.Split(lines[i], ","); len(fields) > 1 {
+			kept := fields[:1]
+			for j := 1; j < len(fields); j += 5 {
+				kept = append(kept, fields[j], fields[j+2], fields[j+3], fields[j+4])
+			}
+			lines[i] = strings.Join(kept, ",")
+		}
+	}
+	os.WriteFile(older, []byte(strings.Join(lines, "\n")), 0o644)
 	p := func(k int) string { return filepath.Join(dir, fmt.Sprintf("part-%d", k)) }
 	for _, tt := range []struct {
 		files []string
@@ -130,6 +143,7 @@ func TestMonteCarloShardsMerge(t *testing.T) {
 		{[]string{p(0), p(1)}, "part-0: line 1: shard 0/3, but 2 files given: want the study's 3 shards"},
 		{[]string{p(0), other, p(2)}, "other: line 2: the study differs from"},
 		{[]string{p(0), p(1), cut}, "cut: line 3 is missing or cut short"},
+		{[]string{p(0), p(1), older}, "older: line 3: 65 fields, want 81 (the row, then N, nonzero, sum and the sum of squares' two words of each tally): the line is cut short, glued to another, or of an older leasesim's shard"},
 	} {
 		out := filepath.Join(dir, "bad.csv")
 		code, stdout, stderr := runCmd(t, append([]string{"merge", "--out", out}, tt.files...)...)
