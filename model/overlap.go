@@ -178,7 +178,9 @@ func (x *state) skip(n int) {
 }
 
 // cancelRuns stops, in round t, every run still going: their parts from t
-// on are missed. It returns how many running batches it stopped.
+// up to the run's last round are missed (those due after it are not
+// counted, as with any run). It returns how many running batches it
+// stopped.
 func (x *state) cancelRuns(t int) (cancelled int) {
 	i := 0
 	for _, g := range x.groups {
@@ -188,7 +190,7 @@ func (x *state) cancelRuns(t int) (cancelled int) {
 				break
 			}
 		}
-		x.countParts(&g, g.start+x.c.BatchLen-t, 0)
+		x.countParts(&g, min(g.start+x.c.BatchLen-1, x.c.Rounds)-t+1, 0)
 		i += g.runs
 	}
 	x.groups, x.runs = x.groups[:0], x.runs[:0]
