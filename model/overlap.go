@@ -109,7 +109,7 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 				n--
 			}
 			x.skip(n)
-			x.queued, x.queuedSum = 0, 0
+			x.queued = 0
 			v.Skipped = n
 		case x.buffers():
 			start(x.queuedFirst)
@@ -117,18 +117,18 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 			if c.Overlap == OverlapBufferOne && x.queued > 1 { // the next waits; the others are skipped
 				v.Skipped = x.queued - 1
 				x.skip(v.Skipped)
-				x.queued, x.queuedSum = 1, x.queuedFirst
+				x.queued = 1
 			}
 		default: // cancel-other
 			if slotNow {
 				v.Skipped = n
 			} else {
 				v.Cancelled = x.cancelRuns(t)
-				start(x.queuedFirst + (n-1)*c.Period)
+				start(x.queuedSlot(n - 1))
 				v.Skipped = n - 1
 			}
 			x.skip(v.Skipped)
-			x.queued, x.queuedSum = 0, 0
+			x.queued = 0
 		}
 		if dequeued > 0 {
 			run = max(run, t+c.BatchLen-1)
@@ -148,11 +148,7 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 				started--
 				v.Trigger = TriggerSkipped
 			default: // buffered, in the queue
-				if x.queued == 0 {
-					x.queuedFirst = first
-				}
-				x.queued++
-				x.queuedSum += first
+				x.enqueue(first, 1)
 				started--
 				v.Trigger = TriggerQueued
 			}
@@ -162,13 +158,6 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 	}
 	x.batches(last, first+(k-started)*c.Period, started, dequeued, working)
 	return v
-}
-
-// dropQueued removes the n earliest slots from the queue.
-func (x *state) dropQueued(n int) {
-	x.queuedSum -= n*x.queuedFirst + x.c.Period*(n*(n-1)/2)
-	x.queuedFirst += n * x.c.Period
-	x.queued -= n
 }
 
 // skip counts n slots missed because a run still ran or started instead.
