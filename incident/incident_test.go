@@ -118,3 +118,25 @@ func TestSpans(t *testing.T) {
 		}
 	}
 }
+
+// TestBackToBack: two failures of one node, the second beginning the round
+// after the first ends, keep it down through both, whichever line comes
+// first.
+func TestBackToBack(t *testing.T) {
+	for _, text := range []string{"0, isolate, 7, 2\n0, isolate, 5, 2\n", "0, isolate, 5, 2\n0, isolate, 7, 2\n"} {
+		in, err := incident.Parse(strings.NewReader(text), 0, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := model.Default()
+		c.Nodes, c.Rounds, c.Period = 1, 14, 1
+		in.Apply(&c)
+		leaderless, _, st, err := in.Spans(new(model.Runner), c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(leaderless) != 1 || leaderless[0] != (incident.Span{First: 5, Last: 8}) || st.Missed != 4 {
+			t.Errorf("%q: leaderless %v, %d missed; want rounds 5-8, 4 missed", text, leaderless, st.Missed)
+		}
+	}
+}

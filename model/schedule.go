@@ -186,9 +186,10 @@ type Window struct {
 	Failure           Failure // how the node fails; AsConfigured by default
 }
 
-// Windows is a schedule of outage windows, any number per node. Windows of
-// one node must not overlap. It suits hand-written scenarios; each change
-// costs a pass over the windows.
+// Windows is a schedule of outage windows, any number per node, in any
+// order. Windows of one node must not overlap; one may begin the round
+// after another ends, and the node then stays down. It suits hand-written
+// scenarios; each change costs a pass over the windows.
 type Windows []Window
 
 // Span is the first and last round any node is down; ws must not be
@@ -204,17 +205,19 @@ func (ws Windows) Span() (first, last int) {
 // Begin implements Schedule.
 func (ws Windows) Begin(*Reachability) int { return ws.after(0) }
 
-// Apply implements Schedule.
+// Apply implements Schedule. The windows that end make their nodes
+// reachable before those that begin make theirs fail, so that a node whose
+// window begins the round after another ends stays down, whichever is
+// listed first.
 func (ws Windows) Apply(t int, r *Reachability) int {
 	for _, w := range ws {
-		if w.Node >= r.Nodes() {
-			continue
-		}
-		switch t {
-		case w.First:
-			r.Fail(w.Node, w.Failure)
-		case w.Last + 1:
+		if w.Node < r.Nodes() && t == w.Last+1 {
 			r.SetReachable(w.Node, true)
+		}
+	}
+	for _, w := range ws {
+		if w.Node < r.Nodes() && t == w.First {
+			r.Fail(w.Node, w.Failure)
 		}
 	}
 	return ws.after(t)
