@@ -95,10 +95,10 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 		x.st.Missed += e
 		x.dropQueued(e)
 		v.Expired = e
-		if n := x.queued; c.CatchUpOnce && n > 1 {
-			x.st.Missed += n - 1
-			x.dropQueued(n - 1)
-			v.Collapsed = n - 1
+		if n := x.queued - 1 + b2i(slotNow); c.CatchUpOnce && n > 0 { // one run, for the latest slot: the one due now, if any
+			x.st.Missed += n
+			x.dropQueued(n)
+			v.Collapsed = n
 		}
 		n := x.queued
 		switch {

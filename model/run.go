@@ -391,11 +391,15 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		e := x.expired(t)
 		n := x.queued - e
 		x.st.Missed += e
-		if c.CatchUpOnce && n > 1 { // one run, for the latest slot
+		switch {
+		case c.CatchUpOnce && k > 0 && first == t: // the slot due now is the latest: its run is the one
+			collapsed, n = n, 0
+			x.st.Missed += collapsed
+		case c.CatchUpOnce && n > 1: // one run, for the latest slot
 			collapsed, n = n-1, 1
 			x.st.Missed += collapsed
 			x.st.DelayedRounds += t - x.queuedSlot(x.queued-1)
-		} else {
+		default:
 			x.st.DelayedRounds += n*t - (x.queuedSum(x.queued) - x.queuedSum(e))
 		}
 		x.st.Started += n
