@@ -215,6 +215,28 @@ func TestRandomRunAllocatesNothing(t *testing.T) {
 	}
 }
 
+// TestWindowsRunAllocatesNothing: a schedule of windows, passed over (a
+// few) or indexed (many, as a replayed incident has), allocates nothing
+// once the Runner has grown.
+func TestWindowsRunAllocatesNothing(t *testing.T) {
+	for _, n := range []int{4, 1000} {
+		var ws model.Windows
+		for i := range n {
+			ws = append(ws, model.Window{Node: i % 3, First: 1 + 4*i, Last: 2 + 4*i, Failure: model.Failure(i % 3)})
+		}
+		var s model.Schedule = ws
+		c := model.Default()
+		c.Rounds = 4 * n
+		var r model.Runner
+		if _, err := r.RunSchedule(c, s); err != nil {
+			t.Fatal(err)
+		}
+		if a := testing.AllocsPerRun(10, func() { r.RunSchedule(c, s) }); a != 0 {
+			t.Errorf("%d windows: a run allocates %v times, want 0", n, a)
+		}
+	}
+}
+
 // TestNodeCountDoesNotMatterForOneFailingNode: in the publication's scenario only
 // node 0 fails, so the node count beyond two changes nothing.
 func TestNodeCountDoesNotMatterForOneFailingNode(t *testing.T) {

@@ -67,10 +67,16 @@ func failureKinds() *rapid.Generator[model.Failure] {
 // order node by node, each failing as configured or its own way, some
 // beginning the round after the one before ends.
 func drawWindows(t *rapid.T, c model.Config) model.Windows {
+	return drawSomeWindows(t, c, 0, 5)
+}
+
+// drawSomeWindows draws lo to hi failures of each of c's first nodes, as
+// drawWindows does.
+func drawSomeWindows(t *rapid.T, c model.Config, lo, hi int) model.Windows {
 	var ws model.Windows
 	for node := range min(c.Nodes, 6) {
 		first := 1
-		for range rapid.IntRange(0, 5).Draw(t, "windows") {
+		for range rapid.IntRange(lo, hi).Draw(t, "windows") {
 			first += rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 200)).Draw(t, "gap")
 			last := first + rapid.IntRange(0, 200).Draw(t, "length")
 			ws = append(ws, model.Window{Node: node, First: first, Last: last, Failure: failureKinds().Draw(t, "kind")})
@@ -135,6 +141,31 @@ func TestPropertyWindowOrder(t *testing.T) {
 		shuffled := rapid.Permutation(ws).Draw(t, "order")
 		if got, _ := r.RunSchedule(c, shuffled); got != want {
 			t.Fatalf("%+v: windows %v give %+v, in time order %+v", c, shuffled, got, want)
+		}
+	})
+}
+
+// plainWindows hides a Windows schedule's type, so that a Runner passes
+// over its windows at each change instead of indexing them.
+type plainWindows struct{ model.Windows }
+
+// TestPropertyWindowIndex: a schedule of many windows, which a Runner
+// indexes, runs as the same windows passed over at each change do.
+func TestPropertyWindowIndex(t *testing.T) {
+	var r model.Runner
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawConfig(t)
+		c.Nodes = max(c.Nodes, 3)
+		ws := rapid.Permutation(drawSomeWindows(t, c, 6, 12)).Draw(t, "order")
+		want, err := r.RunSchedule(c, plainWindows{ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := r.RunSchedule(c, ws); got != want {
+			t.Fatalf("%+v: %d windows indexed give %+v, passed over %+v", c, len(ws), got, want)
+		}
+		if err := r.Check(c, ws); err != nil {
+			t.Fatalf("%+v: %v", c, err)
 		}
 	})
 }

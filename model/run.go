@@ -21,6 +21,7 @@ type believer struct {
 type Runner struct {
 	state
 	outage GroupOutage // the publication's schedule, kept here so it needs no allocation
+	index  windowIndex // a long Windows schedule, sorted, kept here for the same reason
 
 	// JitterSeed seeds the followers' jitter of a configuration with
 	// Jitter. Every run starts from it afresh, so a run repeats.
@@ -126,6 +127,10 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x.groups, x.runs = x.groups[:0], x.runs[:0]
 	if c.Jitter {
 		x.seed(r.JitterSeed)
+	}
+	if ws, ok := s.(Windows); ok && len(ws) >= indexFrom {
+		r.index.reset(ws)
+		s = &r.index
 	}
 	x.change = s.Begin(&x.reach)
 	a, _ := s.(*Alternating) // a schedule a settled stretch may run on through
