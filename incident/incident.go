@@ -7,13 +7,21 @@
 // tick, start is a round (1 is the first) and length a number of rounds;
 // with one they are durations (start from the run's beginning), or start
 // is an RFC 3339 timestamp counted from an epoch. Blank lines and lines
-// from # on are skipped; commas, tabs or spaces separate the fields.
+// from # on are skipped; commas, tabs or spaces separate the fields. The
+// first line may be a header, "node, kind, start, length", and the file
+// may begin with a UTF-8 byte order mark, as spreadsheets' CSV exports
+// do. The lines may come in any order; the failures of one node must not
+// overlap, though one may begin the round after another ends. A line is
+// at most 64 KiB.
 package incident
 
 import (
 	"bufio"
+	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -45,18 +53,36 @@ type Incident struct {
 	Failures []Failure
 }
 
+// maxLine is the longest line Parse reads, in bytes: bufio.Scanner's.
+const maxLine = bufio.MaxScanTokenSize
+
+// header is the line that may head a file, its fields' names.
+var header = []string{"node", "kind", "start", "length"}
+
 // Parse reads an incident whose times are in the unit of t, timestamps
 // counted from epoch (the zero time: timestamps are refused). Its error
 // names the line and what it expected there.
 func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 	var in Incident
 	sc := bufio.NewScanner(r)
-	for line := 1; sc.Scan(); line++ {
-		text, _, _ := strings.Cut(sc.Text(), "#")
+	sc.Buffer(nil, maxLine)
+	line, first := 0, true // first: no line with fields yet, so a header may come
+	for sc.Scan() {
+		line++
+		raw := sc.Text()
+		if line == 1 {
+			raw = strings.TrimPrefix(raw, "\ufeff") // a byte order mark
+		}
+		text, _, _ := strings.Cut(raw, "#")
 		fields := strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 		if len(fields) == 0 {
 			continue
 		}
+		if first && slices.EqualFunc(fields, header, strings.EqualFold) {
+			first = false
+			continue
+		}
+		first = false
 		fail := func(format string, args ...any) (Incident, error) {
 			return Incident{}, fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...))
 		}
@@ -71,7 +97,7 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 		if _, err := model.ParseFailure(kind); err != nil {
 			return fail("%v", err)
 		}
-		first, err := parseStart(fields[2], t, epoch)
+		start, err := parseStart(fields[2], t, epoch)
 		if err != nil {
 			return fail("start %q: %v%s", fields[2], err, needsTick(t, fields[2]))
 		}
@@ -79,21 +105,52 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 		if err != nil || length < 1 {
 			return fail("length %q: want %s, at least one round%s", fields[3], t.Accepts(model.Outage), needsTick(t, fields[3]))
 		}
-		f := Failure{Node: node, First: first, Last: first + length - 1, Kind: kind, Line: line}
-		for _, g := range in.Failures {
-			if g.Node == f.Node && g.First <= f.Last && f.First <= g.Last {
-				return fail("node %d is down already from line %d: the failures of one node must not overlap", node, g.Line)
-			}
-		}
-		in.Failures = append(in.Failures, f)
+		in.Failures = append(in.Failures, Failure{Node: node, First: start, Last: start + length - 1, Kind: kind, Line: line})
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return Incident{}, fmt.Errorf("line %d: longer than %d bytes: want node, kind, start, length", line+1, maxLine)
+	} else if err != nil {
 		return Incident{}, err
 	}
 	if len(in.Failures) == 0 {
 		return Incident{}, fmt.Errorf("no failure: want lines of node, kind, start, length")
 	}
+	if f, g, ok := in.overlap(); ok {
+		return Incident{}, fmt.Errorf("line %d: node %d is down already from line %d: the failures of one node must not overlap", f.Line, f.Node, g.Line)
+	}
 	return in, nil
+}
+
+// overlap finds two failures of one node that overlap, if any: f, on the
+// later line, and g. Sorted by node and first round, a failure overlaps an
+// earlier one if and only if it begins before the latest end so far of its
+// node's; of the pairs so found it returns the one whose later line comes
+// first.
+func (in Incident) overlap() (f, g Failure, found bool) {
+	byStart := slices.Clone(in.Failures)
+	slices.SortFunc(byStart, func(a, b Failure) int {
+		return cmp.Or(cmp.Compare(a.Node, b.Node), cmp.Compare(a.First, b.First), cmp.Compare(a.Line, b.Line))
+	})
+	for i, reach := 1, byStart[0]; i < len(byStart); i++ {
+		cur := byStart[i]
+		switch {
+		case cur.Node != reach.Node:
+			reach = cur
+			continue
+		case cur.First <= reach.Last:
+			later, earlier := cur, reach
+			if later.Line < earlier.Line {
+				later, earlier = earlier, later
+			}
+			if !found || later.Line < f.Line {
+				f, g, found = later, earlier, true
+			}
+		}
+		if cur.Last > reach.Last {
+			reach = cur
+		}
+	}
+	return f, g, found
 }
 
 // parseStart reads when a failure began: a round or a duration in the unit

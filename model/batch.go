@@ -84,26 +84,33 @@ func (x *state) countParts(g *batchGroup, n, writers int) {
 }
 
 // startRuns starts, in round r of the stretch that ends in last, slots
-// batches on each of the stretch's accepted nodes (one, with an
-// idempotency key: the store refuses the others), and counts what they
-// write up to last: in the stretch every accepted node writes.
+// batches on each of the stretch's accepted nodes, and counts what they
+// write up to last: in the stretch every accepted node writes. With an
+// idempotency key the store keeps one start and refuses the others: the
+// record's leader's if its work is accepted, else the lowest-numbered
+// accepted node's.
 func (x *state) startRuns(r, last, slots int, leaderWorks bool) (runs int) {
 	g := batchGroup{start: r, slots: slots}
 	add := func(node, token int) {
-		if x.c.IdempotencyKey && g.runs > 0 {
-			return
-		}
 		x.runs = append(x.runs, batchRun{node: node, token: token})
 		g.runs++
 	}
 	if leaderWorks {
 		add(x.leader, x.token)
 	}
-	if !x.c.Fencing {
-		for _, b := range x.believers {
-			if !x.reach.down[b.node] || x.fails(b.node, Partitioned) {
+	if !x.c.Fencing && !(x.c.IdempotencyKey && leaderWorks) {
+		kept := -1 // with a key, the lowest-numbered accepted believer
+		for i, b := range x.believers {
+			switch {
+			case x.reach.down[b.node] && !x.fails(b.node, Partitioned): // its work does not reach the store
+			case !x.c.IdempotencyKey:
 				add(b.node, b.token)
+			case kept < 0 || b.node < x.believers[kept].node:
+				kept = i
 			}
+		}
+		if kept >= 0 {
+			add(x.believers[kept].node, x.believers[kept].token)
 		}
 	}
 	end := r + x.c.BatchLen - 1

@@ -95,10 +95,10 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 		x.st.Missed += e
 		x.dropQueued(e)
 		v.Expired = e
-		if n := x.queued; c.CatchUpOnce && n > 1 {
-			x.st.Missed += n - 1
-			x.dropQueued(n - 1)
-			v.Collapsed = n - 1
+		if n := x.queued - 1 + b2i(slotNow); c.CatchUpOnce && n > 0 { // one run, for the latest slot: the one due now, if any
+			x.st.Missed += n
+			x.dropQueued(n)
+			v.Collapsed = n
 		}
 		n := x.queued
 		switch {
@@ -109,7 +109,7 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 				n--
 			}
 			x.skip(n)
-			x.queued, x.queuedSum = 0, 0
+			x.queued = 0
 			v.Skipped = n
 		case x.buffers():
 			start(x.queuedFirst)
@@ -117,18 +117,18 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 			if c.Overlap == OverlapBufferOne && x.queued > 1 { // the next waits; the others are skipped
 				v.Skipped = x.queued - 1
 				x.skip(v.Skipped)
-				x.queued, x.queuedSum = 1, x.queuedFirst
+				x.queued = 1
 			}
 		default: // cancel-other
 			if slotNow {
 				v.Skipped = n
 			} else {
 				v.Cancelled = x.cancelRuns(t)
-				start(x.queuedFirst + (n-1)*c.Period)
+				start(x.queuedSlot(n - 1))
 				v.Skipped = n - 1
 			}
 			x.skip(v.Skipped)
-			x.queued, x.queuedSum = 0, 0
+			x.queued = 0
 		}
 		if dequeued > 0 {
 			run = max(run, t+c.BatchLen-1)
@@ -148,11 +148,7 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 				started--
 				v.Trigger = TriggerSkipped
 			default: // buffered, in the queue
-				if x.queued == 0 {
-					x.queuedFirst = first
-				}
-				x.queued++
-				x.queuedSum += first
+				x.enqueue(first, 1)
 				started--
 				v.Trigger = TriggerQueued
 			}
@@ -164,13 +160,6 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 	return v
 }
 
-// dropQueued removes the n earliest slots from the queue.
-func (x *state) dropQueued(n int) {
-	x.queuedSum -= n*x.queuedFirst + x.c.Period*(n*(n-1)/2)
-	x.queuedFirst += n * x.c.Period
-	x.queued -= n
-}
-
 // skip counts n slots missed because a run still ran or started instead.
 func (x *state) skip(n int) {
 	x.st.Missed += n
@@ -178,7 +167,9 @@ func (x *state) skip(n int) {
 }
 
 // cancelRuns stops, in round t, every run still going: their parts from t
-// on are missed. It returns how many running batches it stopped.
+// up to the run's last round are missed (those due after it are not
+// counted, as with any run). It returns how many running batches it
+// stopped.
 func (x *state) cancelRuns(t int) (cancelled int) {
 	i := 0
 	for _, g := range x.groups {
@@ -188,7 +179,7 @@ func (x *state) cancelRuns(t int) (cancelled int) {
 				break
 			}
 		}
-		x.countParts(&g, g.start+x.c.BatchLen-t, 0)
+		x.countParts(&g, min(g.start+x.c.BatchLen-1, x.c.Rounds)-t+1, 0)
 		i += g.runs
 	}
 	x.groups, x.runs = x.groups[:0], x.runs[:0]

@@ -117,7 +117,7 @@ func paramTable(p Param) paramInfo {
 	case Period:
 		return paramInfo{"period", "the batch must start every this many rounds"}
 	case BatchLen:
-		return paramInfo{"batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while its token is the record's (1: the publication's instant batch)"}
+		return paramInfo{"batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while the token it started with is the record's (1: the publication's instant batch)"}
 	case Fencing:
 		return paramInfo{"fencing", "the record refuses work from a node with a stale fencing token"}
 	case PersistentTrigger:
@@ -125,9 +125,9 @@ func paramTable(p Param) paramInfo {
 	case CatchUpWindow:
 		return paramInfo{"catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit"}
 	case CatchUpOnce:
-		return paramInfo{"catch_up_once", "with the persistent trigger, the queued batches a node could start run once, for the latest slot, and the earlier slots are missed (CronJob, Quartz's fire-once-now misfire instruction); false runs every queued slot"}
+		return paramInfo{"catch_up_once", "with the persistent trigger, the queued batches a node could start run once, for the latest slot (the one due then, if any), and the earlier slots are missed (CronJob, Quartz's fire-once-now misfire instruction); false runs every queued slot"}
 	case IdempotencyKey:
-		return paramInfo{"idempotency_key", "the store refuses a second run of the same slot (CronJob's Job name, Temporal's workflow id): a batch two nodes start runs once, the second start deduplicated"}
+		return paramInfo{"idempotency_key", "the store refuses a second run of the same slot (CronJob's Job name, Temporal's workflow id): a batch two nodes start runs once (the leader's start, else the lowest-numbered node's), the second start deduplicated"}
 	case Overlap:
 		return paramInfo{"overlap", "what the scheduler does with a slot that falls due while an earlier run of the batch still runs (batch_len over 1): allow it beside, skip it, buffer-one or buffer-all to start when the run ends (in the persistent trigger's queue), or cancel-other, stopping the run (Temporal's overlap policies; CronJob's Forbid is skip, Replace cancel-other)"}
 	case Down:

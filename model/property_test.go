@@ -58,25 +58,43 @@ func drawConfig(t *rapid.T) model.Config {
 	}
 }
 
+// failureKinds draws a kind of failure, AsConfigured included.
+func failureKinds() *rapid.Generator[model.Failure] {
+	return rapid.SampledFrom([]model.Failure{model.AsConfigured, model.Isolated, model.BlackHoled, model.Partitioned, model.Paused, model.Crashed, model.Released})
+}
+
+// drawWindows draws several failures of each of c's first nodes, in time
+// order node by node, each failing as configured or its own way, some
+// beginning the round after the one before ends.
+func drawWindows(t *rapid.T, c model.Config) model.Windows {
+	return drawSomeWindows(t, c, 0, 5)
+}
+
+// drawSomeWindows draws lo to hi failures of each of c's first nodes, as
+// drawWindows does.
+func drawSomeWindows(t *rapid.T, c model.Config, lo, hi int) model.Windows {
+	var ws model.Windows
+	for node := range min(c.Nodes, 6) {
+		first := 1
+		for range rapid.IntRange(lo, hi).Draw(t, "windows") {
+			first += rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 200)).Draw(t, "gap")
+			last := first + rapid.IntRange(0, 200).Draw(t, "length")
+			ws = append(ws, model.Window{Node: node, First: first, Last: last, Failure: failureKinds().Draw(t, "kind")})
+			first = last + 1
+		}
+	}
+	return ws
+}
+
 // drawSchedule draws a failure schedule for c: the seed's (a zone), random
 // per-node windows, each failing as configured or its own way, or
 // independent random up and down periods, with another process of its own
 // kind (a node's or a zone's) beside them now and then.
 func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
-	kind := rapid.SampledFrom([]model.Failure{model.AsConfigured, model.Isolated, model.BlackHoled, model.Partitioned, model.Paused, model.Crashed, model.Released})
+	kind := failureKinds()
 	switch rapid.IntRange(0, 2).Draw(t, "schedule") {
 	case 1:
-		var ws model.Windows
-		for node := range min(c.Nodes, 6) {
-			first := 1
-			for range rapid.IntRange(0, 4).Draw(t, "windows") {
-				first += rapid.IntRange(0, 200).Draw(t, "gap")
-				last := first + rapid.IntRange(0, 200).Draw(t, "length")
-				ws = append(ws, model.Window{Node: node, First: first, Last: last, Failure: kind.Draw(t, "kind")})
-				first = last + 2
-			}
-		}
-		return ws
+		return rapid.Permutation(drawWindows(t, c)).Draw(t, "order")
 	case 2:
 		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
 		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
@@ -104,6 +122,49 @@ func TestPropertyInvariants(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawConfig(t)
 		if err := r.Check(c, drawSchedule(t, c)); err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+	})
+}
+
+// TestPropertyWindowOrder: the order in which a schedule lists its windows
+// changes nothing, back-to-back failures of one node included.
+func TestPropertyWindowOrder(t *testing.T) {
+	var r model.Runner
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawConfig(t)
+		ws := drawWindows(t, c)
+		want, err := r.RunSchedule(c, ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shuffled := rapid.Permutation(ws).Draw(t, "order")
+		if got, _ := r.RunSchedule(c, shuffled); got != want {
+			t.Fatalf("%+v: windows %v give %+v, in time order %+v", c, shuffled, got, want)
+		}
+	})
+}
+
+// plainWindows hides a Windows schedule's type, so that a Runner passes
+// over its windows at each change instead of indexing them.
+type plainWindows struct{ model.Windows }
+
+// TestPropertyWindowIndex: a schedule of many windows, which a Runner
+// indexes, runs as the same windows passed over at each change do.
+func TestPropertyWindowIndex(t *testing.T) {
+	var r model.Runner
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawConfig(t)
+		c.Nodes = max(c.Nodes, 3)
+		ws := rapid.Permutation(drawSomeWindows(t, c, 6, 12)).Draw(t, "order")
+		want, err := r.RunSchedule(c, plainWindows{ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := r.RunSchedule(c, ws); got != want {
+			t.Fatalf("%+v: %d windows indexed give %+v, passed over %+v", c, len(ws), got, want)
+		}
+		if err := r.Check(c, ws); err != nil {
 			t.Fatalf("%+v: %v", c, err)
 		}
 	})

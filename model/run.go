@@ -21,6 +21,7 @@ type believer struct {
 type Runner struct {
 	state
 	outage GroupOutage // the publication's schedule, kept here so it needs no allocation
+	index  windowIndex // a long Windows schedule, sorted, kept here for the same reason
 
 	// JitterSeed seeds the followers' jitter of a configuration with
 	// Jitter. Every run starts from it afresh, so a run repeats.
@@ -46,10 +47,11 @@ type state struct {
 	released               bool // with Release, the leader emptied the record as it stopped: the next poll takes over
 	believers              []believer
 
-	queued, queuedSum int // batches waiting and the sum of their trigger rounds
-	queuedFirst       int // the trigger round of the first waiting batch: the others follow it a period apart
-	nextTrigger       int // the next round in which the batch must start
-	st                Stats
+	queued       int // batches waiting in the persistent trigger's queue
+	queuedFirst  int // the trigger round of the first waiting batch
+	queuedSecond int // of the second, while two or more wait: the others follow it a period apart (queue.go)
+	nextTrigger  int // the next round in which the batch must start
+	st           Stats
 
 	dropStale bool // the re-read at the end of the latest stretch drops stale believers
 
@@ -126,6 +128,10 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	if c.Jitter {
 		x.seed(r.JitterSeed)
 	}
+	if ws, ok := s.(Windows); ok && len(ws) >= indexFrom {
+		r.index.reset(ws)
+		s = &r.index
+	}
 	x.change = s.Begin(&x.reach)
 	a, _ := s.(*Alternating) // a schedule a settled stretch may run on through
 	for x.t <= c.Rounds {
@@ -157,27 +163,13 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x.st.Unresolved = u // C6
 }
 
-// expired is how many of the queued batches have slots more than the
-// catch-up window before round t, so that a node starting in round t may
-// no longer run them: the slots r = queuedFirst + i·Period with r < t − W.
-func (x *state) expired(t int) int {
-	w, p := x.c.CatchUpWindow, x.c.Period
-	if w == 0 || x.queued == 0 {
-		return 0
-	}
-	if d := t - w - x.queuedFirst; d > 0 {
-		return min(x.queued, (d+p-1)/p)
-	}
-	return 0
-}
-
 // begin sets up a run of x.c: every node reachable, node 0 leading and
 // believing it, nobody else believing yet, nothing queued.
 func (x *state) begin() {
 	x.reach.reset(x.c.Nodes)
 	x.t, x.leader, x.renewed, x.token, x.gaveUp = 1, 0, 0, 1, false
 	x.believers = x.believers[:0]
-	x.queued, x.queuedSum, x.nextTrigger = 0, 0, x.c.Period
+	x.queued, x.nextTrigger = 0, x.c.Period
 	x.st = Stats{}
 }
 
@@ -391,11 +383,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 			x.extraStarts(k * (accepted - 1))
 			trigger = TriggerStarted
 		case c.PersistentTrigger:
-			if x.queued == 0 {
-				x.queuedFirst = first
-			}
-			x.queued += k
-			x.queuedSum += k*first + c.Period*(k*(k-1)/2)
+			x.enqueue(first, k)
 			trigger = TriggerQueued
 		default:
 			x.st.Missed += k
@@ -406,18 +394,22 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t
 		// but those past the catch-up window, which are missed
 		e := x.expired(t)
-		n, eSum := x.queued-e, e*x.queuedFirst+c.Period*(e*(e-1)/2)
+		n := x.queued - e
 		x.st.Missed += e
-		if c.CatchUpOnce && n > 1 { // one run, for the latest slot
+		switch {
+		case c.CatchUpOnce && k > 0 && first == t: // the slot due now is the latest: its run is the one
+			collapsed, n = n, 0
+			x.st.Missed += collapsed
+		case c.CatchUpOnce && n > 1: // one run, for the latest slot
 			collapsed, n = n-1, 1
 			x.st.Missed += collapsed
-			x.st.DelayedRounds += t - (x.queuedFirst + (x.queued-1)*c.Period)
-		} else {
-			x.st.DelayedRounds += n*t - (x.queuedSum - eSum)
+			x.st.DelayedRounds += t - x.queuedSlot(x.queued-1)
+		default:
+			x.st.DelayedRounds += n*t - (x.queuedSum(x.queued) - x.queuedSum(e))
 		}
 		x.st.Started += n
 		x.extraStarts(n * (accepted - 1))
-		dequeued, expired, x.queued, x.queuedSum = n, e, 0, 0
+		dequeued, expired, x.queued = n, e, 0
 	}
 	if c.BatchLen > 1 {
 		x.batches(last, first, b2i(trigger == TriggerStarted)*k, dequeued, working)

@@ -1,8 +1,10 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -186,9 +188,11 @@ type Window struct {
 	Failure           Failure // how the node fails; AsConfigured by default
 }
 
-// Windows is a schedule of outage windows, any number per node. Windows of
-// one node must not overlap. It suits hand-written scenarios; each change
-// costs a pass over the windows.
+// Windows is a schedule of outage windows, any number per node, in any
+// order. Windows of one node must not overlap; one may begin the round
+// after another ends, and the node then stays down. Each change costs a
+// pass over the windows, which suits hand-written scenarios; a Runner
+// indexes a longer schedule instead (windowIndex).
 type Windows []Window
 
 // Span is the first and last round any node is down; ws must not be
@@ -204,17 +208,19 @@ func (ws Windows) Span() (first, last int) {
 // Begin implements Schedule.
 func (ws Windows) Begin(*Reachability) int { return ws.after(0) }
 
-// Apply implements Schedule.
+// Apply implements Schedule. The windows that end make their nodes
+// reachable before those that begin make theirs fail, so that a node whose
+// window begins the round after another ends stays down, whichever is
+// listed first.
 func (ws Windows) Apply(t int, r *Reachability) int {
 	for _, w := range ws {
-		if w.Node >= r.Nodes() {
-			continue
-		}
-		switch t {
-		case w.First:
-			r.Fail(w.Node, w.Failure)
-		case w.Last + 1:
+		if w.Node < r.Nodes() && t == w.Last+1 {
 			r.SetReachable(w.Node, true)
+		}
+	}
+	for _, w := range ws {
+		if w.Node < r.Nodes() && t == w.First {
+			r.Fail(w.Node, w.Failure)
 		}
 	}
 	return ws.after(t)
@@ -230,6 +236,81 @@ func (ws Windows) after(t int) int {
 		if w.Last+1 > t && w.Last+1 < next && w.Last >= w.First {
 			next = w.Last + 1
 		}
+	}
+	return next
+}
+
+// indexFrom is the number of windows from which a Runner indexes a
+// Windows schedule (windowIndex) instead of passing over it at each
+// change: a hand-written scenario's few windows cost less than a sort.
+const indexFrom = 16
+
+// windowIndex is a Windows schedule sorted twice, by first round and by
+// last, so that each change costs a binary search, not a pass over the
+// windows: a replayed incident may have a hundred thousand. A Runner keeps
+// one and refills it for each run, so that it allocates nothing once grown.
+type windowIndex struct {
+	starts, ends Windows // by First, and by Last without the empty windows
+}
+
+// reset indexes ws.
+func (ix *windowIndex) reset(ws Windows) {
+	ix.starts = append(ix.starts[:0], ws...)
+	ix.ends = ix.ends[:0]
+	for _, w := range ws {
+		if w.Last >= w.First {
+			ix.ends = append(ix.ends, w)
+		}
+	}
+	slices.SortFunc(ix.starts, func(a, b Window) int { return cmp.Compare(a.First, b.First) })
+	slices.SortFunc(ix.ends, func(a, b Window) int { return cmp.Compare(a.Last, b.Last) })
+}
+
+// from returns the index of the first window of ws, sorted by round(w),
+// with round(w) at or after t.
+func from(ws Windows, t int, round func(Window) int) int {
+	i, _ := slices.BinarySearchFunc(ws, t, func(w Window, t int) int { return cmp.Compare(round(w), t) })
+	return i
+}
+
+// windowFirst and windowLast are a window's first and last rounds, the
+// keys of windowIndex's two orders.
+func windowFirst(w Window) int { return w.First }
+func windowLast(w Window) int  { return w.Last }
+
+// Begin implements Schedule.
+func (ix *windowIndex) Begin(*Reachability) int { return ix.after(0) }
+
+// Apply implements Schedule, as Windows.Apply does: the windows that end
+// first, then those that begin.
+func (ix *windowIndex) Apply(t int, r *Reachability) int {
+	for _, w := range ix.ends[from(ix.ends, t-1, windowLast):] {
+		if w.Last != t-1 {
+			break
+		}
+		if w.Node < r.Nodes() {
+			r.SetReachable(w.Node, true)
+		}
+	}
+	for _, w := range ix.starts[from(ix.starts, t, windowFirst):] {
+		if w.First != t {
+			break
+		}
+		if w.Node < r.Nodes() {
+			r.Fail(w.Node, w.Failure)
+		}
+	}
+	return ix.after(t)
+}
+
+// after returns the first round after t in which a window starts or ends.
+func (ix *windowIndex) after(t int) int {
+	next := Never
+	if i := from(ix.starts, t+1, windowFirst); i < len(ix.starts) {
+		next = ix.starts[i].First
+	}
+	if i := from(ix.ends, t, windowLast); i < len(ix.ends) {
+		next = min(next, ix.ends[i].Last+1)
 	}
 	return next
 }
