@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -130,10 +132,26 @@ func (w wholeTicks) Ticks(min, max float64) []plot.Tick {
 	return ts
 }
 
+// constant reports whether every series has one value throughout: a
+// panel of such lines says only that, which a title says better.
+func constant(series ...plotter.XYs) bool {
+	for _, xys := range series {
+		for _, xy := range xys {
+			if xy.Y != xys[0].Y {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // drawLeaseSweep: rounds (top) and batches (bottom) against the lease, for
-// the long outage (left) and the short one (right).
+// the long outage (left) and the short one (right). Where neither
+// outage's batches change with the lease, the bottom row is left out and
+// the top row's titles say what every lease gives.
 func (rv review) drawLeaseSweep(dc draw.Canvas) error {
 	var grid [2][2]*plot.Plot
+	var batches [2][2]plotter.XYs // missed, double-started; by column
 	u := unit{rv.Tick}
 	for col, outage := range []int{rv.Ranges.Long, rv.Ranges.Short} {
 		series := map[model.Stat]plotter.XYs{}
@@ -166,6 +184,7 @@ func (rv review) drawLeaseSweep(dc draw.Canvas) error {
 			"double-started batches", series[model.DoubleStarts]); err != nil {
 			return err
 		}
+		batches[col] = [2]plotter.XYs{series[model.Missed], series[model.DoubleStarts]}
 		for _, p := range []*plot.Plot{top, bottom} {
 			p.X.Tick.Marker = wholeTicks{}
 			p.Y.Tick.Marker = wholeTicks{}
@@ -174,7 +193,17 @@ func (rv review) drawLeaseSweep(dc draw.Canvas) error {
 		fitWithLegend(bottom, 2)
 		grid[0][col], grid[1][col] = top, bottom
 	}
-	panels(dc, grid[0][:], grid[1][:])
+	if !constant(batches[0][0], batches[0][1], batches[1][0], batches[1][1]) {
+		panels(dc, grid[0][:], grid[1][:])
+		return nil
+	}
+	for col, b := range batches {
+		if len(b[0]) > 0 {
+			grid[0][col].Title.Text += fmt.Sprintf("\nat every lease, %s missed and %s double-started batches per run",
+				strconv.FormatFloat(b[0][0].Y, 'f', -1, 64), strconv.FormatFloat(b[1][0].Y, 'f', -1, 64))
+		}
+	}
+	panels(dc, grid[0][:])
 	return nil
 }
 
@@ -192,6 +221,22 @@ func (g heatGrid) Z(c, r int) float64 {
 	return g.u.value(float64(WindowRounds(g.rv.Heat[c*len(g.rv.Ranges.Outages)+r].Stats)))
 }
 
+// heatColors is the heat map's palette: sequential, from pale yellow for
+// the least leaderless and two-leader time to dark red for the most, as
+// ColorBrewer's YlOrRd, with a luminance that falls evenly with the value.
+// The quantity runs one way from zero, so a diverging palette's middle
+// colour would mark a value that means nothing.
+func heatColors() (palette.ColorMap, error) {
+	cm, err := moreland.NewLuminance([]color.Color{
+		color.NRGBA{128, 0, 38, 255}, color.NRGBA{227, 26, 28, 255}, color.NRGBA{253, 141, 60, 255},
+		color.NRGBA{254, 217, 118, 255}, color.NRGBA{255, 255, 204, 255},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return palette.Reverse(cm), nil
+}
+
 // WindowRounds is the publication's decision measure: leaderless plus
 // two-leader rounds.
 func WindowRounds(st model.Stats) int { return st.LeaderlessRounds + st.TwoLeaderRounds }
@@ -206,7 +251,10 @@ func (rv review) drawHeatMap(dc draw.Canvas) error {
 	if hi == lo {
 		hi = lo + 1
 	}
-	cm := moreland.SmoothBlueRed()
+	cm, err := heatColors()
+	if err != nil {
+		return err
+	}
 	cm.SetMin(lo)
 	cm.SetMax(hi)
 	title := fmt.Sprintf("Leaderless + two-leader rounds per run (%d nodes, renewal %d, %d rounds)", rv.Base.Nodes, rv.Base.Renewal, rv.Base.Rounds)
@@ -232,6 +280,9 @@ func (rv review) drawHeatMap(dc draw.Canvas) error {
 	for i := range l.TextStyle {
 		l.TextStyle[i].Font.Size = 10
 		l.TextStyle[i].XAlign, l.TextStyle[i].YAlign = draw.XCenter, draw.YCenter
+		if z := g.Z(i/rows, i%rows); z > lo+0.6*(hi-lo) { // white on the darkest cells
+			l.TextStyle[i].Color = color.White
+		}
 	}
 	p.Add(l)
 	p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
@@ -269,11 +320,29 @@ func (rv review) drawCost(dc draw.Canvas) error {
 		double[k] = append(double[k], plotter.XY{X: p.EventsPerYear, Y: p.DoubleLines()})
 	}
 	var row []*plot.Plot
-	for _, part := range []struct {
+	parts := []struct {
 		title string
 		data  map[key]plotter.XYs
-	}{{"Invoice lines never produced", missed}, {"Invoice lines produced twice", double}} {
-		p := newPlot(part.title, "outage events per year", fmt.Sprintf("lines per year (%d per batch)", rv.LinesPerBatch))
+	}{{"Invoice lines never produced", missed}, {"Invoice lines produced twice", double}}
+	none := "" // the parts that are zero throughout, said in the other's title instead
+	for i := 0; i < len(parts); {
+		zero := true
+		for _, xys := range parts[i].data {
+			zero = zero && constant(xys) && (len(xys) == 0 || xys[0].Y == 0)
+		}
+		if zero && len(parts) > 1 {
+			none = strings.ToLower(parts[i].title[:1]) + parts[i].title[1:]
+			parts = append(parts[:i], parts[i+1:]...)
+			continue
+		}
+		i++
+	}
+	for _, part := range parts {
+		title := part.title
+		if none != "" {
+			title += fmt.Sprintf("\n(%s: none, by any method)", none)
+		}
+		p := newPlot(title, "outage events per year", fmt.Sprintf("lines per year (%d per batch)", rv.LinesPerBatch))
 		if err := addLines(p,
 			"phase method, plain", part.data[key{cost.Phase, false}],
 			"phase method, fencing + persistent trigger", part.data[key{cost.Phase, true}],
@@ -513,6 +582,12 @@ func (rv review) drawNodes(dc draw.Canvas) error {
 		}
 		fitWithLegend(p, 2)
 		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
+		if p.Y.Max < 5 { // whole numbers would mark 0 alone
+			p.Y.Tick.Marker = plot.DefaultTicks{}
+		}
+		if seen := slices.ContainsFunc(rv.Nodes, func(s sweep.Summary) bool { return part.mean(&s) > 0 }); !seen {
+			p.Title.Text += "\nnone in any replica: the bars reach the 95% upper bound"
+		}
 		row = append(row, p)
 	}
 	panels(dc, row)
