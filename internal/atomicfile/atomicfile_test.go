@@ -268,19 +268,70 @@ func TestReplaceUndoes(t *testing.T) {
 	}
 }
 
-// TestStaleStagingRemoved: a staging folder of a dead process is removed by
-// the next WriteDir; one of a live process is left alone.
+// TestStaleStagingRemoved: a staging folder of a dead process (its name
+// in WriteDir's pattern, its marker inside, or empty) is removed by the
+// next WriteDir; one of a live process is left alone, and so is anything a
+// user named alike: a folder without the marker, a name outside the
+// pattern, a link, a file.
 func TestStaleStagingRemoved(t *testing.T) {
-	dir := t.TempDir()
-	dead := ".leasesim-999999999-123" // above Linux's largest process id
+	elsewhere := t.TempDir()
+	os.WriteFile(filepath.Join(elsewhere, markerName), []byte(markerContent), 0o644)
+	os.WriteFile(filepath.Join(elsewhere, "keep"), nil, 0o644)
+	const dead = "999999999" // above Linux's largest process id
 	live := fmt.Sprintf(".leasesim-%d-456", os.Getppid())
-	for _, d := range []string{dead, live} {
-		os.MkdirAll(filepath.Join(dir, d, "old"), 0o755)
+	tests := []struct {
+		name  string
+		make  func(path string)
+		stays bool
+	}{
+		{".leasesim-" + dead + "-123", stagingFolder, false},
+		{".leasesim-" + dead + "-124", func(path string) { os.Mkdir(path, 0o755) }, false},
+		{live, stagingFolder, true},
+		{".leasesim-" + dead + "-125", userFolder, true},        // no marker
+		{".leasesim-2024-backup", userFolder, true},             // the case
+		{".leasesim-2024-backup", stagingFolder, true},          // a marker, but not the pattern
+		{".leasesim-" + dead + "-126-old", stagingFolder, true}, // a longer name
+		{".leasesim-0" + dead + "-127", stagingFolder, true},    // a leading zero
+		{".leasesim-" + dead + "-128", func(path string) { os.Symlink(elsewhere, path) }, true},
+		{".leasesim-" + dead + "-129", func(path string) { os.WriteFile(path, []byte("mine"), 0o644) }, true},
+		{".leasesim-" + dead + "-130", func(path string) { // a marker of other words
+			userFolder(path)
+			os.WriteFile(filepath.Join(path, markerName), []byte("mine"), 0o644)
+		}, true},
 	}
-	if err := WriteDir(context.Background(), dir, reportFiles("a.md")); err != nil {
-		t.Fatal(err)
+	for _, tt := range tests {
+		sub := t.TempDir()
+		tt.make(filepath.Join(sub, tt.name))
+		if err := WriteDir(context.Background(), sub, reportFiles("a.md")); err != nil {
+			t.Fatal(err)
+		}
+		want := "a.md"
+		if tt.stays {
+			want = tt.name + " a.md"
+		}
+		if got := entries(t, sub); got != want {
+			t.Errorf("%s: folder holds %q, want %q", tt.name, got, want)
+		}
+		if tt.stays {
+			if _, err := os.Lstat(filepath.Join(sub, tt.name)); err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+		}
 	}
-	if got := entries(t, dir); got != live+" a.md" {
-		t.Errorf("folder holds %q", got)
+	if got := entries(t, elsewhere); got != markerName+" keep" {
+		t.Errorf("a link's target holds %q", got)
 	}
+}
+
+// stagingFolder makes a staging folder as WriteDir does, with a file in it.
+func stagingFolder(path string) {
+	os.MkdirAll(filepath.Join(path, "old"), 0o755)
+	os.WriteFile(filepath.Join(path, markerName), []byte(markerContent), 0o644)
+	os.WriteFile(filepath.Join(path, "a.md"), []byte("half"), 0o644)
+}
+
+// userFolder makes a folder of a user's own files.
+func userFolder(path string) {
+	os.MkdirAll(filepath.Join(path, "data"), 0o755)
+	os.WriteFile(filepath.Join(path, "data", "invoices.csv"), []byte("precious"), 0o644)
 }

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -19,10 +20,20 @@ type File struct {
 	Write func(w io.Writer) error
 }
 
-// tempPrefix starts the name of WriteDir's staging folder, followed by the
-// writer's process id, so that a later run can tell a dead run's leftovers
-// from a live run's work.
-const tempPrefix = ".leasesim-"
+// A staging folder of WriteDir is named tempPrefix, the writer's process
+// id, a dash and MkdirTemp's random digits, so that a later run can tell a
+// dead run's leftovers from a live run's work; and it holds a marker file,
+// written before anything else, so that a folder a user named alike (a
+// ".leasesim-2024-backup") is never taken for one.
+const (
+	tempPrefix    = ".leasesim-"
+	markerName    = ".leasesim-staging"
+	markerContent = "a staging folder of leasesim report; removed when its run ends\n"
+)
+
+// stagingName matches the names of WriteDir's staging folders and holds
+// the writer's process id.
+var stagingName = regexp.MustCompile(`^\.leasesim-([1-9][0-9]{0,9})-([0-9]{1,20})$`)
 
 // WriteDir writes files into dir, creating it if need be, all or nothing:
 // every file is first written into a staging folder inside dir, and only
@@ -44,6 +55,9 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
+	if err := os.WriteFile(filepath.Join(tmp, markerName), []byte(markerContent), 0o644); err != nil {
+		return err
+	}
 	var names []string
 	for _, file := range files {
 		if err := ctx.Err(); err != nil {
@@ -108,19 +122,30 @@ func undo(dir, old string, moved []string, kept []bool, err error) error {
 }
 
 // removeStale removes the staging folders in dir of WriteDir runs whose
-// process no longer exists: a run killed before it could clean up.
+// process no longer exists: a run killed before it could clean up. A
+// folder is one only if its name matches stagingName and it is a real
+// folder (not a link) holding the marker file as WriteDir wrote it, or is
+// empty (a run killed before it wrote the marker); anything else is left.
 func removeStale(dir string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), tempPrefix)
-		pid, err := strconv.Atoi(strings.SplitN(rest, "-", 2)[0])
-		if !ok || err != nil || pid <= 0 || !e.IsDir() || alive(pid) {
+		m := stagingName.FindStringSubmatch(e.Name())
+		if m == nil || e.Type() != fs.ModeDir {
 			continue
 		}
-		os.RemoveAll(filepath.Join(dir, e.Name()))
+		pid, err := strconv.Atoi(m[1])
+		if err != nil || alive(pid) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if marker, err := os.ReadFile(filepath.Join(path, markerName)); err == nil && string(marker) == markerContent {
+			os.RemoveAll(path)
+		} else {
+			os.Remove(path) // only if empty
+		}
 	}
 }
 
