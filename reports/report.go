@@ -574,3 +574,17 @@ func lengthsText(t model.Tick, l model.Lengths) string {
 	}
 	return t.FormatLengths(l)
 }
+
+// Names returns the name of every file WriteDir writes into the report's
+// folder.
+func Names() []string {
+	var names []string
+	rv := &study.Review{}
+	for _, f := range Files(rv) {
+		names = append(names, f.Name)
+	}
+	for _, f := range Figures(rv) {
+		names = append(names, f.Name)
+	}
+	return names
+}

@@ -114,6 +114,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if err == nil {
 			err = resolveTimes(fs)
 		}
+		if err == nil {
+			err = refuseOverwritingInputs(fs, c.name, strings.Trim(c.args, " []."))
+		}
 		switch {
 		case errors.Is(err, pflag.ErrHelp):
 			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
