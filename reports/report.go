@@ -70,8 +70,9 @@ func (rv review) files() []File {
 
 // WriteDir writes the whole report of rv into dir, creating it if need be, all
 // or nothing (atomicfile.WriteDir): an error or a cancelled ctx leaves dir
-// as it was.
-func WriteDir(ctx context.Context, rv *study.Review, dir string) error {
+// as it was, and so does an error of then, if not nil, which runs once
+// the files are in place.
+func WriteDir(ctx context.Context, rv *study.Review, dir string, then func() error) error {
 	var files []atomicfile.File
 	for _, f := range Files(rv) {
 		files = append(files, atomicfile.File{Name: f.Name, Write: f.Write})
@@ -79,7 +80,7 @@ func WriteDir(ctx context.Context, rv *study.Review, dir string) error {
 	for _, f := range Figures(rv) {
 		files = append(files, atomicfile.File{Name: f.Name, Write: func(w io.Writer) error { _, err := f.WriteTo(w); return err }})
 	}
-	return atomicfile.WriteDir(ctx, dir, files)
+	return atomicfile.WriteDir(ctx, dir, files, then)
 }
 
 // writeMarkdown writes report.md: every plot and table with a reading

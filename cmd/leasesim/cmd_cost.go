@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/leasesim/leasesim/cost"
-	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/study"
@@ -60,15 +59,9 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if method != "phase" { // the phase method sets start and rounds itself
 			std.warn(in.Config, in.Tick)
 		}
-		if *csvPath != "" {
-			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error {
-				return cost.WriteCostCSV(w, in.Tick, cost.WithConfig(in.Config, r.Projections(methods...)))
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return write(std.out, r)
+		return writeBoth(*csvPath, func(w *bufio.Writer) error {
+			return cost.WriteCostCSV(w, in.Tick, cost.WithConfig(in.Config, r.Projections(methods...)))
+		}, func() error { return write(std.out, r) })
 	}
 }
 
@@ -111,13 +104,8 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return usage(err)
 		}
-		if *csvPath != "" {
-			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, in.Tick, ranks, in.Weights) })
-			if err != nil {
-				return err
-			}
-		}
-		return reports.WriteRecommend(std.out, in, ranks)
+		return writeBoth(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, in.Tick, ranks, in.Weights) },
+			func() error { return reports.WriteRecommend(std.out, in, ranks) })
 	}
 }
 

@@ -33,7 +33,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")
 	trace := fs.Bool("trace", false, "print each setting's run round by round after the table")
 	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline, zoomed to the incident, to this PNG file")
-	return func(_ context.Context, std *streams) error {
+	return func(ctx context.Context, std *streams) error {
 		if fs.NArg() != 1 {
 			if _, err := epochOf(fs, *epoch); err != nil {
 				return err
@@ -58,6 +58,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		var rows []reports.ReplayRow
 		for _, s := range settingsOf {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			cfg := s.Config
 			in.Apply(&cfg)
 			if !fs.Changed("rounds") {
@@ -86,13 +89,22 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			rows = append(rows, row)
 		}
+		// The PNG goes in place only once the table is out: both or neither.
+		var pending *atomicfile.Pending
 		if *png != "" {
 			fig := reports.ReplayFigure(*tick, in, rows)
-			if err := atomicfile.Write(*png, func(w *bufio.Writer) error { _, err := fig.WriteTo(w); return err }); err != nil {
+			if pending, err = atomicfile.Prepare(*png, func(w *bufio.Writer) error { _, err := fig.WriteTo(w); return err }); err != nil {
 				return err
 			}
+			defer pending.Discard()
 		}
-		return reports.WriteReplay(std.out, *tick, in, rows)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := reports.WriteReplay(std.out, *tick, in, rows); err != nil || pending == nil {
+			return err
+		}
+		return pending.Commit()
 	}
 }
 

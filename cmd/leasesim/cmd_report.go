@@ -169,10 +169,9 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		for _, w := range rv.Warnings() {
 			fmt.Fprintf(std.err, "leasesim report: warning: %s\n", w)
 		}
-		if err := reports.WriteDir(ctx, rv, *out); err != nil {
+		return reports.WriteDir(ctx, rv, *out, func() error {
+			_, err := fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)
 			return err
-		}
-		fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)
-		return nil
+		})
 	}
 }

@@ -92,11 +92,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
-		writeHelp(stdout)
-		return exitOK
+		return report(stderr, "help", 0, writeHelp(stdout))
 	case "version", "--version":
-		fmt.Fprintf(stdout, "leasesim %s\n", version())
-		return exitOK
+		_, err := fmt.Fprintf(stdout, "leasesim %s\n", version())
+		return report(stderr, "version", 0, err)
 	}
 	for _, c := range commands() {
 		if c.name != args[0] {
@@ -119,8 +118,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		switch {
 		case errors.Is(err, pflag.ErrHelp):
-			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
-			return exitOK
+			_, err := fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
+			return report(stderr, c.name, 0, err)
 		case err != nil:
 			err = usage(err)
 		case fs.NArg() > 0 && c.args == "":
@@ -227,12 +226,16 @@ func commandNames() []string {
 	return names
 }
 
-func writeHelp(w io.Writer) {
-	fmt.Fprintf(w, "leasesim sizes lease-based leader election for a singleton batch job.\n\nUsage: leasesim <command> [flags]\n\nCommands:\n")
+// writeHelp writes the list of commands to w, and returns w's error.
+func writeHelp(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("leasesim sizes lease-based leader election for a singleton batch job.\n\nUsage: leasesim <command> [flags]\n\nCommands:\n")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "\nRun \"leasesim <command> --help\" for a command's flags; \"leasesim --version\" for the version.\n")
+	b.WriteString("\nRun \"leasesim <command> --help\" for a command's flags; \"leasesim --version\" for the version.\n")
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func version() string {

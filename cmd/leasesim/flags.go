@@ -530,6 +530,24 @@ func writeOutput(path, stdout string, w io.Writer, write func(w *bufio.Writer) e
 	return bw.Flush()
 }
 
+// writeBoth writes the file path (if not "") through write and the
+// standard output through out, both or neither: the file goes in place
+// only once out has succeeded.
+func writeBoth(path string, write func(w *bufio.Writer) error, out func() error) error {
+	if path == "" {
+		return out()
+	}
+	p, err := atomicfile.Prepare(path, write)
+	if err != nil {
+		return err
+	}
+	defer p.Discard()
+	if err := out(); err != nil {
+		return err
+	}
+	return p.Commit()
+}
+
 // lengthsValue is a flag holding a distribution of period lengths, in
 // rounds or, with --tick, in durations: read once every flag is parsed,
 // like a time flag.

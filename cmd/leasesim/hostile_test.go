@@ -1,10 +1,18 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/leasesim/leasesim/internal/atomicfile"
+	"github.com/leasesim/leasesim/internal/testio"
 )
 
 // TestOutputIsNotAnInput: an output that is one of the command's inputs
@@ -89,4 +97,133 @@ func TestOutputIsNotAnInput(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestMain runs leasesim's main instead of the tests when the environment
+// asks for it, so that a test can run the real process: its signals and
+// its standard output as the operating system gives them.
+func TestMain(m *testing.M) {
+	if os.Getenv("LEASESIM_RUN_MAIN") == "1" {
+		os.Args = append([]string{"leasesim"}, os.Args[1:]...)
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// runProcess runs leasesim as its own process with stdout, and returns its
+// exit status (-1 if a signal killed it) and stderr.
+func runProcess(t *testing.T, stdout *os.File, args ...string) (int, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "LEASESIM_RUN_MAIN=1")
+	cmd.Stdout = stdout
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), stderr.String()
+}
+
+// TestClosedPipe: standard output a pipe whose reader has gone (leasesim
+// sweep | head -1) is a failing output: exit 1 and one line saying so, not
+// a death by SIGPIPE (exit 141 in a shell) without a word.
+func TestClosedPipe(t *testing.T) {
+	for _, args := range [][]string{
+		{"sweep", "--lease", "1:40"},
+		{"replay", "--nodes", "3", "--period", "1m", "--tick", "1s", "../../testdata/incidents/brownout.txt"},
+		{"montecarlo", "--replicas", "5", "--rounds", "100"},
+		{"recommend"},
+		{"--version"},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Close()
+		code, stderr := runProcess(t, w, args...)
+		w.Close()
+		if code != exitFailure || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "broken pipe") {
+			t.Errorf("leasesim %s | (closed): exit %d, stderr %q", strings.Join(args, " "), code, stderr)
+		}
+	}
+}
+
+// TestFailingStdoutLeavesNoFile: a command that writes a file and its
+// table (or its one line) on standard output writes both or neither: when
+// standard output fails, it exits 1 with one line and the file is not
+// there. So do help and --version, which write only standard output.
+func TestFailingStdoutLeavesNoFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"replay", "--nodes", "3", "--period", "1m", "--tick", "1s", "--png", filepath.Join(dir, "x.png"), "../../testdata/incidents/brownout.txt"},
+		{"cost", "--csv", filepath.Join(dir, "cost.csv")},
+		{"recommend", "--csv", filepath.Join(dir, "rec.csv")},
+		{"report", "--replicas", "5", "--out", filepath.Join(dir, "report")},
+		{"help"},
+		{"--version"},
+		{"run", "--help"},
+	} {
+		var stderr strings.Builder
+		code := run(context.Background(), args, &testio.FailWriter{}, &stderr)
+		if code != exitFailure || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), testio.ErrFull.Error()) {
+			t.Errorf("leasesim %s, stdout failing: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
+		}
+	}
+	onlyFiles(t, filepath.Join(dir, "report"))
+	os.Remove(filepath.Join(dir, "report"))
+	onlyFiles(t, dir)
+}
+
+// TestReplayInterrupted: replay stops at an interrupt, before it starts or
+// while it runs its settings, with exit 130, one line and no PNG.
+func TestReplayInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	png := filepath.Join(dir, "x.png")
+	args := []string{"replay", "--lease", "1s:3000s", "--nodes", "3", "--period", "1m", "--tick", "1s", "--png", png, "../../testdata/incidents/brownout.txt"}
+	for _, after := range []time.Duration{0, 50 * time.Millisecond} {
+		ctx, cancel := context.WithCancel(context.Background())
+		if after == 0 {
+			cancel()
+		} else {
+			time.AfterFunc(after, cancel)
+		}
+		var stdout, stderr strings.Builder
+		code := run(ctx, args, &stdout, &stderr)
+		cancel()
+		if code != exitInterrupted || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 {
+			t.Errorf("cancelled after %s: exit %d, stdout %d bytes, stderr %q", after, code, stdout.Len(), stderr.String())
+		}
+	}
+	onlyFiles(t, dir)
+}
+
+// TestExitAfterGraceRemovesTemporaries: the fallback exit after an
+// interrupt removes the temporary file of a write under way, so a command
+// stopped there (drawing a large figure) leaves no .x.png.tmp behind.
+func TestExitAfterGraceRemovesTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	p, err := atomicfile.Prepare(filepath.Join(dir, "x.png"), func(w *bufio.Writer) error { _, err := w.WriteString("half"); return err })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Discard()
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Fatalf("the write under way has %d temporary files, want 1", len(es))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	exited := make(chan int, 1)
+	var stderr strings.Builder
+	exitAfterGrace(ctx, 0, &stderr, func(code int) { exited <- code })
+	if code := <-exited; code != exitInterrupted {
+		t.Errorf("exit %d", code)
+	}
+	onlyFiles(t, dir)
+	if err := p.Commit(); err == nil {
+		t.Error("a write committed after the exit began")
+	}
+	onlyFiles(t, dir)
 }

@@ -18,9 +18,17 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/leasesim/leasesim/internal/atomicfile"
 )
 
 func main() {
+	// A closed pipe on standard output (leasesim sweep | head -1) is a
+	// failing output like a full disk: the write fails with EPIPE and the
+	// command exits 1 with one line, as the README promises, rather than
+	// being killed by SIGPIPE (exit 141, no word), which Go's runtime does
+	// to a write on fd 1 or 2 only while the signal is not handled.
+	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go exitAfterGrace(ctx, 900*time.Millisecond, os.Stderr, os.Exit)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
@@ -31,10 +39,13 @@ func main() {
 // exitAfterGrace waits for ctx to be cancelled (Ctrl-C or SIGTERM), then
 // gives the command grace to end on its own, as every loop of it does
 // within milliseconds; if it has not (a call that no context reaches, such
-// as opening a FIFO nobody reads), it says so and exits 130.
+// as opening a FIFO nobody reads, or drawing a large figure), it removes
+// the temporary files of the writes in progress (atomicfile.Abandon), says
+// so and exits 130.
 func exitAfterGrace(ctx context.Context, grace time.Duration, stderr io.Writer, exit func(int)) {
 	<-ctx.Done()
 	time.Sleep(grace)
+	atomicfile.Abandon()
 	fmt.Fprintf(stderr, "leasesim: interrupted; the command did not end within %s, so it was stopped\n", grace)
 	exit(exitInterrupted)
 }

@@ -192,11 +192,11 @@ func reportFiles(names ...string) []File {
 
 func TestWriteDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "report")
-	if err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv")); err != nil {
+	if err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv"), nil); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
-	if err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv", "c.png")); err != nil {
+	if err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv", "c.png"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := entries(t, dir); got != "a.md b.csv c.png notes.txt" {
@@ -227,7 +227,7 @@ func TestWriteDirAllOrNothing(t *testing.T) {
 		{cancelled, reportFiles("a.md"), "canceled"},
 		{context.Background(), reportFiles("a.md", "b.csv", "c.png"), "c.png is a folder"},
 	} {
-		err := WriteDir(tt.ctx, dir, tt.files)
+		err := WriteDir(tt.ctx, dir, tt.files, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("error %v, want %q", err, tt.want)
 		}
@@ -257,7 +257,7 @@ func TestReplaceUndoes(t *testing.T) {
 			}
 			moves++
 			return os.Rename(from, to)
-		})
+		}, nil)
 		if err == nil {
 			t.Fatalf("k=%d: no error", k)
 		}
@@ -302,7 +302,7 @@ func TestStaleStagingRemoved(t *testing.T) {
 	for _, tt := range tests {
 		sub := t.TempDir()
 		tt.make(filepath.Join(sub, tt.name))
-		if err := WriteDir(context.Background(), sub, reportFiles("a.md")); err != nil {
+		if err := WriteDir(context.Background(), sub, reportFiles("a.md"), nil); err != nil {
 			t.Fatal(err)
 		}
 		want := "a.md"
@@ -334,4 +334,96 @@ func stagingFolder(path string) {
 func userFolder(path string) {
 	os.MkdirAll(filepath.Join(path, "data"), 0o755)
 	os.WriteFile(filepath.Join(path, "data", "invoices.csv"), []byte("precious"), 0o644)
+}
+
+// TestPrepare: a prepared file is not in place until Commit; Discard
+// leaves the old content and no temporary file.
+func TestPrepare(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.png")
+	os.WriteFile(path, []byte("old"), 0o644)
+	p, err := Prepare(path, writeString("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read(t, path) != "old" {
+		t.Error("Prepare put the file in place")
+	}
+	p.Discard()
+	if got := entries(t, dir); got != "x.png" || read(t, path) != "old" {
+		t.Errorf("after Discard: folder %q, content %q", got, read(t, path))
+	}
+	p, err = Prepare(path, writeString("new"))
+	if err == nil {
+		err = p.Commit()
+	}
+	p.Discard() // after Commit: nothing to do
+	if err != nil || entries(t, dir) != "x.png" || read(t, path) != "new" {
+		t.Errorf("after Commit: %v, folder %q, content %q", err, entries(t, dir), read(t, path))
+	}
+}
+
+// TestWriteDirThenFails: when what runs once the files are in place fails,
+// the folder is put back as it was.
+func TestWriteDirThenFails(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.md"), []byte("old a"), 0o644)
+	boom := errors.New("boom")
+	ran := false
+	err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv"), func() error {
+		ran = true
+		if read(t, filepath.Join(dir, "b.csv")) != "new b.csv" {
+			t.Error("then ran before the files were in place")
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) || !ran {
+		t.Errorf("error %v, then ran %t", err, ran)
+	}
+	if got := entries(t, dir); got != "a.md" || read(t, filepath.Join(dir, "a.md")) != "old a" {
+		t.Errorf("folder holds %q, a.md %q", got, read(t, filepath.Join(dir, "a.md")))
+	}
+}
+
+// TestAbandon: Abandon removes the temporary file and the staging folder
+// of writes under way, and every write after it fails, leaving its target
+// as it was.
+func TestAbandon(t *testing.T) {
+	t.Cleanup(func() { temps.abandoned = false })
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.png")
+	p, err := Prepare(path, writeString("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	staging := make(chan error)
+	abandoned := make(chan error)
+	go func() {
+		abandoned <- WriteDir(context.Background(), filepath.Join(dir, "report"), []File{{"a.md", func(io.Writer) error {
+			staging <- nil
+			<-staging // held while Abandon runs
+			return nil
+		}}}, nil)
+	}()
+	<-staging
+	if got := entries(t, filepath.Join(dir, "report")); !strings.HasPrefix(got, ".leasesim-") {
+		t.Fatalf("no staging folder: %q", got)
+	}
+	Abandon()
+	staging <- nil
+	if err := <-abandoned; err == nil {
+		t.Error("WriteDir succeeded after Abandon")
+	}
+	if err := p.Commit(); !errors.Is(err, errAbandoned) {
+		t.Errorf("Commit after Abandon: %v", err)
+	}
+	if err := Write(path, writeString("new")); !errors.Is(err, errAbandoned) {
+		t.Errorf("Write after Abandon: %v", err)
+	}
+	if got := entries(t, dir); got != "report" {
+		t.Errorf("folder holds %q", got)
+	}
+	if got := entries(t, filepath.Join(dir, "report")); got != "" {
+		t.Errorf("report holds %q", got)
+	}
 }

@@ -42,7 +42,9 @@ var stagingName = regexp.MustCompile(`^\.leasesim-([1-9][0-9]{0,9})-([0-9]{1,20}
 // restored, new ones removed), so an error leaves dir as it was. Other
 // files in dir are not touched, except the staging folders that killed
 // runs left behind, which are removed. WriteDir checks ctx between files.
-func WriteDir(ctx context.Context, dir string, files []File) error {
+// Then, if not nil, runs once every file is in place (to say so on
+// standard output); if it fails, the files are put back as they were too.
+func WriteDir(ctx context.Context, dir string, files []File, then func() error) error {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("%s is a file: want a folder", dir)
 	}
@@ -54,6 +56,11 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	if err != nil {
 		return err
 	}
+	if !track(tmp) {
+		os.Remove(tmp)
+		return errAbandoned
+	}
+	defer untrack(tmp)
 	defer os.RemoveAll(tmp)
 	if err := os.WriteFile(filepath.Join(tmp, markerName), []byte(markerContent), 0o644); err != nil {
 		return err
@@ -80,13 +87,14 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return replace(dir, tmp, names, os.Rename)
+	return whileLive(func() error { return replace(dir, tmp, names, os.Rename, then) })
 }
 
-// replace moves each named file from tmp into dir with rename. Before a
-// file is moved, the one it replaces is kept as a hard link in tmp; if a
-// move fails, the moves before it are undone.
-func replace(dir, tmp string, names []string, rename func(from, to string) error) error {
+// replace moves each named file from tmp into dir with rename, then runs
+// then (if not nil). Before a file is moved, the one it replaces is kept
+// as a hard link in tmp; if a move fails, the moves before it are undone,
+// and if then fails, all of them are.
+func replace(dir, tmp string, names []string, rename func(from, to string) error, then func() error) error {
 	old := filepath.Join(tmp, "old")
 	if err := os.Mkdir(old, 0o755); err != nil {
 		return err
@@ -103,6 +111,11 @@ func replace(dir, tmp string, names []string, rename func(from, to string) error
 		}
 		if err := rename(filepath.Join(tmp, name), dst); err != nil {
 			return undo(dir, old, names[:i], kept, err)
+		}
+	}
+	if then != nil {
+		if err := then(); err != nil {
+			return undo(dir, old, names, kept, err)
 		}
 	}
 	return nil
