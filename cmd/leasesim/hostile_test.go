@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/testio"
 )
 
@@ -200,30 +198,33 @@ func TestReplayInterrupted(t *testing.T) {
 	onlyFiles(t, dir)
 }
 
-// TestExitAfterGraceRemovesTemporaries: the fallback exit after an
-// interrupt removes the temporary file of a write under way, so a command
-// stopped there (drawing a large figure) leaves no .x.png.tmp behind.
-func TestExitAfterGraceRemovesTemporaries(t *testing.T) {
+// TestInterruptWhileDrawing: Ctrl-C while replay draws its PNG (a step
+// no context reaches) ends the process with exit 130 and leaves no
+// temporary file: if the drawing outlasts the grace, the fallback exit
+// removes it; if not, replay stops before the PNG goes in place.
+func TestInterruptWhileDrawing(t *testing.T) {
 	dir := t.TempDir()
-	p, err := atomicfile.Prepare(filepath.Join(dir, "x.png"), func(w *bufio.Writer) error { _, err := w.WriteString("half"); return err })
-	if err != nil {
+	cmd := exec.Command(os.Args[0], "replay", "--lease", "1s:400s", "--nodes", "3", "--period", "1m", "--tick", "1s",
+		"--png", filepath.Join(dir, "x.png"), "../../testdata/incidents/brownout.txt")
+	cmd.Env = append(os.Environ(), "LEASESIM_RUN_MAIN=1")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer p.Discard()
-	if es, _ := os.ReadDir(dir); len(es) != 1 {
-		t.Fatalf("the write under way has %d temporary files, want 1", len(es))
+	defer cmd.Process.Kill()
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if es, _ := os.ReadDir(dir); len(es) > 0 {
+			break // the drawing has begun
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("replay did not begin its PNG within 60 s")
+		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	exited := make(chan int, 1)
-	var stderr strings.Builder
-	exitAfterGrace(ctx, 0, &stderr, func(code int) { exited <- code })
-	if code := <-exited; code != exitInterrupted {
-		t.Errorf("exit %d", code)
-	}
-	onlyFiles(t, dir)
-	if err := p.Commit(); err == nil {
-		t.Error("a write committed after the exit began")
+	cmd.Process.Signal(os.Interrupt)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
 	onlyFiles(t, dir)
 }
