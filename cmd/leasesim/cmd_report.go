@@ -105,6 +105,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if opt.Mix, err = cost.ParseMix(t, mix); err != nil {
 				return usagef("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
 			}
+		case fs.Changed("outage-history") && history == "":
+			return usagef("invalid argument \"\" for \"--outage-history\" flag: want a file of outage lengths")
 		case history != "":
 			seen, err := readEmpirical(history, t)
 			if err == nil {

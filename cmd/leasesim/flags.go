@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -365,6 +364,9 @@ func (v presetsValue) Set(s string) error {
 		if err != nil {
 			return err
 		}
+		if slices.ContainsFunc(ps, func(q settings.Preset) bool { return q.Name == p.Name }) {
+			return fmt.Errorf("duplicate value %s", name)
+		}
 		ps = append(ps, p)
 	}
 	*v.ps = ps
@@ -640,18 +642,15 @@ const empiricalSyntax = "empirical:FILE, the lengths a team saw, one a line (rou
 
 // readEmpirical reads an empirical distribution of lengths from the file
 // at path: a length a line, in rounds or, with a tick, as durations taken
-// to the nearest whole tick (at least one); # starts a comment.
+// to the nearest whole tick (at least one); # starts a comment. The file
+// is read a line at a time, up to maxLengthsLines lengths.
 func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return model.Lengths{}, err
-	}
 	var samples []int
-	for i, line := range strings.Split(string(data), "\n") {
+	err := eachLine(path, maxLengthsLines, func(i int, line string) (bool, error) {
 		text, _, _ := strings.Cut(line, "#")
 		text = strings.TrimSpace(text)
 		if text == "" {
-			continue
+			return false, nil
 		}
 		n, err := strconv.Atoi(text)
 		if t != 0 {
@@ -667,9 +666,13 @@ func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
 			if t != 0 {
 				want = "a duration such as 45s or 2m, up to " + t.DurationOf(model.MaxRounds)
 			}
-			return model.Lengths{}, fmt.Errorf("%s: line %d: %q: want %s", path, i+1, text, want)
+			return false, fmt.Errorf("%s: line %d: %q: want %s", path, i, text, want)
 		}
 		samples = append(samples, n)
+		return true, nil
+	})
+	if err != nil {
+		return model.Lengths{}, err
 	}
 	return model.EmpiricalLengths(path, samples)
 }

@@ -228,3 +228,102 @@ func TestInterruptWhileDrawing(t *testing.T) {
 	}
 	onlyFiles(t, dir)
 }
+
+// TestReviewFileSaysWhere: a review file that is more than one YAML
+// document, gives a section twice, carries a tag or bytes YAML refuses,
+// is too large, or holds a value a later check refuses, is bad input
+// named by file, line and key; a leading byte order mark is accepted.
+func TestReviewFileSaysWhere(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "inc.txt"), []byte("0 pause 5 3\n"), 0o644)
+	big := "deployment:\n  nodes: 3\n" + strings.Repeat("# a comment\n", 100_000)
+	tests := []struct{ text, want string }{
+		{"deployment:\n  nodes: 3\n---\nschedule:\n  period: 7\n", `r.yaml:3: a second YAML document: a review file is one document, want no "---" after its first`},
+		{"deployment:\n  nodes: 3\nschedule:\n  period: 7\ndeployment:\n  lease: 4\n", "r.yaml:5: section deployment is given twice (first at line 1): want each section once"},
+		{"deployment:\n  nodes: !foo 3\n", "r.yaml:2: tag !foo: a review file takes no tags, want each value as its flag takes it"},
+		{"deployment:\n  nodes: 3\n  lease: \"a\x01b\"\n", "r.yaml:3: control character U+0001: YAML allows none"},
+		{"deployment:\n  nodes: 3\n  lease: \xff\n", "r.yaml:3: byte 0xff is not UTF-8: want UTF-8 text"},
+		{big, "review file: r.yaml: longer than 1024 KiB, the most a review file may hold"},
+		{"failures:\n  incident: inc.txt\n  epoch: bogus\n", `r.yaml:3: failures.epoch: invalid argument "bogus" for "--epoch" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z`},
+		{"failures:\n  epoch: 2026-11-30T23:58:00Z\n", "r.yaml:2: failures.epoch: --epoch goes only with --incident"},
+		{"failures:\n  mix: \"2;0.9\"\n", `r.yaml:2: failures.mix: invalid argument "2;0.9" for "--outage-mix" flag: "2;0.9" is not outage:weight, e.g. 2:0.9,5:0.1`},
+		{"failures:\n  history: \"\"\n", `r.yaml:2: failures.history: invalid argument "" for "--outage-history" flag: want a file of outage lengths`},
+		{"deployment:\n  lease: 3\n  renew_deadline: 5\n", "r.yaml:2: deployment.lease, r.yaml:3: deployment.renew_deadline: --lease 3 must be longer than --renew-deadline 5, as client-go requires (leaseDuration must be greater than renewDeadline)"},
+		{"\ufeffdeployment:\n  nodes: x\n", `r.yaml:2: deployment.nodes: invalid argument "x" for "--nodes" flag: want a whole number from 1 to 1000000`},
+	}
+	for _, tt := range tests {
+		path := filepath.Join(dir, "r.yaml")
+		os.WriteFile(path, []byte(tt.text), 0o644)
+		code, stdout, stderr := runCmd(t, "report", "--out", filepath.Join(dir, "out"), path)
+		want := "leasesim report: " + strings.ReplaceAll(tt.want, "r.yaml", path) + "\n"
+		if code != exitUsage || stdout != "" || stderr != want {
+			t.Errorf("%.50q: exit %d, stderr\n%q, want\n%q", tt.text, code, stderr, want)
+		}
+	}
+	if code, _, stderr := runCmd(t, "report", "--out", filepath.Join(dir, "out"), "/dev/zero"); code != exitUsage ||
+		stderr != "leasesim report: review file: /dev/zero: longer than 1024 KiB, the most a review file may hold\n" {
+		t.Errorf("/dev/zero: exit %d, %q", code, stderr)
+	}
+	onlyFiles(t, dir, "inc.txt", "r.yaml")
+}
+
+// TestLengthsFiles: an outage history or an empirical: file may start with
+// a byte order mark, as a review file may; one that is not a list of
+// lengths (a line of 64 KiB, /dev/zero, more than a million lengths) is
+// refused at once, naming the file and line.
+func TestLengthsFiles(t *testing.T) {
+	dir := t.TempDir()
+	bom := filepath.Join(dir, "bom.txt")
+	os.WriteFile(bom, []byte("\ufeff3\n5\n"), 0o644)
+	if code, _, stderr := runCmd(t, "montecarlo", "--replicas", "2", "--rounds", "100", "--downtime", "empirical:"+bom); code != 0 {
+		t.Errorf("a history after a byte order mark: exit %d, %q", code, stderr)
+	}
+	long := filepath.Join(dir, "long.txt")
+	os.WriteFile(long, []byte("3\n"+strings.Repeat("9", 70_000)+"\n"), 0o644)
+	many := filepath.Join(dir, "many.txt")
+	os.WriteFile(many, []byte(strings.Repeat("3\n", 1_000_001)), 0o644)
+	for _, tt := range []struct{ path, want string }{
+		{long, long + ": line 2: longer than 64 KiB: want one length a line"},
+		{"/dev/zero", "/dev/zero: line 1: longer than 64 KiB: want one length a line"},
+		{many, many + ": line 1000001: more than 1000000 lengths, the most a file of them may hold"},
+	} {
+		for _, args := range [][]string{
+			{"montecarlo", "--downtime", "empirical:" + tt.path},
+			{"report", "--out", filepath.Join(dir, "out"), "--outage-history", tt.path},
+		} {
+			code, stdout, stderr := runCmd(t, args...)
+			if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("leasesim %s: exit %d, stderr %q, want %q", strings.Join(args, " "), code, stderr, tt.want)
+			}
+		}
+	}
+	onlyFiles(t, dir, "bom.txt", "long.txt", "many.txt")
+}
+
+// TestRefusedLikeTheirSiblings: cost --incident with a run shorter than
+// the incident is refused, as sweep, check and report refuse it; a preset
+// given twice is refused, as a lease given twice is; an empty
+// --outage-history is refused, not taken for none.
+func TestRefusedLikeTheirSiblings(t *testing.T) {
+	dir := t.TempDir()
+	inc := filepath.Join(dir, "inc.txt")
+	os.WriteFile(inc, []byte("0 pause 5 30\n"), 0o644)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cost", "--incident", inc}, "leasesim cost: --incident: " + inc + ": line 1: the failure ends at 34, after the run's end (--rounds 24)\n"},
+		{[]string{"cost", "--method", "both", "--rounds", "30", "--incident", inc}, "leasesim cost: --incident: " + inc + ": line 1: the failure ends at 34, after the run's end (--rounds 30)\n"},
+		{[]string{"replay", "--preset", "kubernetes,kubernetes", inc}, `leasesim replay: invalid argument "kubernetes,kubernetes" for "--preset" flag: duplicate value kubernetes` + "\n"},
+		{[]string{"report", "--out", filepath.Join(dir, "out"), "--outage-history", ""}, `leasesim report: invalid argument "" for "--outage-history" flag: want a file of outage lengths` + "\n"},
+	} {
+		code, stdout, stderr := runCmd(t, tt.args...)
+		if code != exitUsage || stdout != "" || stderr != tt.want {
+			t.Errorf("leasesim %s: exit %d, stderr\n%q, want\n%q", strings.Join(tt.args, " "), code, stderr, tt.want)
+		}
+	}
+	if code, _, stderr := runCmd(t, "cost", "--rounds", "40", "--incident", inc); code != 0 {
+		t.Errorf("cost with the incident inside the run: exit %d, %q", code, stderr)
+	}
+	onlyFiles(t, dir, "inc.txt")
+}

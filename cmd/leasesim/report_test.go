@@ -120,7 +120,7 @@ func hasAll(t *testing.T, text string, wants ...string) {
 // TestOutageHistory: a review's outage mix from the outages a team has
 // seen (failures.history, --outage-history, found beside the review file):
 // each distinct length weighted by its share; with --outage-mix as well
-// it is refused.
+// it is refused, naming the review file's line.
 func TestOutageHistory(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "outages.txt"), []byte("# seen last year\n2\n7\n2\n2 # a deploy\n"), 0o644)
@@ -129,7 +129,7 @@ func TestOutageHistory(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	hasAll(t, reportMD(t, out, "--replicas", "2", review), "each of 2 rounds (75%), 7 rounds (25%)")
 	code, stdout, stderr := runCmd(t, "report", "--out", out, "--outage-mix", "2:1", review)
-	if want := "leasesim report: --outage-mix and --outage-history both give the outage lengths: want one of them\n"; code != exitUsage || stdout != "" || stderr != want {
+	if want := "leasesim report: " + review + ":2: failures.history: --outage-mix and --outage-history both give the outage lengths: want one of them\n"; code != exitUsage || stdout != "" || stderr != want {
 		t.Errorf("mix and history: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }
