@@ -2,15 +2,19 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leasesim/leasesim/internal/testio"
+	"github.com/leasesim/leasesim/model"
+	"github.com/spf13/pflag"
 )
 
 // TestOutputIsNotAnInput: an output that is one of the command's inputs
@@ -326,4 +330,39 @@ func TestRefusedLikeTheirSiblings(t *testing.T) {
 		t.Errorf("cost with the incident inside the run: exit %d, %q", code, stderr)
 	}
 	onlyFiles(t, dir, "inc.txt")
+}
+
+// TestJSONOutputsParse: every command's --format json parses as JSON, for
+// every value of every named parameter and with a tick; a name is a JSON
+// string.
+func TestJSONOutputsParse(t *testing.T) {
+	var runs [][]string
+	for _, c := range commands() {
+		fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+		c.setup(fs)
+		if f := fs.Lookup("format"); f != nil && strings.Contains(f.Usage, "json") {
+			runs = append(runs, []string{c.name, "--format", "json"}, []string{c.name, "--format", "json", "--tick", "1s", "--preset", "kubernetes"})
+		}
+	}
+	if len(runs) == 0 {
+		t.Fatal("no command has --format json")
+	}
+	for _, overlap := range model.Overlap.Names() {
+		runs = append(runs, []string{"run", "--format", "json", "--persistent-trigger", "--overlap", overlap})
+	}
+	for _, args := range runs {
+		code, stdout, stderr := runCmd(t, args...)
+		var got map[string]any
+		if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil {
+			t.Errorf("leasesim %s: exit %d, %v, stderr %q", strings.Join(args, " "), code, err, stderr)
+			continue
+		}
+		want := "allow"
+		if i := slices.Index(args, "--overlap"); i >= 0 {
+			want = args[i+1]
+		}
+		if got["overlap"] != want {
+			t.Errorf("leasesim %s: overlap %#v, want %q", strings.Join(args, " "), got["overlap"], want)
+		}
+	}
 }
