@@ -52,6 +52,13 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return err
 		}
+		n := max(1, len(presets)) * leases.Len()
+		if n > maxReplaySettings {
+			return usagef("--preset and --lease give %d settings to compare: replay compares at most %d", n, maxReplaySettings)
+		}
+		if rows := reports.ReplayFigureRows(in, n); *png != "" && rows > maxReplayFigureRows {
+			return usagef("--png would draw %d rows (a failing node or a setting each): the figure holds at most %d; want fewer settings (--preset, --lease) or no --png", rows, maxReplayFigureRows)
+		}
 		settingsOf, err := replaySettings(fs, c, *tick, presets, slices.Collect(leases.All()))
 		if err != nil {
 			return err
@@ -107,6 +114,13 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		return pending.Commit()
 	}
 }
+
+// Bounds on a replay, so that its memory stays bounded: a setting's row
+// holds its spans, and a row of the figure about 165 KB of pixels.
+const (
+	maxReplaySettings   = 10_000
+	maxReplayFigureRows = 200
+)
 
 // epochOf reads --epoch, the moment an incident's timestamps count from;
 // the zero time if it is not given.

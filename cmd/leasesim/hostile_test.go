@@ -184,7 +184,8 @@ func TestFailingStdoutLeavesNoFile(t *testing.T) {
 func TestReplayInterrupted(t *testing.T) {
 	dir := t.TempDir()
 	png := filepath.Join(dir, "x.png")
-	args := []string{"replay", "--lease", "1s:3000s", "--nodes", "3", "--period", "1m", "--tick", "1s", "--png", png, "../../testdata/incidents/brownout.txt"}
+	// 150 runs of 1,000,000 rounds each: seconds, uninterrupted.
+	args := []string{"replay", "--lease", "1s:150s", "--rounds", "1000000s", "--nodes", "3", "--period", "1m", "--tick", "1s", "--png", png, "../../testdata/incidents/brownout.txt"}
 	for _, after := range []time.Duration{0, 50 * time.Millisecond} {
 		ctx, cancel := context.WithCancel(context.Background())
 		if after == 0 {
@@ -202,14 +203,14 @@ func TestReplayInterrupted(t *testing.T) {
 	onlyFiles(t, dir)
 }
 
-// TestInterruptWhileDrawing: Ctrl-C while replay draws its PNG (a step
-// no context reaches) ends the process with exit 130 and leaves no
-// temporary file: if the drawing outlasts the grace, the fallback exit
-// removes it; if not, replay stops before the PNG goes in place.
-func TestInterruptWhileDrawing(t *testing.T) {
+// TestInterruptWhileWriting: Ctrl-C while report writes a file that no
+// context reaches (report.md for 6,000 candidates, seconds of work) ends
+// the process with exit 130 and leaves no staging folder: the fallback
+// exit after the grace removes it.
+func TestInterruptWhileWriting(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "replay", "--lease", "1s:400s", "--nodes", "3", "--period", "1m", "--tick", "1s",
-		"--png", filepath.Join(dir, "x.png"), "../../testdata/incidents/brownout.txt")
+	out := filepath.Join(dir, "report")
+	cmd := exec.Command(os.Args[0], "report", "--candidates", "1:6000", "--replicas", "2", "--out", out)
 	cmd.Env = append(os.Environ(), "LEASESIM_RUN_MAIN=1")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -218,11 +219,12 @@ func TestInterruptWhileDrawing(t *testing.T) {
 	}
 	defer cmd.Process.Kill()
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if es, _ := os.ReadDir(dir); len(es) > 0 {
-			break // the drawing has begun
+		staging, _ := filepath.Glob(filepath.Join(out, ".leasesim-*", "report.md"))
+		if len(staging) > 0 {
+			break // report.md is being written
 		}
 		if time.Now().After(deadline) {
-			t.Fatal("replay did not begin its PNG within 60 s")
+			t.Fatal("report did not begin report.md within 60 s")
 		}
 	}
 	cmd.Process.Signal(os.Interrupt)
@@ -230,7 +232,7 @@ func TestInterruptWhileDrawing(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || strings.Count(stderr.String(), "\n") != 1 {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
-	onlyFiles(t, dir)
+	onlyFiles(t, out)
 }
 
 // TestReviewFileSaysWhere: a review file that is more than one YAML
@@ -364,5 +366,30 @@ func TestJSONOutputsParse(t *testing.T) {
 		if got["overlap"] != want {
 			t.Errorf("leasesim %s: overlap %#v, want %q", strings.Join(args, " "), got["overlap"], want)
 		}
+	}
+}
+
+// TestReplayBounds: a replay of more settings than it compares, or a PNG
+// of more rows than it draws, is refused before any run (memory stays
+// bounded: --lease 1:1000000 once took 1.6 GB), naming the flags.
+func TestReplayBounds(t *testing.T) {
+	dir := t.TempDir()
+	inc := "../../testdata/incidents/brownout.txt"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"replay", "--tick", "1s", "--nodes", "3", "--lease", "1s:1000000s", inc}, "leasesim replay: --preset and --lease give 1000000 settings to compare: replay compares at most 10000\n"},
+		{[]string{"replay", "--nodes", "3", "--preset", "kubernetes,openshift", "--lease", "1s:5001s", inc}, "leasesim replay: --preset and --lease give 10002 settings to compare: replay compares at most 10000\n"},
+		{[]string{"replay", "--tick", "1s", "--nodes", "3", "--lease", "1s:198s", "--png", filepath.Join(dir, "x.png"), inc}, "leasesim replay: --png would draw 201 rows (a failing node or a setting each): the figure holds at most 200; want fewer settings (--preset, --lease) or no --png\n"},
+	} {
+		code, stdout, stderr := runCmd(t, tt.args...)
+		if code != exitUsage || stdout != "" || stderr != tt.want {
+			t.Errorf("leasesim %s: exit %d, stderr\n%q, want\n%q", strings.Join(tt.args, " "), code, stderr, tt.want)
+		}
+	}
+	onlyFiles(t, dir)
+	if code, _, stderr := runCmd(t, "replay", "--tick", "1s", "--nodes", "3", "--lease", "1s:197s", "--png", filepath.Join(dir, "x.png"), inc); code != 0 {
+		t.Errorf("197 settings and 3 nodes: exit %d, %q", code, stderr)
 	}
 }
