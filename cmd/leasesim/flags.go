@@ -598,7 +598,7 @@ func (v alsoValue) resolve(t model.Tick) (string, error) {
 	*v.ps = (*v.ps)[:0]
 	for _, text := range *v.texts {
 		kind, lengths, ok := strings.Cut(text, "=")
-		up, down, ok2 := strings.Cut(lengths, "/")
+		up, down, ok2 := cutUpDown(lengths)
 		if !ok || !ok2 {
 			return text, fmt.Errorf("want KIND[@NODES]=UPTIME/DOWNTIME, as pause=geometric:2000/fixed:3 or isolate@0:1=geometric:90000/fixed:20")
 		}
@@ -636,6 +636,24 @@ func (v alsoValue) resolve(t model.Tick) (string, error) {
 func (v alsoValue) kind() model.TimeKind { return model.Span }
 
 func (v alsoValue) Type() string { return "process" }
+
+// cutUpDown splits a process's UPTIME/DOWNTIME at the slash that begins
+// the downtime: the first one followed by a distribution's name and a
+// colon (fixed:, geometric:, lognormal:, empirical:), so that an
+// empirical: uptime's path may hold slashes; without one, the first.
+func cutUpDown(lengths string) (up, down string, ok bool) {
+	for i := 0; i < len(lengths); i++ {
+		if lengths[i] != '/' {
+			continue
+		}
+		for _, kind := range []string{"fixed:", "geometric:", "lognormal:", "empirical:"} {
+			if strings.HasPrefix(lengths[i+1:], kind) {
+				return lengths[:i], lengths[i+1:], true
+			}
+		}
+	}
+	return strings.Cut(lengths, "/")
+}
 
 // empiricalSyntax says what empirical:FILE holds.
 const empiricalSyntax = "empirical:FILE, the lengths a team saw, one a line (rounds; with --tick, durations, taken to the nearest tick)"

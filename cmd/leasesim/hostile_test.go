@@ -393,3 +393,18 @@ func TestReplayBounds(t *testing.T) {
 		t.Errorf("197 settings and 3 nodes: exit %d, %q", code, stderr)
 	}
 }
+
+// TestAlsoEmpiricalPath: an --also process's empirical: uptime may name a
+// file in a folder: the downtime begins at the slash before its
+// distribution's name, not at the path's first slash.
+func TestAlsoEmpiricalPath(t *testing.T) {
+	dir := t.TempDir()
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	up := filepath.Join(dir, "sub", "h.txt")
+	os.WriteFile(up, []byte("40\n60\n"), 0o644)
+	for _, also := range []string{"pause=empirical:" + up + "/fixed:3", "pause=empirical:" + up + "/empirical:" + up} {
+		if code, _, stderr := runCmd(t, "montecarlo", "--replicas", "2", "--rounds", "100", "--also", also); code != 0 {
+			t.Errorf("--also %s: exit %d, %q", also, code, stderr)
+		}
+	}
+}

@@ -30,7 +30,10 @@ func main() {
 	// to a write on fd 1 or 2 only while the signal is not handled.
 	signal.Ignore(syscall.SIGPIPE)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	go exitAfterGrace(ctx, 900*time.Millisecond, os.Stderr, os.Exit)
+	go exitAfterGrace(ctx, 900*time.Millisecond, os.Stderr, func(code int) {
+		atomicfile.Abandon() // no temporary file or staging folder outlives the process
+		os.Exit(code)
+	})
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -39,13 +42,12 @@ func main() {
 // exitAfterGrace waits for ctx to be cancelled (Ctrl-C or SIGTERM), then
 // gives the command grace to end on its own, as every loop of it does
 // within milliseconds; if it has not (a call that no context reaches, such
-// as opening a FIFO nobody reads, or drawing a large figure), it removes
-// the temporary files of the writes in progress (atomicfile.Abandon), says
-// so and exits 130.
+// as opening a FIFO nobody reads, or writing a long report.md), it says so
+// and exits 130 through exit, which main makes remove the temporary files
+// of the writes under way first (atomicfile.Abandon).
 func exitAfterGrace(ctx context.Context, grace time.Duration, stderr io.Writer, exit func(int)) {
 	<-ctx.Done()
 	time.Sleep(grace)
-	atomicfile.Abandon()
 	fmt.Fprintf(stderr, "leasesim: interrupted; the command did not end within %s, so it was stopped\n", grace)
 	exit(exitInterrupted)
 }

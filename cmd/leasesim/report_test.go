@@ -74,7 +74,7 @@ func TestReviewFile(t *testing.T) {
 		{"deployment:\n  tick: 1s\n  lease: 15x\n", review + `:3: deployment.lease: invalid argument "15x" for "--lease" flag: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
 		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum`},
-		{"prices:\n  delay_hour: 5\n", "--cost-delay-hour needs --tick: a round has no length in hours"},
+		{"prices:\n  delay_hour: 5\n", review + ":2: prices.delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
 	}
 	for _, tt := range bad {
 		write(tt.text)

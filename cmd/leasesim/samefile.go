@@ -77,7 +77,7 @@ func inputFiles(fs *pflag.FlagSet, argName string) []namedFile {
 		case alsoValue:
 			for _, text := range *v.texts {
 				_, lengths, _ := strings.Cut(text, "=")
-				up, down, _ := strings.Cut(lengths, "/")
+				up, down, _ := cutUpDown(lengths)
 				for _, l := range []string{up, down} {
 					if path, ok := strings.CutPrefix(l, "empirical:"); ok {
 						ins = append(ins, namedFile{path, by})
