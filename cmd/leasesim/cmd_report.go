@@ -56,6 +56,12 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
 			return usagef("invalid argument %q for \"--out\" flag: a file: want a folder", *out)
 		}
+		if fi, err := os.Lstat(*out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			if _, err := os.Stat(*out); errors.Is(err, os.ErrNotExist) {
+				target, _ := os.Readlink(*out)
+				return usagef("invalid argument %q for \"--out\" flag: a symbolic link to %s, which does not exist: want a folder, or a link to one", *out, target)
+			}
+		}
 		t := *tick
 		given, err := incident.given(fs)
 		switch {

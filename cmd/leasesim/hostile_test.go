@@ -408,3 +408,17 @@ func TestAlsoEmpiricalPath(t *testing.T) {
 		}
 	}
 }
+
+// TestReportOutDanglingLink: report --out onto a symbolic link whose
+// target does not exist is bad input saying so, not "mkdir: file exists"
+// after the work.
+func TestReportOutDanglingLink(t *testing.T) {
+	dir := t.TempDir()
+	link := filepath.Join(dir, "out")
+	os.Symlink(filepath.Join(dir, "nowhere"), link)
+	code, stdout, stderr := runCmd(t, "report", "--out", link)
+	want := `leasesim report: invalid argument "` + link + `" for "--out" flag: a symbolic link to ` + filepath.Join(dir, "nowhere") + ", which does not exist: want a folder, or a link to one\n"
+	if code != exitUsage || stdout != "" || stderr != want {
+		t.Errorf("exit %d, stderr\n%q, want\n%q", code, stderr, want)
+	}
+}

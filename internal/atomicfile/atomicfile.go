@@ -137,8 +137,14 @@ func destination(path string) (target string, stream bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
-	dir := filepath.Dir(target)
+	dir, _ := filepath.Split(target) // as written: missing/../x.csv needs missing
+	if dir == "" {
+		dir = "."
+	}
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		if len(dir) > 1 {
+			dir = strings.TrimSuffix(dir, string(filepath.Separator))
+		}
 		return "", false, fmt.Errorf("folder %s does not exist", dir)
 	}
 	return target, false, nil

@@ -52,6 +52,7 @@ func TestCheck(t *testing.T) {
 		{filepath.Join(dir, "new") + "/", "a folder name (it ends in a slash): want a file name"},
 		{filepath.Join(dir, "dirlink"), "a folder: want a file name"},
 		{filepath.Join(dir, "missing", "x.csv"), "missing does not exist"},
+		{dir + "/missing/../x.csv", "missing/.. does not exist"}, // the kernel needs missing, though Clean drops it
 		{filepath.Join(dir, "new.csv"), ""},
 		{"/dev/null", ""},
 	}
