@@ -422,3 +422,22 @@ func TestReportOutDanglingLink(t *testing.T) {
 		t.Errorf("exit %d, stderr\n%q, want\n%q", code, stderr, want)
 	}
 }
+
+// TestReportKeepsLookalikeFolders: report --out leaves a user's folders
+// that look like its staging folders (.leasesim-2024-backup, one named
+// exactly like a dead run's but without the marker) as they were.
+func TestReportKeepsLookalikeFolders(t *testing.T) {
+	out := t.TempDir()
+	for _, name := range []string{".leasesim-2024-backup", ".leasesim-999999999-1"} {
+		os.MkdirAll(filepath.Join(out, name, "data"), 0o755)
+		os.WriteFile(filepath.Join(out, name, "data", "invoices.csv"), []byte("precious"), 0o644)
+	}
+	if code, _, stderr := runCmd(t, "report", "--replicas", "2", "--out", out); code != 0 {
+		t.Fatalf("exit %d, %q", code, stderr)
+	}
+	for _, name := range []string{".leasesim-2024-backup", ".leasesim-999999999-1"} {
+		if got, err := os.ReadFile(filepath.Join(out, name, "data", "invoices.csv")); string(got) != "precious" {
+			t.Errorf("%s: %q, %v", name, got, err)
+		}
+	}
+}
