@@ -121,6 +121,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		switch {
 		case errors.Is(err, pflag.ErrHelp):
+			fs.VisitAll(func(f *pflag.Flag) {
+				if strings.Contains(f.Usage, "(default ") { // it says its default itself, better than pflag would
+					f.DefValue = ""
+				}
+			})
 			_, err := fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
 			return report(stderr, c.name, 0, err, nil)
 		case err != nil:

@@ -441,3 +441,20 @@ func TestReportKeepsLookalikeFolders(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpSaysEachDefaultOnce: a flag whose usage says its default (as
+// report's --replicas, 200 or with --tick 1000) is not followed by
+// pflag's own "(default 200)".
+func TestHelpSaysEachDefaultOnce(t *testing.T) {
+	for _, c := range commands() {
+		code, stdout, stderr := runCmd(t, c.name, "--help")
+		if code != 0 || stderr != "" {
+			t.Errorf("%s --help: exit %d, %q", c.name, code, stderr)
+		}
+		for _, line := range strings.Split(stdout, "\n") {
+			if strings.Count(line, "(default ") > 1 {
+				t.Errorf("%s --help: %q", c.name, line)
+			}
+		}
+	}
+}
