@@ -122,8 +122,8 @@ const (
 	maxReplayFigureRows = 200
 )
 
-// epochOf reads --epoch, the moment an incident's timestamps count from;
-// the zero time if it is not given.
+// epochOf reads --epoch, the moment an incident's timestamps count from,
+// from 1970 on; the zero time if it is not given.
 func epochOf(fs *pflag.FlagSet, epoch string) (time.Time, error) {
 	if !fs.Changed("epoch") {
 		return time.Time{}, nil
@@ -131,6 +131,9 @@ func epochOf(fs *pflag.FlagSet, epoch string) (time.Time, error) {
 	at, err := time.Parse(time.RFC3339, epoch)
 	if err != nil {
 		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z", epoch)
+	}
+	if at.Year() < 1970 { // year 1 is the zero time, which would read as no epoch at all
+		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time from 1970 on, as 2026-11-30T23:58:00Z", epoch)
 	}
 	return at, nil
 }

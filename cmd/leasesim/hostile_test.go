@@ -458,3 +458,17 @@ func TestHelpSaysEachDefaultOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestEpochOfYearOne: an --epoch before 1970 (year 1 is Go's zero time,
+// which meant "no epoch") is refused, naming the flag.
+func TestEpochOfYearOne(t *testing.T) {
+	inc := filepath.Join(t.TempDir(), "inc.txt")
+	os.WriteFile(inc, []byte("0 pause 0001-01-01T00:00:05Z 3\n"), 0o644)
+	for _, epoch := range []string{"0001-01-01T00:00:00Z", "1969-12-31T23:59:59Z"} {
+		code, stdout, stderr := runCmd(t, "replay", "--epoch", epoch, inc)
+		want := `leasesim replay: invalid argument "` + epoch + `" for "--epoch" flag: want an RFC 3339 time from 1970 on, as 2026-11-30T23:58:00Z` + "\n"
+		if code != exitUsage || stdout != "" || stderr != want {
+			t.Errorf("--epoch %s: exit %d, stderr %q", epoch, code, stderr)
+		}
+	}
+}
