@@ -278,7 +278,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 			return
 		}
 		if text, e := v.resolve(tick); e != nil {
-			if tick == 0 && hasUnit(text) { // durations were meant
+			if tick == 0 && hasUnit(text) && !strings.Contains(text, "empirical:") { // durations were meant, unless the text names a file (h10m.txt), whose line the error names
 				unit := " (rounds)"
 				if strings.Contains(e.Error(), "rounds") {
 					unit = ""
