@@ -220,14 +220,30 @@ func Cheapest(ranks []LeaseRank, w Weights, within float64) []LeaseRank {
 // them whatever the weights.
 func Pareto(ranks []LeaseRank) []bool {
 	front := make([]bool, len(ranks))
+	if len(ranks) == 0 {
+		return front
+	}
+	m := make([]measures, len(ranks))
 	for i, r := range ranks {
-		front[i] = true
-		for _, o := range ranks {
-			if dominates(o, r) {
-				front[i] = false
-				break
+		m[i] = measuresOf(r)
+		for _, v := range m[i] {
+			if math.IsNaN(v) { // no box holds a NaN: compare every pair
+				return paretoPairwise(ranks)
 			}
 		}
+	}
+	t := newKDTree(m)
+	for i := range ranks {
+		front[i] = !t.dominated(0, i, ranks)
+	}
+	return front
+}
+
+// paretoPairwise is Pareto by comparing every pair of ranks.
+func paretoPairwise(ranks []LeaseRank) []bool {
+	front := make([]bool, len(ranks))
+	for i, r := range ranks {
+		front[i] = !slices.ContainsFunc(ranks, func(o LeaseRank) bool { return dominates(o, r) })
 	}
 	return front
 }

@@ -203,36 +203,47 @@ func TestReplayInterrupted(t *testing.T) {
 	onlyFiles(t, dir)
 }
 
-// TestInterruptWhileWriting: Ctrl-C while report writes a file that no
-// context reaches (report.md for 6,000 candidates, seconds of work) ends
-// the process with exit 130 and leaves no staging folder: the fallback
-// exit after the grace removes it.
-func TestInterruptWhileWriting(t *testing.T) {
+// TestInterruptWhileStuck: Ctrl-C while replay is stuck where no context
+// reaches (writing 1 MB of traces to a pipe nobody reads, its PNG
+// prepared beside its target) ends the process with exit 130 once the
+// grace is over, and the fallback exit removes the PNG's temporary file.
+func TestInterruptWhileStuck(t *testing.T) {
 	dir := t.TempDir()
-	out := filepath.Join(dir, "report")
-	cmd := exec.Command(os.Args[0], "report", "--candidates", "1:6000", "--replicas", "2", "--out", out)
+	cmd := exec.Command(os.Args[0], "replay", "--lease", "1s:60s", "--rounds", "3000s", "--trace", "--nodes", "3", "--period", "1m", "--tick", "1s",
+		"--png", filepath.Join(dir, "x.png"), "../../testdata/incidents/brownout.txt")
 	cmd.Env = append(os.Environ(), "LEASESIM_RUN_MAIN=1")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close() // read one byte, then no more: the process blocks once the pipe is full
+	cmd.Stdout = w
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	w.Close()
 	defer cmd.Process.Kill()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		staging, _ := filepath.Glob(filepath.Join(out, ".leasesim-*", "report.md"))
-		if len(staging) > 0 {
-			break // report.md is being written
+	began := make(chan error, 1)
+	go func() { _, err := r.Read(make([]byte, 1)); began <- err }()
+	select { // the table has begun, past every check of the context, the PNG prepared
+	case err := <-began:
+		if err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("report did not begin report.md within 60 s")
-		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("replay wrote nothing within 60 s")
+	}
+	if es, _ := os.ReadDir(dir); len(es) != 1 {
+		t.Fatalf("%d files beside the PNG's target, want its temporary file", len(es))
 	}
 	cmd.Process.Signal(os.Interrupt)
 	cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || strings.Count(stderr.String(), "\n") != 1 {
+	if code := cmd.ProcessState.ExitCode(); code != exitInterrupted || stderr.String() != "leasesim: interrupted; the command did not end within 900ms, so it was stopped\n" {
 		t.Errorf("exit %d, stderr %q", code, stderr.String())
 	}
-	onlyFiles(t, out)
+	onlyFiles(t, dir)
 }
 
 // TestReviewFileSaysWhere: a review file that is more than one YAML
