@@ -56,6 +56,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if n > maxReplaySettings {
 			return usagef("--preset and --lease give %d settings to compare: replay compares at most %d", n, maxReplaySettings)
 		}
+		if *trace && n > maxReplayTraces {
+			return usagef("--preset and --lease give %d settings: --trace prints each one's run, for at most %d", n, maxReplayTraces)
+		}
 		if rows := reports.ReplayFigureRows(in, n); *png != "" && rows > maxReplayFigureRows {
 			return usagef("--png would draw %d rows (a failing node or a setting each): the figure holds at most %d; want fewer settings (--preset, --lease) or no --png", rows, maxReplayFigureRows)
 		}
@@ -116,9 +119,11 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 }
 
 // Bounds on a replay, so that its memory stays bounded: a setting's row
-// holds its spans, and a row of the figure about 165 KB of pixels.
+// holds its spans, its trace (kept until the table is out) tens of KB or
+// more, and a row of the figure about 165 KB of pixels.
 const (
 	maxReplaySettings   = 10_000
+	maxReplayTraces     = 100
 	maxReplayFigureRows = 200
 )
 

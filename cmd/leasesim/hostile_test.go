@@ -380,9 +380,10 @@ func TestJSONOutputsParse(t *testing.T) {
 	}
 }
 
-// TestReplayBounds: a replay of more settings than it compares, or a PNG
-// of more rows than it draws, is refused before any run (memory stays
-// bounded: --lease 1:1000000 once took 1.6 GB), naming the flags.
+// TestReplayBounds: a replay of more settings than it compares or
+// traces, or a PNG of more rows than it draws, is refused before any run
+// (memory stays bounded: --lease 1:1000000 once took 1.6 GB, --trace over
+// 10,000 settings 1 GB), naming the flags.
 func TestReplayBounds(t *testing.T) {
 	dir := t.TempDir()
 	inc := "../../testdata/incidents/brownout.txt"
@@ -392,6 +393,7 @@ func TestReplayBounds(t *testing.T) {
 	}{
 		{[]string{"replay", "--tick", "1s", "--nodes", "3", "--lease", "1s:1000000s", inc}, "leasesim replay: --preset and --lease give 1000000 settings to compare: replay compares at most 10000\n"},
 		{[]string{"replay", "--nodes", "3", "--preset", "kubernetes,openshift", "--lease", "1s:5001s", inc}, "leasesim replay: --preset and --lease give 10002 settings to compare: replay compares at most 10000\n"},
+		{[]string{"replay", "--tick", "1s", "--nodes", "3", "--lease", "1s:101s", "--trace", inc}, "leasesim replay: --preset and --lease give 101 settings: --trace prints each one's run, for at most 100\n"},
 		{[]string{"replay", "--tick", "1s", "--nodes", "3", "--lease", "1s:198s", "--png", filepath.Join(dir, "x.png"), inc}, "leasesim replay: --png would draw 201 rows (a failing node or a setting each): the figure holds at most 200; want fewer settings (--preset, --lease) or no --png\n"},
 	} {
 		code, stdout, stderr := runCmd(t, tt.args...)
