@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -151,20 +152,38 @@ func destination(path string) (target string, stream bool, err error) {
 }
 
 // fill writes f through a buffer and closes it, reporting write errors
-// under the name path.
+// of f under the name path; an error of write's own (of another output
+// it writes, such as standard output) is returned as it is.
 func fill(f *os.File, path string, write func(w *bufio.Writer) error) error {
-	w := bufio.NewWriterSize(f, 1<<16)
+	file := &errorWriter{w: f}
+	w := bufio.NewWriterSize(file, 1<<16)
 	err := write(w)
 	if err == nil {
 		err = w.Flush()
 	}
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = cerr
+	} else if err != nil && file.err == nil && cerr == nil {
+		return err // not the file's (standard output's, or the work's): not named after it
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// errorWriter remembers the first error of its writer.
+type errorWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errorWriter) Write(p []byte) (int, error) {
+	n, err := e.w.Write(p)
+	if err != nil && e.err == nil {
+		e.err = err
+	}
+	return n, err
 }
 
 // maxLinks bounds the symbolic links resolve follows, as the kernel does.

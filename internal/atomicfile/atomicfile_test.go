@@ -428,3 +428,17 @@ func TestAbandon(t *testing.T) {
 		t.Errorf("report holds %q", got)
 	}
 }
+
+// TestWriteNamesOnlyItsFile: an error of the file is named after it; one
+// of another output the write function writes (standard output) is not.
+func TestWriteNamesOnlyItsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.csv")
+	stdout := errors.New("write /dev/stdout: no space left on device")
+	err := Write(path, func(*bufio.Writer) error { return stdout })
+	if err != stdout {
+		t.Errorf("another output's error: %v", err)
+	}
+	if err := Write("/dev/full", writeString("x")); err == nil || !strings.HasPrefix(err.Error(), "writing /dev/full: ") {
+		t.Errorf("the file's error: %v", err)
+	}
+}
