@@ -100,9 +100,11 @@ func (p *Pending) Commit() error {
 	err := whileLive(func() error { return os.Rename(p.tmp, p.target) })
 	if err != nil {
 		p.Discard()
+		return err
 	}
 	untrack(p.tmp)
-	return err
+	p.tmp = "" // renamed: nothing for Discard to remove
+	return nil
 }
 
 // Discard removes the temporary file, if Commit has not renamed it; the
@@ -111,6 +113,7 @@ func (p *Pending) Discard() {
 	if p.tmp != "" {
 		os.Remove(p.tmp)
 		untrack(p.tmp)
+		p.tmp = ""
 	}
 }
 
