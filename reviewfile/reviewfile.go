@@ -135,14 +135,14 @@ func Parse(r io.Reader) ([]Setting, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil // an empty file sets nothing
 		}
-		return nil, &Error{yamlLine(err), "not YAML: " + yamlMessage(err)}
+		return nil, &Error{yamlLine(err, text), "not YAML: " + yamlMessage(err)}
 	}
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
 	case err == nil:
 		return nil, &Error{next.Line, "a second YAML document: a review file is one document, want no \"---\" after its first"}
 	case !errors.Is(err, io.EOF):
-		return nil, &Error{yamlLine(err), "not YAML: " + yamlMessage(err)}
+		return nil, &Error{yamlLine(err, text), "not YAML: " + yamlMessage(err)}
 	}
 	if n := tagged(&doc); n != nil {
 		return nil, &Error{n.Line, fmt.Sprintf("tag %s: a review file takes no tags, want each value as its flag takes it", n.Tag)}
@@ -252,13 +252,19 @@ func lookup(section, name string) (Key, bool) {
 // yamlLine and yamlMessage take the line and the message out of the YAML
 // parser's error, "yaml: line 3: mapping values are not allowed in this
 // context", so that the error names the line the way every other does.
-// A message without a line gives 0: no line is claimed that was not found.
-func yamlLine(err error) int {
+// A message without a line gives the file's last line if the text ended
+// too soon ("found unexpected end of stream"), else 0: no line is claimed
+// that was not found.
+func yamlLine(err error, text []byte) int {
 	var line int
-	if _, e := fmt.Sscanf(strings.TrimPrefix(err.Error(), "yaml: "), "line %d:", &line); e != nil {
-		return 0
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if _, e := fmt.Sscanf(msg, "line %d:", &line); e == nil {
+		return line
 	}
-	return line
+	if strings.Contains(msg, "end of stream") {
+		return bytes.Count(bytes.TrimSuffix(text, []byte("\n")), []byte("\n")) + 1
+	}
+	return 0
 }
 
 func yamlMessage(err error) string {

@@ -51,7 +51,8 @@ func TestParse(t *testing.T) {
 		{"!!map\ndeployment:\n  nodes: 3\n", 1, "tag !!map: a review file takes no tags, want each value as its flag takes it"},
 		{"deployment:\n  nodes: 3\n  lease: \"a\x01b\"\n", 3, "control character U+0001: YAML allows none"},
 		{"deployment:\n  nodes: 3\n\n  lease: \xff\xfe\n", 4, "byte 0xff is not UTF-8: want UTF-8 text"},
-		{"\xff\xfed\x00e\x00", 1, "byte 0xff is not UTF-8: want UTF-8 text"}, // UTF-16, which the YAML parser would take
+		{"\xff\xfed\x00e\x00", 1, "byte 0xff is not UTF-8: want UTF-8 text"},             // UTF-16, which the YAML parser would take
+		{"deployment:\n  lease: \"15s\n", 2, "not YAML: found unexpected end of stream"}, // no line in the parser's message: the file's last
 	}
 	for _, tt := range bad {
 		_, err := reviewfile.Parse(strings.NewReader(tt.text))
@@ -85,8 +86,8 @@ func TestKeysAreUnique(t *testing.T) {
 	}
 }
 
-// FuzzParse: any text is a list of settings or an *Error at a line of it;
-// nothing panics.
+// FuzzParse: any text is a list of settings or an *Error at a line of it
+// (or at none, where the YAML parser gives none); nothing panics.
 func FuzzParse(f *testing.F) {
 	f.Add(reviewfile.Example)
 	f.Add("deployment:\n  lease: [1, 2]\n")
@@ -95,8 +96,8 @@ func FuzzParse(f *testing.F) {
 		settings, err := reviewfile.Parse(strings.NewReader(text))
 		var e *reviewfile.Error
 		switch {
-		case err != nil && (!errors.As(err, &e) || e.Line < 1):
-			t.Errorf("%q: error %v is not at a line", text, err)
+		case err != nil && (!errors.As(err, &e) || e.Line < 0 || e.Line > strings.Count(text, "\n")+1):
+			t.Errorf("%q: error %v is not at a line of it (or at none, 0)", text, err)
 		case err == nil:
 			for _, s := range settings {
 				if s.Line < 1 || s.Flag == "" {
