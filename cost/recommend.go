@@ -238,17 +238,48 @@ func Cheapest(ranks []LeaseRank, w Weights, within float64) []LeaseRank {
 // them whatever the weights. Ranks with NoMargin are neither on the front
 // nor keep another off it: they are not to be chosen.
 func Pareto(ranks []LeaseRank) []bool {
-	front := make([]bool, len(ranks))
+	var eligible []LeaseRank
+	var at []int // eligible[k] is ranks[at[k]]
 	for i, r := range ranks {
-		front[i] = !r.NoMargin
-		for _, o := range ranks {
-			if !front[i] {
-				break
-			}
-			if !o.NoMargin && dominates(o, r) {
-				front[i] = false
+		if !r.NoMargin {
+			eligible, at = append(eligible, r), append(at, i)
+		}
+	}
+	front := make([]bool, len(ranks))
+	for k, on := range pareto(eligible) {
+		front[at[k]] = on
+	}
+	return front
+}
+
+// pareto is Pareto over ranks that may all be chosen, through a k-d tree
+// of their measures.
+func pareto(ranks []LeaseRank) []bool {
+	front := make([]bool, len(ranks))
+	if len(ranks) == 0 {
+		return front
+	}
+	m := make([]measures, len(ranks))
+	for i, r := range ranks {
+		m[i] = measuresOf(r)
+		for _, v := range m[i] {
+			if math.IsNaN(v) { // no box holds a NaN: compare every pair
+				return paretoPairwise(ranks)
 			}
 		}
+	}
+	t := newKDTree(m)
+	for i := range ranks {
+		front[i] = !t.dominated(0, i, ranks)
+	}
+	return front
+}
+
+// paretoPairwise is Pareto by comparing every pair of ranks.
+func paretoPairwise(ranks []LeaseRank) []bool {
+	front := make([]bool, len(ranks))
+	for i, r := range ranks {
+		front[i] = !slices.ContainsFunc(ranks, func(o LeaseRank) bool { return dominates(o, r) })
 	}
 	return front
 }

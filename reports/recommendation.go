@@ -251,8 +251,17 @@ func leaseNames(u unit, some, all []cost.LeaseRank) string {
 	if len(some) == len(all) && len(all) > 2 {
 		return "every candidate"
 	}
+	at := make(map[int]int, len(all)) // a lease's place in all
+	for i, a := range all {
+		if _, ok := at[a.Lease]; !ok {
+			at[a.Lease] = i
+		}
+	}
 	index := func(r cost.LeaseRank) int {
-		return slices.IndexFunc(all, func(a cost.LeaseRank) bool { return a.Lease == r.Lease })
+		if i, ok := at[r.Lease]; ok {
+			return i
+		}
+		return -1
 	}
 	var names []string
 	for i := 0; i < len(some); {

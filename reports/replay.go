@@ -165,6 +165,12 @@ func drawReplay(dc draw.Canvas, t model.Tick, in incident.Incident, rows []Repla
 }
 
 // nodes is the set of nodes an incident's failures name.
+// ReplayFigureRows is the number of rows ReplayFigure draws for in and
+// that many settings: one per failing node, one per setting.
+func ReplayFigureRows(in incident.Incident, settings int) int {
+	return len(nodes(in)) + settings
+}
+
 func nodes(in incident.Incident) map[int]bool {
 	m := map[int]bool{}
 	for _, f := range in.Failures {

@@ -71,8 +71,9 @@ func (rv review) files() []File {
 
 // WriteDir writes the whole report of rv into dir, creating it if need be, all
 // or nothing (atomicfile.WriteDir): an error or a cancelled ctx leaves dir
-// as it was.
-func WriteDir(ctx context.Context, rv *study.Review, dir string) error {
+// as it was, and so does an error of then, if not nil, which runs once
+// the files are in place.
+func WriteDir(ctx context.Context, rv *study.Review, dir string, then func() error) error {
 	var files []atomicfile.File
 	for _, f := range Files(rv) {
 		files = append(files, atomicfile.File{Name: f.Name, Write: f.Write})
@@ -80,7 +81,7 @@ func WriteDir(ctx context.Context, rv *study.Review, dir string) error {
 	for _, f := range Figures(rv) {
 		files = append(files, atomicfile.File{Name: f.Name, Write: func(w io.Writer) error { _, err := f.WriteTo(w); return err }})
 	}
-	return atomicfile.WriteDir(ctx, dir, files)
+	return atomicfile.WriteDir(ctx, dir, files, then)
 }
 
 // writeMarkdown writes report.md: every plot and table with a reading
@@ -584,4 +585,18 @@ func lengthsText(t model.Tick, l model.Lengths) string {
 func noMargin(c model.Config) bool {
 	m, ok := c.TwoLeaderMargin()
 	return ok && m <= 0 && !c.Fencing
+}
+
+// Names returns the name of every file WriteDir writes into the report's
+// folder.
+func Names() []string {
+	var names []string
+	rv := &study.Review{}
+	for _, f := range Files(rv) {
+		names = append(names, f.Name)
+	}
+	for _, f := range Figures(rv) {
+		names = append(names, f.Name)
+	}
+	return names
 }

@@ -181,7 +181,7 @@ func TestFigures(t *testing.T) {
 func TestWriteDir(t *testing.T) {
 	rv := publicationReview(t)
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := reports.WriteDir(context.Background(), rv, dir); err != nil {
+	if err := reports.WriteDir(context.Background(), rv, dir, nil); err != nil {
 		t.Fatal(err)
 	}
 	var want []string
@@ -208,7 +208,7 @@ func TestWriteDir(t *testing.T) {
 
 	blocker := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(blocker, []byte("x"), 0o644)
-	if err := reports.WriteDir(context.Background(), rv, filepath.Join(blocker, "out")); err == nil {
+	if err := reports.WriteDir(context.Background(), rv, filepath.Join(blocker, "out"), nil); err == nil {
 		t.Error("WriteDir under a regular file succeeded")
 	}
 	if b, _ := os.ReadFile(blocker); string(b) != "x" {

@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/leasesim/leasesim/model"
@@ -38,7 +39,11 @@ func WriteRunJSON(w io.Writer, t model.Tick, c model.Config, st model.Stats) err
 		b = fmt.Appendf(b, "  \"tick_s\": %s,\n", t.AppendSeconds(nil, 1))
 	}
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		b = fmt.Appendf(b, "  %q: %s,\n", t.Name(p), t.AppendValue(nil, p, c.Get(p)))
+		v := t.AppendValue(nil, p, c.Get(p))
+		if p.Names() != nil { // a name, such as overlap's allow: a JSON string
+			v = strconv.AppendQuote(nil, string(v))
+		}
+		b = fmt.Appendf(b, "  %q: %s,\n", t.Name(p), v)
 	}
 	for s := model.Stat(0); int(s) < model.NumStats; s++ {
 		b = fmt.Appendf(b, "  %q: %s", t.StatName(s), t.AppendStat(nil, s, st.Get(s)))

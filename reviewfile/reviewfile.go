@@ -4,13 +4,14 @@
 // code so that the review can be run again in CI.
 //
 // A review file is YAML: a mapping of sections to mappings of keys to
-// single values. Every key stands for one flag of leasesim report and
+// single values, in one YAML document, each section once. Every key stands for one flag of leasesim report and
 // takes what that flag takes (Keys lists them), so a review file and a
 // command line say the same things the same way, and a flag given on the
 // command line wins over the file.
 package reviewfile
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -18,6 +19,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -97,25 +99,53 @@ func (s Setting) Arg(dir string) string {
 	return prefix + filepath.Join(dir, path)
 }
 
-// Error is what is wrong with a review file, at a line of it.
+// Error is what is wrong with a review file, at a line of it (0 if the
+// YAML parser gave none).
 type Error struct {
 	Line int
 	Msg  string
 }
 
-func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+}
 
-// Parse reads a review file. Its error is an *Error naming the line: a
-// section or key that is not one of Keys, a key given twice, or a value
-// that is not a single scalar (a list of leases is written as on the
-// command line, "10s:60s:5s", not as a YAML list).
+// Parse reads a review file. Its error is an *Error naming the line: text
+// that is not UTF-8 or holds a control character, a second YAML document,
+// a tag (a review file's values are written as on the command line, so
+// none needs one), a section or key that is not one of Keys, a section or
+// key given twice, or a value that is not a single scalar (a list of
+// leases is written as on the command line, "10s:60s:5s", not as a YAML
+// list). A leading UTF-8 byte order mark is accepted, as in every file
+// leasesim reads.
 func Parse(r io.Reader) ([]Setting, error) {
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkText(text); err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(text))
 	var doc yaml.Node
-	if err := yaml.NewDecoder(r).Decode(&doc); err != nil {
+	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, nil // an empty file sets nothing
 		}
-		return nil, &Error{yamlLine(err), "not YAML: " + yamlMessage(err)}
+		return nil, &Error{yamlLine(err, text), "not YAML: " + yamlMessage(err)}
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, &Error{next.Line, "a second YAML document: a review file is one document, want no \"---\" after its first"}
+	case !errors.Is(err, io.EOF):
+		return nil, &Error{yamlLine(err, text), "not YAML: " + yamlMessage(err)}
+	}
+	if n := tagged(&doc); n != nil {
+		return nil, &Error{n.Line, fmt.Sprintf("tag %s: a review file takes no tags, want each value as its flag takes it", n.Tag)}
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
@@ -123,11 +153,16 @@ func Parse(r io.Reader) ([]Setting, error) {
 	}
 	var settings []Setting
 	seen := map[Key]bool{}
+	sectionAt := map[string]int{}
 	for i := 0; i < len(root.Content); i += 2 {
 		name, body := root.Content[i], root.Content[i+1]
 		if !slices.Contains(sections(), name.Value) {
 			return nil, &Error{name.Line, fmt.Sprintf("unknown section %q: want one of %s", name.Value, strings.Join(sections(), ", "))}
 		}
+		if at, ok := sectionAt[name.Value]; ok {
+			return nil, &Error{name.Line, fmt.Sprintf("section %s is given twice (first at line %d): want each section once", name.Value, at)}
+		}
+		sectionAt[name.Value] = name.Line
 		if body.Kind != yaml.MappingNode {
 			return nil, &Error{body.Line, fmt.Sprintf("section %s: want a mapping of keys to values", name.Value)}
 		}
@@ -147,6 +182,42 @@ func Parse(r io.Reader) ([]Setting, error) {
 		}
 	}
 	return settings, nil
+}
+
+// checkText refuses what the YAML parser refuses without saying where:
+// bytes that are not UTF-8 and characters YAML does not allow (control
+// characters, U+FFFE and U+FFFF), at their line.
+func checkText(text []byte) error {
+	line := 1
+	for len(text) > 0 {
+		r, size := utf8.DecodeRune(text)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return &Error{line, fmt.Sprintf("byte %#x is not UTF-8: want UTF-8 text", text[0])}
+		case r == '\n':
+			line++
+		case r == '\t', r == '\r', r == 0x85,
+			r >= 0x20 && r <= 0x7e, r >= 0xa0 && r <= 0xd7ff, r >= 0xe000 && r <= 0xfffd, r >= 0x10000:
+		default:
+			return &Error{line, fmt.Sprintf("control character %U: YAML allows none", r)}
+		}
+		text = text[size:]
+	}
+	return nil
+}
+
+// tagged returns the first node under n that carries an explicit tag
+// (!!str 3, !foo 3), or nil.
+func tagged(n *yaml.Node) *yaml.Node {
+	if n.Style&yaml.TaggedStyle != 0 {
+		return n
+	}
+	for _, c := range n.Content {
+		if t := tagged(c); t != nil {
+			return t
+		}
+	}
+	return nil
 }
 
 func sections() []string {
@@ -181,12 +252,19 @@ func lookup(section, name string) (Key, bool) {
 // yamlLine and yamlMessage take the line and the message out of the YAML
 // parser's error, "yaml: line 3: mapping values are not allowed in this
 // context", so that the error names the line the way every other does.
-func yamlLine(err error) int {
+// A message without a line gives the file's last line if the text ended
+// too soon ("found unexpected end of stream"), else 0: no line is claimed
+// that was not found.
+func yamlLine(err error, text []byte) int {
 	var line int
-	if _, e := fmt.Sscanf(strings.TrimPrefix(err.Error(), "yaml: "), "line %d:", &line); e != nil {
-		return 1
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if _, e := fmt.Sscanf(msg, "line %d:", &line); e == nil {
+		return line
 	}
-	return line
+	if strings.Contains(msg, "end of stream") {
+		return bytes.Count(bytes.TrimSuffix(text, []byte("\n")), []byte("\n")) + 1
+	}
+	return 0
 }
 
 func yamlMessage(err error) string {

@@ -17,6 +17,9 @@ func TestParse(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"preset=kubernetes@2", "nodes=3@3", "candidates=15s:60s:5s@5", "cost-missed-line=0.40@7"}
+	if bom, err := reviewfile.Parse(strings.NewReader("\ufeffdeployment:\n  preset: kubernetes\n")); err != nil || len(bom) != 1 || bom[0].Line != 2 {
+		t.Errorf("a file after a byte order mark: %+v, %v", bom, err)
+	}
 	if len(got) != len(want) {
 		t.Fatalf("%d settings %+v, want %d", len(got), got, len(want))
 	}
@@ -39,6 +42,17 @@ func TestParse(t *testing.T) {
 		{"deployment: kubernetes\n", 1, "section deployment: want a mapping of keys to values"},
 		{"- deployment\n", 1, "want a mapping of sections (deployment, schedule, failures, candidates, prices, study)"},
 		{"deployment:\n  lease: 15s\n nodes: 3\n", 2, "not YAML: did not find expected key"}, // the YAML parser's line: the mapping it was in
+		{"deployment:\n  nodes: 3\n---\nschedule:\n  period: 7\n", 3, `a second YAML document: a review file is one document, want no "---" after its first`},
+		{"deployment:\n  nodes: 3\n---\n", 3, `a second YAML document: a review file is one document, want no "---" after its first`},
+		{"deployment:\n  nodes: 3\n---\n]\n", 3, "not YAML: did not find expected node content"}, // the parser's line, as above
+		{"deployment:\n  nodes: 3\nschedule:\n  period: 7\ndeployment:\n  lease: 4\n", 5, "section deployment is given twice (first at line 1): want each section once"},
+		{"deployment:\n  nodes: !foo 3\n", 2, "tag !foo: a review file takes no tags, want each value as its flag takes it"},
+		{"deployment:\n  nodes: !!int 3\n", 2, "tag !!int: a review file takes no tags, want each value as its flag takes it"},
+		{"!!map\ndeployment:\n  nodes: 3\n", 1, "tag !!map: a review file takes no tags, want each value as its flag takes it"},
+		{"deployment:\n  nodes: 3\n  lease: \"a\x01b\"\n", 3, "control character U+0001: YAML allows none"},
+		{"deployment:\n  nodes: 3\n\n  lease: \xff\xfe\n", 4, "byte 0xff is not UTF-8: want UTF-8 text"},
+		{"\xff\xfed\x00e\x00", 1, "byte 0xff is not UTF-8: want UTF-8 text"},             // UTF-16, which the YAML parser would take
+		{"deployment:\n  lease: \"15s\n", 2, "not YAML: found unexpected end of stream"}, // no line in the parser's message: the file's last
 	}
 	for _, tt := range bad {
 		_, err := reviewfile.Parse(strings.NewReader(tt.text))
@@ -72,8 +86,8 @@ func TestKeysAreUnique(t *testing.T) {
 	}
 }
 
-// FuzzParse: any text is a list of settings or an *Error at a line of it;
-// nothing panics.
+// FuzzParse: any text is a list of settings or an *Error at a line of it
+// (or at none, where the YAML parser gives none); nothing panics.
 func FuzzParse(f *testing.F) {
 	f.Add(reviewfile.Example)
 	f.Add("deployment:\n  lease: [1, 2]\n")
@@ -82,8 +96,8 @@ func FuzzParse(f *testing.F) {
 		settings, err := reviewfile.Parse(strings.NewReader(text))
 		var e *reviewfile.Error
 		switch {
-		case err != nil && (!errors.As(err, &e) || e.Line < 1):
-			t.Errorf("%q: error %v is not at a line", text, err)
+		case err != nil && (!errors.As(err, &e) || e.Line < 0 || e.Line > strings.Count(text, "\n")+1):
+			t.Errorf("%q: error %v is not at a line of it (or at none, 0)", text, err)
 		case err == nil:
 			for _, s := range settings {
 				if s.Line < 1 || s.Flag == "" {

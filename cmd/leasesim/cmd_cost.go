@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/leasesim/leasesim/cost"
-	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/study"
@@ -38,6 +37,11 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if f, ok := inc.Beyond(in.Config.Nodes); ok {
 				return usagef("--incident: %s: line %d: node %d, but the run has %d nodes (--nodes)", *incident.file, f.Line, f.Node, in.Config.Nodes)
 			}
+			for _, f := range inc.Failures { // the phase method sets its runs' rounds itself
+				if method != "phase" && f.Last > in.Config.Rounds {
+					return usagef("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", *incident.file, f.Line, in.Tick.FormatValue(model.Rounds, f.Last), in.Tick.FormatValue(model.Rounds, in.Config.Rounds))
+				}
+			}
 			inc.Apply(&in.Config)
 			in.Incident = inc.Schedule()
 		}
@@ -60,15 +64,9 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if method != "phase" { // the phase method sets start and rounds itself
 			std.warn(in.Config, in.Tick)
 		}
-		if *csvPath != "" {
-			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error {
-				return cost.WriteCostCSV(w, in.Tick, cost.WithConfig(in.Config, r.Projections(methods...)))
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return write(std.out, r)
+		return writeBoth(*csvPath, func(w *bufio.Writer) error {
+			return cost.WriteCostCSV(w, in.Tick, cost.WithConfig(in.Config, r.Projections(methods...)))
+		}, func() error { return write(std.out, r) })
 	}
 }
 
@@ -111,13 +109,8 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return usage(err)
 		}
-		if *csvPath != "" {
-			err := atomicfile.Write(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, in.Tick, ranks, in.Weights) })
-			if err != nil {
-				return err
-			}
-		}
-		return reports.WriteRecommend(std.out, in, ranks)
+		return writeBoth(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, in.Tick, ranks, in.Weights) },
+			func() error { return reports.WriteRecommend(std.out, in, ranks) })
 	}
 }
 

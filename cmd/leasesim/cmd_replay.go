@@ -33,7 +33,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")
 	trace := fs.Bool("trace", false, "print each setting's run round by round after the table")
 	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline, zoomed to the incident, to this PNG file")
-	return func(_ context.Context, std *streams) error {
+	return func(ctx context.Context, std *streams) error {
 		if fs.NArg() != 1 {
 			if _, err := epochOf(fs, *epoch); err != nil {
 				return err
@@ -52,12 +52,25 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return err
 		}
+		n := max(1, len(presets)) * leases.Len()
+		if n > maxReplaySettings {
+			return usagef("--preset and --lease give %d settings to compare: replay compares at most %d", n, maxReplaySettings)
+		}
+		if *trace && n > maxReplayTraces {
+			return usagef("--preset and --lease give %d settings: --trace prints each one's run, for at most %d", n, maxReplayTraces)
+		}
+		if rows := reports.ReplayFigureRows(in, n); *png != "" && rows > maxReplayFigureRows {
+			return usagef("--png would draw %d rows (a failing node or a setting each): the figure holds at most %d; want fewer settings (--preset, --lease) or no --png", rows, maxReplayFigureRows)
+		}
 		settingsOf, err := replaySettings(fs, c, *tick, presets, slices.Collect(leases.All()))
 		if err != nil {
 			return err
 		}
 		var rows []reports.ReplayRow
 		for _, s := range settingsOf {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			cfg := s.Config
 			in.Apply(&cfg)
 			if !fs.Changed("rounds") {
@@ -91,18 +104,36 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			configs[i] = row.Config
 		}
 		std.warnMargins(configs, func(i int) string { return rows[i].Name }, *tick)
+		// The PNG goes in place only once the table is out: both or neither.
+		var pending *atomicfile.Pending
 		if *png != "" {
 			fig := reports.ReplayFigure(*tick, in, rows)
-			if err := atomicfile.Write(*png, func(w *bufio.Writer) error { _, err := fig.WriteTo(w); return err }); err != nil {
+			if pending, err = atomicfile.Prepare(*png, func(w *bufio.Writer) error { _, err := fig.WriteTo(w); return err }); err != nil {
 				return err
 			}
+			defer pending.Discard()
 		}
-		return reports.WriteReplay(std.out, *tick, in, rows)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := reports.WriteReplay(std.out, *tick, in, rows); err != nil || pending == nil {
+			return err
+		}
+		return pending.Commit()
 	}
 }
 
-// epochOf reads --epoch, the moment an incident's timestamps count from;
-// the zero time if it is not given.
+// Bounds on a replay, so that its memory stays bounded: a setting's row
+// holds its spans, its trace (kept until the table is out) tens of KB or
+// more, and a row of the figure about 165 KB of pixels.
+const (
+	maxReplaySettings   = 10_000
+	maxReplayTraces     = 100
+	maxReplayFigureRows = 200
+)
+
+// epochOf reads --epoch, the moment an incident's timestamps count from,
+// from 1970 on; the zero time if it is not given.
 func epochOf(fs *pflag.FlagSet, epoch string) (time.Time, error) {
 	if !fs.Changed("epoch") {
 		return time.Time{}, nil
@@ -110,6 +141,9 @@ func epochOf(fs *pflag.FlagSet, epoch string) (time.Time, error) {
 	at, err := time.Parse(time.RFC3339, epoch)
 	if err != nil {
 		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z", epoch)
+	}
+	if at.Year() < 1970 { // year 1 is the zero time, which would read as no epoch at all
+		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time from 1970 on, as 2026-11-30T23:58:00Z", epoch)
 	}
 	return at, nil
 }

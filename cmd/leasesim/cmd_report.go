@@ -56,6 +56,12 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
 			return usagef("invalid argument %q for \"--out\" flag: a file: want a folder", *out)
 		}
+		if fi, err := os.Lstat(*out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			if _, err := os.Stat(*out); errors.Is(err, os.ErrNotExist) {
+				target, _ := os.Readlink(*out)
+				return usagef("invalid argument %q for \"--out\" flag: a symbolic link to %s, which does not exist: want a folder, or a link to one", *out, target)
+			}
+		}
 		t := *tick
 		given, err := incident.given(fs)
 		switch {
@@ -105,6 +111,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if opt.Mix, err = cost.ParseMix(t, mix); err != nil {
 				return usagef("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
 			}
+		case fs.Changed("outage-history") && history == "":
+			return usagef("invalid argument \"\" for \"--outage-history\" flag: want a file of outage lengths")
 		case history != "":
 			seen, err := readEmpirical(history, t)
 			if err == nil {
@@ -169,10 +177,9 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		for _, w := range rv.Warnings() {
 			fmt.Fprintf(std.err, "leasesim report: warning: %s\n", w)
 		}
-		if err := reports.WriteDir(ctx, rv, *out); err != nil {
+		return reports.WriteDir(ctx, rv, *out, func() error {
+			_, err := fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)
 			return err
-		}
-		fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)
-		return nil
+		})
 	}
 }

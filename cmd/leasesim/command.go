@@ -23,8 +23,10 @@ type command struct {
 	// runs it once they are parsed.
 	setup func(fs *pflag.FlagSet) func(ctx context.Context, io *streams) error
 	// prepare, if set, runs once the command line is parsed and before
-	// the times are read: report applies its review file there.
-	prepare func(fs *pflag.FlagSet) error
+	// the times are read: report applies its review file there. Where, if
+	// not nil, rewrites a later error's message to say where in the file
+	// the flags it names were set.
+	prepare func(fs *pflag.FlagSet) (where func(msg string) string, err error)
 }
 
 // streams are a command's standard output and error.
@@ -146,11 +148,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "help", "-h", "--help":
-		writeHelp(stdout)
-		return exitOK
+		return report(stderr, "help", 0, writeHelp(stdout), nil)
 	case "version", "--version":
-		fmt.Fprintf(stdout, "leasesim %s\n", version())
-		return exitOK
+		_, err := fmt.Fprintf(stdout, "leasesim %s\n", version())
+		return report(stderr, "version", 0, err, nil)
 	}
 	for _, c := range commands() {
 		if c.name != args[0] {
@@ -162,16 +163,25 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		exec := c.setup(fs)
 		std.cmd = c.name
 		err := fs.Parse(args[1:])
+		var where func(string) string
 		if err == nil && c.prepare != nil {
-			err = c.prepare(fs)
+			where, err = c.prepare(fs)
 		}
 		if err == nil {
 			err = resolveTimes(fs)
 		}
+		if err == nil {
+			err = refuseOverwritingInputs(fs, c.name, strings.Trim(c.args, " []."))
+		}
 		switch {
 		case errors.Is(err, pflag.ErrHelp):
-			fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
-			return exitOK
+			fs.VisitAll(func(f *pflag.Flag) {
+				if strings.Contains(f.Usage, "(default ") { // it says its default itself, better than pflag would
+					f.DefValue = ""
+				}
+			})
+			_, err := fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
+			return report(stderr, c.name, 0, err, nil)
 		case err != nil:
 			err = usage(err)
 		case fs.NArg() > 0 && c.args == "":
@@ -187,28 +197,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if f := fs.Lookup("tick"); f != nil {
 			tick = *f.Value.(tickValue).t
 		}
-		return report(stderr, c.name, tick, err)
+		return report(stderr, c.name, tick, err, where)
 	}
 	fmt.Fprintf(stderr, "leasesim: %s\n", shorten(fmt.Sprintf("unknown command %q: want one of %s", args[0], strings.Join(commandNames(), ", "))))
 	return exitUsage
 }
 
 // report prints err, if any, as one line and returns the exit status. A
-// value it echoes is written in the unit of t, as the flags took it.
-func report(stderr io.Writer, name string, t model.Tick, err error) int {
+// value it echoes is written in the unit of t, as the flags took it; bad
+// input is traced to the review file's lines by where, if not nil.
+func report(stderr io.Writer, name string, t model.Tick, err error, where func(string) string) int {
+	if where == nil {
+		where = func(msg string) string { return msg }
+	}
 	var ue *usageError
 	var re *model.RelationError
 	switch {
 	case err == nil:
 		return exitOK
 	case errors.As(err, &re): // flags that do not go together, named as flags
-		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(re.Flags(t)))
+		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(where(re.Flags(t))))
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(stderr, "leasesim %s: interrupted; no output file was written\n", name)
 		return exitInterrupted
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(ue.msg))
+		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(where(ue.msg)))
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(err.Error()))
@@ -282,12 +296,16 @@ func commandNames() []string {
 	return names
 }
 
-func writeHelp(w io.Writer) {
-	fmt.Fprintf(w, "leasesim sizes lease-based leader election for a singleton batch job.\n\nUsage: leasesim <command> [flags]\n\nCommands:\n")
+// writeHelp writes the list of commands to w, and returns w's error.
+func writeHelp(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("leasesim sizes lease-based leader election for a singleton batch job.\n\nUsage: leasesim <command> [flags]\n\nCommands:\n")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, "\nRun \"leasesim <command> --help\" for a command's flags; \"leasesim --version\" for the version.\n")
+	b.WriteString("\nRun \"leasesim <command> --help\" for a command's flags; \"leasesim --version\" for the version.\n")
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func version() string {

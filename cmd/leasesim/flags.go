@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -279,7 +278,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 			return
 		}
 		if text, e := v.resolve(tick); e != nil {
-			if tick == 0 && hasUnit(text) { // durations were meant
+			if tick == 0 && hasUnit(text) && !strings.Contains(text, "empirical:") { // durations were meant, unless the text names a file (h10m.txt), whose line the error names
 				unit := " (rounds)"
 				if strings.Contains(e.Error(), "rounds") {
 					unit = ""
@@ -399,6 +398,9 @@ func (v presetsValue) Set(s string) error {
 		p, err := settings.PresetByName(name)
 		if err != nil {
 			return err
+		}
+		if slices.ContainsFunc(ps, func(q settings.Preset) bool { return q.Name == p.Name }) {
+			return fmt.Errorf("duplicate value %s", name)
 		}
 		ps = append(ps, p)
 	}
@@ -565,6 +567,24 @@ func writeOutput(path, stdout string, w io.Writer, write func(w *bufio.Writer) e
 	return bw.Flush()
 }
 
+// writeBoth writes the file path (if not "") through write and the
+// standard output through out, both or neither: the file goes in place
+// only once out has succeeded.
+func writeBoth(path string, write func(w *bufio.Writer) error, out func() error) error {
+	if path == "" {
+		return out()
+	}
+	p, err := atomicfile.Prepare(path, write)
+	if err != nil {
+		return err
+	}
+	defer p.Discard()
+	if err := out(); err != nil {
+		return err
+	}
+	return p.Commit()
+}
+
 // lengthsValue is a flag holding a distribution of period lengths, in
 // rounds or, with --tick, in durations: read once every flag is parsed,
 // like a time flag.
@@ -613,7 +633,7 @@ func (v alsoValue) resolve(t model.Tick) (string, error) {
 	*v.ps = (*v.ps)[:0]
 	for _, text := range *v.texts {
 		kind, lengths, ok := strings.Cut(text, "=")
-		up, down, ok2 := strings.Cut(lengths, "/")
+		up, down, ok2 := cutUpDown(lengths)
 		if !ok || !ok2 {
 			return text, fmt.Errorf("want KIND[@NODES]=UPTIME/DOWNTIME, as pause=geometric:2000/fixed:3 or isolate@0:1=geometric:90000/fixed:20")
 		}
@@ -652,23 +672,38 @@ func (v alsoValue) kind() model.TimeKind { return model.Span }
 
 func (v alsoValue) Type() string { return "process" }
 
+// cutUpDown splits a process's UPTIME/DOWNTIME at the slash that begins
+// the downtime: the first one followed by a distribution's name and a
+// colon (fixed:, geometric:, lognormal:, empirical:), so that an
+// empirical: uptime's path may hold slashes; without one, the first.
+func cutUpDown(lengths string) (up, down string, ok bool) {
+	for i := 0; i < len(lengths); i++ {
+		if lengths[i] != '/' {
+			continue
+		}
+		for _, kind := range []string{"fixed:", "geometric:", "lognormal:", "empirical:"} {
+			if strings.HasPrefix(lengths[i+1:], kind) {
+				return lengths[:i], lengths[i+1:], true
+			}
+		}
+	}
+	return strings.Cut(lengths, "/")
+}
+
 // empiricalSyntax says what empirical:FILE holds.
 const empiricalSyntax = "empirical:FILE, the lengths a team saw, one a line (rounds; with --tick, durations, taken to the nearest tick)"
 
 // readEmpirical reads an empirical distribution of lengths from the file
 // at path: a length a line, in rounds or, with a tick, as durations taken
-// to the nearest whole tick (at least one); # starts a comment.
+// to the nearest whole tick (at least one); # starts a comment. The file
+// is read a line at a time, up to maxLengthsLines lengths.
 func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return model.Lengths{}, err
-	}
 	var samples []int
-	for i, line := range strings.Split(string(data), "\n") {
+	err := eachLine(path, maxLengthsLines, func(i int, line string) (bool, error) {
 		text, _, _ := strings.Cut(line, "#")
 		text = strings.TrimSpace(text)
 		if text == "" {
-			continue
+			return false, nil
 		}
 		n, err := strconv.Atoi(text)
 		if t != 0 {
@@ -684,9 +719,13 @@ func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
 			if t != 0 {
 				want = "a duration such as 45s or 2m, up to " + t.DurationOf(model.MaxRounds)
 			}
-			return model.Lengths{}, fmt.Errorf("%s: line %d: %q: want %s", path, i+1, text, want)
+			return false, fmt.Errorf("%s: line %d: %q: want %s", path, i, text, want)
 		}
 		samples = append(samples, n)
+		return true, nil
+	})
+	if err != nil {
+		return model.Lengths{}, err
 	}
 	return model.EmpiricalLengths(path, samples)
 }

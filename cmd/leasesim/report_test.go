@@ -74,7 +74,7 @@ func TestReviewFile(t *testing.T) {
 		{"deployment:\n  tick: 1s\n  lease: 15x\n", review + `:3: deployment.lease: invalid argument "15x" for "--lease" flag: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
 		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum`},
-		{"prices:\n  delay_hour: 5\n", "--cost-delay-hour needs --tick: a round has no length in hours"},
+		{"prices:\n  delay_hour: 5\n", review + ":2: prices.delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
 	}
 	for _, tt := range bad {
 		write(tt.text)
@@ -120,7 +120,7 @@ func hasAll(t *testing.T, text string, wants ...string) {
 // TestOutageHistory: a review's outage mix from the outages a team has
 // seen (failures.history, --outage-history, found beside the review file):
 // each distinct length weighted by its share; with --outage-mix as well
-// it is refused.
+// it is refused, naming the review file's line.
 func TestOutageHistory(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "outages.txt"), []byte("# seen last year\n2\n7\n2\n2 # a deploy\n"), 0o644)
@@ -129,7 +129,7 @@ func TestOutageHistory(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	hasAll(t, reportMD(t, out, "--replicas", "2", review), "each of 2 rounds (75%), 7 rounds (25%)")
 	code, stdout, stderr := runCmd(t, "report", "--out", out, "--outage-mix", "2:1", review)
-	if want := "leasesim report: --outage-mix and --outage-history both give the outage lengths: want one of them\n"; code != exitUsage || stdout != "" || stderr != want {
+	if want := "leasesim report: " + review + ":2: failures.history: --outage-mix and --outage-history both give the outage lengths: want one of them\n"; code != exitUsage || stdout != "" || stderr != want {
 		t.Errorf("mix and history: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/leasesim/leasesim/reviewfile"
 	"github.com/spf13/pflag"
@@ -14,24 +15,30 @@ import (
 // applyReviewFile sets the report flags a review file, report's one
 // argument, gives, except those the command line gives: the command line
 // wins. A file the review names by a relative path is found beside it.
-// Every error names the file and line, and the key.
-func applyReviewFile(fs *pflag.FlagSet) error {
+// Every error names the file and line, and the key; so do the errors of
+// the later checks, through the function it returns (where).
+func applyReviewFile(fs *pflag.FlagSet) (func(string) string, error) {
 	switch fs.NArg() {
 	case 0:
-		return nil
+		return nil, nil
 	case 1:
 	default:
-		return usagef("report takes one review file, got %d arguments", fs.NArg())
+		return nil, usagef("report takes one review file, got %d arguments", fs.NArg())
 	}
 	path := fs.Arg(0)
-	text, err := os.ReadFile(path)
+	text, err := readCapped(path, maxReviewFile)
 	if err != nil {
-		return usagef("review file: %v", err)
+		return nil, usagef("review file: %v", err)
 	}
 	settings, err := reviewfile.Parse(bytes.NewReader(text))
 	var fe *reviewfile.Error
-	if errors.As(err, &fe) {
-		return usagef("%s:%d: %s", path, fe.Line, fe.Msg)
+	switch {
+	case errors.As(err, &fe) && fe.Line == 0:
+		return nil, usagef("%s: %s", path, fe.Msg)
+	case errors.As(err, &fe):
+		return nil, usagef("%s:%d: %s", path, fe.Line, fe.Msg)
+	case err != nil:
+		return nil, usagef("review file: %v", err)
 	}
 	from := map[string]reviewfile.Setting{}
 	for _, s := range settings {
@@ -40,9 +47,23 @@ func applyReviewFile(fs *pflag.FlagSet) error {
 			continue
 		}
 		if err := fs.Set(s.Flag, s.Arg(filepath.Dir(path))); err != nil {
-			return usagef("%s:%d: %s.%s: %v", path, s.Line, s.Section, s.Name, err)
+			return nil, usagef("%s:%d: %s.%s: %v", path, s.Line, s.Section, s.Name, err)
 		}
 		from[s.Flag] = s
+	}
+	where := func(msg string) string {
+		var at []string
+		seen := map[string]bool{}
+		for _, m := range flagName.FindAllStringSubmatch(msg, -1) {
+			if s, ok := from[m[1]]; ok && !seen[m[1]] {
+				seen[m[1]] = true
+				at = append(at, fmt.Sprintf("%s:%d: %s.%s", path, s.Line, s.Section, s.Name))
+			}
+		}
+		if len(at) == 0 {
+			return msg
+		}
+		return strings.Join(at, ", ") + ": " + msg
 	}
 	// The times are read once the tick is known, wherever it was given:
 	// read them now, so that a bad one is traced to its line.
@@ -50,11 +71,14 @@ func applyReviewFile(fs *pflag.FlagSet) error {
 	var bad *flagError
 	if errors.As(err, &bad) {
 		if s, ok := from[bad.flag]; ok {
-			return usagef("%s:%d: %s.%s: %s", path, s.Line, s.Section, s.Name, bad.msg)
+			return nil, usagef("%s:%d: %s.%s: %s", path, s.Line, s.Section, s.Name, bad.msg)
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return nil
+	return where, nil
 }
+
+// flagName finds the flags an error message names, as --outage-mix.
+var flagName = regexp.MustCompile(`--([a-z][a-z0-9-]*)`)

@@ -52,6 +52,7 @@ func TestCheck(t *testing.T) {
 		{filepath.Join(dir, "new") + "/", "a folder name (it ends in a slash): want a file name"},
 		{filepath.Join(dir, "dirlink"), "a folder: want a file name"},
 		{filepath.Join(dir, "missing", "x.csv"), "missing does not exist"},
+		{dir + "/missing/../x.csv", "missing/.. does not exist"}, // the kernel needs missing, though Clean drops it
 		{filepath.Join(dir, "new.csv"), ""},
 		{"/dev/null", ""},
 	}
@@ -192,11 +193,11 @@ func reportFiles(names ...string) []File {
 
 func TestWriteDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "report")
-	if err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv")); err != nil {
+	if err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv"), nil); err != nil {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644)
-	if err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv", "c.png")); err != nil {
+	if err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv", "c.png"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := entries(t, dir); got != "a.md b.csv c.png notes.txt" {
@@ -227,7 +228,7 @@ func TestWriteDirAllOrNothing(t *testing.T) {
 		{cancelled, reportFiles("a.md"), "canceled"},
 		{context.Background(), reportFiles("a.md", "b.csv", "c.png"), "c.png is a folder"},
 	} {
-		err := WriteDir(tt.ctx, dir, tt.files)
+		err := WriteDir(tt.ctx, dir, tt.files, nil)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("error %v, want %q", err, tt.want)
 		}
@@ -257,7 +258,7 @@ func TestReplaceUndoes(t *testing.T) {
 			}
 			moves++
 			return os.Rename(from, to)
-		})
+		}, nil)
 		if err == nil {
 			t.Fatalf("k=%d: no error", k)
 		}
@@ -268,19 +269,176 @@ func TestReplaceUndoes(t *testing.T) {
 	}
 }
 
-// TestStaleStagingRemoved: a staging folder of a dead process is removed by
-// the next WriteDir; one of a live process is left alone.
+// TestStaleStagingRemoved: a staging folder of a dead process (its name
+// in WriteDir's pattern, its marker inside, or empty) is removed by the
+// next WriteDir; one of a live process is left alone, and so is anything a
+// user named alike: a folder without the marker, a name outside the
+// pattern, a link, a file.
 func TestStaleStagingRemoved(t *testing.T) {
-	dir := t.TempDir()
-	dead := ".leasesim-999999999-123" // above Linux's largest process id
+	elsewhere := t.TempDir()
+	os.WriteFile(filepath.Join(elsewhere, markerName), []byte(markerContent), 0o644)
+	os.WriteFile(filepath.Join(elsewhere, "keep"), nil, 0o644)
+	const dead = "999999999" // above Linux's largest process id
 	live := fmt.Sprintf(".leasesim-%d-456", os.Getppid())
-	for _, d := range []string{dead, live} {
-		os.MkdirAll(filepath.Join(dir, d, "old"), 0o755)
+	tests := []struct {
+		name  string
+		make  func(path string)
+		stays bool
+	}{
+		{".leasesim-" + dead + "-123", stagingFolder, false},
+		{".leasesim-" + dead + "-124", func(path string) { os.Mkdir(path, 0o755) }, false},
+		{live, stagingFolder, true},
+		{".leasesim-" + dead + "-125", userFolder, true},        // no marker
+		{".leasesim-2024-backup", userFolder, true},             // the case
+		{".leasesim-2024-backup", stagingFolder, true},          // a marker, but not the pattern
+		{".leasesim-" + dead + "-126-old", stagingFolder, true}, // a longer name
+		{".leasesim-0" + dead + "-127", stagingFolder, true},    // a leading zero
+		{".leasesim-" + dead + "-128", func(path string) { os.Symlink(elsewhere, path) }, true},
+		{".leasesim-" + dead + "-129", func(path string) { os.WriteFile(path, []byte("mine"), 0o644) }, true},
+		{".leasesim-" + dead + "-130", func(path string) { // a marker of other words
+			userFolder(path)
+			os.WriteFile(filepath.Join(path, markerName), []byte("mine"), 0o644)
+		}, true},
 	}
-	if err := WriteDir(context.Background(), dir, reportFiles("a.md")); err != nil {
+	for _, tt := range tests {
+		sub := t.TempDir()
+		tt.make(filepath.Join(sub, tt.name))
+		if err := WriteDir(context.Background(), sub, reportFiles("a.md"), nil); err != nil {
+			t.Fatal(err)
+		}
+		want := "a.md"
+		if tt.stays {
+			want = tt.name + " a.md"
+		}
+		if got := entries(t, sub); got != want {
+			t.Errorf("%s: folder holds %q, want %q", tt.name, got, want)
+		}
+		if tt.stays {
+			if _, err := os.Lstat(filepath.Join(sub, tt.name)); err != nil {
+				t.Errorf("%s: %v", tt.name, err)
+			}
+		}
+	}
+	if got := entries(t, elsewhere); got != markerName+" keep" {
+		t.Errorf("a link's target holds %q", got)
+	}
+}
+
+// stagingFolder makes a staging folder as WriteDir does, with a file in it.
+func stagingFolder(path string) {
+	os.MkdirAll(filepath.Join(path, "old"), 0o755)
+	os.WriteFile(filepath.Join(path, markerName), []byte(markerContent), 0o644)
+	os.WriteFile(filepath.Join(path, "a.md"), []byte("half"), 0o644)
+}
+
+// userFolder makes a folder of a user's own files.
+func userFolder(path string) {
+	os.MkdirAll(filepath.Join(path, "data"), 0o755)
+	os.WriteFile(filepath.Join(path, "data", "invoices.csv"), []byte("precious"), 0o644)
+}
+
+// TestPrepare: a prepared file is not in place until Commit; Discard
+// leaves the old content and no temporary file.
+func TestPrepare(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.png")
+	os.WriteFile(path, []byte("old"), 0o644)
+	p, err := Prepare(path, writeString("new"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if got := entries(t, dir); got != live+" a.md" {
+	if read(t, path) != "old" {
+		t.Error("Prepare put the file in place")
+	}
+	p.Discard()
+	if got := entries(t, dir); got != "x.png" || read(t, path) != "old" {
+		t.Errorf("after Discard: folder %q, content %q", got, read(t, path))
+	}
+	p, err = Prepare(path, writeString("new"))
+	if err == nil {
+		err = p.Commit()
+	}
+	p.Discard() // after Commit: nothing to do
+	if err != nil || entries(t, dir) != "x.png" || read(t, path) != "new" {
+		t.Errorf("after Commit: %v, folder %q, content %q", err, entries(t, dir), read(t, path))
+	}
+}
+
+// TestWriteDirThenFails: when what runs once the files are in place fails,
+// the folder is put back as it was.
+func TestWriteDirThenFails(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.md"), []byte("old a"), 0o644)
+	boom := errors.New("boom")
+	ran := false
+	err := WriteDir(context.Background(), dir, reportFiles("a.md", "b.csv"), func() error {
+		ran = true
+		if read(t, filepath.Join(dir, "b.csv")) != "new b.csv" {
+			t.Error("then ran before the files were in place")
+		}
+		return boom
+	})
+	if !errors.Is(err, boom) || !ran {
+		t.Errorf("error %v, then ran %t", err, ran)
+	}
+	if got := entries(t, dir); got != "a.md" || read(t, filepath.Join(dir, "a.md")) != "old a" {
+		t.Errorf("folder holds %q, a.md %q", got, read(t, filepath.Join(dir, "a.md")))
+	}
+}
+
+// TestAbandon: Abandon removes the temporary file and the staging folder
+// of writes under way, and every write after it fails, leaving its target
+// as it was.
+func TestAbandon(t *testing.T) {
+	t.Cleanup(func() { temps.abandoned = false })
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.png")
+	p, err := Prepare(path, writeString("new"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	staging := make(chan error)
+	abandoned := make(chan error)
+	go func() {
+		abandoned <- WriteDir(context.Background(), filepath.Join(dir, "report"), []File{{"a.md", func(io.Writer) error {
+			staging <- nil
+			<-staging // held while Abandon runs
+			return nil
+		}}}, nil)
+	}()
+	<-staging
+	if got := entries(t, filepath.Join(dir, "report")); !strings.HasPrefix(got, ".leasesim-") {
+		t.Fatalf("no staging folder: %q", got)
+	}
+	Abandon()
+	staging <- nil
+	if err := <-abandoned; err == nil {
+		t.Error("WriteDir succeeded after Abandon")
+	}
+	if err := p.Commit(); !errors.Is(err, errAbandoned) {
+		t.Errorf("Commit after Abandon: %v", err)
+	}
+	if err := Write(path, writeString("new")); !errors.Is(err, errAbandoned) {
+		t.Errorf("Write after Abandon: %v", err)
+	}
+	if got := entries(t, dir); got != "report" {
 		t.Errorf("folder holds %q", got)
+	}
+	if got := entries(t, filepath.Join(dir, "report")); got != "" {
+		t.Errorf("report holds %q", got)
+	}
+}
+
+// TestWriteNamesOnlyItsFile: an error of the file is named after it; one
+// of another output the write function writes (standard output) is not.
+func TestWriteNamesOnlyItsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "m.csv")
+	stdout := errors.New("write /dev/stdout: no space left on device")
+	err := Write(path, func(*bufio.Writer) error { return stdout })
+	if err != stdout {
+		t.Errorf("another output's error: %v", err)
+	}
+	if err := Write("/dev/full", writeString("x")); err == nil || !strings.HasPrefix(err.Error(), "writing /dev/full: ") {
+		t.Errorf("the file's error: %v", err)
 	}
 }

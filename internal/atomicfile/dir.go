@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
-	"strings"
 	"syscall"
 )
 
@@ -19,10 +20,20 @@ type File struct {
 	Write func(w io.Writer) error
 }
 
-// tempPrefix starts the name of WriteDir's staging folder, followed by the
-// writer's process id, so that a later run can tell a dead run's leftovers
-// from a live run's work.
-const tempPrefix = ".leasesim-"
+// A staging folder of WriteDir is named tempPrefix, the writer's process
+// id, a dash and MkdirTemp's random digits, so that a later run can tell a
+// dead run's leftovers from a live run's work; and it holds a marker file,
+// written before anything else, so that a folder a user named alike (a
+// ".leasesim-2024-backup") is never taken for one.
+const (
+	tempPrefix    = ".leasesim-"
+	markerName    = ".leasesim-staging"
+	markerContent = "a staging folder of leasesim report; removed when its run ends\n"
+)
+
+// stagingName matches the names of WriteDir's staging folders and holds
+// the writer's process id.
+var stagingName = regexp.MustCompile(`^\.leasesim-([1-9][0-9]{0,9})-([0-9]{1,20})$`)
 
 // WriteDir writes files into dir, creating it if need be, all or nothing:
 // every file is first written into a staging folder inside dir, and only
@@ -31,7 +42,9 @@ const tempPrefix = ".leasesim-"
 // restored, new ones removed), so an error leaves dir as it was. Other
 // files in dir are not touched, except the staging folders that killed
 // runs left behind, which are removed. WriteDir checks ctx between files.
-func WriteDir(ctx context.Context, dir string, files []File) error {
+// Then, if not nil, runs once every file is in place (to say so on
+// standard output); if it fails, the files are put back as they were too.
+func WriteDir(ctx context.Context, dir string, files []File, then func() error) error {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("%s is a file: want a folder", dir)
 	}
@@ -43,7 +56,15 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	if err != nil {
 		return err
 	}
+	if !track(tmp) {
+		os.Remove(tmp)
+		return errAbandoned
+	}
+	defer untrack(tmp)
 	defer os.RemoveAll(tmp)
+	if err := os.WriteFile(filepath.Join(tmp, markerName), []byte(markerContent), 0o644); err != nil {
+		return err
+	}
 	var names []string
 	for _, file := range files {
 		if err := ctx.Err(); err != nil {
@@ -66,13 +87,14 @@ func WriteDir(ctx context.Context, dir string, files []File) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return replace(dir, tmp, names, os.Rename)
+	return whileLive(func() error { return replace(dir, tmp, names, os.Rename, then) })
 }
 
-// replace moves each named file from tmp into dir with rename. Before a
-// file is moved, the one it replaces is kept as a hard link in tmp; if a
-// move fails, the moves before it are undone.
-func replace(dir, tmp string, names []string, rename func(from, to string) error) error {
+// replace moves each named file from tmp into dir with rename, then runs
+// then (if not nil). Before a file is moved, the one it replaces is kept
+// as a hard link in tmp; if a move fails, the moves before it are undone,
+// and if then fails, all of them are.
+func replace(dir, tmp string, names []string, rename func(from, to string) error, then func() error) error {
 	old := filepath.Join(tmp, "old")
 	if err := os.Mkdir(old, 0o755); err != nil {
 		return err
@@ -89,6 +111,11 @@ func replace(dir, tmp string, names []string, rename func(from, to string) error
 		}
 		if err := rename(filepath.Join(tmp, name), dst); err != nil {
 			return undo(dir, old, names[:i], kept, err)
+		}
+	}
+	if then != nil {
+		if err := then(); err != nil {
+			return undo(dir, old, names, kept, err)
 		}
 	}
 	return nil
@@ -108,19 +135,30 @@ func undo(dir, old string, moved []string, kept []bool, err error) error {
 }
 
 // removeStale removes the staging folders in dir of WriteDir runs whose
-// process no longer exists: a run killed before it could clean up.
+// process no longer exists: a run killed before it could clean up. A
+// folder is one only if its name matches stagingName and it is a real
+// folder (not a link) holding the marker file as WriteDir wrote it, or is
+// empty (a run killed before it wrote the marker); anything else is left.
 func removeStale(dir string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		rest, ok := strings.CutPrefix(e.Name(), tempPrefix)
-		pid, err := strconv.Atoi(strings.SplitN(rest, "-", 2)[0])
-		if !ok || err != nil || pid <= 0 || !e.IsDir() || alive(pid) {
+		m := stagingName.FindStringSubmatch(e.Name())
+		if m == nil || e.Type() != fs.ModeDir {
 			continue
 		}
-		os.RemoveAll(filepath.Join(dir, e.Name()))
+		pid, err := strconv.Atoi(m[1])
+		if err != nil || alive(pid) {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		if marker, err := os.ReadFile(filepath.Join(path, markerName)); err == nil && string(marker) == markerContent {
+			os.RemoveAll(path)
+		} else {
+			os.Remove(path) // only if empty
+		}
 	}
 }
 

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/leasesim/leasesim/reports"
+	"github.com/spf13/pflag"
+)
+
+// namedFile is a file a command reads or writes, and what named it: a flag
+// ("--png") or the command's argument.
+type namedFile struct{ path, by string }
+
+// refuseOverwritingInputs refuses, as bad input, an output file that is
+// one of the command's input files (the same file by os.SameFile, so also
+// through a link or another path): writing it would destroy what the
+// command reads, as replay --png inc.txt inc.txt once overwrote the
+// incident with its PNG.
+func refuseOverwritingInputs(fs *pflag.FlagSet, cmd, argName string) error {
+	outs := outputFiles(fs, cmd)
+	if len(outs) == 0 {
+		return nil
+	}
+	ins := inputFiles(fs, argName)
+	for _, o := range outs {
+		ofi, err := os.Stat(o.path)
+		if err != nil || !ofi.Mode().IsRegular() { // a new file, or a stream that is written, not replaced
+			continue
+		}
+		for _, in := range ins {
+			if ifi, err := os.Stat(in.path); err == nil && os.SameFile(ofi, ifi) {
+				return usagef("%s %s is the same file as %s %s, an input: want an output that is none of the inputs", o.by, o.path, in.by, in.path)
+			}
+		}
+	}
+	return nil
+}
+
+// outputFiles lists the files command cmd would replace: each output file
+// flag given, and each file of report's --out folder.
+func outputFiles(fs *pflag.FlagSet, cmd string) []namedFile {
+	var outs []namedFile
+	fs.VisitAll(func(f *pflag.Flag) {
+		switch v := f.Value.(type) {
+		case outputValue:
+			if *v.path != "" && *v.path != v.stdout {
+				outs = append(outs, namedFile{*v.path, "--" + f.Name})
+			}
+		default:
+			if f.Name == "out" && cmd == "report" { // a folder
+				for _, name := range reports.Names() {
+					outs = append(outs, namedFile{filepath.Join(f.Value.String(), name), "--out"})
+				}
+			}
+		}
+	})
+	return outs
+}
+
+// inputFiles lists the files a command reads: its arguments (argName
+// says what they are), --incident, --outage-history and the empirical:
+// files of distributions.
+func inputFiles(fs *pflag.FlagSet, argName string) []namedFile {
+	var ins []namedFile
+	for _, a := range fs.Args() {
+		ins = append(ins, namedFile{a, argName})
+	}
+	fs.Visit(func(f *pflag.Flag) {
+		by := "--" + f.Name
+		switch v := f.Value.(type) {
+		case lengthsValue:
+			if path, ok := strings.CutPrefix(*v.text, "empirical:"); ok {
+				ins = append(ins, namedFile{path, by})
+			}
+		case alsoValue:
+			for _, text := range *v.texts {
+				_, lengths, _ := strings.Cut(text, "=")
+				up, down, _ := cutUpDown(lengths)
+				for _, l := range []string{up, down} {
+					if path, ok := strings.CutPrefix(l, "empirical:"); ok {
+						ins = append(ins, namedFile{path, by})
+					}
+				}
+			}
+		default:
+			if f.Name == "incident" || f.Name == "outage-history" {
+				ins = append(ins, namedFile{f.Value.String(), by})
+			}
+		}
+	})
+	return ins
+}
