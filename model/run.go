@@ -212,7 +212,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// reachable, nobody else believes it leads and nothing is queued. The
 	// leader renews a retry period after each renewal and starts every
 	// batch; nothing else happens, whatever the other nodes do.
-	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) &&
+	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
 		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
 		last := min(end, c.Rounds)
 		if ahead != nil && len(x.groups) == 0 {
@@ -244,16 +244,23 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// the first call once the leader is back), or 2. hand over once the
 	// lease has expired: at the followers' poll, in step in retry rounds
 	// or, with jitter, each at its own. A reachable leader that has not
-	// given up renews every retry period, so its lease never expires.
+	// given up renews every retry period, so its lease never expires,
+	// unless it is racing: back too late to renew before a follower may
+	// take over, it makes no call until then, and the followers poll on.
 	renewing := !down[x.leader] && !x.gaveUp
 	if down[x.leader] && x.fails(x.leader, BlackHoled) && c.RenewDeadline > 0 && !x.fails(x.leader, Paused) {
 		x.hung = true // its calls hang while it is cut off, and time out after it is back
 	}
+	racing := renewing && x.races(t)
 	handover, next := false, -1
 	switch {
 	case renewing && x.frozen: // woken, its renew loop begins a cycle at once, and the record is still its own
 		x.watching = false
 		x.renew(t)
+	case racing && c.Jitter:
+		next = x.watch(t)
+	case racing: // the others poll in retry rounds, as below
+		next = x.takerOver(t)
 	case renewing && x.hung:
 		x.watching = false
 		if x.nextCall(t) == t { // the first call after it is back succeeds
@@ -267,16 +274,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
-	case c.Drift == 0 && (c.RetryPeriod == 1 || t%c.RetryPeriod == 0) && (t-x.renewed >= c.Lease || x.released): // the followers' poll, in step
-		// A leader that gave up came back as a follower (client-go's
-		// process restarts), so it may take over too.
-		except := x.leader
-		if x.gaveUp {
-			except = -1
-		}
-		next = x.reach.lowestReachableExcept(except) // C1
-	case c.Drift != 0 && (c.RetryPeriod == 1 || t%c.RetryPeriod == 0):
-		next = x.leaseRunOut(t) // each node counts the lease by its own clock
+	default:
+		next = x.takerOver(t)
 	}
 	if next >= 0 && (!c.Quorum || 2*x.reach.count > c.Nodes) {
 		x.st.HandoverRounds += t - x.renewed
@@ -288,7 +287,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released = next, t, false, false, false, false, false
 		x.token++
-		handover, renewing = true, true
+		handover, renewing, racing = true, true, false
 	}
 
 	// 3. Count believers, 4. fence. A believer is active while its work
@@ -313,11 +312,11 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// drops the stale believers.
 	last := min(end, c.Rounds)
 	switch {
-	case renewing && x.hung: // the call that renews
+	case renewing && x.hung && !racing: // the call that renews
 		if call := x.nextCall(t); call > t {
 			last = min(last, call-1)
 		}
-	case renewing:
+	case renewing && !racing:
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
 	default:
@@ -337,8 +336,11 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 			}
 		}
 	}
+	if r := x.nextRenewal(t); racing && r < Never { // the racing leader's next attempt, which renews if nobody took over
+		last = min(last, r-1)
+	}
 	if c.RenewDeadline > 0 { // a frozen believer's deadline cannot fire
-		if !x.gaveUp && (!renewing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Paused)) {
+		if !x.gaveUp && (!renewing || racing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Paused)) {
 			last = min(last, x.giveUpRound()-1)
 		}
 		for _, b := range x.believers {
@@ -366,7 +368,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		x.st.LeaderlessRounds += n
 	}
 	x.st.Rejected += n * (active - accepted)
-	if renewing && !x.hung {
+	if renewing && !x.hung && !racing {
 		x.renewThrough(last)
 	}
 
@@ -539,13 +541,65 @@ func (x *state) fails(node int, f Failure) bool {
 // deadline comes before a retry period has passed. A leader that renewed
 // or took over in round t itself renews next a retry period later.
 func (x *state) deadlineFirst(t int) bool {
-	if x.c.RenewDeadline == 0 {
+	return x.c.RenewDeadline > 0 && x.nextRenewal(t) == Never
+}
+
+// nextRenewal is the round in which the leader, believing and reachable
+// from round t on, next renews if the record is still its own: its next
+// attempt, a retry period after its last renewal and every retry period
+// after that (when its calls hung, the first call once it is back), or
+// Never if none comes before its deadline. client-go's renew loop makes
+// no attempt at the deadline itself: the deadline's context, made before
+// the retry ticker, ends first.
+func (x *state) nextRenewal(t int) int {
+	if x.hung {
+		return x.nextCall(t)
+	}
+	if r := x.renewed + roundUp(max(t-x.renewed, 1), x.c.RetryPeriod); r < x.giveUpRound() {
+		return r
+	}
+	return Never
+}
+
+// races reports whether the leader, believing and reachable from round t
+// and not renewing in it, may meet a follower's takeover before it renews
+// or gives up: the lease, as the fastest clock counts it, runs out before
+// its deadline and no later than its next renewal. Then the followers
+// poll on while it leads, as client-go's do: its renew loop makes no call
+// between two attempts, nor between its last attempt and its deadline, and
+// it acts as leader until the deadline, beside a follower that took over
+// a lease after observing its last renewal. Without a deadline, or frozen
+// (it renews as it wakes), it never races.
+func (x *state) races(t int) bool {
+	if x.c.RenewDeadline == 0 || x.frozen {
 		return false
 	}
-	if x.hung {
-		return x.nextCall(t) >= x.giveUpRound()
+	soonest := x.renewed + shortestLease(x.c)
+	r := x.nextRenewal(t)
+	return r > t && soonest < x.giveUpRound() && soonest <= r
+}
+
+// takerOver returns, without jitter, the node that takes over in round t,
+// or -1: in a retry round once the lease has expired (or the record was
+// released), the lowest reachable node but the record's leader, which may
+// take over too once it gave up (client-go's process restarts as a
+// follower); with Drift, the lowest whose own clock says the lease ran
+// out.
+func (x *state) takerOver(t int) int {
+	c := &x.c
+	switch {
+	case c.RetryPeriod > 1 && t%c.RetryPeriod != 0:
+		return -1
+	case c.Drift != 0:
+		return x.leaseRunOut(t) // each node counts the lease by its own clock
+	case t-x.renewed >= c.Lease || x.released:
+		except := x.leader
+		if x.gaveUp {
+			except = -1
+		}
+		return x.reach.lowestReachableExcept(except) // C1
 	}
-	return x.renewed+roundUp(max(t-x.renewed, 1), x.c.RetryPeriod) >= x.giveUpRound()
+	return -1
 }
 
 // nextCall is the round of the first call the leader starts at or after
