@@ -562,21 +562,22 @@ func (x *state) nextRenewal(t int) int {
 }
 
 // races reports whether the leader, believing and reachable from round t
-// and not renewing in it, may meet a follower's takeover before it renews
-// or gives up: the lease, as the fastest clock counts it, runs out before
-// its deadline and no later than its next renewal. Then the followers
+// but back from an outage that cost it an attempt (or with its calls
+// hung), may meet a follower's takeover before it renews or gives up: the
+// lease, as the fastest clock counts it, runs out before its deadline and
+// before its next renewal. Then the followers
 // poll on while it leads, as client-go's do: its renew loop makes no call
 // between two attempts, nor between its last attempt and its deadline, and
 // it acts as leader until the deadline, beside a follower that took over
 // a lease after observing its last renewal. Without a deadline, or frozen
 // (it renews as it wakes), it never races.
 func (x *state) races(t int) bool {
-	if x.c.RenewDeadline == 0 || x.frozen {
+	if x.c.RenewDeadline == 0 || x.frozen || !x.hung && t-x.renewed <= x.c.RetryPeriod {
 		return false
 	}
 	soonest := x.renewed + shortestLease(x.c)
 	r := x.nextRenewal(t)
-	return r > t && soonest < x.giveUpRound() && soonest <= r
+	return r > t && soonest < x.giveUpRound() && soonest < r
 }
 
 // takerOver returns, without jitter, the node that takes over in round t,
