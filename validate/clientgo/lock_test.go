@@ -51,7 +51,14 @@ type lock struct {
 	callTime time.Duration // how long a hanging call waits: the client's timeout
 }
 
+// call is one call to the API. A call whose context's deadline has come
+// fails unmade: in real time client-go's renew deadline, whose context is
+// made before the retry ticker, ends before the attempt due at the same
+// instant, which synctest's fake clock would otherwise let either go first.
 func (l *lock) call(ctx context.Context) error {
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
 	l.node.called()
 	switch l.node.fault() {
 	case fastFail:
