@@ -63,7 +63,7 @@ func drawConfig(t *rapid.T) model.Config {
 // independent random up and down periods, with another process of its own
 // kind (a node's or a zone's) beside them now and then.
 func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
-	kind := rapid.SampledFrom([]model.Failure{model.AsConfigured, model.Isolated, model.BlackHoled, model.Partitioned, model.Paused, model.Crashed, model.Released})
+	kind := rapid.SampledFrom([]model.Failure{model.AsConfigured, model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released})
 	switch rapid.IntRange(0, 2).Draw(t, "schedule") {
 	case 1:
 		var ws model.Windows

@@ -42,7 +42,8 @@ type state struct {
 	gaveUpAt               int  // the round the leader gave up or crashed in, while gaveUp
 	frozen                 bool // with Pause and a renew deadline, the leader froze since its last renewal: it renews at once when it wakes
 	wokeAt                 int  // while frozen, the round it wakes in: its renew deadline counts from there if it wakes still cut off
-	hung                   bool // with BlackHole, the leader's calls have hung since its last renewal
+	hung                   bool // with BlackHole or Slowed, the leader's calls have hung since its last renewal
+	answered               bool // while hung, its calls hung on a slow API (Slowed): the one in flight when it is back is answered
 	released               bool // with Release, the leader emptied the record as it stopped: the next poll takes over
 	believers              []believer
 
@@ -248,8 +249,9 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// unless it is racing: back too late to renew before a follower may
 	// take over, it makes no call until then, and the followers poll on.
 	renewing := !down[x.leader] && !x.gaveUp
-	if down[x.leader] && x.fails(x.leader, BlackHoled) && c.RenewDeadline > 0 && !x.fails(x.leader, Paused) {
-		x.hung = true // its calls hang while it is cut off, and time out after it is back
+	if down[x.leader] && (x.fails(x.leader, BlackHoled) || x.fails(x.leader, Slowed)) && c.RenewDeadline > 0 && !x.fails(x.leader, Paused) {
+		x.hung = true // its calls hang while it is cut off, and time out after it is back, or are answered then (Slowed)
+		x.answered = x.fails(x.leader, Slowed)
 	}
 	racing := renewing && x.races(t)
 	handover, next := false, -1
@@ -514,8 +516,9 @@ func (x *state) wakeFrozen(w int) {
 // fails reports whether node, when down, fails as f: by a kind of its
 // own (Reachability.Fail), or, without one, by the configuration's
 // toggles, of which a crash or stop wins over a pause, and a pause over a
-// partition (a frozen node works nowhere). Isolated and BlackHoled nodes
-// are not Partitioned; BlackHoled is the only kind whose calls hang.
+// partition (a frozen node works nowhere). Isolated, BlackHoled and
+// Slowed nodes are not Partitioned; BlackHoled and Slowed are the kinds
+// whose calls hang, Slowed a kind of its own only.
 func (x *state) fails(node int, f Failure) bool {
 	s := &x.c.Scenario // the kinds that windows without their own fail as
 	switch own := x.reach.failureOf(node); {
@@ -603,18 +606,26 @@ func (x *state) takerOver(t int) int {
 	return -1
 }
 
-// nextCall is the round of the first call the leader starts at or after
-// round t while its calls hang (BlackHole), or Never if none starts
-// before its deadline. As client-go's renew loop: attempts from a retry
-// period after the last renewal; each an update that hangs for half the
-// renew deadline, then a read; the next attempt a retry period after the
-// last began, or when it ends if that is later.
+// nextCall is the round at or after round t in which the leader, back
+// from an outage in which its calls hung, renews: at the first call it
+// starts from then, or, on a slow API (answered), in round t itself if a
+// call is still in flight; Never if none comes before its deadline. As
+// client-go's renew loop: attempts from a retry period after the last
+// renewal; each an update that hangs for half the renew deadline (the
+// client's timeout), then a read; the next attempt a retry period after
+// the last began, or when it ends if that is later. A black-holed call
+// hangs to its timeout whenever the node is back; a slow API answers the
+// calls in flight as it recovers, so the update that follows the answer
+// renews. The deadline cancels a call in flight.
 func (x *state) nextCall(t int) int {
 	c := &x.c
 	hang, deadline := (c.RenewDeadline+1)/2, x.giveUpRound()
 	for a := x.renewed + c.RetryPeriod; a < deadline; a = max(a+c.RetryPeriod, a+2*hang) {
 		if a >= t {
 			return a
+		}
+		if x.answered && t < min(a+2*hang, deadline) { // the update or the read in flight is answered
+			return t
 		}
 		if read := a + hang; read < deadline && read >= t {
 			return read

@@ -20,6 +20,7 @@ const (
 	healthy   fault = iota
 	fastFail        // every call fails at once
 	blackHole       // every call hangs until its timeout or its context ends
+	slowAPI         // every call hangs until the API answers again (the fault ends), its timeout or its context ends
 )
 
 // store is the API server's one lease: the record and its version (the
@@ -63,14 +64,19 @@ func (l *lock) call(ctx context.Context) error {
 	switch l.node.fault() {
 	case fastFail:
 		return errors.New("connection refused")
-	case blackHole:
+	case blackHole, slowAPI:
 		t := time.NewTimer(l.callTime)
 		defer t.Stop()
+		var answered <-chan struct{} // never, for a black hole
+		if l.node.fault() == slowAPI {
+			answered = l.node.recovered()
+		}
 		select {
 		case <-t.C:
 			return errors.New("client timeout")
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-answered:
 		}
 	}
 	return nil

@@ -11,10 +11,11 @@ import (
 )
 
 // raced is one outage's outcome: the first takeover by another node,
-// after node 0's last renewal before the outage (0 if none), and the time
-// two nodes led at once.
+// after node 0's last renewal before the outage (0 if none), the time two
+// nodes led at once, and whether node 0 stopped leading (in client-go).
 type raced struct {
 	took, two time.Duration
+	stopped   bool
 }
 
 // clientgoOutage runs an API outage of nodes 0 … down-1 in client-go, its
@@ -22,6 +23,11 @@ type raced struct {
 // length. The followers have polled for twenty retry periods first, so
 // their polls are as unrelated to that renewal as the round model's.
 func clientgoOutage(t *testing.T, s settings.Settings, down int, phase, length time.Duration) raced {
+	return clientgoFault(t, s, down, fastFail, phase, length)
+}
+
+// clientgoFault is clientgoOutage with the calls failing as kind says.
+func clientgoFault(t *testing.T, s settings.Settings, down int, kind fault, phase, length time.Duration) raced {
 	var out raced
 	synctest.Test(t, func(t *testing.T) {
 		c := newCluster(t, s, false)
@@ -29,7 +35,7 @@ func clientgoOutage(t *testing.T, s settings.Settings, down int, phase, length t
 		renewed := c.nextRenewal()
 		time.Sleep(phase)
 		for _, n := range c.nodes[:down] {
-			n.set(fastFail)
+			n.set(kind)
 		}
 		time.Sleep(length)
 		for _, n := range c.nodes[:down] {
@@ -41,6 +47,7 @@ func clientgoOutage(t *testing.T, s settings.Settings, down int, phase, length t
 			if sp.node != 0 && sp.start > renewed && out.took == 0 {
 				out.took = sp.start - renewed
 			}
+			out.stopped = out.stopped || sp.node == 0 && sp.end > renewed
 		}
 		out.two = overlap(spans, c.now())
 		c.stop()
@@ -187,4 +194,46 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestSlowAPI: which hang. A 95 s brownout of every node, from just after
+// a renewal, with OpenShift's settings (137 s / 107 s / 26 s, calls
+// hanging 53.5 s): when the API was slow, answering the calls in flight
+// as it recovers, client-go's leader renews then and nobody takes over;
+// when calls were black-holed, hanging to their timeout, it gives up at
+// its deadline and a node takes over. The round model, at 1 s rounds,
+// the nodes failing as the kinds slow and black-hole, does the same.
+func TestSlowAPI(t *testing.T) {
+	s := cases(t)["openshift"]
+	const length = 95 * time.Second
+	for _, tt := range []struct {
+		kind     fault
+		failure  model.Failure
+		survives bool
+	}{{slowAPI, model.Slowed, true}, {blackHole, model.BlackHoled, false}} {
+		for range 5 {
+			r := clientgoFault(t, s, s.Nodes, tt.kind, time.Millisecond, length)
+			if survived := !r.stopped; survived != tt.survives {
+				t.Errorf("client-go, %v: a %v brownout from a renewal was ridden out %t, want %t", tt.failure, length, survived, tt.survives)
+			}
+		}
+		tick := model.Tick(time.Second)
+		c := model.Default()
+		c.Nodes, c.Renewal = s.Nodes, 0
+		c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
+		renewed := 10 * c.RetryPeriod
+		c.Rounds, c.Period = renewed+4*c.Lease, renewed+4*c.Lease
+		var ws model.Windows
+		for n := range c.Nodes {
+			ws = append(ws, model.Window{Node: n, First: renewed + 1, Last: renewed + int(length/time.Second), Failure: tt.failure})
+		}
+		var r model.Runner
+		st, err := r.RunSchedule(c, ws)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if survived := st.Handovers == 0; survived != tt.survives {
+			t.Errorf("round model, %v: a %v brownout from a renewal was ridden out %t, want %t", tt.failure, length, survived, tt.survives)
+		}
+	}
 }
