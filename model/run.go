@@ -655,10 +655,19 @@ func (x *state) renewThrough(last int) {
 // poll. A node observes the renewal at its first poll after it while
 // reachable; polls before round t, drawn when the watch begins late, are
 // taken as reachable. A leader that gave up polls too, from its give-up
-// round, as the follower its restarted process is.
+// round, as the follower its restarted process is. With a renew deadline
+// a poll of a node down whose calls hang (BlackHoled, Slowed) hangs for
+// the client's timeout, half the deadline rounded up as the leader's
+// calls, and its next poll comes a jittered wait after the call ends, as
+// client-go's acquire loop (wait.JitterUntil, sliding) waits from the end
+// of each try: a black-holed call ends at its timeout; a call to a slow
+// API is answered as the node is back, as a poll at the start of that
+// round, unless it timed out before; its lease check counts from when the
+// call was sent (client-go's tryAcquireOrRenew takes the time as it
+// begins), its observation from the answer.
 func (x *state) watch(t int) int {
 	c := &x.c
-	rp, lease := float64(c.RetryPeriod), float64(c.Lease)
+	rp, lease, hang := float64(c.RetryPeriod), float64(c.Lease), float64((c.RenewDeadline+1)/2)
 	if !x.watching {
 		x.watching = true
 		if cap(x.polls) < c.Nodes {
@@ -678,15 +687,31 @@ func (x *state) watch(t int) int {
 			continue
 		}
 		p := &x.polls[j]
+		if p.hung && !x.reach.down[j] && p.round >= t { // the slow API answers as the node is back, at the round's start
+			p.at(math.Nextafter(float64(t-1), math.Inf(1)))
+		}
 		for p.round <= t {
 			tau, round := p.next, p.round
-			if round < t || !x.reach.down[j] {
+			asked, reachable := tau, round < t || !x.reach.down[j]
+			if p.hung { // the end of a call to a slow API: answered now, or timed out
+				p.hung, asked = false, p.sent
+			} else if !reachable && hang > 0 && !x.fails(j, Paused) {
+				switch { // the poll hangs
+				case x.fails(j, Slowed):
+					p.hung, p.sent = true, tau
+					p.at(tau + hang)
+					continue
+				case x.fails(j, BlackHoled):
+					tau += hang
+				}
+			}
+			if reachable {
 				switch {
 				case x.released && round == t && tau < first: // the record is empty
 					best, first = j, tau
 				case p.observed < 0:
 					p.observed = tau
-				case round == t && tau >= p.observed+x.pollLease(j, lease) && tau < first:
+				case round == t && asked >= p.observed+x.pollLease(j, lease) && tau < first:
 					best, first = j, tau
 				}
 			}
