@@ -55,7 +55,7 @@ func TestParseRefuses(t *testing.T) {
 		want string
 	}{
 		{"0, isolate, 6\n", 0, "line 1: 3 fields, want 4: node, kind, start, length"},
-		{"\n0, flood, 6, 5\n", 0, `line 2: kind "flood": want one of isolate, black-hole, partition, pause, crash, release`},
+		{"\n0, flood, 6, 5\n", 0, `line 2: kind "flood": want one of isolate, black-hole, slow, partition, pause, crash, release`},
 		{"0, isolate, 6, 5\n0, isolate, 9, 2\n", 0, "line 2: node 0 is down already from line 1"},
 		{"-1, isolate, 6, 5\n", 0, `line 1: node "-1": want a node number from 0`},
 		{"0, isolate, 6, 0\n", 0, `line 1: length "0": want`},

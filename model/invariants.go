@@ -23,11 +23,13 @@ import "fmt"
 //     every handover waited at least the lease as the fastest clock counts
 //     it (Drift), unless the leader released the record as it stopped
 //     (Release);
-//   - with a renew deadline and a lease at least the retry period plus the
-//     deadline, a leader always gives up before anyone can take over, so
-//     no round has two leaders and no batch starts twice (the margin
-//     client-go's defaults keep), unless failing nodes freeze (Pause),
-//     which keeps their deadlines from firing, or their clocks drift;
+//   - with a renew deadline a leader gives up at most the retry period
+//     plus the deadline minus the lease after anyone can take over, so a
+//     handover makes at most that many two-leader rounds; with a lease at
+//     least the retry period plus the deadline, none, and no batch starts
+//     twice (the margin client-go's defaults keep); unless failing nodes
+//     freeze (Pause), which keeps their deadlines from firing, or their
+//     clocks drift;
 //   - when failing nodes crash or stop cleanly, no round has two leaders
 //     and no batch starts twice: a node that fails forgets that it led.
 //
@@ -73,6 +75,8 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, shortestLease(c))
 	case f.forget && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although failing nodes crash or stop", st.TwoLeaderRounds, st.DoubleStarts)
+	case c.RenewDeadline > 0 && !f.pause && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*max(0, c.RetryPeriod+c.RenewDeadline-c.Lease):
+		return fmt.Errorf("two_leader_rounds %d > handovers %d × (retry_period %d + renew_deadline %d − lease %d)", st.TwoLeaderRounds, st.Handovers, c.RetryPeriod, c.RenewDeadline, c.Lease)
 	case c.RenewDeadline > 0 && !f.pause && c.Drift == 0 && c.Lease >= c.RetryPeriod+c.RenewDeadline && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although lease %d >= retry_period %d + renew_deadline %d", st.TwoLeaderRounds, st.DoubleStarts, c.Lease, c.RetryPeriod, c.RenewDeadline)
 	}

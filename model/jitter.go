@@ -37,11 +37,15 @@ func uniform(src *rand.PCG) float64 { return float64(src.Uint64()<<11>>11) / (1 
 // poll is a follower's polling while the record goes unrenewed: the time
 // of its next poll, the round it falls in, and the time it observed the
 // last renewal, -1 before it has, in rounds as real numbers (round t ends
-// at time t).
+// at time t). While hung, next is instead the timeout of its call to a
+// slow API, sent at time sent, which the API answers if the node is back
+// first.
 type poll struct {
 	next     float64
 	round    int // pollRound(next), kept as the watch compares it with rounds at every poll
 	observed float64
+	hung     bool
+	sent     float64
 }
 
 // newPoll is a poll whose next is at time τ and that has not yet observed

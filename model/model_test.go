@@ -359,6 +359,8 @@ func TestCheckInvariantsCatches(t *testing.T) {
 	fenced.Fencing = true
 	trigger := c
 	trigger.PersistentTrigger = true
+	short := c // its leader gives up 2 rounds after the lease runs out
+	short.Lease, short.RetryPeriod, short.RenewDeadline, short.Renewal = 6, 3, 5, 0
 	tests := []struct {
 		name string
 		c    model.Config
@@ -372,6 +374,7 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"negative", c, func(s *model.Stats) { s.DelayedRounds = -1 }, "delayed_rounds = -1 is negative"},
 		{"too many window rounds", c, func(s *model.Stats) { s.LeaderlessRounds = 23 }, "> 24 rounds"},
 		{"handover before the lease", c, func(s *model.Stats) { s.HandoverRounds = 2 }, "handover_rounds 2 < handovers 1 × lease 3"},
+		{"two leaders past the deadline", short, func(s *model.Stats) { s.HandoverRounds, s.TwoLeaderRounds = 6, 3 }, "two_leader_rounds 3 > handovers 1 × (retry_period 3 + renew_deadline 5 − lease 6)"},
 	}
 	for _, tt := range tests {
 		st := good
@@ -516,7 +519,7 @@ func TestJitterTakeoverBounds(t *testing.T) {
 // round). Every pair of kinds for the leader and a standby, overlapping
 // or not, under the publication's and client-go's timing.
 func TestOwnKindsCheck(t *testing.T) {
-	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Partitioned, model.Paused, model.Crashed, model.Released}
+	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released}
 	var r model.Runner
 	n := 0
 	for _, timing := range []func(*model.Config){

@@ -79,7 +79,7 @@ type Scenario struct {
 	Crash     bool // failing nodes crash: they lose their belief and come back as followers
 	Release   bool // failing nodes stop cleanly: a leader among them empties the record, and the first follower to poll takes over
 	Partition bool // failing nodes reach the store but not the record: their believers keep working
-	BlackHole bool // the leader's calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
+	BlackHole bool // the failing nodes' calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
 	Drift     int  // the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000
 }
 
@@ -145,7 +145,7 @@ func paramTable(p Param) paramInfo {
 	case Partition:
 		return paramInfo{"partition", "failing nodes reach the store where the batch writes but not the record: a leader among them works on, unrenewed, until it stops believing (fencing refuses its work once another holds a newer token)"}
 	case BlackHole:
-		return paramInfo{"black_hole", "during an outage the leader's calls hang until they time out, after half the renew deadline (client-go's max(1s, RD/2)), instead of failing at once: fewer attempts fit in the deadline"}
+		return paramInfo{"black_hole", "during an outage the failing nodes' calls hang until they time out, after half the renew deadline (client-go's max(1s, RD/2)), instead of failing at once: fewer attempts fit in the leader's deadline, and with jitter the followers poll less often"}
 	case Jitter:
 		return paramInfo{"jitter", "followers poll every retry period stretched by client-go's jitter, RP·(1 + U[0, 1.2)), and count the lease from when they saw the last renewal; drawn from the run's seed"}
 	case Drift:

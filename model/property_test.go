@@ -60,7 +60,7 @@ func drawConfig(t *rapid.T) model.Config {
 
 // failureKinds draws a kind of failure, AsConfigured included.
 func failureKinds() *rapid.Generator[model.Failure] {
-	return rapid.SampledFrom([]model.Failure{model.AsConfigured, model.Isolated, model.BlackHoled, model.Partitioned, model.Paused, model.Crashed, model.Released})
+	return rapid.SampledFrom([]model.Failure{model.AsConfigured, model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released})
 }
 
 // drawWindows draws several failures of each of c's first nodes, in time

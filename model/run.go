@@ -43,7 +43,8 @@ type state struct {
 	gaveUpAt               int  // the round the leader gave up or crashed in, while gaveUp
 	frozen                 bool // with Pause and a renew deadline, the leader froze since its last renewal: it renews at once when it wakes
 	wokeAt                 int  // while frozen, the round it wakes in: its renew deadline counts from there if it wakes still cut off
-	hung                   bool // with BlackHole, the leader's calls have hung since its last renewal
+	hung                   bool // with BlackHole or Slowed, the leader's calls have hung since its last renewal
+	answered               bool // while hung, its calls hung on a slow API (Slowed): the one in flight when it is back is answered
 	released               bool // with Release, the leader emptied the record as it stopped: the next poll takes over
 	believers              []believer
 
@@ -204,7 +205,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// reachable, nobody else believes it leads and nothing is queued. The
 	// leader renews a retry period after each renewal and starts every
 	// batch; nothing else happens, whatever the other nodes do.
-	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t)) &&
+	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
 		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
 		last := min(end, c.Rounds)
 		if ahead != nil && len(x.groups) == 0 {
@@ -236,16 +237,24 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// the first call once the leader is back), or 2. hand over once the
 	// lease has expired: at the followers' poll, in step in retry rounds
 	// or, with jitter, each at its own. A reachable leader that has not
-	// given up renews every retry period, so its lease never expires.
+	// given up renews every retry period, so its lease never expires,
+	// unless it is racing: back too late to renew before a follower may
+	// take over, it makes no call until then, and the followers poll on.
 	renewing := !down[x.leader] && !x.gaveUp
-	if down[x.leader] && x.fails(x.leader, BlackHoled) && c.RenewDeadline > 0 && !x.fails(x.leader, Paused) {
-		x.hung = true // its calls hang while it is cut off, and time out after it is back
+	if down[x.leader] && (x.fails(x.leader, BlackHoled) || x.fails(x.leader, Slowed)) && c.RenewDeadline > 0 && !x.fails(x.leader, Paused) {
+		x.hung = true // its calls hang while it is cut off, and time out after it is back, or are answered then (Slowed)
+		x.answered = x.fails(x.leader, Slowed)
 	}
+	racing := renewing && x.races(t)
 	handover, next := false, -1
 	switch {
 	case renewing && x.frozen: // woken, its renew loop begins a cycle at once, and the record is still its own
 		x.watching = false
 		x.renew(t)
+	case racing && c.Jitter:
+		next = x.watch(t)
+	case racing: // the others poll in retry rounds, as below
+		next = x.takerOver(t)
 	case renewing && x.hung:
 		x.watching = false
 		if x.nextCall(t) == t { // the first call after it is back succeeds
@@ -259,16 +268,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
-	case c.Drift == 0 && (c.RetryPeriod == 1 || t%c.RetryPeriod == 0) && (t-x.renewed >= c.Lease || x.released): // the followers' poll, in step
-		// A leader that gave up came back as a follower (client-go's
-		// process restarts), so it may take over too.
-		except := x.leader
-		if x.gaveUp {
-			except = -1
-		}
-		next = x.reach.lowestReachableExcept(except) // C1
-	case c.Drift != 0 && (c.RetryPeriod == 1 || t%c.RetryPeriod == 0):
-		next = x.leaseRunOut(t) // each node counts the lease by its own clock
+	default:
+		next = x.takerOver(t)
 	}
 	if next >= 0 && (!c.Quorum || 2*x.reach.count > c.Nodes) {
 		x.st.HandoverRounds += t - x.renewed
@@ -280,7 +281,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released = next, t, false, false, false, false, false
 		x.token++
-		handover, renewing = true, true
+		handover, renewing, racing = true, true, false
 	}
 
 	// 3. Count believers, 4. fence. A believer is active while its work
@@ -305,11 +306,11 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// drops the stale believers.
 	last := min(end, c.Rounds)
 	switch {
-	case renewing && x.hung: // the call that renews
+	case renewing && x.hung && !racing: // the call that renews
 		if call := x.nextCall(t); call > t {
 			last = min(last, call-1)
 		}
-	case renewing:
+	case renewing && !racing:
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
 	default:
@@ -329,8 +330,11 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 			}
 		}
 	}
+	if r := x.nextRenewal(t); racing && r < Never { // the racing leader's next attempt, which renews if nobody took over
+		last = min(last, r-1)
+	}
 	if c.RenewDeadline > 0 { // a frozen believer's deadline cannot fire
-		if !x.gaveUp && (!renewing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Paused)) {
+		if !x.gaveUp && (!renewing || racing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Paused)) {
 			last = min(last, x.giveUpRound()-1)
 		}
 		for _, b := range x.believers {
@@ -358,7 +362,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		x.st.LeaderlessRounds += n
 	}
 	x.st.Rejected += n * (active - accepted)
-	if renewing && !x.hung {
+	if renewing && !x.hung && !racing {
 		x.renewThrough(last)
 	}
 
@@ -504,8 +508,9 @@ func (x *state) wakeFrozen(w int) {
 // fails reports whether node, when down, fails as f: by a kind of its
 // own (Reachability.Fail), or, without one, by the configuration's
 // toggles, of which a crash or stop wins over a pause, and a pause over a
-// partition (a frozen node works nowhere). Isolated and BlackHoled nodes
-// are not Partitioned; BlackHoled is the only kind whose calls hang.
+// partition (a frozen node works nowhere). Isolated, BlackHoled and
+// Slowed nodes are not Partitioned; BlackHoled and Slowed are the kinds
+// whose calls hang, Slowed a kind of its own only.
 func (x *state) fails(node int, f Failure) bool {
 	s := &x.c.Scenario // the kinds that windows without their own fail as
 	switch own := x.reach.failureOf(node); {
@@ -531,27 +536,88 @@ func (x *state) fails(node int, f Failure) bool {
 // deadline comes before a retry period has passed. A leader that renewed
 // or took over in round t itself renews next a retry period later.
 func (x *state) deadlineFirst(t int) bool {
-	if x.c.RenewDeadline == 0 {
-		return false
-	}
-	if x.hung {
-		return x.nextCall(t) >= x.giveUpRound()
-	}
-	return x.renewed+roundUp(max(t-x.renewed, 1), x.c.RetryPeriod) >= x.giveUpRound()
+	return x.c.RenewDeadline > 0 && x.nextRenewal(t) == Never
 }
 
-// nextCall is the round of the first call the leader starts at or after
-// round t while its calls hang (BlackHole), or Never if none starts
-// before its deadline. As client-go's renew loop: attempts from a retry
-// period after the last renewal; each an update that hangs for half the
-// renew deadline, then a read; the next attempt a retry period after the
-// last began, or when it ends if that is later.
+// nextRenewal is the round in which the leader, believing and reachable
+// from round t on, next renews if the record is still its own: its next
+// attempt, a retry period after its last renewal and every retry period
+// after that (when its calls hung, the first call once it is back), or
+// Never if none comes before its deadline. client-go's renew loop makes
+// no attempt at the deadline itself: the deadline's context, made before
+// the retry ticker, ends first.
+func (x *state) nextRenewal(t int) int {
+	if x.hung {
+		return x.nextCall(t)
+	}
+	if r := x.renewed + roundUp(max(t-x.renewed, 1), x.c.RetryPeriod); r < x.giveUpRound() {
+		return r
+	}
+	return Never
+}
+
+// races reports whether the leader, believing and reachable from round t
+// but back from an outage that cost it an attempt (or with its calls
+// hung), may meet a follower's takeover before it renews or gives up: the
+// lease, as the fastest clock counts it, runs out before its deadline and
+// before its next renewal. Then the followers
+// poll on while it leads, as client-go's do: its renew loop makes no call
+// between two attempts, nor between its last attempt and its deadline, and
+// it acts as leader until the deadline, beside a follower that took over
+// a lease after observing its last renewal. Without a deadline, or frozen
+// (it renews as it wakes), it never races.
+func (x *state) races(t int) bool {
+	if x.c.RenewDeadline == 0 || x.frozen || !x.hung && t-x.renewed <= x.c.RetryPeriod {
+		return false
+	}
+	soonest := x.renewed + shortestLease(x.c)
+	r := x.nextRenewal(t)
+	return r > t && soonest < x.giveUpRound() && soonest < r
+}
+
+// takerOver returns, without jitter, the node that takes over in round t,
+// or -1: in a retry round once the lease has expired (or the record was
+// released), the lowest reachable node but the record's leader, which may
+// take over too once it gave up (client-go's process restarts as a
+// follower); with Drift, the lowest whose own clock says the lease ran
+// out.
+func (x *state) takerOver(t int) int {
+	c := &x.c
+	switch {
+	case c.RetryPeriod > 1 && t%c.RetryPeriod != 0:
+		return -1
+	case c.Drift != 0:
+		return x.leaseRunOut(t) // each node counts the lease by its own clock
+	case t-x.renewed >= c.Lease || x.released:
+		except := x.leader
+		if x.gaveUp {
+			except = -1
+		}
+		return x.reach.lowestReachableExcept(except) // C1
+	}
+	return -1
+}
+
+// nextCall is the round at or after round t in which the leader, back
+// from an outage in which its calls hung, renews: at the first call it
+// starts from then, or, on a slow API (answered), in round t itself if a
+// call is still in flight; Never if none comes before its deadline. As
+// client-go's renew loop: attempts from a retry period after the last
+// renewal; each an update that hangs for half the renew deadline (the
+// client's timeout), then a read; the next attempt a retry period after
+// the last began, or when it ends if that is later. A black-holed call
+// hangs to its timeout whenever the node is back; a slow API answers the
+// calls in flight as it recovers, so the update that follows the answer
+// renews. The deadline cancels a call in flight.
 func (x *state) nextCall(t int) int {
 	c := &x.c
 	hang, deadline := (c.RenewDeadline+1)/2, x.giveUpRound()
 	for a := x.renewed + c.RetryPeriod; a < deadline; a = max(a+c.RetryPeriod, a+2*hang) {
 		if a >= t {
 			return a
+		}
+		if x.answered && t < min(a+2*hang, deadline) { // the update or the read in flight is answered
+			return t
 		}
 		if read := a + hang; read < deadline && read >= t {
 			return read
@@ -581,10 +647,19 @@ func (x *state) renewThrough(last int) {
 // poll. A node observes the renewal at its first poll after it while
 // reachable; polls before round t, drawn when the watch begins late, are
 // taken as reachable. A leader that gave up polls too, from its give-up
-// round, as the follower its restarted process is.
+// round, as the follower its restarted process is. With a renew deadline
+// a poll of a node down whose calls hang (BlackHoled, Slowed) hangs for
+// the client's timeout, half the deadline rounded up as the leader's
+// calls, and its next poll comes a jittered wait after the call ends, as
+// client-go's acquire loop (wait.JitterUntil, sliding) waits from the end
+// of each try: a black-holed call ends at its timeout; a call to a slow
+// API is answered as the node is back, as a poll at the start of that
+// round, unless it timed out before; its lease check counts from when the
+// call was sent (client-go's tryAcquireOrRenew takes the time as it
+// begins), its observation from the answer.
 func (x *state) watch(t int) int {
 	c := &x.c
-	rp, lease := float64(c.RetryPeriod), float64(c.Lease)
+	rp, lease, hang := float64(c.RetryPeriod), float64(c.Lease), float64((c.RenewDeadline+1)/2)
 	if !x.watching {
 		x.watching = true
 		if cap(x.polls) < c.Nodes {
@@ -604,15 +679,31 @@ func (x *state) watch(t int) int {
 			continue
 		}
 		p := &x.polls[j]
+		if p.hung && !x.reach.down[j] && p.round >= t { // the slow API answers as the node is back, at the round's start
+			p.at(math.Nextafter(float64(t-1), math.Inf(1)))
+		}
 		for p.round <= t {
 			tau, round := p.next, p.round
-			if round < t || !x.reach.down[j] {
+			asked, reachable := tau, round < t || !x.reach.down[j]
+			if p.hung { // the end of a call to a slow API: answered now, or timed out
+				p.hung, asked = false, p.sent
+			} else if !reachable && hang > 0 && !x.fails(j, Paused) {
+				switch { // the poll hangs
+				case x.fails(j, Slowed):
+					p.hung, p.sent = true, tau
+					p.at(tau + hang)
+					continue
+				case x.fails(j, BlackHoled):
+					tau += hang
+				}
+			}
+			if reachable {
 				switch {
 				case x.released && round == t && tau < first: // the record is empty
 					best, first = j, tau
 				case p.observed < 0:
 					p.observed = tau
-				case round == t && tau >= p.observed+x.pollLease(j, lease) && tau < first:
+				case round == t && asked >= p.observed+x.pollLease(j, lease) && tau < first:
 					best, first = j, tau
 				}
 			}

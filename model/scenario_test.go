@@ -22,7 +22,8 @@ import (
 // timeline. Arguments are model parameters by their snake_case names; the
 // rest keep the publication's defaults. windows= replaces the publication's outage by
 // per-node windows node:first-last, each optionally :kind, the node's own
-// kind of failure (isolate, black-hole, partition, pause, crash, release).
+// kind of failure (isolate, black-hole, slow, partition,
+// pause, crash, release).
 func TestScenarios(t *testing.T) {
 	if golden.Update() {
 		if err := flag.Set("rewrite", "true"); err != nil {

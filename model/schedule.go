@@ -33,6 +33,7 @@ const (
 	AsConfigured Failure = iota
 	Isolated             // reaches neither the record nor the store
 	BlackHoled           // isolated, its calls hanging until they time out
+	Slowed               // isolated, its calls hanging until the API answers again, or they time out
 	Partitioned          // reaches the store but not the record
 	Paused               // frozen
 	Crashed              // forgets that it led
@@ -42,11 +43,11 @@ const (
 // failureNames are the kinds' names, in Failure order, AsConfigured's
 // empty: a kind of its own is named as incidents and flags name it.
 func failureNames() []string {
-	return []string{"", "isolate", "black-hole", "partition", "pause", "crash", "release"}
+	return []string{"", "isolate", "black-hole", "slow", "partition", "pause", "crash", "release"}
 }
 
-// String is the kind's name: isolate, black-hole, partition, pause, crash
-// or release ("" for AsConfigured).
+// String is the kind's name: isolate, black-hole, slow, partition, pause,
+// crash or release ("" for AsConfigured).
 func (f Failure) String() string { return failureNames()[f] }
 
 // ParseFailure reads a kind of failure by its name.

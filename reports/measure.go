@@ -95,6 +95,8 @@ func failedAs(f model.Failure) string {
 		return "isolated"
 	case model.BlackHoled:
 		return "black-holed"
+	case model.Slowed:
+		return "slowed"
 	case model.Partitioned:
 		return "partitioned"
 	case model.Paused:

@@ -17,7 +17,8 @@ type node struct {
 	i      int
 	mu     sync.Mutex
 	f      fault
-	calls  []time.Time // when each of its calls to the API started
+	healed chan struct{} // closed when f next changes: a slow API answers
+	calls  []time.Time   // when each of its calls to the API started
 	cancel context.CancelFunc
 	done   chan struct{}
 }
@@ -51,7 +52,21 @@ func (n *node) fault() fault {
 func (n *node) set(f fault) {
 	n.mu.Lock()
 	n.f = f
+	if n.healed != nil {
+		close(n.healed)
+		n.healed = nil
+	}
 	n.mu.Unlock()
+}
+
+// recovered returns a channel closed when n's fault next changes.
+func (n *node) recovered() <-chan struct{} {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.healed == nil {
+		n.healed = make(chan struct{})
+	}
+	return n.healed
 }
 
 // span is a time a node led, from the bubble's start; end is 0 while it

@@ -20,6 +20,7 @@ const (
 	healthy   fault = iota
 	fastFail        // every call fails at once
 	blackHole       // every call hangs until its timeout or its context ends
+	slowAPI         // every call hangs until the API answers again (the fault ends), its timeout or its context ends
 )
 
 // store is the API server's one lease: the record and its version (the
@@ -51,19 +52,31 @@ type lock struct {
 	callTime time.Duration // how long a hanging call waits: the client's timeout
 }
 
+// call is one call to the API. A call whose context's deadline has come
+// fails unmade: in real time client-go's renew deadline, whose context is
+// made before the retry ticker, ends before the attempt due at the same
+// instant, which synctest's fake clock would otherwise let either go first.
 func (l *lock) call(ctx context.Context) error {
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
 	l.node.called()
 	switch l.node.fault() {
 	case fastFail:
 		return errors.New("connection refused")
-	case blackHole:
+	case blackHole, slowAPI:
 		t := time.NewTimer(l.callTime)
 		defer t.Stop()
+		var answered <-chan struct{} // never, for a black hole
+		if l.node.fault() == slowAPI {
+			answered = l.node.recovered()
+		}
 		select {
 		case <-t.C:
 			return errors.New("client timeout")
 		case <-ctx.Done():
 			return ctx.Err()
+		case <-answered:
 		}
 	}
 	return nil
