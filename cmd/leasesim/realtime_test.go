@@ -37,7 +37,7 @@ func TestRealTimeDefaults(t *testing.T) {
 	// A review file that gives the period and no run length is reviewed,
 	// not refused for a run of 24 s.
 	review := filepath.Join(t.TempDir(), "review.yaml")
-	os.WriteFile(review, []byte("deployment:\n  preset: kubernetes\n  nodes: 3\nschedule:\n  period: 24h\nfailures:\n  outage: 30s\nstudy:\n  replicas: 5\n"), 0o644)
+	os.WriteFile(review, []byte("deployment:\n  preset: kubernetes\n  nodes: 3\nschedule:\n  period: 2h\nfailures:\n  outage: 30s\nstudy:\n  replicas: 5\n"), 0o644)
 	out := filepath.Join(t.TempDir(), "out")
 	if code, _, stderr := runCmd(t, "report", "--out", out, review); code != 0 || strings.Contains(stderr, "--period") {
 		t.Errorf("report of a review file with a period and no rounds: exit %d, %q", code, stderr)
