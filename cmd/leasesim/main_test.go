@@ -215,7 +215,11 @@ func TestCheck(t *testing.T) {
 	// 2 starts × 2 batch lengths × 8 toggles × 4 downs, less the refused.
 	args := []string{"check", "--nodes", "7", "--rounds", "100", "--lease", "1:20", "--outage", "0,30", "--period", "7",
 		"--crash", "false", "--release", "false", "--drift", "0", "--partition", "false", "--black-hole", "false", "--jitter", "false", "--pause", "false", "--idempotency-key", "false"}
-	for _, workers := range []string{"1", "3"} {
+	workers := []string{"1", "3"}
+	if testing.Short() {
+		workers = workers[1:]
+	}
+	for _, workers := range workers {
 		code, stdout, stderr := runCmd(t, append(args, "--workers", workers)...)
 		if code != 0 || stderr != "" || stdout != "checked 27648 configurations (and skipped 13312 whose settings do not go together): every invariant holds\n" {
 			t.Errorf("check with lists, %s workers: exit %d, %q, %q", workers, code, stdout, stderr)

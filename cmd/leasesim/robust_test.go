@@ -92,19 +92,24 @@ func TestCancelledMidWork(t *testing.T) {
 		{"check", "--lease", "1:1000", "--nodes", "1:9"},
 		{"report", "--period", "3163", "--renewal", "3161", "--rounds", "3163", "--out", filepath.Join(dir, "report")},
 	} {
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(300*time.Millisecond, cancel)
-		var stdout, stderr strings.Builder
-		done := make(chan int, 1)
-		go func() { done <- run(ctx, args, &stdout, &stderr) }()
-		code := testio.Await(t, done, "leasesim "+strings.Join(args, " ")+", cancelled")
-		if code != exitInterrupted || strings.Count(stderr.String(), "\n") != 1 {
-			t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
-		}
-		cancel()
+		t.Run(args[0], func(t *testing.T) {
+			t.Parallel() // each waits 300 ms to be cancelled: together, not one after another
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			time.AfterFunc(300*time.Millisecond, cancel)
+			var stdout, stderr strings.Builder
+			done := make(chan int, 1)
+			go func() { done <- run(ctx, args, &stdout, &stderr) }()
+			code := testio.Await(t, done, "leasesim "+strings.Join(args, " ")+", cancelled")
+			if code != exitInterrupted || strings.Count(stderr.String(), "\n") != 1 {
+				t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
+			}
+		})
 	}
-	os.Remove(filepath.Join(dir, "report")) // the folder may be made; it must be empty
-	onlyFiles(t, dir)
+	t.Cleanup(func() { // once every command has stopped
+		os.Remove(filepath.Join(dir, "report")) // the folder may be made; it must be empty
+		onlyFiles(t, dir)
+	})
 }
 
 // TestOutputThroughLinksAndFIFOs: an --out or --csv that is a symbolic
