@@ -31,7 +31,8 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	seed := new(uint64)
 	addJitterSeedFlag(fs, seed)
 	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")
-	phase := fs.String("phase", "", "pin one run: move the incident this much later (rounds, or a duration with a tick) and run it with --seed's jitter alone, for a post-mortem that knows both; without it, each setting's spread over every phase and, with jitter, 32 seeds from --seed")
+	var pin model.Config // its outage field holds --phase, a length of time
+	fs.Var(paramValue{model.Outage, &pin, new(string)}, "phase", "pin one run: move the incident this much later (rounds, or a duration with a tick) and run it with --seed's jitter alone, for a post-mortem that knows both; without it, each setting's spread over every phase and, with jitter, 32 seeds from --seed")
 	trace := fs.Bool("trace", false, "print each setting's drawn run (its spread's median, or the pinned one) round by round after the table")
 	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline (each setting's median run, or the pinned one), zoomed to the incident, to this PNG file")
 	return func(_ context.Context, std *streams) error {
@@ -59,9 +60,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		pinned := -1
 		if fs.Changed("phase") {
-			if pinned, err = tick.ParseValue(model.Outage, *phase); err != nil {
-				return usagef("invalid argument %q for \"--phase\" flag: want %s", *phase, tick.Accepts(model.Outage))
-			}
+			pinned = pin.Outage
 		}
 		var rows []reports.ReplayRow
 		runs, runRounds := 0, 0

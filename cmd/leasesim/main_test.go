@@ -262,7 +262,7 @@ func TestReproduce(t *testing.T) {
 		incident, has string
 	}{
 		{0, "", "leasesim run --nodes=3 --lease=15 --renewal=3 "},
-		{model.Tick(time.Second), mixed, "leasesim replay --trace --tick=1s --nodes=3 --lease=15s --renewal=3s "},
+		{model.Tick(time.Second), mixed, "leasesim replay --trace --tick=1s --phase=0s --nodes=3 --lease=15s --renewal=3s "},
 	} {
 		cmd := reproduce(c, tt.tick, tt.incident, "")
 		if !strings.HasPrefix(cmd, tt.has) || strings.Contains(cmd, "--outage") != (tt.incident == "") {
