@@ -430,3 +430,27 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// Of is the incident whose schedule is ws, each window a failure of its
+// own kind (a schedule Schedule returned).
+func Of(ws model.Windows) Incident {
+	var in Incident
+	for _, w := range ws {
+		in.Failures = append(in.Failures, Failure{Node: w.Node, First: w.First, Last: w.Last, Kind: w.Failure.String()})
+	}
+	return in
+}
+
+// SpreadOf is the whole spread of the incident under c (as Apply left it)
+// from seed (SampleOf), refused above MaxRuns runs or MaxRunRounds
+// rounds.
+func (in Incident) SpreadOf(c model.Config, seed uint64) (Spread, error) {
+	s := SampleOf(c, seed)
+	if s.Count() > MaxRuns {
+		return Spread{}, fmt.Errorf("the incident's spread would be more than %d runs: its phases, lcm(retry_period %d, renewal %d), times its jitter seeds at each, %d", MaxRuns, c.RetryPeriod, c.Renewal, s.Seeds)
+	}
+	if n := s.Count() * (c.Rounds + s.Phases); n > MaxRunRounds {
+		return Spread{}, fmt.Errorf("the incident's spread would be %d runs of %d rounds or more, more than %d rounds together: give fewer rounds", s.Count(), c.Rounds, MaxRunRounds)
+	}
+	return in.Spread(c, s)
+}

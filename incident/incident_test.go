@@ -289,3 +289,32 @@ func TestSpreadJitter(t *testing.T) {
 		t.Errorf("leaderless %+v: want at least %d rounds, and a spread over the seeds", f, 30-12)
 	}
 }
+
+// TestSpreadOfBounds: a spread of more than MaxRuns runs, or MaxRunRounds
+// rounds, is refused before any run; Of turns a schedule back into the
+// incident it came from.
+func TestSpreadOfBounds(t *testing.T) {
+	in, err := incident.Parse(strings.NewReader("0 partition 20 30\n1 crash 25 5\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := incident.Of(in.Schedule()); back.Failures[0].Kind != "partition" || back.Failures[1].Kind != "crash" || back.Failures[1].First != 25 || back.Failures[1].Last != 29 {
+		t.Errorf("Of(Schedule()) = %+v", back.Failures)
+	}
+	for _, tt := range []struct {
+		name                   string
+		retry, renewal, rounds int
+		jitter                 bool
+		want                   string
+	}{
+		{"lcm(2, 50001) phases", 2, 50001, 200, false, "more than 50000 runs: its phases, lcm(retry_period 2, renewal 50001), times its jitter seeds at each, 1"},
+		{"32 seeds of 2 phases of a long run", 2, 0, 40_000_000, true, "64 runs of 40000000 rounds or more, more than 1000000000 rounds together"},
+	} {
+		c := model.Default()
+		c.Nodes, c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal, c.Jitter, c.Rounds = 2, 15, 10, tt.retry, tt.renewal, tt.jitter, tt.rounds
+		in.Apply(&c)
+		if _, err := in.SpreadOf(c, 1); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}

@@ -282,3 +282,37 @@ func nodes(in incident.Incident) map[int]bool {
 	}
 	return m
 }
+
+// spreadSentences says an incident's spread in words, for report.md: over
+// how many runs, the least, median and greatest leaderless, two-leader
+// (and two-believer, where they differ) and takeover times, and the
+// shares of runs with a handover and with two leaders.
+func spreadSentences(t model.Tick, sp incident.Spread) string {
+	u := unit{t}
+	figures := func(of func(incident.Run) (int, bool)) string {
+		f := sp.Figures(of)
+		if f.Runs == 0 {
+			return "none"
+		}
+		return fmt.Sprintf("%s, %s, %s", u.span(f.Min), u.span(f.Median), u.span(f.Max))
+	}
+	seeds := "the followers do not jitter, so one run a phase"
+	if sp.Seeds > 1 {
+		seeds = fmt.Sprintf("%d seeds of the followers' jitter at each, %d to %d", sp.Seeds, sp.Seed, sp.Seed+uint64(sp.Seeds)-1)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Over %s of the incident against the renewals (moved 0 to %s later) and %s, %s: least, median and greatest leaderless time %s; two leaders that can act %s",
+		plural(sp.Phases, "phase", "phases"), u.span(sp.Phases-1), seeds, plural(len(sp.Runs), "run", "runs"),
+		figures(func(r incident.Run) (int, bool) { return r.Stats.LeaderlessRounds, true }),
+		figures(func(r incident.Run) (int, bool) { return r.Stats.TwoLeaderRounds, true }))
+	for _, r := range sp.Runs {
+		if r.TwoBelieverRounds() != r.Stats.TwoLeaderRounds {
+			fmt.Fprintf(&b, "; two believers, acting or not, %s", figures(func(r incident.Run) (int, bool) { return r.TwoBelieverRounds(), true }))
+			break
+		}
+	}
+	fmt.Fprintf(&b, "; takeover, from the incident's start to the first handover, %s. %.0f%% of the runs hand over, %.0f%% have two leaders.",
+		figures(func(r incident.Run) (int, bool) { return r.Takeover, r.Takeover > 0 }),
+		100*sp.Share(func(r incident.Run) bool { return r.Stats.Handovers > 0 }), 100*sp.Share(func(r incident.Run) bool { return r.Stats.TwoLeaderRounds > 0 }))
+	return b.String()
+}
