@@ -267,6 +267,7 @@ func (in Incident) Spans(r *model.Runner, c model.Config) (Run, error) {
 		return append(spans, Span{t, t})
 	}
 	var run Run
+	var leaders []int // every node the record has named: only they can believe they lead, so a round costs no more with many nodes
 	first, _ := in.Span()
 	st, err := r.Trace(c, in.Schedule(), 1, c.Rounds, func(v *model.RoundView) {
 		switch {
@@ -278,10 +279,13 @@ func (in Incident) Spans(r *model.Runner, c model.Config) (Run, error) {
 		if v.Handover && run.Takeover == 0 && v.Round >= first {
 			run.Takeover = v.Round - first + 1
 		}
+		if !slices.Contains(leaders, v.Leader) {
+			leaders = append(leaders, v.Leader)
+		}
 		believers := v.Active // each of them believes
 		if believers < 2 {
 			believers = 0
-			for n := 0; believers < 2 && n < v.Nodes(); n++ {
+			for _, n := range leaders {
 				if _, ok := v.Belief(n); ok {
 					believers++
 				}
@@ -307,6 +311,11 @@ const MaxRuns = 50_000
 // 30 ns a round when every round is observed, so this is half a minute's
 // work at most, and one run of the model's longest is still allowed.
 const MaxRunRounds = model.MaxRounds
+
+// MaxRunNodes bounds the nodes of those runs, summed: a run sets up each
+// node (its reachability, a jittered follower's polls), about 170 ns
+// each, so this is a couple of seconds' work at most.
+const MaxRunNodes = 10_000_000
 
 // Phases is how many phases of the incident a spread tries under c: the
 // rounds after which the leader's renew attempts (every retry period) and
@@ -442,8 +451,8 @@ func Of(ws model.Windows) Incident {
 }
 
 // SpreadOf is the whole spread of the incident under c (as Apply left it)
-// from seed (SampleOf), refused above MaxRuns runs or MaxRunRounds
-// rounds.
+// from seed (SampleOf), refused above MaxRuns runs, MaxRunRounds rounds
+// or MaxRunNodes nodes.
 func (in Incident) SpreadOf(c model.Config, seed uint64) (Spread, error) {
 	s := SampleOf(c, seed)
 	if s.Count() > MaxRuns {
@@ -451,6 +460,9 @@ func (in Incident) SpreadOf(c model.Config, seed uint64) (Spread, error) {
 	}
 	if n := s.Count() * (c.Rounds + s.Phases); n > MaxRunRounds {
 		return Spread{}, fmt.Errorf("the incident's spread would be %d runs of %d rounds or more, more than %d rounds together: give fewer rounds", s.Count(), c.Rounds, MaxRunRounds)
+	}
+	if n := s.Count() * c.Nodes; n > MaxRunNodes {
+		return Spread{}, fmt.Errorf("the incident's spread would be %d runs of %d nodes, more than %d nodes together: give fewer nodes", s.Count(), c.Nodes, MaxRunNodes)
 	}
 	return in.Spread(c, s)
 }

@@ -290,8 +290,8 @@ func TestSpreadJitter(t *testing.T) {
 	}
 }
 
-// TestSpreadOfBounds: a spread of more than MaxRuns runs, or MaxRunRounds
-// rounds, is refused before any run; Of turns a schedule back into the
+// TestSpreadOfBounds: a spread of more than MaxRuns runs, MaxRunRounds
+// rounds or MaxRunNodes nodes is refused before any run; Of turns a schedule back into the
 // incident it came from.
 func TestSpreadOfBounds(t *testing.T) {
 	in, err := incident.Parse(strings.NewReader("0 partition 20 30\n1 crash 25 5\n"), 0, time.Time{})
@@ -305,13 +305,16 @@ func TestSpreadOfBounds(t *testing.T) {
 		name                   string
 		retry, renewal, rounds int
 		jitter                 bool
+		nodes                  int
 		want                   string
 	}{
-		{"lcm(2, 50001) phases", 2, 50001, 200, false, "more than 50000 runs: its phases, lcm(retry_period 2, renewal 50001), times its jitter seeds at each, 1"},
-		{"32 seeds of 2 phases of a long run", 2, 0, 40_000_000, true, "64 runs of 40000000 rounds or more, more than 1000000000 rounds together"},
+		{"lcm(2, 50001) phases", 2, 50001, 200, false, 2, "more than 50000 runs: its phases, lcm(retry_period 2, renewal 50001), times its jitter seeds at each, 1"},
+		{"32 seeds of 2 phases of a long run", 2, 0, 40_000_000, true, 2, "64 runs of 40000000 rounds or more, more than 1000000000 rounds together"},
+		{"32 seeds of 2 phases of 200,000 nodes", 2, 0, 200, true, 200_000, "64 runs of 200000 nodes, more than 10000000 nodes together"},
 	} {
 		c := model.Default()
-		c.Nodes, c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal, c.Jitter, c.Rounds = 2, 15, 10, tt.retry, tt.renewal, tt.jitter, tt.rounds
+		c.Nodes = tt.nodes
+		c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal, c.Jitter, c.Rounds = 15, 10, tt.retry, tt.renewal, tt.jitter, tt.rounds
 		in.Apply(&c)
 		if _, err := in.SpreadOf(c, 1); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)

@@ -63,7 +63,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			pinned = pin.Outage
 		}
 		var rows []reports.ReplayRow
-		runs, runRounds := 0, 0
+		runs, runRounds, runNodes := 0, 0, 0
 		for _, s := range settingsOf {
 			cfg := s.Config
 			in.Apply(&cfg)
@@ -92,6 +92,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			if runRounds += sample.Count() * (cfg.Rounds + sample.Phase + sample.Phases); runRounds > incident.MaxRunRounds { // each factor bounded: no overflow
 				return usagef("the runs of %s's spread, and of the settings before it, are more than %d rounds together: give fewer --rounds, compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRunRounds)
+			}
+			if runNodes += sample.Count() * cfg.Nodes; runNodes > incident.MaxRunNodes {
+				return usagef("the runs of %s's spread, and of the settings before it, have more than %d nodes together: give fewer --nodes, compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRunNodes)
 			}
 			rows = append(rows, reports.ReplayRow{Name: s.Name, Config: cfg, Spread: incident.Spread{Sample: sample}})
 		}
