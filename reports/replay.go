@@ -19,8 +19,8 @@ import (
 // of its runs over the incident's phase and the followers' jitter, and the
 // run of it drawn and traced (the spread's median, or the one pinned).
 type ReplayRow struct {
-	Name   string // the setting, as "kubernetes, lease 15s"
-	Config model.Config
+	Name   string       // the setting, as "kubernetes, lease 15s"
+	Config model.Config // the setting with the incident as written (phase 0)
 	Spread incident.Spread
 	Run    incident.Run // the run drawn and traced
 	Trace  []byte       // the run round by round, if asked for
