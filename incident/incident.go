@@ -220,9 +220,45 @@ func (in Incident) Apply(c *model.Config) {
 // Span is the rounds First … Last.
 type Span struct{ First, Last int }
 
-// Spans runs c with the incident (c as Apply left it) and returns the
-// spans of rounds in which no node led and in which two or more did.
-func (in Incident) Spans(r *model.Runner, c model.Config) (leaderless, twoLeaders []Span, st model.Stats, err error) {
+// Moved is the incident with every failure k rounds later.
+func (in Incident) Moved(k int) Incident {
+	out := Incident{Failures: slices.Clone(in.Failures)}
+	for i := range out.Failures {
+		out.Failures[i].First += k
+		out.Failures[i].Last += k
+	}
+	return out
+}
+
+// Run is one run of an incident in a spread: the incident moved Phase
+// rounds later (and the run with it), the followers' jitter drawn from
+// Seed.
+type Run struct {
+	Phase int
+	Seed  uint64
+	Stats model.Stats
+
+	Leaderless, TwoLeaders []Span // rounds with no node that can act as leader, and with two or more that can
+	TwoBelievers           []Span // rounds in which two or more nodes believe they lead, whether or not they can act
+	Takeover               int    // rounds from the moved incident's start to the end of the first handover's round at or after it; 0 if none
+}
+
+// TwoBelieverRounds is the rounds in which two or more nodes believe they
+// lead.
+func (r Run) TwoBelieverRounds() int {
+	n := 0
+	for _, s := range r.TwoBelievers {
+		n += s.Last - s.First + 1
+	}
+	return n
+}
+
+// Spans runs c with the incident (c as Apply left it) and returns its run:
+// the spans of rounds in which no node could act as leader, in which two
+// or more could, and in which two or more believed they led. A node can
+// act while it believes and its work reaches the store (model.RoundView's
+// Active): a frozen, isolated or black-holed believer believes but cannot.
+func (in Incident) Spans(r *model.Runner, c model.Config) (Run, error) {
 	add := func(spans []Span, t int) []Span {
 		if n := len(spans); n > 0 && spans[n-1].Last == t-1 {
 			spans[n-1].Last = t
@@ -230,13 +266,203 @@ func (in Incident) Spans(r *model.Runner, c model.Config) (leaderless, twoLeader
 		}
 		return append(spans, Span{t, t})
 	}
-	st, err = r.Trace(c, in.Schedule(), 1, c.Rounds, func(v *model.RoundView) {
+	var run Run
+	var leaders []int // every node the record has named: only they can believe they lead, so a round costs no more with many nodes
+	first, _ := in.Span()
+	st, err := r.Trace(c, in.Schedule(), 1, c.Rounds, func(v *model.RoundView) {
 		switch {
 		case v.Active == 0:
-			leaderless = add(leaderless, v.Round)
+			run.Leaderless = add(run.Leaderless, v.Round)
 		case v.Active > 1:
-			twoLeaders = add(twoLeaders, v.Round)
+			run.TwoLeaders = add(run.TwoLeaders, v.Round)
+		}
+		if v.Handover && run.Takeover == 0 && v.Round >= first {
+			run.Takeover = v.Round - first + 1
+		}
+		if !slices.Contains(leaders, v.Leader) {
+			leaders = append(leaders, v.Leader)
+		}
+		believers := v.Active // each of them believes
+		if believers < 2 {
+			believers = 0
+			for _, n := range leaders {
+				if _, ok := v.Belief(n); ok {
+					believers++
+				}
+			}
+		}
+		if believers > 1 {
+			run.TwoBelievers = add(run.TwoBelievers, v.Round)
 		}
 	})
-	return leaderless, twoLeaders, st, err
+	run.Stats = st
+	return run, err
+}
+
+// Seeds is how many seeds of the followers' jitter a spread tries at each
+// phase when their polls are jittered: seed, seed+1, … seed+Seeds−1.
+const Seeds = 32
+
+// MaxRuns bounds the runs of the spreads replay compares, over all its
+// settings together: at a thousand rounds a run, about a second's work.
+const MaxRuns = 50_000
+
+// MaxRunRounds bounds the rounds of those runs, summed: a run costs about
+// 30 ns a round when every round is observed, so this is half a minute's
+// work at most, and one run of the model's longest is still allowed.
+const MaxRunRounds = model.MaxRounds
+
+// MaxRunNodes bounds the nodes of those runs, summed: a run sets up each
+// node (its reachability, a jittered follower's polls), about 170 ns
+// each, so this is a couple of seconds' work at most.
+const MaxRunNodes = 10_000_000
+
+// Phases is how many phases of the incident a spread tries under c: the
+// rounds after which the leader's renew attempts (every retry period) and
+// the believers' re-reads (every renewal) repeat, lcm(retry period,
+// renewal), the renewal left out when it is 0. Those decide who leads and
+// when; the batch's period is not among them, so a spread's leaderless,
+// two-leader and takeover times are the incident's, whenever the batch
+// falls due. Above MaxRuns it returns MaxRuns+1: too many anyway.
+func Phases(c model.Config) int {
+	n := max(1, c.RetryPeriod)
+	if c.Renewal > 0 {
+		a, b := n, c.Renewal
+		for b != 0 {
+			a, b = b, a%b
+		}
+		n = n / a * c.Renewal // at most MaxRounds², which fits an int
+	}
+	return min(n, MaxRuns+1)
+}
+
+// Sample names the runs of a spread: the incident moved Phase, Phase+1, …
+// Phase+Phases−1 rounds later, each with the jitter seeds Seed, Seed+1, …
+// Seed+Seeds−1.
+type Sample struct {
+	Phase, Phases int
+	Seed          uint64
+	Seeds         int
+}
+
+// SampleOf is the whole spread of c from seed: every phase (Phases), each
+// with Seeds seeds if c's followers are jittered, else with seed alone.
+func SampleOf(c model.Config, seed uint64) Sample {
+	s := Sample{Phases: Phases(c), Seed: seed, Seeds: 1}
+	if c.Jitter {
+		s.Seeds = Seeds
+	}
+	return s
+}
+
+// Count is the number of runs in s.
+func (s Sample) Count() int { return s.Phases * s.Seeds }
+
+// Spread is an incident's runs under one setting: its Sample, phase by
+// phase, seed by seed.
+type Spread struct {
+	Sample
+	Runs []Run
+}
+
+// Spread runs c (as Apply left it, c.Rounds long for the incident where
+// it is) with the incident at each phase and seed of s. Each run is moved
+// whole: it lasts c.Rounds plus its phase, so every run has as many rounds
+// after the incident.
+func (in Incident) Spread(c model.Config, s Sample) (Spread, error) {
+	sp := Spread{Sample: s}
+	var r model.Runner
+	for k := s.Phase; k < s.Phase+s.Phases; k++ {
+		moved := in.Moved(k)
+		run := c
+		moved.Apply(&run)
+		run.Rounds = c.Rounds + k
+		for j := range s.Seeds {
+			seed := s.Seed + uint64(j)
+			r.JitterSeed = model.JitterSeed(seed)
+			one, err := moved.Spans(&r, run)
+			if err != nil {
+				return Spread{}, err
+			}
+			one.Phase, one.Seed = k, seed
+			sp.Runs = append(sp.Runs, one)
+		}
+	}
+	return sp, nil
+}
+
+// Median is the spread's median run by leaderless time: its runs ordered
+// by leaderless rounds, then two-leader rounds, takeover, phase and seed,
+// the middle one (the lower of the two middle ones of an even count).
+func (sp Spread) Median() Run {
+	runs := slices.Clone(sp.Runs)
+	slices.SortFunc(runs, func(a, b Run) int {
+		return cmp.Or(cmp.Compare(a.Stats.LeaderlessRounds, b.Stats.LeaderlessRounds), cmp.Compare(a.Stats.TwoLeaderRounds, b.Stats.TwoLeaderRounds),
+			cmp.Compare(a.Takeover, b.Takeover), cmp.Compare(a.Phase, b.Phase), cmp.Compare(a.Seed, b.Seed))
+	})
+	return runs[(len(runs)-1)/2]
+}
+
+// Figures is the spread of one figure over a spread's runs, in rounds:
+// its least, median (the lower of the two middle values of an even count)
+// and greatest value over Runs runs.
+type Figures struct{ Min, Median, Max, Runs int }
+
+// Figures is the spread of of(run) over the runs for which it is defined
+// (ok); Runs is 0 if it is defined for none.
+func (sp Spread) Figures(of func(Run) (v int, ok bool)) Figures {
+	var vs []int
+	for _, r := range sp.Runs {
+		if v, ok := of(r); ok {
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) == 0 {
+		return Figures{}
+	}
+	slices.Sort(vs)
+	return Figures{vs[0], vs[(len(vs)-1)/2], vs[len(vs)-1], len(vs)}
+}
+
+// Share is the share of the spread's runs for which is holds.
+func (sp Spread) Share(is func(Run) bool) float64 {
+	n := 0
+	for _, r := range sp.Runs {
+		n += b2i(is(r))
+	}
+	return float64(n) / float64(len(sp.Runs))
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Of is the incident whose schedule is ws, each window a failure of its
+// own kind (a schedule Schedule returned).
+func Of(ws model.Windows) Incident {
+	var in Incident
+	for _, w := range ws {
+		in.Failures = append(in.Failures, Failure{Node: w.Node, First: w.First, Last: w.Last, Kind: w.Failure.String()})
+	}
+	return in
+}
+
+// SpreadOf is the whole spread of the incident under c (as Apply left it)
+// from seed (SampleOf), refused above MaxRuns runs, MaxRunRounds rounds
+// or MaxRunNodes nodes.
+func (in Incident) SpreadOf(c model.Config, seed uint64) (Spread, error) {
+	s := SampleOf(c, seed)
+	if s.Count() > MaxRuns {
+		return Spread{}, fmt.Errorf("the incident's spread would be more than %d runs: its phases, lcm(retry_period %d, renewal %d), times its jitter seeds at each, %d", MaxRuns, c.RetryPeriod, c.Renewal, s.Seeds)
+	}
+	if n := s.Count() * (c.Rounds + s.Phases); n > MaxRunRounds {
+		return Spread{}, fmt.Errorf("the incident's spread would be %d runs of %d rounds or more, more than %d rounds together: give fewer rounds", s.Count(), c.Rounds, MaxRunRounds)
+	}
+	if n := s.Count() * c.Nodes; n > MaxRunNodes {
+		return Spread{}, fmt.Errorf("the incident's spread would be %d runs of %d nodes, more than %d nodes together: give fewer nodes", s.Count(), c.Nodes, MaxRunNodes)
+	}
+	return in.Spread(c, s)
 }

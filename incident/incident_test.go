@@ -2,6 +2,8 @@ package incident_test
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -108,7 +110,8 @@ func TestSpans(t *testing.T) {
 		c.Nodes, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Rounds = 3, 6, 0, 3, 1, 80
 		in.Apply(&c)
 		var r model.Runner
-		leaderless, twoLeaders, st, err := in.Spans(&r, c)
+		run, err := in.Spans(&r, c)
+		leaderless, twoLeaders, st := run.Leaderless, run.TwoLeaders, run.Stats
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,7 +146,8 @@ func TestBackToBack(t *testing.T) {
 		c := model.Default()
 		c.Nodes, c.Rounds, c.Period = 1, 14, 1
 		in.Apply(&c)
-		leaderless, _, st, err := in.Spans(new(model.Runner), c)
+		run, err := in.Spans(new(model.Runner), c)
+		leaderless, st := run.Leaderless, run.Stats
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,5 +177,147 @@ func TestParseManyLines(t *testing.T) {
 	_, err = incident.Parse(strings.NewReader(text+"0, isolate, 1001, 2\n"), 0, time.Time{})
 	if want := fmt.Sprintf("line %d: node 0 is down already from line %d", n+1, n-500); err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("an overlap at the end: %v, want %q", err, want)
+	}
+}
+
+// TestSpread: node 0, the leader, isolated for rounds 5-10 (phase 0) or
+// 6-11 (phase 1), two nodes, renewals and re-reads every 2 rounds, lease
+// 4, no jitter. Worked by hand: its last renewal is in round 4 either way,
+// so node 1 takes over in round 8 (4 rounds unrenewed, a retry round).
+// Phase 0 is leaderless in rounds 5-7 and takes over 4 rounds after the
+// incident begins; node 0, back in round 11, still believes it leads and
+// acts beside node 1 until its re-read at the end of round 12: two
+// leaders in rounds 11-12. Phase 1 is leaderless in rounds 6-7, takes over
+// after 3 rounds, and node 0, back in round 12, re-reads at its end: one
+// two-leader round. In both node 0 believes through rounds 8-12, cut off
+// or not: two believers for 5 rounds, two that can act for 2 or 1.
+func TestSpread(t *testing.T) {
+	in, err := incident.Parse(strings.NewReader("0 isolate 5 6\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := model.Default()
+	c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Period, c.Rounds = 2, 4, 2, 2, 0, 100, 30
+	in.Apply(&c)
+	if got := incident.Phases(c); got != 2 {
+		t.Fatalf("%d phases, want lcm(retry period 2, renewal 2) = 2", got)
+	}
+	sample := incident.SampleOf(c, 7)
+	if sample != (incident.Sample{Phases: 2, Seed: 7, Seeds: 1}) {
+		t.Fatalf("sample %+v, want 2 phases of seed 7 alone (no jitter)", sample)
+	}
+	sp, err := in.Spread(c, sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct {
+		phase, leaderless, twoLeaders, twoBelievers, takeover int
+		spans                                                 []incident.Span
+	}{
+		{0, 3, 2, 5, 4, []incident.Span{{First: 5, Last: 7}}},
+		{1, 2, 1, 5, 3, []incident.Span{{First: 6, Last: 7}}},
+	} {
+		r := sp.Runs[i]
+		if r.Phase != want.phase || r.Seed != 7 || r.Stats.LeaderlessRounds != want.leaderless || r.Stats.TwoLeaderRounds != want.twoLeaders ||
+			r.TwoBelieverRounds() != want.twoBelievers || r.Takeover != want.takeover || !slices.Equal(r.Leaderless, want.spans) || r.Stats.Handovers != 1 {
+			t.Errorf("run %d: %+v, want %+v", i, r, want)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		of   func(incident.Run) (int, bool)
+		want incident.Figures
+	}{
+		{"leaderless", func(r incident.Run) (int, bool) { return r.Stats.LeaderlessRounds, true }, incident.Figures{Min: 2, Median: 2, Max: 3, Runs: 2}},
+		{"two leaders", func(r incident.Run) (int, bool) { return r.Stats.TwoLeaderRounds, true }, incident.Figures{Min: 1, Median: 1, Max: 2, Runs: 2}},
+		{"two believers", func(r incident.Run) (int, bool) { return r.TwoBelieverRounds(), true }, incident.Figures{Min: 5, Median: 5, Max: 5, Runs: 2}},
+		{"takeover", func(r incident.Run) (int, bool) { return r.Takeover, r.Takeover > 0 }, incident.Figures{Min: 3, Median: 3, Max: 4, Runs: 2}},
+		{"none", func(r incident.Run) (int, bool) { return 0, false }, incident.Figures{}},
+	} {
+		if got := sp.Figures(tt.of); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	if got := sp.Median(); got.Phase != 1 {
+		t.Errorf("median run at phase %d, want 1 (2 leaderless rounds, the lower middle of 2 and 3)", got.Phase)
+	}
+	if got := sp.Share(func(r incident.Run) bool { return r.Stats.LeaderlessRounds > 2 }); got != 0.5 {
+		t.Errorf("share of runs over 2 leaderless rounds %v, want 0.5", got)
+	}
+	pinned, err := in.Spread(c, incident.Sample{Phase: 1, Phases: 1, Seed: 7, Seeds: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pinned.Runs) != 1 || !reflect.DeepEqual(pinned.Runs[0], sp.Runs[1]) {
+		t.Errorf("pinned at phase 1: %+v, want the spread's run %+v", pinned.Runs, sp.Runs[1])
+	}
+}
+
+// TestSpreadJitter: with jitter a spread tries Seeds seeds at each phase,
+// from the seed given; the same seed gives the same runs.
+func TestSpreadJitter(t *testing.T) {
+	in, err := incident.Parse(strings.NewReader("0 partition 20 30\n1 partition 20 30\n2 partition 20 30\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := model.Default()
+	c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Jitter, c.Period, c.Rounds = 3, 15, 0, 2, 10, true, 100, 120
+	in.Apply(&c)
+	s := incident.SampleOf(c, 40)
+	if s.Phases != 2 || s.Seeds != incident.Seeds || s.Count() != 2*incident.Seeds {
+		t.Fatalf("sample %+v, want 2 phases of %d seeds", s, incident.Seeds)
+	}
+	a, err := in.Spread(c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := in.Spread(c, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Error("the same sample gave other runs")
+	}
+	for i, r := range a.Runs {
+		if want := uint64(40 + i%incident.Seeds); r.Seed != want || r.Phase != i/incident.Seeds {
+			t.Errorf("run %d: phase %d, seed %d; want phase %d, seed %d", i, r.Phase, r.Seed, i/incident.Seeds, want)
+		}
+	}
+	// The leader gives up 12 rounds after its last renewal, so each run
+	// is leaderless from then at least until the partition ends.
+	if f := a.Figures(func(r incident.Run) (int, bool) { return r.Stats.LeaderlessRounds, true }); f.Min < 30-12 || f.Max <= f.Min {
+		t.Errorf("leaderless %+v: want at least %d rounds, and a spread over the seeds", f, 30-12)
+	}
+}
+
+// TestSpreadOfBounds: a spread of more than MaxRuns runs, MaxRunRounds
+// rounds or MaxRunNodes nodes is refused before any run; Of turns a schedule back into the
+// incident it came from.
+func TestSpreadOfBounds(t *testing.T) {
+	in, err := incident.Parse(strings.NewReader("0 partition 20 30\n1 crash 25 5\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back := incident.Of(in.Schedule()); back.Failures[0].Kind != "partition" || back.Failures[1].Kind != "crash" || back.Failures[1].First != 25 || back.Failures[1].Last != 29 {
+		t.Errorf("Of(Schedule()) = %+v", back.Failures)
+	}
+	for _, tt := range []struct {
+		name                   string
+		retry, renewal, rounds int
+		jitter                 bool
+		nodes                  int
+		want                   string
+	}{
+		{"lcm(2, 50001) phases", 2, 50001, 200, false, 2, "more than 50000 runs: its phases, lcm(retry_period 2, renewal 50001), times its jitter seeds at each, 1"},
+		{"32 seeds of 2 phases of a long run", 2, 0, 40_000_000, true, 2, "64 runs of 40000000 rounds or more, more than 1000000000 rounds together"},
+		{"32 seeds of 2 phases of 200,000 nodes", 2, 0, 200, true, 200_000, "64 runs of 200000 nodes, more than 10000000 nodes together"},
+	} {
+		c := model.Default()
+		c.Nodes = tt.nodes
+		c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal, c.Jitter, c.Rounds = 15, 10, tt.retry, tt.renewal, tt.jitter, tt.rounds
+		in.Apply(&c)
+		if _, err := in.SpreadOf(c, 1); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }

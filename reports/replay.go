@@ -15,18 +15,21 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// ReplayRow is an incident's run under one of the settings compared.
+// ReplayRow is an incident under one of the settings compared: the spread
+// of its runs over the incident's phase and the followers' jitter, and the
+// run of it drawn and traced (the spread's median, or the one pinned).
 type ReplayRow struct {
-	Name   string // the setting, as "kubernetes, lease 15s"
-	Config model.Config
-	Stats  model.Stats
-	Trace  []byte // the run round by round, if asked for
-
-	Leaderless, TwoLeaders []incident.Span // the rounds with no leader and with two or more
+	Name   string       // the setting, as "kubernetes, lease 15s"
+	Config model.Config // the setting with the incident as written (phase 0)
+	Spread incident.Spread
+	Run    incident.Run // the run drawn and traced
+	Trace  []byte       // the run round by round, if asked for
 }
 
-// WriteReplay writes an incident's runs side by side: what it cost under
-// each setting, then, where kept, each run round by round.
+// WriteReplay writes an incident's runs side by side: the spread of its
+// leaderless, two-leader and takeover times under each setting, then what
+// the named run of each cost, then, where kept, each run round by round.
+// A spread of one run (a pinned phase and seed) is that run alone.
 func WriteReplay(w io.Writer, t model.Tick, in incident.Incident, rows []ReplayRow) error {
 	var b strings.Builder
 	u := unit{t}
@@ -43,31 +46,131 @@ func WriteReplay(w io.Writer, t model.Tick, in incident.Incident, rows []ReplayR
 		fmt.Fprintf(&b, "one round = %s; times in seconds\n", t)
 	}
 	width := len("setting")
+	spread, believers := false, false
 	for _, r := range rows {
 		width = max(width, len(r.Name))
+		spread = spread || len(r.Spread.Runs) > 1
+		for _, run := range r.Spread.Runs {
+			believers = believers || run.TwoBelieverRounds() != run.Stats.TwoLeaderRounds
+		}
+	}
+	if spread {
+		writeSpread(&b, t, width, rows, believers)
+		b.WriteString("\nthe median run of each setting by leaderless time, the one --png and --trace draw (--phase and --seed pin one):\n")
 	}
 	stats := []model.Stat{model.Missed, model.Unresolved, model.DoubleStarts, model.Deduplicated, model.DelayedRounds, model.LeaderlessRounds, model.TwoLeaderRounds, model.Handovers}
 	fmt.Fprintf(&b, "\n%-*s", width, "setting")
+	runWidth := len("phase")
+	for _, r := range rows {
+		runWidth = max(runWidth, len(u.time(r.Run.Phase)))
+	}
+	fmt.Fprintf(&b, "  %*s  %4s", runWidth, "phase", "seed")
 	for _, s := range stats {
 		fmt.Fprintf(&b, "  %*s", len(t.StatName(s)), t.StatName(s))
 	}
+	if believers {
+		fmt.Fprintf(&b, "  %s", twoBelievers(t))
+	}
 	b.WriteByte('\n')
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%-*s", width, r.Name)
+		fmt.Fprintf(&b, "%-*s  %*s  %4d", width, r.Name, runWidth, u.time(r.Run.Phase), r.Run.Seed)
 		for _, s := range stats {
-			fmt.Fprintf(&b, "  %*s", len(t.StatName(s)), t.AppendStat(nil, s, r.Stats.Get(s)))
+			fmt.Fprintf(&b, "  %*s", len(t.StatName(s)), t.AppendStat(nil, s, r.Run.Stats.Get(s)))
+		}
+		if believers {
+			fmt.Fprintf(&b, "  %*s", len(twoBelievers(t)), t.AppendStat(nil, model.TwoLeaderRounds, r.Run.TwoBelieverRounds()))
 		}
 		b.WriteByte('\n')
 	}
+	b.WriteString("\n" + twoLeaderNote(t, believers) + "\n")
 	for _, r := range rows {
 		if r.Trace == nil {
 			continue
 		}
-		fmt.Fprintf(&b, "\n%s, a run of %s:\n", r.Name, u.span(r.Config.Rounds))
+		fmt.Fprintf(&b, "\n%s, phase %s (the incident %s later than written), seed %d, a run of %s:\n", r.Name, u.count(r.Run.Phase), u.span(r.Run.Phase), r.Run.Seed, u.span(r.Config.Rounds+r.Run.Phase))
 		b.Write(r.Trace)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// twoBelievers is the name of the column of rounds with two believers.
+func twoBelievers(t model.Tick) string {
+	if t == 0 {
+		return "two_believer_rounds"
+	}
+	return "two_believers_s"
+}
+
+// twoLeaderNote says which two-leader figure the tables give.
+func twoLeaderNote(t model.Tick, believers bool) string {
+	note := t.StatName(model.TwoLeaderRounds) + " counts rounds in which two nodes can act as leader (each believes it leads and its work reaches the store)"
+	if believers {
+		return note + "; " + twoBelievers(t) + " those in which two believe it, acting or not (frozen, isolated or black-holed)"
+	}
+	return note + "; here no round has two believers but those"
+}
+
+// writeSpread writes the table of the rows' spreads: over how many phases
+// and seeds, the least, median and greatest leaderless, two-leader (and,
+// if believers, two-believer) and takeover times, and the share of runs
+// with a handover and with two leaders.
+func writeSpread(b *strings.Builder, t model.Tick, width int, rows []ReplayRow, believers bool) {
+	u := unit{t}
+	seeds := "one run a phase: no jitter"
+	for _, r := range rows {
+		if r.Spread.Seeds > 1 {
+			seeds = fmt.Sprintf("%d seeds of the followers' jitter at each (seed %d to %d) where it is on", r.Spread.Seeds, r.Spread.Seed, r.Spread.Seed+uint64(r.Spread.Seeds)-1)
+		}
+	}
+	fmt.Fprintf(b, "\neach setting over every phase of the incident against its renewals (moved 0 to lcm(retry period, renewal) - 1 rounds later), %s; takeover from the incident's start to the first handover:\n", seeds)
+	groups := []struct {
+		name string
+		of   func(incident.Run) (int, bool)
+	}{
+		{t.StatName(model.LeaderlessRounds), func(r incident.Run) (int, bool) { return r.Stats.LeaderlessRounds, true }},
+		{t.StatName(model.TwoLeaderRounds), func(r incident.Run) (int, bool) { return r.Stats.TwoLeaderRounds, true }},
+	}
+	if believers {
+		groups = append(groups, struct {
+			name string
+			of   func(incident.Run) (int, bool)
+		}{twoBelievers(t), func(r incident.Run) (int, bool) { return r.TwoBelieverRounds(), true }})
+	}
+	takeover := "takeover_rounds"
+	if t != 0 {
+		takeover = "takeover_s"
+	}
+	groups = append(groups, struct {
+		name string
+		of   func(incident.Run) (int, bool)
+	}{takeover, func(r incident.Run) (int, bool) { return r.Takeover, r.Takeover > 0 }})
+	const cell = 6 // a figure's column
+	fmt.Fprintf(b, "\n%-*s  %7s", width, "", "")
+	for _, g := range groups {
+		fmt.Fprintf(b, "  %-*s", max(3*cell+2, len(g.name)), g.name)
+	}
+	fmt.Fprintf(b, "  %8s  %11s\n", "with a", "with two")
+	fmt.Fprintf(b, "%-*s  %7s", width, "setting", "runs")
+	for _, g := range groups {
+		fmt.Fprintf(b, "  %*s", max(3*cell+2, len(g.name)), fmt.Sprintf("%*s %*s %*s", cell, "min", cell, "median", cell, "max"))
+	}
+	fmt.Fprintf(b, "  %8s  %11s\n", "handover", "leaders")
+	for _, r := range rows {
+		sp := r.Spread
+		fmt.Fprintf(b, "%-*s  %7s", width, r.Name, fmt.Sprintf("%dx%d", sp.Phases, sp.Seeds))
+		for _, g := range groups {
+			f := sp.Figures(g.of)
+			cells := fmt.Sprintf("%*s %*s %*s", cell, "-", cell, "-", cell, "-")
+			if f.Runs > 0 {
+				cells = fmt.Sprintf("%*s %*s %*s", cell, u.time(f.Min), cell, u.time(f.Median), cell, u.time(f.Max))
+			}
+			fmt.Fprintf(b, "  %*s", max(3*cell+2, len(g.name)), cells)
+		}
+		handover := sp.Share(func(r incident.Run) bool { return r.Stats.Handovers > 0 })
+		two := sp.Share(func(r incident.Run) bool { return r.Stats.TwoLeaderRounds > 0 })
+		fmt.Fprintf(b, "  %7.0f%%  %10.0f%%\n", 100*handover, 100*two)
+	}
 }
 
 // ReplayFigure is the timeline of an incident's runs: a row for each
@@ -87,8 +190,8 @@ func drawReplay(dc draw.Canvas, t model.Tick, in incident.Incident, rows []Repla
 	first, last := in.Span()
 	lo, hi := first, last
 	for _, r := range rows {
-		for _, s := range append(slices.Clone(r.Leaderless), r.TwoLeaders...) {
-			lo, hi = min(lo, s.First), max(hi, s.Last)
+		for _, s := range append(slices.Clone(r.Run.Leaderless), r.Run.TwoLeaders...) {
+			lo, hi = min(lo, s.First-r.Run.Phase), max(hi, s.Last-r.Run.Phase)
 		}
 	}
 	margin := max(2, (hi-lo+1)/10)
@@ -110,17 +213,24 @@ func drawReplay(dc draw.Canvas, t model.Tick, in incident.Incident, rows []Repla
 	y := 0.0
 	for i := len(rows) - 1; i >= 0; i-- {
 		r := rows[i]
-		for _, s := range r.Leaderless {
-			if err := bar(y, s, red); err != nil {
+		back := func(s incident.Span) incident.Span {
+			return incident.Span{First: s.First - r.Run.Phase, Last: s.Last - r.Run.Phase}
+		}
+		for _, s := range r.Run.Leaderless {
+			if err := bar(y, back(s), red); err != nil {
 				return err
 			}
 		}
-		for _, s := range r.TwoLeaders {
-			if err := bar(y, s, orange); err != nil {
+		for _, s := range r.Run.TwoLeaders {
+			if err := bar(y, back(s), orange); err != nil {
 				return err
 			}
 		}
-		ticks = append(ticks, plot.Tick{Value: y, Label: r.Name})
+		label := r.Name
+		if len(r.Spread.Runs) > 1 {
+			label = fmt.Sprintf("%s\n(median: phase %s, seed %d)", r.Name, u.span(r.Run.Phase), r.Run.Seed)
+		}
+		ticks = append(ticks, plot.Tick{Value: y, Label: label})
 		y++
 	}
 	var ns []int
@@ -177,4 +287,38 @@ func nodes(in incident.Incident) map[int]bool {
 		m[f.Node] = true
 	}
 	return m
+}
+
+// spreadSentences says an incident's spread in words, for report.md: over
+// how many runs, the least, median and greatest leaderless, two-leader
+// (and two-believer, where they differ) and takeover times, and the
+// shares of runs with a handover and with two leaders.
+func spreadSentences(t model.Tick, sp incident.Spread) string {
+	u := unit{t}
+	figures := func(of func(incident.Run) (int, bool)) string {
+		f := sp.Figures(of)
+		if f.Runs == 0 {
+			return "none"
+		}
+		return fmt.Sprintf("%s, %s, %s", u.span(f.Min), u.span(f.Median), u.span(f.Max))
+	}
+	seeds := "the followers do not jitter, so one run a phase"
+	if sp.Seeds > 1 {
+		seeds = fmt.Sprintf("%d seeds of the followers' jitter at each, %d to %d", sp.Seeds, sp.Seed, sp.Seed+uint64(sp.Seeds)-1)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Over %s of the incident against the renewals (moved 0 to %s later) and %s, %s: least, median and greatest leaderless time %s; two leaders that can act %s",
+		plural(sp.Phases, "phase", "phases"), u.span(sp.Phases-1), seeds, plural(len(sp.Runs), "run", "runs"),
+		figures(func(r incident.Run) (int, bool) { return r.Stats.LeaderlessRounds, true }),
+		figures(func(r incident.Run) (int, bool) { return r.Stats.TwoLeaderRounds, true }))
+	for _, r := range sp.Runs {
+		if r.TwoBelieverRounds() != r.Stats.TwoLeaderRounds {
+			fmt.Fprintf(&b, "; two believers, acting or not, %s", figures(func(r incident.Run) (int, bool) { return r.TwoBelieverRounds(), true }))
+			break
+		}
+	}
+	fmt.Fprintf(&b, "; takeover, from the incident's start to the first handover, %s. %.0f%% of the runs hand over, %.0f%% have two leaders.",
+		figures(func(r incident.Run) (int, bool) { return r.Takeover, r.Takeover > 0 }),
+		100*sp.Share(func(r incident.Run) bool { return r.Stats.Handovers > 0 }), 100*sp.Share(func(r incident.Run) bool { return r.Stats.TwoLeaderRounds > 0 }))
+	return b.String()
 }

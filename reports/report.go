@@ -203,6 +203,10 @@ func (rv review) writeTimeline(b *strings.Builder) {
 	if len(events) > 0 {
 		fmt.Fprintf(b, "In order: %s.", strings.Join(events, "; "))
 	}
+	if sp := rv.IncidentSpread; len(sp.Runs) > 0 {
+		run := sp.Runs[0]
+		fmt.Fprintf(b, " This is the incident as written, one run of its spread (phase 0, seed %d: %s leaderless). %s", run.Seed, u.span(run.Stats.LeaderlessRounds), spreadSentences(rv.Tick, sp))
+	}
 	if rv.Tick == 0 {
 		b.WriteString(" The round-by-round text is in `timeline.txt`.\n\n")
 	} else {

@@ -236,11 +236,12 @@ func TestReplayFigure(t *testing.T) {
 		c.Nodes, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Jitter, c.Period, c.Rounds = 3, lease, 0, 10, 2, true, 60, 300
 		in.Apply(&c)
 		var r model.Runner
-		leaderless, twoLeaders, st, err := in.Spans(&r, c)
+		run, err := in.Spans(&r, c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows = append(rows, reports.ReplayRow{Name: fmt.Sprintf("lease %ds", lease), Config: c, Stats: st, Leaderless: leaderless, TwoLeaders: twoLeaders})
+		one := incident.Spread{Sample: incident.Sample{Phases: 1, Seeds: 1}, Runs: []incident.Run{run}}
+		rows = append(rows, reports.ReplayRow{Name: fmt.Sprintf("lease %ds", lease), Config: c, Spread: one, Run: run})
 	}
 	fig := reports.ReplayFigure(tick, in, rows)
 	var b bytes.Buffer

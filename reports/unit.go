@@ -99,3 +99,7 @@ func (u unit) twoLeader(n int) string {
 	}
 	return u.span(n) + " of two leaders"
 }
+
+// time is n rounds as a table cell of a table in seconds (with a tick) or
+// rounds: "5".
+func (u unit) time(n int) string { return string(u.t.AppendStat(nil, model.LeaderlessRounds, n)) }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 )
@@ -37,9 +38,14 @@ type Review struct {
 	Heat         []Result           // Ranges.Leases × Ranges.Outages, lease outermost
 	Cost         [2]ArrangementCost // plain, and fencing + persistent trigger
 	Timeline     []model.TraceRound // the plain run, round by round (model.TraceWindow)
-	Zone         []Result           // a zone of ZoneDown(base) nodes failing together: ZoneDown … MostNodes nodes × quorum off, on
-	NodeStudy    *sweep.MonteCarlo
-	Nodes        []sweep.Summary // independent failures: StudyNodes × quorum off, on
+	// IncidentSpread is the plain run's spread over the incident's phase
+	// and the followers' jitter, if the event is an incident: the
+	// timeline is its run at phase 0 and seed Seed, the incident as
+	// written.
+	IncidentSpread incident.Spread
+	Zone           []Result // a zone of ZoneDown(base) nodes failing together: ZoneDown … MostNodes nodes × quorum off, on
+	NodeStudy      *sweep.MonteCarlo
+	Nodes          []sweep.Summary // independent failures: StudyNodes × quorum off, on
 
 	// Recommendation ranks Candidates (the base lease among them) over
 	// Mix at the first of EventsPerYear, by the phase method: what each
@@ -217,6 +223,11 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	}
 	if rv.Timeline, _, err = r.TraceRounds(plain, event); err != nil {
 		return nil, err
+	}
+	if opt.Incident != nil {
+		if rv.IncidentSpread, err = incident.Of(opt.Incident).SpreadOf(plain, opt.Seed); err != nil {
+			return nil, err
+		}
 	}
 	for nodes := ZoneDown(base); nodes <= MostNodes(base); nodes++ {
 		for _, quorum := range []bool{false, true} {

@@ -63,7 +63,8 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 
 // reproduce writes the command that runs c as check ran it: leasesim run
 // with every parameter or, against an incident, leasesim replay of it with
-// every parameter the incident leaves free, times in the tick's unit.
+// every parameter the incident leaves free, at the phase it is written in,
+// times in the tick's unit.
 func reproduce(c model.Config, tick model.Tick, incidentFile, epoch string) string {
 	b := []byte("leasesim run")
 	if incidentFile != "" {
@@ -74,6 +75,9 @@ func reproduce(c model.Config, tick model.Tick, incidentFile, epoch string) stri
 	}
 	if epoch != "" {
 		b = fmt.Appendf(b, " --epoch=%s", epoch)
+	}
+	if incidentFile != "" { // the incident as written, not replay's spread over its phases
+		b = fmt.Appendf(b, " --phase=%s", tick.FormatValue(model.Outage, 0))
 	}
 	for p := model.Param(0); int(p) < model.NumParams; p++ {
 		if incidentFile == "" || !slices.Contains(incidentParams, p) {

@@ -31,8 +31,10 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	seed := new(uint64)
 	addJitterSeedFlag(fs, seed)
 	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")
-	trace := fs.Bool("trace", false, "print each setting's run round by round after the table")
-	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline, zoomed to the incident, to this PNG file")
+	var pin model.Config // its outage field holds --phase, a length of time
+	fs.Var(paramValue{model.Outage, &pin, new(string)}, "phase", "pin one run: move the incident this much later (rounds, or a duration with a tick) and run it with --seed's jitter alone, for a post-mortem that knows both; without it, each setting's spread over every phase and, with jitter, 32 seeds from --seed")
+	trace := fs.Bool("trace", false, "print each setting's drawn run (its spread's median, or the pinned one) round by round after the table")
+	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline (each setting's median run, or the pinned one), zoomed to the incident, to this PNG file")
 	return func(ctx context.Context, std *streams) error {
 		if fs.NArg() != 1 {
 			if _, err := epochOf(fs, *epoch); err != nil {
@@ -66,7 +68,12 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return err
 		}
+		pinned := -1
+		if fs.Changed("phase") {
+			pinned = pin.Outage
+		}
 		var rows []reports.ReplayRow
+		runs, runRounds, runNodes := 0, 0, 0
 		for _, s := range settingsOf {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -86,18 +93,42 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if err := cfg.Validate(); err != nil {
 				return usage(err)
 			}
-			r := model.Runner{JitterSeed: model.JitterSeed(*seed)}
-			leaderless, twoLeaders, st, err := in.Spans(&r, cfg)
-			if err != nil {
+			sample := incident.SampleOf(cfg, *seed)
+			if pinned >= 0 {
+				sample = incident.Sample{Phase: pinned, Phases: 1, Seed: *seed, Seeds: 1}
+			}
+			if runs += sample.Count(); runs > incident.MaxRuns {
+				return usagef("the spread of %s over its incident's phases (lcm(--retry-period, --renewal)) and jitter seeds, and of the settings before it, is more than %d runs: compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRuns)
+			}
+			if last := cfg.Rounds + sample.Phase + sample.Phases - 1; last > model.MaxRounds {
+				return usagef("%s: moved %d rounds later, the run lasts %d rounds, more than the model's %d (--rounds, --phase)", s.Name, sample.Phase+sample.Phases-1, last, model.MaxRounds)
+			}
+			if runRounds += sample.Count() * (cfg.Rounds + sample.Phase + sample.Phases); runRounds > incident.MaxRunRounds { // each factor bounded: no overflow
+				return usagef("the runs of %s's spread, and of the settings before it, are more than %d rounds together: give fewer --rounds, compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRunRounds)
+			}
+			if runNodes += sample.Count() * cfg.Nodes; runNodes > incident.MaxRunNodes {
+				return usagef("the runs of %s's spread, and of the settings before it, have more than %d nodes together: give fewer --nodes, compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRunNodes)
+			}
+			rows = append(rows, reports.ReplayRow{Name: s.Name, Config: cfg, Spread: incident.Spread{Sample: sample}})
+		}
+		for i := range rows {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			row := &rows[i]
+			if row.Spread, err = in.Spread(row.Config, row.Spread.Sample); err != nil {
 				return usage(err)
 			}
-			row := reports.ReplayRow{Name: s.Name, Config: cfg, Stats: st, Leaderless: leaderless, TwoLeaders: twoLeaders}
+			row.Run = row.Spread.Median()
 			if *trace {
-				if row.Trace, err = r.AppendTrace(nil, cfg, in.Schedule()); err != nil {
+				moved, cfg := in.Moved(row.Run.Phase), row.Config
+				moved.Apply(&cfg)
+				cfg.Rounds += row.Run.Phase
+				r := model.Runner{JitterSeed: model.JitterSeed(row.Run.Seed)}
+				if row.Trace, err = r.AppendTrace(nil, cfg, moved.Schedule()); err != nil {
 					return err
 				}
 			}
-			rows = append(rows, row)
 		}
 		configs := make([]model.Config, len(rows))
 		for i, row := range rows {

@@ -179,6 +179,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"replay", "--preset", "kubernetes", "--nodes", "2", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: ../../testdata/incidents/api-partition.txt: line 6: node 2, but the run has 2 nodes (--nodes)`},
 		{[]string{"replay", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: ../../testdata/incidents/api-partition.txt: line 5: start "2m": want a whole number from 1 to 1000000000 (rounds); durations such as 2m need --tick`},
 		{[]string{"replay", "--preset", "kubernetes,consul", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: --preset consul's rounds are 500ms, kubernetes's 1s: give --tick to compare them`},
+		// 990 leases × 2 phases × 32 seeds: refused before any run, at the lease that passes 50,000 runs.
+		{[]string{"replay", "--preset", "kubernetes", "--lease", "11s:1000s:1s", "--nodes", "3", "../../testdata/incidents/brownout.txt"}, `leasesim replay: the spread of kubernetes, lease 13m12s over its incident's phases (lcm(--retry-period, --renewal)) and jitter seeds, and of the settings before it, is more than 50000 runs: compare fewer settings (--preset, --lease), or pin one run with --phase`},
+		{[]string{"replay", "--preset", "kubernetes", "--nodes", "200000", "../../testdata/incidents/brownout.txt"}, `leasesim replay: the runs of kubernetes, lease 15s's spread, and of the settings before it, have more than 10000000 nodes together: give fewer --nodes, compare fewer settings (--preset, --lease), or pin one run with --phase`},
+		{[]string{"replay", "--preset", "kubernetes", "--rounds", "100000h", "--nodes", "3", "../../testdata/incidents/brownout.txt"}, `leasesim replay: the runs of kubernetes, lease 15s's spread, and of the settings before it, are more than 1000000000 rounds together: give fewer --rounds, compare fewer settings (--preset, --lease), or pin one run with --phase`},
 		{[]string{"replay", "--tick", "1s", "--epoch", "yesterday", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: invalid argument "yesterday" for "--epoch" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z`},
 		{[]string{"measure", "--period", "x"}, `leasesim measure: invalid argument "x" for "--period" flag: want a whole number from 1 to 1000000000`},
 		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, settings, report, replay`},
@@ -271,7 +275,7 @@ func TestReproduce(t *testing.T) {
 		incident, has string
 	}{
 		{0, "", "leasesim run --nodes=3 --lease=15 --renewal=3 "},
-		{model.Tick(time.Second), mixed, "leasesim replay --trace --tick=1s --nodes=3 --lease=15s --renewal=3s "},
+		{model.Tick(time.Second), mixed, "leasesim replay --trace --tick=1s --phase=0s --nodes=3 --lease=15s --renewal=3s "},
 	} {
 		cmd := reproduce(c, tt.tick, tt.incident, "")
 		if !strings.HasPrefix(cmd, tt.has) || strings.Contains(cmd, "--outage") != (tt.incident == "") {
