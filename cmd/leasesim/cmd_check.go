@@ -22,6 +22,8 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.CheckGrid()
 	addGridFlags(fs, &g, model.Params()...)
 	tick := addTickFlag(fs)
+	addPresetFlag(fs)
+	addJitterSeedFlag(fs, &g.Seed)
 	incident := addIncidentFlags(fs, "check every configuration against this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations checked in parallel; the output is the same for any number")
@@ -43,7 +45,7 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		bad := 0
 		checked, refused, err := sweep.Check(ctx, &g, sweep.CheckOptions{Workers: workers}, func(c model.Config, violation error) error {
 			bad++
-			_, err := fmt.Fprintf(std.out, "violation: %s: %v\n", reproduce(c, g.Tick, *incident.file, *incident.epoch), violation)
+			_, err := fmt.Fprintf(std.out, "violation: %s: %v\n", reproduce(c, g.Tick, g.Seed, *incident.file, *incident.epoch), violation)
 			return err
 		}, progress)
 		if err != nil {
@@ -64,8 +66,8 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // reproduce writes the command that runs c as check ran it: leasesim run
 // with every parameter or, against an incident, leasesim replay of it with
 // every parameter the incident leaves free, at the phase it is written in,
-// times in the tick's unit.
-func reproduce(c model.Config, tick model.Tick, incidentFile, epoch string) string {
+// times in the tick's unit, and the jitter's seed if it is not 0.
+func reproduce(c model.Config, tick model.Tick, seed uint64, incidentFile, epoch string) string {
 	b := []byte("leasesim run")
 	if incidentFile != "" {
 		b = []byte("leasesim replay --trace")
@@ -75,6 +77,9 @@ func reproduce(c model.Config, tick model.Tick, incidentFile, epoch string) stri
 	}
 	if epoch != "" {
 		b = fmt.Appendf(b, " --epoch=%s", epoch)
+	}
+	if seed != 0 {
+		b = fmt.Appendf(b, " --seed=%d", seed)
 	}
 	if incidentFile != "" { // the incident as written, not replay's spread over its phases
 		b = fmt.Appendf(b, " --phase=%s", tick.FormatValue(model.Outage, 0))

@@ -231,6 +231,30 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestCheckPreset: check takes a lock's and a scheduler's defaults as
+// every other model command does (one value of each parameter they set,
+// the other lists kept), and the jitter's seed, which a violation's
+// command then carries.
+func TestCheckPreset(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		// 2 outages × 2 starts × 2 batch lengths × 2^9 toggles × 4 downs × 3 drifts, the lease settings the preset's
+		{[]string{"--preset", "kubernetes"}, "checked 49152 configurations: every invariant holds\n"},
+		// the scheduler fixes the persistent trigger, catch-up and idempotency key: a quarter as many
+		{[]string{"--preset", "kubernetes", "--scheduler", "cronjob", "--seed", "7"}, "checked 12288 configurations: every invariant holds\n"},
+	} {
+		args := append([]string{"check", "--nodes", "2", "--outage", "0s,20s", "--rounds", "60s", "--period", "30s"}, tt.args...)
+		if code, stdout, stderr := runCmd(t, args...); code != 0 || stdout != tt.want || stderr != "" {
+			t.Errorf("%v: exit %d, %q, %q, want %q", tt.args, code, stdout, stderr, tt.want)
+		}
+	}
+	if cmd := reproduce(model.Default(), 0, 7, "", ""); !strings.HasPrefix(cmd, "leasesim run --seed=7 --nodes=") {
+		t.Errorf("reproduce with seed 7: %q", cmd)
+	}
+}
+
 // TestCheckIncident: check runs a grid against an incident, each node
 // failing its own way, with the kinds' invariants; the kind flags and the
 // group outage's are refused beside it, as are runs that end before the
@@ -277,7 +301,7 @@ func TestReproduce(t *testing.T) {
 		{0, "", "leasesim run --nodes=3 --lease=15 --renewal=3 "},
 		{model.Tick(time.Second), mixed, "leasesim replay --trace --tick=1s --phase=0s --nodes=3 --lease=15s --renewal=3s "},
 	} {
-		cmd := reproduce(c, tt.tick, tt.incident, "")
+		cmd := reproduce(c, tt.tick, 0, tt.incident, "")
 		if !strings.HasPrefix(cmd, tt.has) || strings.Contains(cmd, "--outage") != (tt.incident == "") {
 			t.Errorf("reproduce: %q, want it to begin %q, with the outage's flags only without an incident", cmd, tt.has)
 		}
