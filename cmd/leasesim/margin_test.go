@@ -20,8 +20,8 @@ func TestTwoLeaderWarnings(t *testing.T) {
 		who  string // what the line names before the warning
 	}{
 		{[]string{"run", "--preset", "openshift-sno", "--nodes", "3", "--period", "1h", "--rounds", "2h"}, ""},
-		{[]string{"replay", "--preset", "kubernetes,openshift-sno", "--nodes", "3", "--period", "1h", incident}, "openshift-sno, lease 4m30s: "},
-		{[]string{"replay", "--preset", "openshift-sno", "--lease", "4m30s,4m40s", "--nodes", "3", "--period", "1h", incident}, "openshift-sno, lease 4m30s (and 1 more of the 2 settings): "},
+		{[]string{"replay", "--preset", "kubernetes,openshift-sno", "--phase", "0s", "--nodes", "3", "--period", "1h", incident}, "openshift-sno, lease 4m30s: "},
+		{[]string{"replay", "--preset", "openshift-sno", "--lease", "4m30s,4m40s", "--phase", "0s", "--nodes", "3", "--period", "1h", incident}, "openshift-sno, lease 4m30s (and 1 more of the 2 settings): "},
 		{[]string{"montecarlo", "--preset", "openshift-sno", "--nodes", "3", "--period", "24h", "--rounds", "720h", "--replicas", "2"}, ""},
 	} {
 		code, stdout, stderr := runCmd(t, tt.args...)
