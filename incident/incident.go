@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,24 +157,48 @@ func (in Incident) overlap() (f, g Failure, found bool) {
 // parseStart reads when a failure began: a round or a duration in the unit
 // of t (model.Start), or a timestamp after epoch.
 func parseStart(s string, t model.Tick, epoch time.Time) (int, error) {
-	if ts, err := time.Parse(time.RFC3339, s); err == nil {
+	ts, err := time.Parse(time.RFC3339, s)
+	switch {
+	case err == nil:
 		if epoch.IsZero() {
 			return 0, fmt.Errorf("a timestamp needs --epoch, the moment the run begins")
 		}
 		if t == 0 {
 			return 0, fmt.Errorf("a timestamp needs --tick")
 		}
+		if ts.Before(epoch) {
+			return 0, fmt.Errorf("before the epoch %s: want a moment of the run", epoch.Format(time.RFC3339))
+		}
 		d := ts.Sub(epoch)
-		if d < 0 || d%time.Duration(t) != 0 {
-			return 0, fmt.Errorf("%s after the epoch: want a whole number of ticks of %s, not before it", d, t)
+		if d == math.MaxInt64 { // Sub saturates some 292 years on
+			return 0, fmt.Errorf("centuries after the epoch %s: want a moment of the run", epoch.Format(time.RFC3339))
+		}
+		if d%time.Duration(t) != 0 {
+			return 0, fmt.Errorf("%s after the epoch: want a whole number of ticks of %s", d, t)
 		}
 		s = d.String()
+	case looksLikeTimestamp(s):
+		return 0, fmt.Errorf("not an RFC 3339 timestamp, as 2026-11-30T23:58:00Z: %v", err)
 	}
 	first, err := t.ParseValue(model.Start, s)
 	if err != nil {
 		return 0, fmt.Errorf("want %s", t.Accepts(model.Start))
 	}
 	return first, nil
+}
+
+// looksLikeTimestamp reports whether s begins as a date does (2026-11-30T…),
+// so that a malformed timestamp is refused as one, not as a duration.
+func looksLikeTimestamp(s string) bool {
+	if len(s) < 11 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for _, i := range []int{0, 1, 2, 3, 5, 6, 8, 9} {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // needsTick is the hint that a duration was given where rounds were

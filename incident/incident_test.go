@@ -321,3 +321,21 @@ func TestSpreadOfBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestTimestampsRefused: a timestamp before the epoch, centuries after it
+// (past what a time.Duration holds) or malformed is refused for what it
+// is, not as a wrong number of ticks or a bad duration.
+func TestTimestampsRefused(t *testing.T) {
+	epoch := time.Date(2026, 11, 30, 23, 58, 0, 0, time.UTC)
+	for _, tt := range []struct{ start, want string }{
+		{"2026-11-30T23:00:00Z", `before the epoch 2026-11-30T23:58:00Z: want a moment of the run`},
+		{"2400-01-01T00:00:00Z", `centuries after the epoch 2026-11-30T23:58:00Z: want a moment of the run`},
+		{"2026-11-30T25:00:00Z", `not an RFC 3339 timestamp, as 2026-11-30T23:58:00Z: parsing time "2026-11-30T25:00:00Z": hour out of range`},
+		{"2026-11-30T23:59", `not an RFC 3339 timestamp, as 2026-11-30T23:58:00Z: parsing time "2026-11-30T23:59" as`},
+	} {
+		_, err := incident.Parse(strings.NewReader("0, isolate, "+tt.start+", 5s\n"), model.Tick(time.Second), epoch)
+		if want := `line 1: start "` + tt.start + `": ` + tt.want; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", tt.start, err, want)
+		}
+	}
+}
