@@ -268,7 +268,7 @@ func TestRecommendationAgainstBruteForce(t *testing.T) {
 	base.Nodes, base.Lease, base.PersistentTrigger, base.BatchLen = 3, 4, true, 3
 	opt := study.DefaultReviewOptions(base)
 	opt.Replicas, opt.EventsPerYear = 2, []float64{10}
-	opt.Candidates = []int{1, 2, 3, 5, 6, 8}
+	opt.CandidateLeases = []int{1, 2, 3, 5, 6, 8}
 	opt.Mix = []cost.MixEntry{{Outage: 2, Weight: 0.6}, {Outage: 5, Weight: 0.3}, {Outage: 9, Weight: 0.1}}
 	verdict := regexp.MustCompile(`\*\*(?:Set the lease to|Keep the lease at|Leases) ([^*]+?)(?: tie)?\*\*`)
 	number := regexp.MustCompile(`\d+`)
@@ -300,7 +300,7 @@ func TestRecommendationAgainstBruteForce(t *testing.T) {
 
 		// Every candidate's yearly cost, by brute force; those within the
 		// 0.05 the report shows costs to are a tie.
-		leases := append(slices.Clone(opt.Candidates), base.Lease)
+		leases := append(slices.Clone(opt.CandidateLeases), base.Lease)
 		slices.Sort(leases)
 		costs := make([]float64, len(leases))
 		var r model.Runner
