@@ -531,3 +531,102 @@ func TestPareto(t *testing.T) {
 		}
 	}
 }
+
+// TestPhaseMethodQuietPhases: over a long period, where most outage
+// starts meet no batch, the phase method's figures are those of running
+// every phase, exactly without jitter (the quiet phases stand in by the
+// retry and re-read cycle) and within a few per cent with it (the quiet
+// phases are a sample of the followers' jitter), for the round model, a
+// renew deadline, long batches with the persistent trigger, fencing, a
+// batch cut by the run's end, and an incident.
+func TestPhaseMethodQuietPhases(t *testing.T) {
+	round := model.Default()
+	round.Nodes, round.Period, round.Renewal, round.Lease, round.Outage = 3, 300, 3, 4, 5
+	deadline := round
+	deadline.Renewal, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod, deadline.Outage = 0, 9, 6, 2, 8
+	long := deadline
+	long.BatchLen, long.PersistentTrigger, long.Fencing = 40, true, true
+	short := deadline
+	short.Outage = 3
+	jitter := deadline
+	jitter.Jitter, jitter.Period = true, 20000
+	jitterLong := long
+	jitterLong.Jitter, jitterLong.Period = true, 20000
+	incident := model.Windows{{Node: 0, First: 1, Last: 8, Failure: model.Partitioned}, {Node: 1, First: 3, Last: 5, Failure: model.Crashed}}
+	tests := []struct {
+		name     string
+		c        model.Config
+		incident model.Windows
+		within   float64 // relative; 0: exactly
+	}{
+		{"round model", round, nil, 0},
+		{"renew deadline", deadline, nil, 0},
+		{"long batch, persistent trigger, fencing", long, nil, 0},
+		{"outage shorter than the deadline", short, nil, 0},
+		{"incident", deadline, incident, 0},
+		{"jitter", jitter, nil, 0.03},
+		{"jitter, long batch", jitterLong, nil, 0.03},
+	}
+	for _, tt := range tests {
+		c := tt.c
+		if tt.incident != nil {
+			c.Start, c.Outage = 1, 8
+		}
+		got, err := PhaseMethod(context.Background(), c, 7, tt.incident)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if plan := phasePlan(c, Phases(c), SettleRounds(c)); len(plan) > Phases(c)/2 {
+			t.Errorf("%s: %d of %d phases run: the shortcut is not tried", tt.name, len(plan), Phases(c))
+		}
+		var want EventEffect
+		var r model.Runner
+		var moved model.Windows
+		phases := Phases(c)
+		for k := range phases {
+			run := c
+			run.Start = c.Period + 1 + k
+			run.Rounds = run.Start + SettleRounds(c)
+			if c.Jitter {
+				r.JitterSeed = phaseSeed(7, k)
+			}
+			moved = moved[:0]
+			for _, w := range tt.incident {
+				w.First, w.Last = w.First+run.Start-c.Start, w.Last+run.Start-c.Start
+				moved = append(moved, w)
+			}
+			var st model.Stats
+			if tt.incident != nil {
+				st, err = r.RunSchedule(run, moved)
+			} else {
+				st, err = r.Run(run)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := float64(phases)
+			want.Missed += float64(st.Missed) / n
+			want.Unwritten += float64(st.MissedParts) / float64(c.BatchLen) / n
+			want.Rewritten += float64(st.DoubledParts) / float64(c.BatchLen) / n
+			want.DelayedRounds += float64(st.DelayedRounds) / n
+			want.LeaderlessRounds += float64(st.LeaderlessRounds) / n
+			want.TwoLeaderRounds += float64(st.TwoLeaderRounds) / n
+			want.Handovers += float64(st.Handovers) / n
+		}
+		for _, f := range []struct {
+			what      string
+			got, want float64
+		}{
+			{"missed", got.Missed, want.Missed}, {"unwritten", got.Unwritten, want.Unwritten}, {"rewritten", got.Rewritten, want.Rewritten},
+			{"delayed rounds", got.DelayedRounds, want.DelayedRounds}, {"leaderless rounds", got.LeaderlessRounds, want.LeaderlessRounds},
+			{"two-leader rounds", got.TwoLeaderRounds, want.TwoLeaderRounds}, {"handovers", got.Handovers, want.Handovers},
+		} {
+			if math.Abs(f.got-f.want) > 1e-9+tt.within*math.Abs(f.want) {
+				t.Errorf("%s: %s %g, every phase gives %g", tt.name, f.what, f.got, f.want)
+			}
+		}
+		if want.LeaderlessRounds == 0 {
+			t.Errorf("%s: no leaderless round: %+v", tt.name, want)
+		}
+	}
+}
