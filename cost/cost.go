@@ -20,6 +20,7 @@ package cost
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/leasesim/leasesim/model"
 )
@@ -199,11 +200,12 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	in := EventEffect{Phases: phases, Horizon: horizon}
 	var r model.Runner
 	var moved model.Windows // the incident, moved to the phase's start
-	for i, p := range phasePlan(c, phases, horizon) {
-		k, w := p.k, p.weight
+	i := 0
+	for k, w := range phasePlan(c, phases, horizon) {
 		if i%4096 == 0 && ctx.Err() != nil {
 			return EventEffect{}, ctx.Err()
 		}
+		i++
 		run := c
 		run.Start = c.Period + 1 + k
 		run.Rounds = run.Start + horizon
@@ -246,19 +248,12 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	return in, nil
 }
 
-// phaseRun is one phase the phase method runs, and how many phases it
-// stands for.
-type phaseRun struct {
-	k      int
-	weight float64
-}
-
 // MaxQuietSample is the most quiet phases (phasePlan) the phase method
 // runs with jitter, where each phase draws its own.
 const MaxQuietSample = 2048
 
-// phasePlan is the phases the phase method runs, each weighted by the
-// phases it stands for, their weights summing to phases. A phase is near
+// phasePlan yields the phases the phase method runs, each with how many
+// phases it stands for, the weights summing to phases. A phase is near
 // when a trigger falls within reach of its outage (reach = horizon −
 // period: the rounds SettleRounds gives the model to settle): from a
 // batch still running when the outage starts (batch_len + reach before
@@ -273,70 +268,67 @@ const MaxQuietSample = 2048
 // jitter, so the quiet phases are a sample: every q-th phase, q coprime to
 // the cycle, at most MaxQuietSample of them, each standing for an equal
 // share of the quiet phases; the near phases are still each run with
-// their own draw. With drift, a long batch or few phases, every phase is
-// run.
-func phasePlan(c model.Config, phases, horizon int) []phaseRun {
-	reach := horizon - c.Period
-	near := func(k int) bool {
-		s := c.Period + 1 + k
-		return triggerIn(c.Period, s-c.BatchLen-reach, s+2*reach) || triggerIn(c.Period, s+horizon-c.BatchLen-reach, s+horizon)
-	}
-	cycle := c.RetryPeriod
-	if c.Renewal > 0 {
-		cycle = lcm(cycle, c.Renewal)
-	}
-	var plan []phaseRun
-	if c.Drift != 0 || cycle > phases/4 {
-		for k := range phases {
-			plan = append(plan, phaseRun{k, 1})
+// their own draw. With drift or a cycle over a quarter of the phases,
+// every phase is run.
+func phasePlan(c model.Config, phases, horizon int) iter.Seq2[int, float64] {
+	return func(yield func(int, float64) bool) {
+		reach := horizon - c.Period
+		near := func(k int) bool {
+			s := c.Period + 1 + k
+			return triggerIn(c.Period, s-c.BatchLen-reach, s+2*reach) || triggerIn(c.Period, s+horizon-c.BatchLen-reach, s+horizon)
 		}
-		return plan
-	}
-	quiet := 0
-	counts := make([]int, cycle) // quiet phases of each residue
-	first := make([]int, cycle)  // the first quiet phase of each residue
-	for k := range phases {
-		switch {
-		case near(k):
-			plan = append(plan, phaseRun{k, 1})
-		default:
+		cycle := c.RetryPeriod
+		if c.Renewal > 0 {
+			cycle = lcm(cycle, c.Renewal)
+		}
+		if c.Drift != 0 || cycle > phases/4 {
+			for k := range phases {
+				if !yield(k, 1) {
+					return
+				}
+			}
+			return
+		}
+		quiet := 0
+		counts := make([]int, cycle) // quiet phases of each residue
+		first := make([]int, cycle)  // the first quiet phase of each residue
+		for k := range phases {
+			if near(k) {
+				if !yield(k, 1) {
+					return
+				}
+				continue
+			}
 			if counts[k%cycle] == 0 {
 				first[k%cycle] = k
 			}
 			counts[k%cycle]++
 			quiet++
 		}
-	}
-	if !c.Jitter {
-		for r, n := range counts {
-			if n > 0 {
-				plan = append(plan, phaseRun{first[r], float64(n)})
+		q := max(1, quiet/MaxQuietSample)
+		for lcm(q, cycle) != q*cycle {
+			q++
+		}
+		sampled := 0
+		for k := 0; c.Jitter && k < phases; k += q {
+			if !near(k) {
+				sampled++
 			}
 		}
-		return plan
-	}
-	q := max(1, quiet/MaxQuietSample)
-	for lcm(q, cycle) != q*cycle {
-		q++
-	}
-	var sample []int
-	for k := 0; k < phases; k += q {
-		if !near(k) {
-			sample = append(sample, k)
+		if sampled > 0 {
+			for k := 0; k < phases; k += q {
+				if !near(k) && !yield(k, float64(quiet)/float64(sampled)) {
+					return
+				}
+			}
+			return
 		}
-	}
-	if len(sample) == 0 {
-		for r, n := range counts { // quiet phases no stride meets: one of each residue
-			if n > 0 {
-				plan = append(plan, phaseRun{first[r], float64(n)})
+		for r, n := range counts { // without jitter (or no sample): one of each residue
+			if n > 0 && !yield(first[r], float64(n)) {
+				return
 			}
 		}
-		return plan
 	}
-	for _, k := range sample {
-		plan = append(plan, phaseRun{k, float64(quiet) / float64(len(sample))})
-	}
-	return plan
 }
 
 // triggerIn reports whether a trigger (a round k·period, k ≥ 1) falls in
