@@ -340,8 +340,9 @@ func TestRecommendationAgainstBruteForce(t *testing.T) {
 }
 
 // TestCandidatesAgreeWithAnswer: candidates.csv marks recommended exactly
-// the leases report.md's answer names (the lease to set, the tie, the
-// lease to keep, or the Pareto front), and current the base lease alone.
+// the candidates report.md's answer names as lease/renew deadline/retry
+// period (the settings to set and those as cheap, the settings to keep, or
+// the Pareto front), and current the base's settings alone.
 func TestCandidatesAgreeWithAnswer(t *testing.T) {
 	rv := kubernetesReview(t)
 	for _, tt := range []struct {
@@ -374,8 +375,13 @@ func TestCandidatesAgreeWithAnswer(t *testing.T) {
 		named := 0
 		for _, row := range rows {
 			f := strings.Split(row, ",")
-			lease, current, recommended := f[0]+"s", f[8] == "true", f[9] == "true"
-			if current != (f[0] == strconv.Itoa(rv.Base.Lease)) {
+			var settings [3]string // lease/renew deadline/retry period, as the answer names a candidate
+			for i := range settings {
+				n, _ := strconv.Atoi(f[i])
+				settings[i] = (time.Duration(n) * time.Second).String()
+			}
+			lease, current, recommended := strings.Join(settings[:], "/"), f[8] == "true", f[9] == "true"
+			if current != (f[0] == strconv.Itoa(rv.Base.Lease) && f[1] == strconv.Itoa(rv.Base.RenewDeadline) && f[2] == strconv.Itoa(rv.Base.RetryPeriod)) {
 				t.Errorf("%s: %s: current %t", tt.name, row, current)
 			}
 			if recommended {
