@@ -408,7 +408,11 @@ func (rv review) writeSettingsAnswer(b *strings.Builder) {
 		if len(cheapest) > 1 {
 			also = ", or as cheap " + rv.names(cheapest[1:], ranks)
 		}
-		fmt.Fprintf(b, "**%s** (%s%s): %s a year against %s for the current %s", rv.change(top.Candidate, current.Candidate), rv.name(top.Candidate), also, least, thousands(current.Cost(rv.Weights), 1), rv.name(current.Candidate))
+		unsafe := ""
+		if current.NoMargin {
+			unsafe = ", which leaves no two-leader margin"
+		}
+		fmt.Fprintf(b, "**%s** (%s%s): %s a year against %s for the current %s%s", rv.change(top.Candidate, current.Candidate), rv.name(top.Candidate), also, least, thousands(current.Cost(rv.Weights), 1), rv.name(current.Candidate), unsafe)
 	}
 }
 
@@ -477,6 +481,9 @@ func (rv review) writeWhy(b *strings.Builder) {
 		}
 	}
 	var parts []string
+	if current.NoMargin {
+		parts = append(parts, fmt.Sprintf("it leaves a two-leader margin of %s, where with the current settings a follower can take over before a cut-off leader gives up", u.span(top.Margin)))
+	}
 	if ridden != nil {
 		parts = append(parts, "it rides out "+andList(ridden)+", where the current settings hand over")
 	}
