@@ -112,18 +112,18 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 			currentOn = currentOn || r.Candidate == current.Candidate
 		}
 	}
-	what := "lease"
+	what, plural, other := "lease", "leases", "lease"
 	if rv.varies() {
-		what = "settings"
+		what, plural, other = "settings", "candidates", "candidate"
 	}
-	fmt.Fprintf(b, "No prices were given, so no one %s is recommended: the candidates to choose among are %s, the Pareto front (no other candidate is as good in missed and double lines, delay and handovers, and better in one). ", what, rv.names(onFront, ranks))
+	fmt.Fprintf(b, "No prices were given, so no one %s is recommended: the %s to choose among are %s, the Pareto front (no other %s is as good in missed and double lines, delay and handovers, and better in one). ", what, plural, rv.names(onFront, ranks), other)
 	switch {
 	case currentOn:
 		fmt.Fprintf(b, "The current %s is on it. ", what)
 	case current.NoMargin:
 		fmt.Fprintf(b, "The current %s is not: it leaves no two-leader margin. ", what)
 	default:
-		fmt.Fprintf(b, "The current %s is not: another candidate is as good in every measure and better in one. ", what)
+		fmt.Fprintf(b, "The current %s is not: another %s is as good in every measure and better in one. ", what, other)
 	}
 	b.WriteString("Price a missed and a double line, an hour of delay and a handover (`--cost-missed-line`, `--cost-double-line`, `--cost-delay-hour`, `--cost-handover`, or a review file's `prices`) to have one chosen.\n\n")
 	rv.writeSensitivity(b)
