@@ -282,7 +282,9 @@ func TestCandidates(t *testing.T) {
 	deadline.Renewal, deadline.Jitter, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod = 0, true, 7, 3, 1
 	round := model.Default()
 	round.Lease = 4
-	k := func(lease, d, retry int) cost.Candidate { return cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry} }
+	k := func(lease, d, retry int) cost.Candidate {
+		return cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry}
+	}
 	tests := []struct {
 		name                   string
 		base                   model.Config
