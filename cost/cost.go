@@ -8,7 +8,8 @@
 //     an event falls there.
 //   - Phase: the model itself is asked. The outage is started at every
 //     phase of lcm(period, renewal), each run long enough for the system to
-//     settle, and the batches missed and double-started are averaged; a
+//     settle (the phases no batch meets stood for by a few: PhaseMethod),
+//     and the batches missed and double-started are averaged; a
 //     batch that takes time counts by its parts, a part missed or written
 //     twice as 1/batch_len of a batch.
 //
@@ -19,6 +20,7 @@ package cost
 import (
 	"context"
 	"fmt"
+	"iter"
 
 	"github.com/leasesim/leasesim/model"
 )
@@ -133,6 +135,12 @@ const MaxPhases = 10_000_000
 // same seed gives the same figures. It stops with ctx.Err() when ctx is
 // cancelled.
 //
+// Not every phase is run (phasePlan): a phase whose outage no batch meets
+// is stood for by one of its retry and re-read cycle, so that a daily
+// batch at one-second rounds costs a few thousand runs, not 86,400.
+// Without jitter the figures are those of every phase exactly; with it,
+// the phases no batch meets are a sample of at most MaxQuietSample.
+//
 // The outage event is c's group outage, or if incident is set its
 // failures, moved to start where the outage would (c's outage fields their
 // span, as incident.Incident.Apply sets them).
@@ -192,10 +200,12 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	in := EventEffect{Phases: phases, Horizon: horizon}
 	var r model.Runner
 	var moved model.Windows // the incident, moved to the phase's start
-	for k := range phases {
-		if k%4096 == 0 && ctx.Err() != nil {
+	i := 0
+	for k, w := range phasePlan(c, phases, horizon) {
+		if i%4096 == 0 && ctx.Err() != nil {
 			return EventEffect{}, ctx.Err()
 		}
+		i++
 		run := c
 		run.Start = c.Period + 1 + k
 		run.Rounds = run.Start + horizon
@@ -213,16 +223,16 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 		if err != nil {
 			return EventEffect{}, err
 		}
-		in.Missed += float64(st.Missed)
-		in.Unresolved += float64(st.Unresolved)
-		in.DoubleStarts += float64(st.DoubleStarts)
-		in.Unwritten += float64(st.MissedParts) / float64(c.BatchLen)
-		in.Rewritten += float64(st.DoubledParts) / float64(c.BatchLen)
-		in.DelayedRounds += float64(st.DelayedRounds)
-		in.Rejected += float64(st.Rejected)
-		in.LeaderlessRounds += float64(st.LeaderlessRounds)
-		in.TwoLeaderRounds += float64(st.TwoLeaderRounds)
-		in.Handovers += float64(st.Handovers)
+		in.Missed += w * float64(st.Missed)
+		in.Unresolved += w * float64(st.Unresolved)
+		in.DoubleStarts += w * float64(st.DoubleStarts)
+		in.Unwritten += w * float64(st.MissedParts) / float64(c.BatchLen)
+		in.Rewritten += w * float64(st.DoubledParts) / float64(c.BatchLen)
+		in.DelayedRounds += w * float64(st.DelayedRounds)
+		in.Rejected += w * float64(st.Rejected)
+		in.LeaderlessRounds += w * float64(st.LeaderlessRounds)
+		in.TwoLeaderRounds += w * float64(st.TwoLeaderRounds)
+		in.Handovers += w * float64(st.Handovers)
 	}
 	n := float64(phases)
 	in.Missed /= n
@@ -236,6 +246,99 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	in.TwoLeaderRounds /= n
 	in.Handovers /= n
 	return in, nil
+}
+
+// MaxQuietSample is the most quiet phases (phasePlan) the phase method
+// runs with jitter, where each phase draws its own.
+const MaxQuietSample = 2048
+
+// phasePlan yields the phases the phase method runs, each with how many
+// phases it stands for, the weights summing to phases. A phase is near
+// when a trigger falls within reach of its outage (reach = horizon −
+// period: the rounds SettleRounds gives the model to settle): from a
+// batch still running when the outage starts (batch_len + reach before
+// it) to twice reach after it, or at the end of the run, where a batch
+// may be cut by the run's end. Every near phase is run. In a quiet phase
+// no batch meets the outage: its batch figures are zero, and its election
+// figures (leaderless and two-leader rounds, handovers) follow the retry
+// and re-read rounds alone, which repeat every lcm(renewal, retry
+// period) rounds. So without jitter one quiet phase of each residue of
+// that cycle stands for all quiet phases of its residue, and the figures
+// are those of every phase exactly. With jitter every phase draws its own
+// jitter, so the quiet phases are a sample: every q-th phase, q coprime to
+// the cycle, at most MaxQuietSample of them, each standing for an equal
+// share of the quiet phases; the near phases are still each run with
+// their own draw. With drift or a cycle over a quarter of the phases,
+// every phase is run.
+func phasePlan(c model.Config, phases, horizon int) iter.Seq2[int, float64] {
+	return func(yield func(int, float64) bool) {
+		reach := horizon - c.Period
+		near := func(k int) bool {
+			s := c.Period + 1 + k
+			return triggerIn(c.Period, s-c.BatchLen-reach, s+2*reach) || triggerIn(c.Period, s+horizon-c.BatchLen-reach, s+horizon)
+		}
+		cycle := c.RetryPeriod
+		if c.Renewal > 0 {
+			cycle = lcm(cycle, c.Renewal)
+		}
+		if c.Drift != 0 || cycle > phases/4 {
+			for k := range phases {
+				if !yield(k, 1) {
+					return
+				}
+			}
+			return
+		}
+		quiet := 0
+		counts := make([]int, cycle) // quiet phases of each residue
+		first := make([]int, cycle)  // the first quiet phase of each residue
+		for k := range phases {
+			if near(k) {
+				if !yield(k, 1) {
+					return
+				}
+				continue
+			}
+			if counts[k%cycle] == 0 {
+				first[k%cycle] = k
+			}
+			counts[k%cycle]++
+			quiet++
+		}
+		q := max(1, quiet/MaxQuietSample)
+		for lcm(q, cycle) != q*cycle {
+			q++
+		}
+		sampled := 0
+		for k := 0; c.Jitter && k < phases; k += q {
+			if !near(k) {
+				sampled++
+			}
+		}
+		if sampled > 0 {
+			for k := 0; k < phases; k += q {
+				if !near(k) && !yield(k, float64(quiet)/float64(sampled)) {
+					return
+				}
+			}
+			return
+		}
+		for r, n := range counts { // without jitter (or no sample): one of each residue
+			if n > 0 && !yield(first[r], float64(n)) {
+				return
+			}
+		}
+	}
+}
+
+// triggerIn reports whether a trigger (a round k·period, k ≥ 1) falls in
+// the rounds lo … hi.
+func triggerIn(period, lo, hi int) bool {
+	k := max(1, (lo+period-1)/period)
+	if lo < 0 {
+		k = 1
+	}
+	return k*period <= hi
 }
 
 // SettleRounds is how many rounds after an outage starts the model needs

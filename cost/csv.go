@@ -45,7 +45,7 @@ func WriteCostCSV(w io.Writer, t model.Tick, ps []ConfigProjection) error {
 // whether it is on their Pareto front, and its cost under w, left empty
 // when no weight is given. With a tick, the lease, the window, the delay
 // and the margin are in seconds, under names that say so.
-func WriteRecommendCSV(w io.Writer, t model.Tick, ranks []LeaseRank, weights Weights) error {
+func WriteRecommendCSV(w io.Writer, t model.Tick, ranks []Rank, weights Weights) error {
 	window, delayed, margin := "window_rounds_per_event", "delayed_rounds_per_year", "two_leader_margin_rounds"
 	if t != 0 {
 		window, delayed, margin = "window_s_per_event", "delayed_s_per_year", "two_leader_margin_s"

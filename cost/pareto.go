@@ -16,7 +16,7 @@ import (
 // measures are a rank's four yearly measures, as dominates compares them.
 type measures [4]float64
 
-func measuresOf(r LeaseRank) measures {
+func measuresOf(r Rank) measures {
 	return measures{r.MissedLines, r.DoubleLines, r.DelayedRounds, r.Handovers}
 }
 
@@ -86,7 +86,7 @@ func (t *kdTree) build(idx []int) int {
 
 // dominated reports whether some rank of node at dominates ranks[i], by
 // dominates.
-func (t *kdTree) dominated(at, i int, ranks []LeaseRank) bool {
+func (t *kdTree) dominated(at, i int, ranks []Rank) bool {
 	n, r := &t.nodes[at], t.m[i]
 	better := false
 	for k := range r {

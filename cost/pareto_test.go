@@ -14,20 +14,20 @@ import (
 func TestParetoMatchesPairwise(t *testing.T) {
 	hair := []float64{0, 0.5e-9, 1e-9, 1.5e-9, 3e-9}
 	rng := rand.New(rand.NewPCG(1, 2))
-	var sets [][]LeaseRank
+	var sets [][]Rank
 	for _, n := range []int{1, 2, 17, 100, 600} {
-		var ties, hairs, smooth []LeaseRank
+		var ties, hairs, smooth []Rank
 		for i := range n {
-			ties = append(ties, LeaseRank{Lease: i, MissedLines: float64(rng.IntN(3)), DoubleLines: float64(rng.IntN(2)), DelayedRounds: float64(rng.IntN(4)), Handovers: float64(rng.IntN(3))})
-			hairs = append(hairs, LeaseRank{Lease: i, MissedLines: 1 + hair[rng.IntN(5)], DoubleLines: hair[rng.IntN(5)], DelayedRounds: 2 + hair[rng.IntN(5)], Handovers: float64(rng.IntN(2)) + hair[rng.IntN(5)]})
+			ties = append(ties, Rank{Candidate: Candidate{Lease: i}, MissedLines: float64(rng.IntN(3)), DoubleLines: float64(rng.IntN(2)), DelayedRounds: float64(rng.IntN(4)), Handovers: float64(rng.IntN(3))})
+			hairs = append(hairs, Rank{Candidate: Candidate{Lease: i}, MissedLines: 1 + hair[rng.IntN(5)], DoubleLines: hair[rng.IntN(5)], DelayedRounds: 2 + hair[rng.IntN(5)], Handovers: float64(rng.IntN(2)) + hair[rng.IntN(5)]})
 			x := float64(i) / float64(n)
-			smooth = append(smooth, LeaseRank{Lease: i, MissedLines: x, DoubleLines: 1 - x, DelayedRounds: x * x, Handovers: 1 / (1 + x)})
+			smooth = append(smooth, Rank{Candidate: Candidate{Lease: i}, MissedLines: x, DoubleLines: 1 - x, DelayedRounds: x * x, Handovers: 1 / (1 + x)})
 		}
 		sets = append(sets, ties, hairs, smooth)
 	}
 	sets = append(sets,
-		[]LeaseRank{{Lease: 1, Handovers: math.Inf(1)}, {Lease: 2, Handovers: 3}, {Lease: 3, MissedLines: math.Inf(-1), Handovers: math.Inf(1)}},
-		[]LeaseRank{{Lease: 1, Handovers: math.NaN()}, {Lease: 2, Handovers: 3}, {Lease: 3, Handovers: 2}},
+		[]Rank{{Candidate: Candidate{Lease: 1}, Handovers: math.Inf(1)}, {Candidate: Candidate{Lease: 2}, Handovers: 3}, {Candidate: Candidate{Lease: 3}, MissedLines: math.Inf(-1), Handovers: math.Inf(1)}},
+		[]Rank{{Candidate: Candidate{Lease: 1}, Handovers: math.NaN()}, {Candidate: Candidate{Lease: 2}, Handovers: 3}, {Candidate: Candidate{Lease: 3}, Handovers: 2}},
 		nil)
 	for k, ranks := range sets {
 		got, want := Pareto(ranks), paretoPairwise(ranks)

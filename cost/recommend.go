@@ -85,32 +85,51 @@ func MixOf(lengths []int) ([]MixEntry, error) {
 	return mix, nil
 }
 
-// LeaseRank is the expected cost of one lease length over an outage mix,
-// by the phase method.
-type LeaseRank struct {
-	Lease         int
+// Candidate is one choice of the settings a review decides among: a
+// lease, a renew deadline and a retry period, in rounds. Without a renew
+// deadline (the publication's round model, RenewDeadline 0) only the lease
+// is chosen.
+type Candidate struct {
+	Lease, RenewDeadline, RetryPeriod int
+}
+
+// CandidateOf is c's own settings as a candidate.
+func CandidateOf(c model.Config) Candidate {
+	return Candidate{Lease: c.Lease, RenewDeadline: c.RenewDeadline, RetryPeriod: c.RetryPeriod}
+}
+
+// Apply returns c with k's settings.
+func (k Candidate) Apply(c model.Config) model.Config {
+	c.Lease, c.RenewDeadline, c.RetryPeriod = k.Lease, k.RenewDeadline, k.RetryPeriod
+	return c
+}
+
+// Rank is the expected cost of one candidate over an outage mix, by the
+// phase method.
+type Rank struct {
+	Candidate
 	WindowRounds  float64 // leaderless plus two-leader rounds per event
 	MissedLines   float64 // per year
 	DoubleLines   float64 // per year
 	DelayedRounds float64 // per year: the rounds queued batches waited, summed
 	Handovers     float64 // per year: a short lease hands over for outages a longer one rides out
 
-	// Margin is the lease's two-leader margin with the configuration's
-	// other settings (model.Config.TwoLeaderMargin), if HasMargin: it has
-	// one only with a renew deadline.
+	// Margin is the candidate's two-leader margin
+	// (model.Config.TwoLeaderMargin), if HasMargin: it has one only with
+	// a renew deadline.
 	Margin    int
 	HasMargin bool
 	// NoMargin says that a follower can take over before the leader gives
 	// up (a margin not above zero) and that nothing fences the stale
-	// leader's work: such a lease is shown, marked, and never recommended
-	// (Cheapest, Pareto).
+	// leader's work: such a candidate is shown, marked, and never
+	// recommended (Cheapest, Pareto).
 	NoMargin bool
 }
 
 // Lines is the missed plus double invoice lines per year.
-func (r LeaseRank) Lines() float64 { return r.MissedLines + r.DoubleLines }
+func (r Rank) Lines() float64 { return r.MissedLines + r.DoubleLines }
 
-// Weights price a year of a lease in one currency: a missed and a double
+// Weights price a year of a candidate in one currency: a missed and a double
 // invoice line, a round a batch waits, and a handover (a restart, a
 // warm-up, a page). Without the last two, a lease so short that it hands
 // over at every blip and delays every batch it saves looks free.
@@ -119,19 +138,20 @@ type Weights struct {
 }
 
 // Cost is r's yearly cost priced by w.
-func (r LeaseRank) Cost(w Weights) float64 {
+func (r Rank) Cost(w Weights) float64 {
 	return w.MissedLine*r.MissedLines + w.DoubleLine*r.DoubleLines + w.DelayedRound*r.DelayedRounds + w.Handover*r.Handovers
 }
 
-// Recommend ranks leases for configuration c over an outage mix: for each
-// lease, each outage of the mix is measured by the phase method and the
-// results are weighted. Events per year and lines per batch turn the
-// batches into invoice lines per year; the followers' jitter, if any, is
-// drawn from seed (PhaseMethod). The pairs of lease and outage are
+// Recommend ranks candidates for configuration c over an outage mix: for
+// each candidate, each outage of the mix is measured by the phase method
+// and the results are weighted. Events per year and lines per batch turn
+// the batches into invoice lines per year; the followers' jitter, if any,
+// is drawn from seed (PhaseMethod). The pairs of candidate and outage are
 // measured on every core, each on its own; the ranking does not depend on
-// how many. It stops with ctx.Err() when ctx is cancelled.
-func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, mix []MixEntry, eventsPerYear, linesPerBatch float64) ([]LeaseRank, error) {
-	ranks, err := RecommendEach(ctx, c, seed, leases, [][]MixEntry{mix}, eventsPerYear, linesPerBatch)
+// how many. Each candidate must be valid with c's other settings
+// (model.Config.Validate). It stops with ctx.Err() when ctx is cancelled.
+func Recommend(ctx context.Context, c model.Config, seed uint64, candidates []Candidate, mix []MixEntry, eventsPerYear, linesPerBatch float64) ([]Rank, error) {
+	ranks, err := RecommendEach(ctx, c, seed, candidates, [][]MixEntry{mix}, eventsPerYear, linesPerBatch)
 	if err != nil {
 		return nil, err
 	}
@@ -139,10 +159,10 @@ func Recommend(ctx context.Context, c model.Config, seed uint64, leases []int, m
 }
 
 // RecommendEach is Recommend over each of several mixes, measuring each
-// pair of lease and outage event once however many mixes share it: a
+// pair of candidate and outage event once however many mixes share it: a
 // sensitivity that halves and doubles every outage of a mix meets some
 // lengths twice.
-func RecommendEach(ctx context.Context, c model.Config, seed uint64, leases []int, mixes [][]MixEntry, eventsPerYear, linesPerBatch float64) ([][]LeaseRank, error) {
+func RecommendEach(ctx context.Context, c model.Config, seed uint64, candidates []Candidate, mixes [][]MixEntry, eventsPerYear, linesPerBatch float64) ([][]Rank, error) {
 	var events []MixEntry           // the distinct outage events of the mixes
 	at := make([][]int, len(mixes)) // at[m][j]: mixes[m][j]'s index in events
 	for m, mix := range mixes {
@@ -154,32 +174,31 @@ func RecommendEach(ctx context.Context, c model.Config, seed uint64, leases []in
 			at[m] = append(at[m], k)
 		}
 	}
-	effects := make([]EventEffect, len(leases)*len(events)) // lease-major
+	effects := make([]EventEffect, len(candidates)*len(events)) // candidate-major
 	errs := make([]error, len(effects))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(effects)) {
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(effects); i = int(next.Add(1) - 1) {
-				run := c
-				run.Lease, run.Outage = leases[i/len(events)], events[i%len(events)].Outage
+				run := candidates[i/len(events)].Apply(c)
+				run.Outage = events[i%len(events)].Outage
 				effects[i], errs[i] = PhaseMethod(ctx, run, seed, events[i%len(events)].Incident)
 			}
 		})
 	}
 	wg.Wait()
-	for _, err := range errs { // the first, as a ranking lease by lease would meet it
+	for _, err := range errs { // the first, as a ranking candidate by candidate would meet it
 		if err != nil {
 			return nil, err
 		}
 	}
-	all := make([][]LeaseRank, 0, len(mixes))
+	all := make([][]Rank, 0, len(mixes))
 	for m, mix := range mixes {
-		ranks := make([]LeaseRank, 0, len(leases))
-		for i, lease := range leases {
-			run := c
-			run.Lease = lease
-			r := LeaseRank{Lease: lease}
+		ranks := make([]Rank, 0, len(candidates))
+		for i, k := range candidates {
+			run := k.Apply(c)
+			r := Rank{Candidate: k}
 			r.Margin, r.HasMargin = run.TwoLeaderMargin()
 			r.NoMargin = r.HasMargin && r.Margin <= 0 && !run.Fencing
 			for j, e := range mix {
@@ -199,8 +218,8 @@ func RecommendEach(ctx context.Context, c model.Config, seed uint64, leases []in
 }
 
 // Best returns the rank with the smallest measure; ties go to the first,
-// that is the shortest lease when leases are listed in ascending order.
-func Best(ranks []LeaseRank, measure func(LeaseRank) float64) LeaseRank {
+// that is the shortest lease when candidates are listed in ascending order.
+func Best(ranks []Rank, measure func(Rank) float64) Rank {
 	best := ranks[0]
 	for _, r := range ranks[1:] {
 		if measure(r) < measure(best)-1e-9 {
@@ -212,17 +231,17 @@ func Best(ranks []LeaseRank, measure func(LeaseRank) float64) LeaseRank {
 
 // Cheapest returns every rank whose cost under w is within `within` of
 // the least: a tie is reported as one, not settled by the order of the
-// list. Give half the unit the costs are shown in, so that leases shown
+// list. Give half the unit the costs are shown in, so that candidates shown
 // at the same cost are named together. A rank with NoMargin is never
 // among them: it is nil when every rank has.
-func Cheapest(ranks []LeaseRank, w Weights, within float64) []LeaseRank {
+func Cheapest(ranks []Rank, w Weights, within float64) []Rank {
 	least := math.Inf(1)
 	for _, r := range ranks {
 		if !r.NoMargin {
 			least = min(least, r.Cost(w))
 		}
 	}
-	var tied []LeaseRank
+	var tied []Rank
 	for _, r := range ranks {
 		if !r.NoMargin && r.Cost(w) <= least+within {
 			tied = append(tied, r)
@@ -234,11 +253,11 @@ func Cheapest(ranks []LeaseRank, w Weights, within float64) []LeaseRank {
 // Pareto reports for each rank whether it is on the Pareto front of
 // missed lines, double lines, delay and handovers: whether no other rank
 // is as good in all four and better in one. Without weights, these are
-// the leases a reviewer chooses among; every other lease loses to one of
+// the candidates a reviewer chooses among; every other one loses to one of
 // them whatever the weights. Ranks with NoMargin are neither on the front
 // nor keep another off it: they are not to be chosen.
-func Pareto(ranks []LeaseRank) []bool {
-	var eligible []LeaseRank
+func Pareto(ranks []Rank) []bool {
+	var eligible []Rank
 	var at []int // eligible[k] is ranks[at[k]]
 	for i, r := range ranks {
 		if !r.NoMargin {
@@ -254,7 +273,7 @@ func Pareto(ranks []LeaseRank) []bool {
 
 // pareto is Pareto over ranks that may all be chosen, through a k-d tree
 // of their measures.
-func pareto(ranks []LeaseRank) []bool {
+func pareto(ranks []Rank) []bool {
 	front := make([]bool, len(ranks))
 	if len(ranks) == 0 {
 		return front
@@ -276,17 +295,17 @@ func pareto(ranks []LeaseRank) []bool {
 }
 
 // paretoPairwise is Pareto by comparing every pair of ranks.
-func paretoPairwise(ranks []LeaseRank) []bool {
+func paretoPairwise(ranks []Rank) []bool {
 	front := make([]bool, len(ranks))
 	for i, r := range ranks {
-		front[i] = !slices.ContainsFunc(ranks, func(o LeaseRank) bool { return dominates(o, r) })
+		front[i] = !slices.ContainsFunc(ranks, func(o Rank) bool { return dominates(o, r) })
 	}
 	return front
 }
 
 // dominates reports whether a is at least as good as b in every yearly
 // measure and better in one.
-func dominates(a, b LeaseRank) bool {
+func dominates(a, b Rank) bool {
 	x := [4]float64{a.MissedLines, a.DoubleLines, a.DelayedRounds, a.Handovers}
 	y := [4]float64{b.MissedLines, b.DoubleLines, b.DelayedRounds, b.Handovers}
 	better := false
@@ -299,4 +318,15 @@ func dominates(a, b LeaseRank) bool {
 		}
 	}
 	return better
+}
+
+// LeaseCandidates is a candidate for each of leases, with c's renew
+// deadline and retry period.
+func LeaseCandidates(c model.Config, leases []int) []Candidate {
+	ks := make([]Candidate, len(leases))
+	for i, lease := range leases {
+		ks[i] = CandidateOf(c)
+		ks[i].Lease = lease
+	}
+	return ks
 }

@@ -32,10 +32,10 @@ func TestMixOf(t *testing.T) {
 // not push another off the front; with every lease so, nothing is.
 func TestNoMarginNeverChosen(t *testing.T) {
 	w := cost.Weights{MissedLine: 1}
-	ranks := []cost.LeaseRank{
-		{Lease: 11, MissedLines: 1, NoMargin: true},
-		{Lease: 13, MissedLines: 5},
-		{Lease: 15, MissedLines: 7},
+	ranks := []cost.Rank{
+		{Candidate: cost.Candidate{Lease: 11}, MissedLines: 1, NoMargin: true},
+		{Candidate: cost.Candidate{Lease: 13}, MissedLines: 5},
+		{Candidate: cost.Candidate{Lease: 15}, MissedLines: 7},
 	}
 	if got := cost.Cheapest(ranks, w, 0.05); len(got) != 1 || got[0].Lease != 13 {
 		t.Errorf("Cheapest = %+v, want lease 13 alone", got)
@@ -63,7 +63,7 @@ func TestRecommendMarksNoMargin(t *testing.T) {
 	mix := []cost.MixEntry{{Outage: 5, Weight: 1}}
 	for _, fencing := range []bool{false, true} {
 		c.Fencing = fencing
-		ranks, err := cost.Recommend(context.Background(), c, 1, []int{11, 12, 13}, mix, 1, 1)
+		ranks, err := cost.Recommend(context.Background(), c, 1, cost.LeaseCandidates(c, []int{11, 12, 13}), mix, 1, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -152,7 +152,7 @@ type RecommendInput struct {
 // WriteRecommend writes the lease ranking, then the answer: the cheapest
 // lease under the weights, ties named as ties, or without weights the
 // Pareto front to choose from; and the publication's measure beside it.
-func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) error {
+func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.Rank) error {
 	var b strings.Builder
 	t := in.Tick
 	var mix []string
@@ -198,7 +198,7 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 		fmt.Fprintf(&b, "%*s%22.4f%19.1f%19.1f%19.2f%14.2f%12s\n", width, t.AppendValue(nil, model.Lease, r.Lease), scale*r.WindowRounds, r.MissedLines, r.DoubleLines, delayScale*r.DelayedRounds, r.Handovers, mark)
 	}
 	b.WriteString("\n")
-	var none []cost.LeaseRank
+	var none []cost.Rank
 	for _, r := range ranks {
 		if r.NoMargin {
 			none = append(none, r)
@@ -218,7 +218,7 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 			fmt.Fprintf(&b, "cheapest leases, tied at %.1f a year: %s\n", cheapest[0].Cost(in.Weights), leaseList(t, cheapest))
 		}
 	default:
-		var onFront []cost.LeaseRank
+		var onFront []cost.Rank
 		for i, r := range ranks {
 			if front[i] {
 				onFront = append(onFront, r)
@@ -227,7 +227,7 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 		fmt.Fprintf(&b, "on the Pareto front (no other lease is as good in missed and double lines, delay and handovers, and better in one): %s\n", leaseList(t, onFront))
 		b.WriteString("price them to pick one: --cost-missed-line, --cost-double-line, --cost-delay-hour (with --tick), --cost-handover\n")
 	}
-	byWindow := cost.Best(ranks, func(r cost.LeaseRank) float64 { return r.WindowRounds })
+	byWindow := cost.Best(ranks, func(r cost.Rank) float64 { return r.WindowRounds })
 	word := "rounds"
 	if t != 0 {
 		word = "seconds"
@@ -238,7 +238,7 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.LeaseRank) erro
 }
 
 // leaseList names the leases of ranks, comma-separated.
-func leaseList(t model.Tick, ranks []cost.LeaseRank) string {
+func leaseList(t model.Tick, ranks []cost.Rank) string {
 	var names []string
 	for _, r := range ranks {
 		names = append(names, t.Count(r.Lease))

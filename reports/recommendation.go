@@ -11,9 +11,11 @@ import (
 )
 
 // writeRecommendation writes the answer report.md opens with: what each
-// candidate lease costs a year over the review's outage mix, the current
-// lease marked, then the lease to set (priced) or the Pareto front to
-// choose from (unpriced), and the assumptions the figures rest on.
+// candidate costs a year over the review's outage mix, the current
+// settings marked, then the settings to set (priced: what they change and
+// which outages they ride out that the current ones do not) or the Pareto
+// front to choose from (unpriced), and the assumptions the figures rest
+// on.
 func (rv review) writeRecommendation(b *strings.Builder) {
 	u, ranks, current := unit{rv.Tick}, rv.Recommendation, rv.Current()
 	priced := rv.Weights != cost.Weights{}
@@ -38,15 +40,22 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	if priced {
 		last = "cost a year"
 	}
-	fmt.Fprintf(b, "| lease | missed lines a year | double lines a year | %s | handovers a year | %s |\n|---|---:|---:|---:|---:|---:|\n", delay, last)
+	settings, align := "lease", "---"
+	if rv.varies() {
+		settings, align = "lease | renew deadline | retry period", "---|---|---"
+	}
+	fmt.Fprintf(b, "| %s | missed lines a year | double lines a year | %s | handovers a year | %s |\n|%s|---:|---:|---:|---:|---:|\n", settings, delay, last, align)
 	front := cost.Pareto(ranks)
 	for i, r := range ranks {
 		lease := u.count(r.Lease)
 		if r.NoMargin {
 			lease += " (two leaders: no margin)"
 		}
-		if r.Lease == current.Lease {
+		if r.Candidate == current.Candidate {
 			lease = "**" + lease + " (current)**"
+		}
+		if rv.varies() {
+			lease += " | " + u.span(r.RenewDeadline) + " | " + u.span(r.RetryPeriod)
 		}
 		mark := ""
 		switch {
@@ -58,7 +67,19 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", lease, thousands(r.MissedLines, 1), thousands(r.DoubleLines, 1), rv.delayText(r.DelayedRounds), thousands(r.Handovers, 2), mark)
 	}
 	b.WriteString("\n")
+	if rv.Skipped > 0 {
+		fmt.Fprintf(b, "Each candidate is written lease/renew deadline/retry period below. %s of the candidate lists do not go together and are left out: client-go wants a renew deadline shorter than the lease and, with jitter, longer than 1.2 retry periods.\n\n", plural(rv.Skipped, "combination", "combinations"))
+	} else if rv.varies() {
+		b.WriteString("Each candidate is written lease/renew deadline/retry period below.\n\n")
+	}
 	if rv.writeNoMargin(b, ranks) {
+		rv.writeSensitivity(b)
+		return
+	}
+	if priced && rv.varies() {
+		rv.writeSettingsAnswer(b)
+		fmt.Fprintf(b, " (prices: %s).\n\n", prices(rv.Weights, rv.Tick))
+		rv.writeWhy(b)
 		rv.writeSensitivity(b)
 		return
 	}
@@ -68,11 +89,11 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		switch {
 		case len(cheapest) == len(ranks):
 			fmt.Fprintf(b, "**Every candidate lease costs the same**, %s a year: over these outages the lease does not decide what is lost, so keep %s", thousands(best.Cost(rv.Weights), 1), u.span(current.Lease))
-		case len(cheapest) > 1 && slices.ContainsFunc(cheapest, func(r cost.LeaseRank) bool { return r.Lease == current.Lease }):
-			fmt.Fprintf(b, "**Keep the lease at %s**: it ties with %s at %s a year, the least of the candidates", u.span(current.Lease), leaseNames(u, without(cheapest, current.Lease), ranks), thousands(best.Cost(rv.Weights), 1))
+		case len(cheapest) > 1 && slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == current.Candidate }):
+			fmt.Fprintf(b, "**Keep the lease at %s**: it ties with %s at %s a year, the least of the candidates", u.span(current.Lease), leaseNames(u, without(cheapest, current.Candidate), ranks), thousands(best.Cost(rv.Weights), 1))
 		case len(cheapest) > 1:
 			fmt.Fprintf(b, "**Leases %s tie** at %s a year, against %s for the current %s", leaseNames(u, cheapest, ranks), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
-		case best.Lease == current.Lease:
+		case best.Candidate == current.Candidate:
 			fmt.Fprintf(b, "**Keep the lease at %s**: %s a year, the least of the candidates", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1))
 		case current.NoMargin:
 			fmt.Fprintf(b, "**Set the lease to %s**: %s a year, and unlike the current %s (%s a year) it leaves a two-leader margin", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1), u.span(current.Lease), thousands(current.Cost(rv.Weights), 1))
@@ -83,41 +104,45 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		rv.writeSensitivity(b)
 		return
 	}
-	var onFront []cost.LeaseRank
+	var onFront []cost.Rank
 	currentOn := false
 	for i, r := range ranks {
 		if front[i] {
 			onFront = append(onFront, r)
-			currentOn = currentOn || r.Lease == current.Lease
+			currentOn = currentOn || r.Candidate == current.Candidate
 		}
 	}
-	fmt.Fprintf(b, "No prices were given, so no one lease is recommended: the leases to choose among are %s, the Pareto front (no other lease is as good in missed and double lines, delay and handovers, and better in one). ", leaseNames(u, onFront, ranks))
+	what, plural, other := "lease", "leases", "lease"
+	if rv.varies() {
+		what, plural, other = "settings", "candidates", "candidate"
+	}
+	fmt.Fprintf(b, "No prices were given, so no one %s is recommended: the %s to choose among are %s, the Pareto front (no other %s is as good in missed and double lines, delay and handovers, and better in one). ", what, plural, rv.names(onFront, ranks), other)
 	switch {
 	case currentOn:
-		b.WriteString("The current lease is on it. ")
+		fmt.Fprintf(b, "The current %s is on it. ", what)
 	case current.NoMargin:
-		b.WriteString("The current lease is not: it leaves no two-leader margin. ")
+		fmt.Fprintf(b, "The current %s is not: it leaves no two-leader margin. ", what)
 	default:
-		b.WriteString("The current lease is not: another lease is as good in every measure and better in one. ")
+		fmt.Fprintf(b, "The current %s is not: another %s is as good in every measure and better in one. ", what, other)
 	}
 	b.WriteString("Price a missed and a double line, an hour of delay and a handover (`--cost-missed-line`, `--cost-double-line`, `--cost-delay-hour`, `--cost-handover`, or a review file's `prices`) to have one chosen.\n\n")
 	rv.writeSensitivity(b)
 }
 
 // recommended reports for each candidate whether report.md's answer
-// names it: priced, the cheapest (the current lease alone when it is
-// among them, as the answer then says to keep it); unpriced, the Pareto
-// front. A lease with no two-leader margin is never named.
+// names it: priced, the cheapest (the current settings alone when they
+// are among them, as the answer then says to keep them); unpriced, the
+// Pareto front. A candidate with no two-leader margin is never named.
 func (rv review) recommended() []bool {
 	ranks, current := rv.Recommendation, rv.Current()
 	if rv.Weights == (cost.Weights{}) {
 		return cost.Pareto(ranks)
 	}
 	cheapest := cost.Cheapest(ranks, rv.Weights, 0.05) // as shown, to 0.1
-	keep := slices.ContainsFunc(cheapest, func(r cost.LeaseRank) bool { return r.Lease == current.Lease })
+	keep := slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == current.Candidate })
 	named := make([]bool, len(ranks))
 	for i, r := range ranks {
-		named[i] = keep && r.Lease == current.Lease || !keep && slices.ContainsFunc(cheapest, func(c cost.LeaseRank) bool { return c.Lease == r.Lease })
+		named[i] = keep && r.Candidate == current.Candidate || !keep && slices.ContainsFunc(cheapest, func(c cost.Rank) bool { return c.Candidate == r.Candidate })
 	}
 	return named
 }
@@ -125,11 +150,11 @@ func (rv review) recommended() []bool {
 // writeCandidatesCSV writes the decision as a table a CI job can gate on:
 // one row per candidate, its settings and two-leader margin (empty
 // without a renew deadline), its yearly figures and cost (empty without
-// prices), whether it is the current lease and whether report.md's answer
+// prices), whether it is the current settings and whether report.md's answer
 // names it (recommended). With a tick, times are in seconds, under names
 // that say so.
 func (rv review) writeCandidatesCSV(w io.Writer) error {
-	t, c := rv.Tick, rv.Base
+	t, current := rv.Tick, rv.Current().Candidate
 	scale := 1.0
 	if t != 0 {
 		scale = t.Seconds(1)
@@ -140,9 +165,9 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 	for i, r := range rv.Recommendation {
 		b = t.AppendValue(b, model.Lease, r.Lease)
 		b = append(b, ',')
-		b = t.AppendValue(b, model.RenewDeadline, c.RenewDeadline)
+		b = t.AppendValue(b, model.RenewDeadline, r.RenewDeadline)
 		b = append(b, ',')
-		b = t.AppendValue(b, model.RetryPeriod, c.RetryPeriod)
+		b = t.AppendValue(b, model.RetryPeriod, r.RetryPeriod)
 		b = append(b, ',')
 		if r.HasMargin {
 			b = fmt.Appendf(b, "%g", scale*float64(r.Margin))
@@ -151,17 +176,17 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 		if rv.Weights != (cost.Weights{}) {
 			b = fmt.Appendf(b, "%.6f", r.Cost(rv.Weights))
 		}
-		b = fmt.Appendf(b, ",%t,%t\n", r.Lease == c.Lease, named[i])
+		b = fmt.Appendf(b, ",%t,%t\n", r.Candidate == current, named[i])
 	}
 	_, err := w.Write(b)
 	return err
 }
 
-// writeNoMargin says which candidate leases leave no two-leader margin
-// (cost.LeaseRank.NoMargin), and so are never recommended, and reports
+// writeNoMargin says which candidates leave no two-leader margin
+// (cost.Rank.NoMargin), and so are never recommended, and reports
 // whether that is every one of them: then there is nothing to recommend.
-func (rv review) writeNoMargin(b *strings.Builder, ranks []cost.LeaseRank) bool {
-	var none []cost.LeaseRank
+func (rv review) writeNoMargin(b *strings.Builder, ranks []cost.Rank) bool {
+	var none []cost.Rank
 	for _, r := range ranks {
 		if r.NoMargin {
 			none = append(none, r)
@@ -177,6 +202,10 @@ func (rv review) writeNoMargin(b *strings.Builder, ranks []cost.LeaseRank) bool 
 			u.span(c.RetryPeriod), u.span(c.RenewDeadline), giveUp, giveUp)
 		return true
 	}
+	if rv.varies() {
+		fmt.Fprintf(b, "Not recommended whatever they cost: %s. With these a leader cut off from the record gives up a retry period and its renew deadline after its last renewal, no sooner than a follower takes over, and without fencing both write.\n\n", rv.names(none, ranks))
+		return false
+	}
 	which := "Leases %s are not recommended whatever they cost"
 	if len(none) == 1 {
 		which = "Lease %s is not recommended whatever it costs"
@@ -189,26 +218,32 @@ func (rv review) writeNoMargin(b *strings.Builder, ranks []cost.LeaseRank) bool 
 // writeSensitivity writes what the answer is with each assumption halved
 // and doubled: the cheapest lease (priced) or the Pareto front.
 func (rv review) writeSensitivity(b *strings.Builder) {
-	u := unit{rv.Tick}
 	priced := rv.Weights != cost.Weights{}
-	answer := func(ranks []cost.LeaseRank) string {
+	answer := func(ranks []cost.Rank) string {
 		if priced {
 			cheapest := cost.Cheapest(ranks, rv.Weights, 0.05)
 			if len(cheapest) == 0 {
 				return "none safe"
 			}
-			return fmt.Sprintf("%s, %s a year", leaseNames(u, cheapest, ranks), thousands(cheapest[0].Cost(rv.Weights), 1))
+			named := rv.names(cheapest, ranks)
+			if rv.varies() && len(cheapest) > 1 && len(cheapest) < len(ranks) { // the first, as the answer sets it, and how many tie
+				named = fmt.Sprintf("%s and %d as cheap", rv.name(cheapest[0].Candidate), len(cheapest)-1)
+			}
+			return fmt.Sprintf("%s, %s a year", named, thousands(cheapest[0].Cost(rv.Weights), 1))
 		}
-		var onFront []cost.LeaseRank
+		var onFront []cost.Rank
 		for i, on := range cost.Pareto(ranks) {
 			if on {
 				onFront = append(onFront, ranks[i])
 			}
 		}
-		return leaseNames(u, onFront, ranks)
+		return rv.names(onFront, ranks)
 	}
 	what := "the Pareto front"
-	if priced {
+	switch {
+	case priced && rv.varies():
+		what = "the cheapest candidates"
+	case priced:
 		what = "the cheapest lease"
 	}
 	fmt.Fprintf(b, "What moves the answer: %s with each assumption halved and doubled. The outage rate scales every yearly figure alike, so it moves the cost but never the lease; the lines a batch weigh lines against delay and handovers; the outage and batch lengths are measured again.\n\n", what)
@@ -221,9 +256,9 @@ func (rv review) writeSensitivity(b *strings.Builder) {
 	b.WriteString("\n")
 }
 
-// without returns ranks without the rank of lease.
-func without(ranks []cost.LeaseRank, lease int) []cost.LeaseRank {
-	return slices.DeleteFunc(slices.Clone(ranks), func(r cost.LeaseRank) bool { return r.Lease == lease })
+// without returns ranks without the rank of k.
+func without(ranks []cost.Rank, k cost.Candidate) []cost.Rank {
+	return slices.DeleteFunc(slices.Clone(ranks), func(r cost.Rank) bool { return r.Candidate == k })
 }
 
 // mix is the review's outage mix, or its base outage alone.
@@ -247,18 +282,18 @@ func (rv review) delayText(rounds float64) string {
 // their order: "5s, 15s and 1m0s". Three or more candidates in a row are
 // written as a span, "6 rounds to 12 rounds", and all of them as "every
 // candidate".
-func leaseNames(u unit, some, all []cost.LeaseRank) string {
+func leaseNames(u unit, some, all []cost.Rank) string {
 	if len(some) == len(all) && len(all) > 2 {
 		return "every candidate"
 	}
-	at := make(map[int]int, len(all)) // a lease's place in all
+	at := make(map[cost.Candidate]int, len(all)) // a candidate's place in all
 	for i, a := range all {
-		if _, ok := at[a.Lease]; !ok {
-			at[a.Lease] = i
+		if _, ok := at[a.Candidate]; !ok {
+			at[a.Candidate] = i
 		}
 	}
-	index := func(r cost.LeaseRank) int {
-		if i, ok := at[r.Lease]; ok {
+	index := func(r cost.Rank) int {
+		if i, ok := at[r.Candidate]; ok {
 			return i
 		}
 		return -1
@@ -278,10 +313,7 @@ func leaseNames(u unit, some, all []cost.LeaseRank) string {
 		}
 		i = j + 1
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return andList(names)
 }
 
 // prices says what the weights price, leaving out the zero ones; with a
@@ -327,4 +359,159 @@ func thousands(x float64, prec int) string {
 		return sign + b.String() + "." + frac
 	}
 	return sign + b.String()
+}
+
+// varies reports whether the candidates differ in more than the lease:
+// then the table shows each one's renew deadline and retry period, and
+// the answer names candidates as lease/renew deadline/retry period.
+func (rv review) varies() bool {
+	current := rv.Current()
+	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool {
+		return r.RenewDeadline != current.RenewDeadline || r.RetryPeriod != current.RetryPeriod
+	})
+}
+
+// name is how the answer names candidate k: its lease, or with varies
+// lease/renew deadline/retry period, "45s/40s/2s".
+func (rv review) name(k cost.Candidate) string {
+	u := unit{rv.Tick}
+	if !rv.varies() {
+		return u.span(k.Lease)
+	}
+	return u.span(k.Lease) + "/" + u.span(k.RenewDeadline) + "/" + u.span(k.RetryPeriod)
+}
+
+// names lists some of the candidates all, in their order: the leases as
+// leaseNames writes them, or with varies each candidate's name, and
+// "every candidate" for all of three or more.
+func (rv review) names(some, all []cost.Rank) string {
+	if !rv.varies() {
+		return leaseNames(unit{rv.Tick}, some, all)
+	}
+	if len(some) == len(all) && len(all) > 2 {
+		return "every candidate"
+	}
+	var ns []string
+	for _, r := range some {
+		ns = append(ns, rv.name(r.Candidate))
+	}
+	return andList(ns)
+}
+
+// writeSettingsAnswer writes the priced answer over candidates that
+// differ in more than the lease: keep the current settings, or what to
+// change (the first of the cheapest, in the candidates' order) and the
+// candidates that cost as little.
+func (rv review) writeSettingsAnswer(b *strings.Builder) {
+	ranks, current := rv.Recommendation, rv.Current()
+	cheapest := cost.Cheapest(ranks, rv.Weights, 0.05) // as shown, to 0.1
+	top := cheapest[0]
+	least := thousands(top.Cost(rv.Weights), 1)
+	switch {
+	case len(cheapest) == len(ranks):
+		fmt.Fprintf(b, "**Every candidate costs the same**, %s a year: over these outages the settings do not decide what is lost, so keep the current %s", least, rv.name(current.Candidate))
+	case slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == current.Candidate }):
+		fmt.Fprintf(b, "**Keep the current settings, %s**: %s a year, the least of the candidates", rv.name(current.Candidate), least)
+	default:
+		also := ""
+		if len(cheapest) > 1 {
+			also = ", or as cheap " + rv.names(cheapest[1:], ranks)
+		}
+		unsafe := ""
+		if current.NoMargin {
+			unsafe = ", which leaves no two-leader margin"
+		}
+		fmt.Fprintf(b, "**%s** (%s%s): %s a year against %s for the current %s%s", rv.change(top.Candidate, current.Candidate), rv.name(top.Candidate), also, least, thousands(current.Cost(rv.Weights), 1), rv.name(current.Candidate), unsafe)
+	}
+}
+
+// change says what setting k instead of current changes: "Raise the
+// renew deadline to 40s and the lease to 45s", the renew deadline first
+// (it decides which outages a leader rides out), then the lease and the
+// retry period.
+func (rv review) change(k, current cost.Candidate) string {
+	u := unit{rv.Tick}
+	var raise, lower []string
+	for _, f := range []struct {
+		what     string
+		to, from int
+	}{{"the renew deadline", k.RenewDeadline, current.RenewDeadline}, {"the lease", k.Lease, current.Lease}, {"the retry period", k.RetryPeriod, current.RetryPeriod}} {
+		switch {
+		case f.to > f.from:
+			raise = append(raise, f.what+" to "+u.span(f.to))
+		case f.to < f.from:
+			lower = append(lower, f.what+" to "+u.span(f.to))
+		}
+	}
+	var parts []string
+	if raise != nil {
+		parts = append(parts, "raise "+andList(raise))
+	}
+	if lower != nil {
+		parts = append(parts, "lower "+andList(lower))
+	}
+	s := strings.Join(parts, ", and ")
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// writeWhy says, for a top choice other than the current settings, which
+// outages of the mix it rides out that the current settings hand over at
+// (no handover for it, at least half an event's for them), and what it
+// saves or costs more on each other outage, from the recommendation over
+// each outage alone (ByOutage).
+func (rv review) writeWhy(b *strings.Builder) {
+	ranks, current := rv.Recommendation, rv.Current()
+	cheapest := cost.Cheapest(ranks, rv.Weights, 0.05)
+	if len(cheapest) == 0 || len(cheapest) == len(ranks) || slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == current.Candidate }) {
+		return
+	}
+	top := cheapest[0]
+	ti := slices.IndexFunc(ranks, func(r cost.Rank) bool { return r.Candidate == top.Candidate })
+	ci := slices.IndexFunc(ranks, func(r cost.Rank) bool { return r.Candidate == current.Candidate })
+	u, rate := unit{rv.Tick}, rv.EventsPerYear[0]
+	var ridden, less, more, same []string
+	for j, e := range rv.mix() {
+		what := "the " + u.span(e.Outage) + " outages"
+		if rv.Incident != nil {
+			what = "the incident"
+		}
+		t, c := rv.ByOutage[j][ti], rv.ByOutage[j][ci]
+		saved := e.Weight * (c.Cost(rv.Weights) - t.Cost(rv.Weights))
+		share := fmt.Sprintf(" (%.0f%% of events, %s a year less)", 100*e.Weight, thousands(saved, 1))
+		switch {
+		case t.Handovers < 0.005*rate && c.Handovers >= 0.5*rate:
+			ridden = append(ridden, what+share)
+		case saved >= 0.05:
+			less = append(less, what+share)
+		case saved <= -0.05:
+			more = append(more, fmt.Sprintf("%s (%s a year more)", what, thousands(-saved, 1)))
+		default:
+			same = append(same, what)
+		}
+	}
+	var parts []string
+	if current.NoMargin {
+		parts = append(parts, fmt.Sprintf("it leaves a two-leader margin of %s, where with the current settings a follower can take over before a cut-off leader gives up", u.span(top.Margin)))
+	}
+	if ridden != nil {
+		parts = append(parts, "it rides out "+andList(ridden)+", where the current settings hand over")
+	}
+	if less != nil {
+		parts = append(parts, "it loses less to "+andList(less))
+	}
+	if more != nil {
+		parts = append(parts, "it loses more to "+andList(more))
+	}
+	if same != nil {
+		parts = append(parts, andList(same)+" cost the same with either")
+	}
+	fmt.Fprintf(b, "Why: against the current settings, %s.\n\n", strings.Join(parts, "; "))
+}
+
+// andList joins items as "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -269,7 +269,7 @@ func TestRecommendationAgainstBruteForce(t *testing.T) {
 	base.Nodes, base.Lease, base.PersistentTrigger, base.BatchLen = 3, 4, true, 3
 	opt := study.DefaultReviewOptions(base)
 	opt.Replicas, opt.EventsPerYear = 2, []float64{10}
-	opt.Candidates = []int{1, 2, 3, 5, 6, 8}
+	opt.CandidateLeases = []int{1, 2, 3, 5, 6, 8}
 	opt.Mix = []cost.MixEntry{{Outage: 2, Weight: 0.6}, {Outage: 5, Weight: 0.3}, {Outage: 9, Weight: 0.1}}
 	verdict := regexp.MustCompile(`\*\*(?:Set the lease to|Keep the lease at|Leases) ([^*]+?)(?: tie)?\*\*`)
 	number := regexp.MustCompile(`\d+`)
@@ -301,7 +301,7 @@ func TestRecommendationAgainstBruteForce(t *testing.T) {
 
 		// Every candidate's yearly cost, by brute force; those within the
 		// 0.05 the report shows costs to are a tie.
-		leases := append(slices.Clone(opt.Candidates), base.Lease)
+		leases := append(slices.Clone(opt.CandidateLeases), base.Lease)
 		slices.Sort(leases)
 		costs := make([]float64, len(leases))
 		var r model.Runner
@@ -341,8 +341,9 @@ func TestRecommendationAgainstBruteForce(t *testing.T) {
 }
 
 // TestCandidatesAgreeWithAnswer: candidates.csv marks recommended exactly
-// the leases report.md's answer names (the lease to set, the tie, the
-// lease to keep, or the Pareto front), and current the base lease alone.
+// the candidates report.md's answer names as lease/renew deadline/retry
+// period (the settings to set and those as cheap, the settings to keep, or
+// the Pareto front), and current the base's settings alone.
 func TestCandidatesAgreeWithAnswer(t *testing.T) {
 	rv := kubernetesReview(t)
 	for _, tt := range []struct {
@@ -375,8 +376,13 @@ func TestCandidatesAgreeWithAnswer(t *testing.T) {
 		named := 0
 		for _, row := range rows {
 			f := strings.Split(row, ",")
-			lease, current, recommended := f[0]+"s", f[8] == "true", f[9] == "true"
-			if current != (f[0] == strconv.Itoa(rv.Base.Lease)) {
+			var settings [3]string // lease/renew deadline/retry period, as the answer names a candidate
+			for i := range settings {
+				n, _ := strconv.Atoi(f[i])
+				settings[i] = (time.Duration(n) * time.Second).String()
+			}
+			lease, current, recommended := strings.Join(settings[:], "/"), f[8] == "true", f[9] == "true"
+			if current != (f[0] == strconv.Itoa(rv.Base.Lease) && f[1] == strconv.Itoa(rv.Base.RenewDeadline) && f[2] == strconv.Itoa(rv.Base.RetryPeriod)) {
 				t.Errorf("%s: %s: current %t", tt.name, row, current)
 			}
 			if recommended {

@@ -57,7 +57,7 @@ func Keys() []Key {
 	add("failures", "per_year", "outages-per-year", "mix", "outage-mix", "history", "outage-history", "incident", "incident", "epoch", "epoch", "outage", "outage", "start", "start", "rounds", "rounds",
 		"down", "down", "down_from", "down-from", "pause", "pause", "crash", "crash", "release", "release", "partition", "partition",
 		"black_hole", "black-hole", "drift", "drift", "uptime", "uptime", "downtime", "downtime")
-	add("candidates", "lease", "candidates")
+	add("candidates", "lease", "candidates", "renew_deadline", "candidate-renew-deadline", "retry_period", "candidate-retry-period")
 	add("prices", "missed_line", "cost-missed-line", "double_line", "cost-double-line", "delay_hour", "cost-delay-hour", "handover", "cost-handover")
 	add("study", "seed", "seed", "replicas", "replicas", "precision", "precision", "max_replicas", "max-replicas")
 	for i, k := range keys {

@@ -129,6 +129,8 @@ func TestArg(t *testing.T) {
 		{"downtime", "empirical:/var/outages.txt", "empirical:/var/outages.txt"},
 		{"uptime", "geometric:72h", "geometric:72h"},
 		{"candidates", "10s:60s:5s", "10s:60s:5s"},
+		{"candidate-renew-deadline", "10s,40s", "10s,40s"},
+		{"candidate-retry-period", "2s", "2s"},
 	} {
 		s := reviewfile.Setting{Key: key(tt.flag), Value: tt.value}
 		if got := s.Arg("ops/review"); got != tt.want {

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -47,10 +48,21 @@ type Review struct {
 	NodeStudy      *sweep.MonteCarlo
 	Nodes          []sweep.Summary // independent failures: StudyNodes × quorum off, on
 
-	// Recommendation ranks Candidates (the base lease among them) over
-	// Mix at the first of EventsPerYear, by the phase method: what each
-	// lease costs a year, the answer report.md opens with.
-	Recommendation []cost.LeaseRank
+	// Recommendation ranks the candidates (Candidates, the base's
+	// settings among them) over Mix at the first of EventsPerYear, by the
+	// phase method: what each costs a year, the answer report.md opens
+	// with.
+	Recommendation []cost.Rank
+	// Skipped counts the combinations of the candidate lists that do not
+	// go together (model.Config.Validate: a renew deadline not shorter
+	// than the lease, or not longer than 1.2 retry periods with jitter),
+	// left out of the recommendation.
+	Skipped int
+	// ByOutage is the recommendation over each outage of the mix alone
+	// (every event that outage), in the mix's order: what each candidate
+	// loses to each, so that the answer can say which outages the top
+	// choice rides out.
+	ByOutage [][]cost.Rank
 	// Sensitivity is the recommendation again under each assumption
 	// halved and doubled: what moves the answer.
 	Sensitivity []Variant
@@ -60,7 +72,7 @@ type Review struct {
 type Variant struct {
 	Assumption string  // what was changed: "outage events a year", "invoice lines a batch", "outage lengths", "batch length"
 	Factor     float64 // by how much: ½ or 2
-	Ranks      []cost.LeaseRank
+	Ranks      []cost.Rank
 }
 
 // ReviewOptions are the report's settings beyond the base configuration.
@@ -93,13 +105,90 @@ type ReviewOptions struct {
 	IncidentFile string
 
 	// The recommendation: the outage lengths an event has and their
-	// shares (nil: base's outage alone, or the incident), the leases to
-	// choose among (nil: the lease sweep's), and the price of each yearly
-	// measure (zero: none given, so the report names the Pareto front
-	// instead of one lease).
-	Mix        []cost.MixEntry
-	Candidates []int
-	Weights    cost.Weights
+	// shares (nil: base's outage alone, or the incident), the settings to
+	// choose among (Candidates), and the price of each yearly measure
+	// (zero: none given, so the report names the Pareto front instead of
+	// one candidate).
+	Mix []cost.MixEntry
+	// The candidates are every valid combination of a lease of
+	// CandidateLeases (nil: the lease sweep's), a renew deadline of
+	// CandidateRenewDeadlines and a retry period of CandidateRetryPeriods
+	// (nil: DefaultRenewDeadlines, DefaultRetryPeriods), with the base's
+	// own settings among them. Without a renew deadline in the base (the
+	// publication's round model) only the lease varies.
+	CandidateLeases, CandidateRenewDeadlines, CandidateRetryPeriods []int
+	Weights                                                         cost.Weights
+}
+
+// DefaultRenewDeadlines is the renew deadlines the review tries by
+// default: base's, and two, three and four times it (a leader that rides
+// out longer outages before it gives up); none without a renew deadline.
+func DefaultRenewDeadlines(base model.Config) []int {
+	if base.RenewDeadline == 0 {
+		return []int{0}
+	}
+	var ds []int
+	for k := 1; k <= 4; k++ {
+		ds = append(ds, min(model.MaxRounds, k*base.RenewDeadline))
+	}
+	return slices.Compact(ds)
+}
+
+// DefaultRetryPeriods is the retry periods the review tries by default:
+// base's and twice it, or base's alone without a renew deadline.
+func DefaultRetryPeriods(base model.Config) []int {
+	if base.RenewDeadline == 0 {
+		return []int{base.RetryPeriod}
+	}
+	return slices.Compact([]int{base.RetryPeriod, min(model.MaxRounds, 2*base.RetryPeriod)})
+}
+
+// Candidates is every combination of leases, renew deadlines and retry
+// periods that goes with base's other settings (model.Config.Validate),
+// base's own settings among them, ordered by lease, renew deadline, then
+// retry period, and how many combinations were skipped. Without a renew
+// deadline in base, only the leases vary: the renew deadlines and retry
+// periods given are not used.
+func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int) (ks []cost.Candidate, skipped int) {
+	if base.RenewDeadline == 0 {
+		renewDeadlines, retryPeriods = []int{0}, []int{base.RetryPeriod}
+	}
+	current := cost.CandidateOf(base)
+	for _, lease := range leases {
+		for _, d := range renewDeadlines {
+			for _, retry := range retryPeriods {
+				k := cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry}
+				if c := k.Apply(base); c.Validate() != nil {
+					skipped++
+					continue
+				}
+				ks = append(ks, k)
+			}
+		}
+	}
+	if !slices.Contains(ks, current) {
+		ks = append(ks, current)
+	}
+	slices.SortFunc(ks, func(a, b cost.Candidate) int {
+		return cmp.Or(cmp.Compare(a.Lease, b.Lease), cmp.Compare(a.RenewDeadline, b.RenewDeadline), cmp.Compare(a.RetryPeriod, b.RetryPeriod))
+	})
+	return slices.Compact(ks), skipped
+}
+
+// candidates is the review's candidates (Candidates over its lists or
+// their defaults) and how many combinations were skipped.
+func (rv *Review) candidates() ([]cost.Candidate, int) {
+	leases, deadlines, retries := rv.CandidateLeases, rv.CandidateRenewDeadlines, rv.CandidateRetryPeriods
+	if leases == nil {
+		leases = rv.Ranges.Leases
+	}
+	if deadlines == nil {
+		deadlines = DefaultRenewDeadlines(rv.Base)
+	}
+	if retries == nil {
+		retries = DefaultRetryPeriods(rv.Base)
+	}
+	return Candidates(rv.Base, leases, deadlines, retries)
 }
 
 // DefaultReviewOptions returns the report's defaults for base: the publication's
@@ -211,9 +300,18 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 		rv.Cost[i] = ArrangementCost{v.Name, res}
 	}
-	if rv.Recommendation, err = rv.recommend(ctx, base, 1); err != nil {
+	mix := rv.mixAt(1)
+	mixes := [][]cost.MixEntry{mix}
+	for _, e := range mix {
+		e.Weight = 1
+		mixes = append(mixes, []cost.MixEntry{e})
+	}
+	ks, skipped := rv.candidates()
+	all, err := cost.RecommendEach(ctx, base, rv.Seed, ks, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	if err != nil {
 		return nil, err
 	}
+	rv.Recommendation, rv.ByOutage, rv.Skipped = all[0], all[1:], skipped
 	if rv.Sensitivity, err = rv.sensitivity(ctx); err != nil {
 		return nil, err
 	}
@@ -239,11 +337,11 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	return rv, rv.studyNodes(ctx, plain)
 }
 
-// recommend ranks the candidate leases, the base lease among them, in
-// ascending order, for the deployment c (the base, or the base with one
+// recommend ranks the candidates, the base's settings among them, in
+// Candidates' order, for the deployment c (the base, or the base with one
 // assumption changed), with every outage of the mix stretched by stretch
 // (at least a round).
-func (rv *Review) recommend(ctx context.Context, c model.Config, stretch float64) ([]cost.LeaseRank, error) {
+func (rv *Review) recommend(ctx context.Context, c model.Config, stretch float64) ([]cost.Rank, error) {
 	ranks, err := rv.recommendEach(ctx, c, stretch)
 	if err != nil {
 		return nil, err
@@ -253,33 +351,31 @@ func (rv *Review) recommend(ctx context.Context, c model.Config, stretch float64
 
 // recommendEach is recommend for each stretch, every outage event that
 // two of them share measured once.
-func (rv *Review) recommendEach(ctx context.Context, c model.Config, stretches ...float64) ([][]cost.LeaseRank, error) {
-	leases := rv.Candidates
-	if leases == nil {
-		leases = rv.Ranges.Leases
-	}
-	if !slices.Contains(leases, rv.Base.Lease) {
-		leases = append(slices.Clone(leases), rv.Base.Lease)
-	}
-	slices.Sort(leases)
+func (rv *Review) recommendEach(ctx context.Context, c model.Config, stretches ...float64) ([][]cost.Rank, error) {
+	ks, _ := rv.candidates()
 	var mixes [][]cost.MixEntry
 	for _, stretch := range stretches {
-		if rv.Incident != nil {
-			ws := stretchIncident(rv.Incident, stretch)
-			first, last := ws.Span()
-			mixes = append(mixes, []cost.MixEntry{{Outage: last - first + 1, Weight: 1, Incident: ws}})
-			continue
-		}
-		mix := slices.Clone(rv.Mix)
-		if mix == nil {
-			mix = []cost.MixEntry{{Outage: rv.Base.Outage, Weight: 1}}
-		}
-		for i := range mix {
-			mix[i].Outage = stretchLength(mix[i].Outage, stretch)
-		}
-		mixes = append(mixes, mix)
+		mixes = append(mixes, rv.mixAt(stretch))
 	}
-	return cost.RecommendEach(ctx, c, rv.Seed, leases, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	return cost.RecommendEach(ctx, c, rv.Seed, ks, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+}
+
+// mixAt is the review's outage events with every outage stretched by
+// stretch: the mix (base's outage alone without one), or the incident.
+func (rv *Review) mixAt(stretch float64) []cost.MixEntry {
+	if rv.Incident != nil {
+		ws := stretchIncident(rv.Incident, stretch)
+		first, last := ws.Span()
+		return []cost.MixEntry{{Outage: last - first + 1, Weight: 1, Incident: ws}}
+	}
+	mix := slices.Clone(rv.Mix)
+	if mix == nil {
+		mix = []cost.MixEntry{{Outage: rv.Base.Outage, Weight: 1}}
+	}
+	for i := range mix {
+		mix[i].Outage = stretchLength(mix[i].Outage, stretch)
+	}
+	return mix
 }
 
 // stretchLength is n rounds stretched by k, at least a round.
@@ -304,7 +400,7 @@ func stretchIncident(ws model.Windows, k float64) model.Windows {
 // them; the lengths are measured again.
 func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 	var vs []Variant
-	scaled := func(f func(cost.LeaseRank) cost.LeaseRank) []cost.LeaseRank {
+	scaled := func(f func(cost.Rank) cost.Rank) []cost.Rank {
 		ranks := slices.Clone(rv.Recommendation)
 		for i := range ranks {
 			ranks[i] = f(ranks[i])
@@ -312,13 +408,13 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 		return ranks
 	}
 	for _, k := range []float64{0.5, 2} {
-		vs = append(vs, Variant{"outage events a year", k, scaled(func(r cost.LeaseRank) cost.LeaseRank {
+		vs = append(vs, Variant{"outage events a year", k, scaled(func(r cost.Rank) cost.Rank {
 			r.MissedLines, r.DoubleLines, r.DelayedRounds, r.Handovers = k*r.MissedLines, k*r.DoubleLines, k*r.DelayedRounds, k*r.Handovers
 			return r
 		})})
 	}
 	for _, k := range []float64{0.5, 2} {
-		vs = append(vs, Variant{"invoice lines a batch", k, scaled(func(r cost.LeaseRank) cost.LeaseRank {
+		vs = append(vs, Variant{"invoice lines a batch", k, scaled(func(r cost.Rank) cost.Rank {
 			r.MissedLines, r.DoubleLines = k*r.MissedLines, k*r.DoubleLines
 			return r
 		})})
@@ -346,8 +442,8 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 }
 
 // Current returns the recommendation's row of the base lease.
-func (rv *Review) Current() cost.LeaseRank {
-	i := slices.IndexFunc(rv.Recommendation, func(r cost.LeaseRank) bool { return r.Lease == rv.Base.Lease })
+func (rv *Review) Current() cost.Rank {
+	i := slices.IndexFunc(rv.Recommendation, func(r cost.Rank) bool { return r.Lease == rv.Base.Lease })
 	return rv.Recommendation[i]
 }
 

@@ -21,7 +21,7 @@ func TestRecommendationAndSensitivity(t *testing.T) {
 	base.Lease, base.PersistentTrigger = 5, true
 	opt := study.DefaultReviewOptions(base)
 	opt.Replicas = 2
-	opt.Candidates = []int{2, 8, 3}
+	opt.CandidateLeases = []int{2, 8, 3}
 	opt.Mix = []cost.MixEntry{{Outage: 2, Weight: 0.5}, {Outage: 7, Weight: 0.5}}
 	rv, err := study.NewReview(context.Background(), base, opt)
 	if err != nil {
@@ -53,7 +53,7 @@ func TestRecommendationAndSensitivity(t *testing.T) {
 		}
 	}
 	for i, mix := range [][]cost.MixEntry{{{Outage: 1, Weight: 0.5}, {Outage: 4, Weight: 0.5}}, {{Outage: 4, Weight: 0.5}, {Outage: 14, Weight: 0.5}}} {
-		want, err := cost.Recommend(context.Background(), base, opt.Seed, leases, mix, opt.EventsPerYear[0], float64(opt.LinesPerBatch))
+		want, err := cost.Recommend(context.Background(), base, opt.Seed, cost.LeaseCandidates(base, leases), mix, opt.EventsPerYear[0], float64(opt.LinesPerBatch))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -98,7 +98,7 @@ func TestSensitivityToBatchLength(t *testing.T) {
 	base := model.Default()
 	base.BatchLen = 3
 	opt := study.DefaultReviewOptions(base)
-	opt.Replicas, opt.Candidates = 2, []int{2, 4}
+	opt.Replicas, opt.CandidateLeases = 2, []int{2, 4}
 	rv, err := study.NewReview(context.Background(), base, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -109,7 +109,7 @@ func TestSensitivityToBatchLength(t *testing.T) {
 	for i, batchLen := range []int{2, 6} { // 1.5 rounds to 2; 6, the period
 		c := base
 		c.BatchLen = batchLen
-		want, err := cost.Recommend(context.Background(), c, opt.Seed, []int{2, 3, 4}, []cost.MixEntry{{Outage: base.Outage, Weight: 1}}, opt.EventsPerYear[0], float64(opt.LinesPerBatch))
+		want, err := cost.Recommend(context.Background(), c, opt.Seed, cost.LeaseCandidates(c, []int{2, 3, 4}), []cost.MixEntry{{Outage: base.Outage, Weight: 1}}, opt.EventsPerYear[0], float64(opt.LinesPerBatch))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,7 +253,7 @@ func TestIncidentReview(t *testing.T) {
 	for _, r := range rv.Recommendation {
 		leases = append(leases, r.Lease)
 	}
-	want, err := cost.Recommend(ctx, long, opt.Seed, leases, []cost.MixEntry{{Outage: 10, Weight: 1, Incident: stretched}}, rate, lines)
+	want, err := cost.Recommend(ctx, long, opt.Seed, cost.LeaseCandidates(long, leases), []cost.MixEntry{{Outage: 10, Weight: 1, Incident: stretched}}, rate, lines)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,5 +269,48 @@ func TestIncidentReview(t *testing.T) {
 		if down := tr.Round >= 7 && tr.Round <= 9; tr.Reachable[1] == down {
 			t.Errorf("round %d: node 1 reachable %t in the timeline", tr.Round, tr.Reachable[1])
 		}
+	}
+}
+
+// TestCandidates: the grid of leases, renew deadlines and retry periods
+// keeps the combinations client-go accepts with jitter (a renew deadline
+// shorter than the lease and longer than 1.2 retry periods), counts the
+// rest, and adds the current settings; without a renew deadline only the
+// lease varies.
+func TestCandidates(t *testing.T) {
+	deadline := model.Default()
+	deadline.Renewal, deadline.Jitter, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod = 0, true, 7, 3, 1
+	round := model.Default()
+	round.Lease = 4
+	k := func(lease, d, retry int) cost.Candidate {
+		return cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry}
+	}
+	tests := []struct {
+		name                   string
+		base                   model.Config
+		leases, deadlines, rps []int
+		want                   []cost.Candidate
+		skipped                int
+	}{
+		{"triples", deadline, []int{6, 3, 4}, []int{2, 3, 5}, []int{1, 2}, []cost.Candidate{
+			k(3, 2, 1),
+			k(4, 2, 1), k(4, 3, 1), k(4, 3, 2),
+			k(6, 2, 1), k(6, 3, 1), k(6, 3, 2), k(6, 5, 1), k(6, 5, 2),
+			k(7, 3, 1), // the current settings
+		}, 9},
+		{"current in the grid", deadline, []int{7}, []int{3}, []int{1, 3}, []cost.Candidate{k(7, 3, 1)}, 1},
+		{"round model", round, []int{2, 8}, []int{2, 3}, []int{1, 2}, []cost.Candidate{k(2, 0, round.RetryPeriod), k(4, 0, round.RetryPeriod), k(8, 0, round.RetryPeriod)}, 0},
+	}
+	for _, tt := range tests {
+		got, skipped := study.Candidates(tt.base, tt.leases, tt.deadlines, tt.rps)
+		if !slices.Equal(got, tt.want) || skipped != tt.skipped {
+			t.Errorf("%s: %v, %d skipped; want %v, %d", tt.name, got, skipped, tt.want, tt.skipped)
+		}
+	}
+	if got, want := study.DefaultRenewDeadlines(deadline), []int{3, 6, 9, 12}; !slices.Equal(got, want) {
+		t.Errorf("DefaultRenewDeadlines = %v, want %v", got, want)
+	}
+	if got, want := study.DefaultRetryPeriods(deadline), []int{1, 2}; !slices.Equal(got, want) {
+		t.Errorf("DefaultRetryPeriods = %v, want %v", got, want)
 	}
 }

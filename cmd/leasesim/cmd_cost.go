@@ -102,7 +102,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err := priceDelay(in.Tick); err != nil {
 			return err
 		}
-		ranks, err := cost.Recommend(ctx, in.Config, in.Seed, in.Leases, in.Mix, in.EventsPerYear, float64(in.LinesPerBatch))
+		ranks, err := cost.Recommend(ctx, in.Config, in.Seed, cost.LeaseCandidates(in.Config, in.Leases), in.Mix, in.EventsPerYear, float64(in.LinesPerBatch))
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()

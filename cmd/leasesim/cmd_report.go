@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/leasesim/leasesim/cost"
@@ -41,7 +43,10 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.StringVar(&history, "outage-history", "", "instead of --outage-mix, a file of the outages a team has seen, one length a line (with --tick, a duration such as 45s; # starts a comment): each distinct length weighted by how often it occurs")
 	incident := addIncidentFlags(fs, "the outage event is this incident (leasesim replay's file: one failure a line, each node its own kind) instead of the group outage and its --outage-mix or --outage-history: the recommendation, the arrangements, the cost section and the timeline price and replay it")
 	var candidates sweep.List
-	fs.Var(listValue{model.Lease, &candidates, new(string)}, "candidates", "the leases the recommendation chooses among, the current one always with them: "+sweep.ListSyntax+" (default: the lease sweep's)")
+	fs.Var(listValue{model.Lease, &candidates, new(string)}, "candidates", "the leases the recommendation chooses among, the current settings always with them: "+sweep.ListSyntax+" (default: the lease sweep's)")
+	var candidateDeadlines, candidateRetries sweep.List
+	fs.Var(listValue{model.RenewDeadline, &candidateDeadlines, new(string)}, "candidate-renew-deadline", "with a renew deadline, the renew deadlines the recommendation tries with each candidate lease, combinations client-go refuses skipped: "+sweep.ListSyntax+" (default: the current one and 2, 3 and 4 times it)")
+	fs.Var(listValue{model.RetryPeriod, &candidateRetries, new(string)}, "candidate-retry-period", "with a renew deadline, the retry periods the recommendation tries with each candidate lease and renew deadline: "+sweep.ListSyntax+" (default: the current one and twice it)")
 	priceDelay := addPriceFlags(fs, &opt.Weights)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -125,17 +130,35 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if candidates.Len() > maxRankedLeases {
 			return usagef("--candidates lists %d leases: the recommendation ranks at most %d", candidates.Len(), maxRankedLeases)
 		}
+		deadlines, retries := study.DefaultRenewDeadlines(base), study.DefaultRetryPeriods(base)
+		for _, l := range []struct {
+			flag string
+			list sweep.List
+			dst  *[]int
+		}{{"candidate-renew-deadline", candidateDeadlines, &deadlines}, {"candidate-retry-period", candidateRetries, &retries}} {
+			switch {
+			case !fs.Changed(l.flag):
+			case base.RenewDeadline == 0:
+				return usagef("--%s goes only with a renew deadline (--renew-deadline or a preset): without one, the candidates are leases", l.flag)
+			default:
+				*l.dst = slices.Collect(l.list.All())
+			}
+		}
+		if fs.Changed("candidate-renew-deadline") {
+			opt.CandidateRenewDeadlines = deadlines
+		}
+		if fs.Changed("candidate-retry-period") {
+			opt.CandidateRetryPeriods = retries
+		}
 		for lease := range candidates.All() {
-			c := base
-			c.Lease = lease
-			if err := c.Validate(); err != nil {
+			if err := goesWithOne(base, lease, deadlines, retries); err != nil {
 				var re *model.RelationError
 				if errors.As(err, &re) {
 					return usagef("--candidates %s cannot be the lease here: %s", t.FormatValue(model.Lease, lease), re.Flags(t))
 				}
 				return usagef("--candidates %s: %v", t.FormatValue(model.Lease, lease), err)
 			}
-			opt.Candidates = append(opt.Candidates, lease)
+			opt.CandidateLeases = append(opt.CandidateLeases, lease)
 		}
 		switch {
 		case t != 0 && fs.Changed("rounds-per-year"):
@@ -182,4 +205,25 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return err
 		})
 	}
+}
+
+// goesWithOne reports whether lease goes with at least one of the renew
+// deadlines and retry periods (base's own without a renew deadline), with
+// base's other settings: nil if so, else the first combination's error.
+func goesWithOne(base model.Config, lease int, deadlines, retries []int) error {
+	if base.RenewDeadline == 0 {
+		deadlines, retries = []int{0}, []int{base.RetryPeriod}
+	}
+	var first error
+	for _, d := range deadlines {
+		for _, retry := range retries {
+			c := cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry}.Apply(base)
+			err := c.Validate()
+			if err == nil {
+				return nil
+			}
+			first = cmp.Or(first, err)
+		}
+	}
+	return first
 }
