@@ -36,6 +36,7 @@ var badValues = map[string][]string{
 // value of the flag's type exits 2 with one line on stderr that names the
 // flag, and writes nothing.
 func TestEveryFlagRefusesBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cases := 0
 	for _, c := range commands() {

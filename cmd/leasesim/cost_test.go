@@ -10,6 +10,7 @@ import (
 )
 
 func TestCostGolden(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tests := []struct {
 		golden string

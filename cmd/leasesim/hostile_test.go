@@ -158,6 +158,7 @@ func TestClosedPipe(t *testing.T) {
 // standard output fails, it exits 1 with one line and the file is not
 // there. So do help and --version, which write only standard output.
 func TestFailingStdoutLeavesNoFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"replay", "--nodes", "3", "--period", "1m", "--tick", "1s", "--png", filepath.Join(dir, "x.png"), "../../testdata/incidents/brownout.txt"},
@@ -182,6 +183,7 @@ func TestFailingStdoutLeavesNoFile(t *testing.T) {
 // TestReplayInterrupted: replay stops at an interrupt, before it starts or
 // while it runs its settings, with exit 130, one line and no PNG.
 func TestReplayInterrupted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	png := filepath.Join(dir, "x.png")
 	// 150 runs of 1,000,000 rounds each: seconds, uninterrupted.
@@ -208,6 +210,7 @@ func TestReplayInterrupted(t *testing.T) {
 // prepared beside its target) ends the process with exit 130 once the
 // grace is over, and the fallback exit removes the PNG's temporary file.
 func TestInterruptWhileStuck(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "replay", "--lease", "1s:60s", "--rounds", "3000s", "--trace", "--nodes", "3", "--period", "1m", "--tick", "1s",
 		"--png", filepath.Join(dir, "x.png"), "../../testdata/incidents/brownout.txt")
@@ -385,6 +388,7 @@ func TestJSONOutputsParse(t *testing.T) {
 // (memory stays bounded: --lease 1:1000000 once took 1.6 GB, --trace over
 // 10,000 settings 1 GB), naming the flags.
 func TestReplayBounds(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	inc := "../../testdata/incidents/brownout.txt"
 	for _, tt := range []struct {

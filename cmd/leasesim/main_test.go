@@ -25,6 +25,7 @@ func runCmd(t *testing.T, args ...string) (int, string, string) {
 
 // TestGolden compares each command's standard output with its golden file.
 func TestGolden(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		golden string
 		args   []string
@@ -136,6 +137,7 @@ func TestPublicationTables(t *testing.T) {
 // TestBadInput: bad input exits 2 with one line on stderr that names the
 // flag and what it accepts, and writes nothing to stdout.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string // the whole stderr line
@@ -217,6 +219,7 @@ func TestVersion(t *testing.T) {
 // the suite: .ci/run checks it whole, and sweep's TestCheckSlice a slice
 // of it that meets every value.
 func TestCheck(t *testing.T) {
+	t.Parallel()
 	// 20 leases × 2 renewals × 2 retry periods × 2 deadlines × 2 outages ×
 	// 2 starts × 2 batch lengths × 8 toggles × 4 downs, less the refused.
 	args := []string{"check", "--nodes", "7", "--rounds", "100", "--lease", "1:20", "--outage", "0,30", "--period", "7",
@@ -238,6 +241,7 @@ func TestCheck(t *testing.T) {
 // the other lists kept), and the jitter's seed, which a violation's
 // command then carries.
 func TestCheckPreset(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -262,6 +266,7 @@ func TestCheckPreset(t *testing.T) {
 // group outage's are refused beside it, as are runs that end before the
 // incident does.
 func TestCheckIncident(t *testing.T) {
+	t.Parallel()
 	mixed := filepath.Join("..", "..", "testdata", "incidents", "mixed.txt")
 	// 20 leases × 2 renewals × 2 retry periods × 3 deadlines × 3 periods
 	// × 2 batch lengths × 2 × 2 × 2 × 2 × 2 toggles (fencing, persistent

@@ -13,6 +13,7 @@ import (
 // standard error; the report opens with the warning and recommends no
 // such lease; recommend never chooses one.
 func TestTwoLeaderWarnings(t *testing.T) {
+	t.Parallel()
 	const warning = "two leaders: the lease 4m30s is not longer than the retry period 1m0s and the renew deadline 4m0s together (a two-leader margin of -30s)"
 	incident := filepath.Join("..", "..", "testdata", "incidents", "brownout.txt")
 	for _, tt := range []struct {

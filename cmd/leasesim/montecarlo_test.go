@@ -16,6 +16,7 @@ import (
 // trigger_every column); the same seed gives the same CSV for any worker
 // count.
 func TestMonteCarlo(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		golden, columns string // the golden files' name; the CSV's columns after seed
 		args            []string
@@ -91,6 +92,7 @@ func TestMonteCarloBadInput(t *testing.T) {
 // a leasesim that tallied otherwise, with one line, exit 1 and nothing
 // written.
 func TestMonteCarloShardsMerge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for _, study := range [][]string{
 		{"--nodes", "1:3", "--quorum", "false,true", "--rounds", "20000", "--rounds-per-year", "2190", "--replicas", "90"},
@@ -162,6 +164,7 @@ func TestMonteCarloShardsMerge(t *testing.T) {
 // TestEmpiricalDowntime: --downtime empirical:FILE reads a team's outage
 // lengths; its shards merge like any study's; a bad line is named.
 func TestEmpiricalDowntime(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	outages := filepath.Join(dir, "outages.txt")
 	os.WriteFile(outages, []byte("# this year's\n30s\n45s\n2m\n\n20s # the DNS one\n"), 0o644)

@@ -13,6 +13,7 @@ import (
 // its value; a period left at the round model's 6 rounds is warned of,
 // once, and never beside a bad input's one line.
 func TestRealTimeDefaults(t *testing.T) {
+	t.Parallel()
 	const noPeriod = "leasesim run: warning: --period is not given, so a batch falls due every 6s (the round model's 6 rounds of 1s): give the batch's period, --period 24h for a nightly one\n"
 	for _, tt := range []struct {
 		args          []string

@@ -12,6 +12,7 @@ import (
 // TestReport: "leasesim report" with no flags but --out writes the whole
 // report; an --out it cannot create fails with one line and exit 1.
 func TestReport(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "review")
 	code, stdout, stderr := runCmd(t, "report", "--out", dir)
 	if code != 0 || stderr != "" || stdout != "wrote the report to "+dir+"/report.md\n" {
@@ -38,6 +39,7 @@ func TestReport(t *testing.T) {
 // line winning; "report --example" prints the example; a bad file, key or
 // value is one line naming the file, the line and the key.
 func TestReviewFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	review := filepath.Join(dir, "review.yaml")
 	write := func(text string) {
@@ -122,6 +124,7 @@ func hasAll(t *testing.T, text string, wants ...string) {
 // each distinct length weighted by its share; with --outage-mix as well
 // it is refused, naming the review file's line.
 func TestOutageHistory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "outages.txt"), []byte("# seen last year\n2\n7\n2\n2 # a deploy\n"), 0o644)
 	review := filepath.Join(dir, "review.yaml")
@@ -138,6 +141,7 @@ func TestOutageHistory(t *testing.T) {
 // and gives each configuration's replicas; the ceiling goes only with it
 // and not below the replicas run at a time.
 func TestReportPrecision(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
 	hasAll(t, reportMD(t, out, "--replicas", "40", "--precision", "50%", "--max-replicas", "80"),
 		"independently of the others; replicas, as many as the table says, of 21900 rounds",
@@ -164,6 +168,7 @@ func TestReportPrecision(t *testing.T) {
 // incident beside the outage lengths or the outage's own flags, or one
 // the deployment does not fit, is refused in one line.
 func TestReportIncident(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	mixed, _ := os.ReadFile(filepath.Join("..", "..", "testdata", "incidents", "mixed.txt"))
 	os.WriteFile(filepath.Join(dir, "mixed.txt"), mixed, 0o644)

@@ -28,6 +28,7 @@ func runGuarded(t *testing.T, ctx context.Context, stdout *testio.FailWriter, ar
 // pipe) after any number of bytes, every command with a worker pool stops
 // and exits 1 with one line naming the error; none hangs.
 func TestFailingOutput(t *testing.T) {
+	t.Parallel()
 	commands := [][]string{
 		{"sweep", "--lease", "1:2000", "--outage", "0:9", "--workers", "2"},
 		{"montecarlo", "--lease", "1:40", "--replicas", "20", "--rounds", "2000", "--workers", "2"},
@@ -164,6 +165,7 @@ func TestOutputThroughLinksAndFIFOs(t *testing.T) {
 // meant still gets its answer, exit 0, with a warning line per oddity on
 // standard error, and the report says it at the top of report.md.
 func TestWarnings(t *testing.T) {
+	t.Parallel()
 	const noTrigger = "period 30 is longer than the run's 24 rounds: no batch falls due, so none can be missed or started twice"
 	const late = "the outage starts in round 40, after the run's last round 24: no node fails"
 	for _, args := range [][]string{
@@ -225,6 +227,7 @@ func TestExitAfterGrace(t *testing.T) {
 // TestReplayPNG: replay --png writes the incident's timeline as a PNG of
 // the figure's size, and the table still goes to standard output.
 func TestReplayPNG(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "brownout.png")
 	code, stdout, stderr := runCmd(t, "replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "--png", out, "../../testdata/incidents/brownout.txt")
 	if code != 0 || !strings.Contains(stdout, "kubernetes, lease 15s") {

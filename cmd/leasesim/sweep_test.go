@@ -16,6 +16,7 @@ import (
 // corner cases of C1-C7 included, is what "leasesim run --format csv"
 // prints for that configuration.
 func TestSweepAgreesWithRun(t *testing.T) {
+	t.Parallel()
 	code, out, stderr := runCmd(t, "sweep", "--nodes", "1,2,5", "--lease", "1,3,8", "--renewal", "1,3",
 		"--outage", "0,5,30", "--start", "1,6", "--rounds", "24", "--period", "1,6", "--fencing", "false,true",
 		"--persistent-trigger", "false,true", "--down", "0,1,5", "--quorum", "false,true")
