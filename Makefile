@@ -17,8 +17,9 @@ check-all:
 # The long checks, for before a release or after a change to the model:
 # every configuration of the tests' small spaces (-soak), CHECKS random
 # configurations a property, check's whole grid, and every fuzz target at
-# FUZZ times .ci/run's budget. make soak CHECKS=20000 FUZZ=20 takes about
-# an hour here; the defaults, about ten minutes.
+# FUZZ times .ci/run's budget. With the defaults it takes about five
+# minutes on two cores (the model's part about one); CHECKS=20000 FUZZ=20,
+# about half an hour.
 CHECKS ?= 2000
 FUZZ ?= 5
 soak:
