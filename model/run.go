@@ -245,7 +245,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		x.hung = true // its calls hang while it is cut off, and time out after it is back, or are answered then (Slowed)
 		x.answered = x.fails(x.leader, Slowed)
 	}
-	racing := renewing && x.races(t)
+	racing := renewing && c.RenewDeadline > 0 && x.races(t)
 	handover, next := false, -1
 	switch {
 	case renewing && x.frozen: // woken, its renew loop begins a cycle at once, and the record is still its own
@@ -330,8 +330,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 			}
 		}
 	}
-	if r := x.nextRenewal(t); racing && r < Never { // the racing leader's next attempt, which renews if nobody took over
-		last = min(last, r-1)
+	if racing { // the racing leader's next attempt, which renews if nobody took over
+		if r := x.nextRenewal(t); r < Never {
+			last = min(last, r-1)
+		}
 	}
 	if c.RenewDeadline > 0 { // a frozen believer's deadline cannot fire
 		if !x.gaveUp && (!renewing || racing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Paused)) {
