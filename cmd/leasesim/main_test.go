@@ -43,6 +43,7 @@ func TestGolden(t *testing.T) {
 		{"sweep-help.txt", []string{"sweep", "--help"}},
 		{"settings-openshift.txt", []string{"settings", "--preset", "openshift"}},
 		{"settings-kubernetes.csv", []string{"settings", "--format", "csv"}},
+		{"settings-kubernetes.json", []string{"settings", "--format", "json"}},
 		{"settings-etcd-5-nodes.txt", []string{"settings", "--preset", "etcd", "--nodes", "5"}},
 		{"run-scheduler-cronjob.txt", []string{"run", "--scheduler", "cronjob", "--nodes", "1", "--outage", "13", "--catch-up-window", "8", "--trace"}},
 		{"run-scheduler-temporal.csv", []string{"sweep", "--scheduler", "temporal", "--tick", "1h", "--nodes", "1", "--outage", "7h,13h", "--period", "6h"}},
