@@ -200,7 +200,7 @@ func RecommendEach(ctx context.Context, c model.Config, seed uint64, candidates 
 			run := k.Apply(c)
 			r := Rank{Candidate: k}
 			r.Margin, r.HasMargin = run.TwoLeaderMargin()
-			r.NoMargin = r.HasMargin && r.Margin <= 0 && !run.Fencing
+			r.NoMargin = run.NoMargin()
 			for j, e := range mix {
 				in := effects[i*len(events)+at[m][j]]
 				p := Project(Phase, in.PerEvent(), eventsPerYear, linesPerBatch)

@@ -208,6 +208,14 @@ func (c *Config) TwoLeaderMargin() (margin int, ok bool) {
 	return c.Lease - c.RetryPeriod - c.RenewDeadline, true
 }
 
+// NoMargin reports whether c lets two leaders write: its two-leader
+// margin is not above zero and no fencing refuses the stale leader's
+// work. Such settings are warned of and never recommended.
+func (c *Config) NoMargin() bool {
+	m, ok := c.TwoLeaderMargin()
+	return ok && m <= 0 && !c.Fencing
+}
+
 // Warnings lists what in c is valid but probably not what was meant, each
 // a sentence naming the parameters: the run has no trigger, the outage
 // falls after the run, the zone is larger than the cluster, a catch-up

@@ -310,7 +310,7 @@ func (t Tick) FormatLengths(l Lengths) string {
 // short.
 func (t Tick) Warnings(c Config) []string {
 	var w []string
-	if margin, ok := c.TwoLeaderMargin(); ok && margin <= 0 && !c.Fencing {
+	if margin, _ := c.TwoLeaderMargin(); c.NoMargin() {
 		w = append(w, fmt.Sprintf("two leaders: the lease %s is not longer than the retry period %s and the renew deadline %s together (a two-leader margin of %s), so a follower can take over as soon as, or before, a leader cut off from the record gives up; lengthen the lease past %s, shorten the renew deadline below %s, or turn on fencing",
 			t.DurationOf(c.Lease), t.DurationOf(c.RetryPeriod), t.DurationOf(c.RenewDeadline), t.DurationOf(margin),
 			t.DurationOf(c.RetryPeriod+c.RenewDeadline), t.DurationOf(c.Lease-c.RetryPeriod)))

@@ -246,7 +246,7 @@ func (rv review) writeLease(b *strings.Builder) {
 	sort.Ints(twoLeader)
 	switch {
 	case len(twoLeader) == 0:
-	case twoLeader[len(twoLeader)-1] == 0 && noMargin(rv.Base):
+	case twoLeader[len(twoLeader)-1] == 0 && rv.Base.NoMargin():
 		b.WriteString("Wherever a handover happens in these runs, it happens without two leaders, but only by the phase of the followers' polls: the settings leave no two-leader margin (the warning above), so a follower that polls at another moment takes over before the old leader stops believing. ")
 	case twoLeader[len(twoLeader)-1] == 0:
 		b.WriteString("Wherever a handover happens, it happens without two leaders: the old leader has stopped believing before anyone takes over. ")
@@ -581,14 +581,6 @@ func lengthsText(t model.Tick, l model.Lengths) string {
 		return "lengths drawn from " + l.Source
 	}
 	return t.FormatLengths(l)
-}
-
-// noMargin reports whether c leaves no two-leader margin and has no
-// fencing (model.Config.TwoLeaderMargin): a follower can take over before
-// the leader gives up.
-func noMargin(c model.Config) bool {
-	m, ok := c.TwoLeaderMargin()
-	return ok && m <= 0 && !c.Fencing
 }
 
 // Names returns the name of every file WriteDir writes into the report's

@@ -186,17 +186,15 @@ func shardBound(size, k, n int) int {
 	return int(q)
 }
 
-// NoMargin returns a configuration of g that leaves no two-leader margin
-// (model.Config.TwoLeaderMargin not above zero) and has no fencing, if g
-// has one: its shortest lease beside its longest retry period and renew
-// deadline, the narrowest margin of the grid. A command that runs many
-// configurations warns of it once.
+// NoMargin returns a configuration of g that lets two leaders write
+// (model.Config.NoMargin), if g has one: its shortest lease beside its
+// longest retry period and renew deadline, the narrowest margin of the
+// grid. A command that runs many configurations warns of it once.
 func (g *Grid) NoMargin() (model.Config, bool) {
 	c := g.Config(0)
 	c.Lease = g.Values[model.Lease].min(0)
 	c.RetryPeriod = g.Values[model.RetryPeriod].max()
 	c.RenewDeadline = g.Values[model.RenewDeadline].max()
 	c.Fencing = g.Values[model.Fencing].min(-1) != 0
-	m, ok := c.TwoLeaderMargin()
-	return c, ok && m <= 0 && !c.Fencing
+	return c, c.NoMargin()
 }

@@ -58,7 +58,7 @@ func (s *streams) warnMargins(configs []model.Config, name func(i int) string, t
 	}
 	var unsafe []int
 	for i, c := range configs {
-		if m, ok := c.TwoLeaderMargin(); ok && m <= 0 && !c.Fencing {
+		if c.NoMargin() {
 			unsafe = append(unsafe, i)
 		}
 	}
