@@ -1,0 +1,412 @@
+package model_test
+
+import (
+	"github.com/leasesim/leasesim/model"
+)
+
+// This file is the round model's executable spec: a plain reference
+// implementation written from docs/model.md alone, round by round and node
+// by node, without the engine's stretches, settled paths or believer
+// lists. The tests in reference_compare_test.go run it beside
+// model.Runner and compare every statistic.
+//
+// It covers the failure kinds isolate, partition, pause, crash and
+// release (as toggles and as a window's own kind), clock drift, quorum,
+// fencing, retry periods, renew deadlines (the deadline race included)
+// and renewal 0, the persistent trigger, the catch-up window, one run for
+// the queued slots, the idempotency key, batches that take time and every
+// overlap policy. It does not cover jitter (docs/model.md gives its
+// distribution, not the order of its draws from the seed), black holes
+// and slow calls (their calls' timing is not spelt out round by round),
+// nor random schedules (Alternating), whose draws are the engine's own:
+// refCovers says which configurations it takes.
+
+// refKind is how a down node fails, in the words of docs/model.md.
+type refKind int
+
+const (
+	refIsolate   refKind = iota // reaches neither the record nor the store
+	refPartition                // reaches the store but not the record
+	refPause                    // frozen: no timer fires, works nowhere
+	refCrash                    // forgets that it led; its runs die
+	refRelease                  // stops cleanly; a leader empties the record
+	refHang                     // black hole or slow: not covered
+)
+
+// refKindOf is how a node whose window names kind f fails: its own kind,
+// or as the configuration's toggles say. Of several toggles, a crash wins
+// over all ("a crash still wins"), a release stops the process as a crash
+// does, and a frozen node works nowhere, partition or not.
+func refKindOf(c model.Config, f model.Failure) refKind {
+	switch f {
+	case model.Isolated:
+		return refIsolate
+	case model.Partitioned:
+		return refPartition
+	case model.Paused:
+		return refPause
+	case model.Crashed:
+		return refCrash
+	case model.Released:
+		return refRelease
+	case model.BlackHoled, model.Slowed:
+		return refHang
+	}
+	switch {
+	case c.Crash:
+		return refCrash
+	case c.Release:
+		return refRelease
+	case c.Pause:
+		return refPause
+	case c.Partition:
+		return refPartition
+	case c.BlackHole:
+		return refHang
+	}
+	return refIsolate
+}
+
+// refWindows is the scenario's group outage as windows: nodes DownFrom …
+// DownFrom+Down-1 down in rounds Start … Start+Outage-1, failing as
+// configured.
+func refWindows(c model.Config) model.Windows {
+	var ws model.Windows
+	if c.Outage == 0 {
+		return nil
+	}
+	for n := c.DownFrom; n < min(c.DownFrom+c.Down, c.Nodes); n++ {
+		ws = append(ws, model.Window{Node: n, First: c.Start, Last: c.Start + c.Outage - 1})
+	}
+	return ws
+}
+
+// refCovers reports whether the reference takes c under windows ws.
+func refCovers(c model.Config, ws model.Windows) bool {
+	if c.Jitter {
+		return false
+	}
+	for _, w := range ws {
+		if w.Node < c.Nodes && refKindOf(c, w.Failure) == refHang {
+			return false
+		}
+	}
+	return true
+}
+
+// refRun is one node's writing of one started batch.
+type refRun struct {
+	batch, node, token, start int
+	alive                     bool // its process lives and no cancel-other stopped it
+}
+
+// refNode is what one node knows.
+type refNode struct {
+	believes bool
+	token    int // the fencing token it took over with, while it believes
+	renewed  int // its own last renewal
+	wokeBy   int // a stale believer woken from a pause gives up in this round; 0: as its renewal says
+}
+
+// ceilScaled is ⌈x·1000/(1000+drift)⌉: x rounds of a clock that runs
+// drift thousandths fast, in the rounds' time.
+func ceilScaled(x, drift int) int {
+	return (x*1000 + 1000 + drift - 1) / (1000 + drift)
+}
+
+// reference runs c under windows ws (nil: no node fails) round by round,
+// as docs/model.md describes it.
+func reference(c model.Config, ws model.Windows) model.Stats {
+	var st model.Stats
+	n := c.Nodes
+	drifts := func(i int) bool { return c.Drift != 0 && i >= c.DownFrom && i < c.DownFrom+c.Down }
+	leaseOf := func(i int) int { // rounds after the last renewal at which node i finds the lease run out
+		if drifts(i) {
+			return ceilScaled(c.Lease, c.Drift)
+		}
+		return c.Lease
+	}
+	scaled := func(i, x int) int { // x rounds of node i's clock
+		if drifts(i) {
+			return ceilScaled(x, c.Drift)
+		}
+		return x
+	}
+	state := func(t, i int) (down bool, kind refKind) {
+		for _, w := range ws {
+			if w.Node == i && w.First <= t && t <= w.Last {
+				down, kind = true, refKindOf(c, w.Failure)
+			}
+		}
+		return down, kind
+	}
+
+	nodes := make([]refNode, n)
+	nodes[0] = refNode{believes: true, token: 1}
+	leader, renewed, token := 0, 0, 1 // the record; leader -1: emptied by a release
+	wasDown := make([]bool, n)
+	wasKind := make([]refKind, n)
+	down := make([]bool, n)
+	kind := make([]refKind, n)
+	var runs []refRun
+	var batchStarts []int  // each started batch's round
+	var writes [][]int     // each started batch's writes per part
+	var queue []int        // queued slots, earliest first
+	kill := func(i int) { // node i's process ends: its runs write no more
+		for k := range runs {
+			if runs[k].node == i {
+				runs[k].alive = false
+			}
+		}
+	}
+	deadline := func(i int) int { // the round in which believer i gives up
+		if nodes[i].wokeBy > 0 {
+			return nodes[i].wokeBy
+		}
+		return nodes[i].renewed + scaled(i, c.RetryPeriod+c.RenewDeadline)
+	}
+
+	for t := 1; t <= c.Rounds; t++ {
+		up := 0
+		for i := range n {
+			down[i], kind[i] = state(t, i)
+			if !down[i] {
+				up++
+			}
+		}
+		// Failures that begin and pauses that end.
+		for i := range n {
+			if down[i] && (!wasDown[i] || kind[i] != wasKind[i]) {
+				switch kind[i] {
+				case refCrash:
+					nodes[i].believes = false
+					kill(i)
+				case refRelease:
+					nodes[i].believes = false
+					kill(i)
+					if leader == i {
+						leader = -1
+					}
+				}
+			}
+			if wasDown[i] && wasKind[i] == refPause && (!down[i] || kind[i] != refPause) && nodes[i].believes {
+				switch {
+				case leader == i && !down[i]: // the record is still its own: it renews at once
+					renewed = t
+					nodes[i].renewed, nodes[i].wokeBy = t, 0
+				case leader != i && c.RenewDeadline > 0: // it tries in vain, and gives up a deadline after waking
+					nodes[i].wokeBy = t + scaled(i, c.RenewDeadline)
+				}
+			}
+			wasDown[i], wasKind[i] = down[i], kind[i]
+		}
+		frozen := func(i int) bool { return down[i] && kind[i] == refPause }
+		reachesStore := func(i int) bool { return !down[i] || kind[i] == refPartition }
+
+		// Give up at the renew deadline, reachable or not; a frozen node's
+		// timer does not fire.
+		if c.RenewDeadline > 0 {
+			for i := range n {
+				if nodes[i].believes && !frozen(i) && t >= deadline(i) {
+					nodes[i].believes = false
+					nodes[i].wokeBy = 0
+					kill(i)
+				}
+			}
+		}
+
+		// 1. Renew: at a retry period after the last renewal and every
+		// retry period after that, before the deadline.
+		if leader >= 0 && nodes[leader].believes && !down[leader] && t > renewed && (t-renewed)%c.RetryPeriod == 0 &&
+			(c.RenewDeadline == 0 || t < renewed+scaled(leader, c.RetryPeriod+c.RenewDeadline)) {
+			renewed = t
+			nodes[leader].renewed = t
+		}
+
+		// 2. Handover, in a retry round.
+		if t%c.RetryPeriod == 0 && (!c.Quorum || 2*up > n) {
+			for i := range n {
+				if down[i] || (i == leader && nodes[i].believes) {
+					continue
+				}
+				if leader >= 0 && t-renewed < leaseOf(i) {
+					continue
+				}
+				st.Handovers++
+				st.HandoverRounds += t - renewed
+				token++
+				leader, renewed = i, t
+				nodes[i] = refNode{believes: true, token: token, renewed: t}
+				break
+			}
+		}
+
+		// 3. Count believers; 4. fence.
+		active := 0
+		var accepted []int
+		for i := range n {
+			if !nodes[i].believes || frozen(i) || !reachesStore(i) {
+				continue
+			}
+			active++
+			if !c.Fencing || nodes[i].token == token {
+				accepted = append(accepted, i)
+			}
+		}
+		switch {
+		case active == 0:
+			st.LeaderlessRounds++
+		case active > 1:
+			st.TwoLeaderRounds++
+		}
+		st.Rejected += active - len(accepted)
+
+		// 5. Trigger.
+		due := t%c.Period == 0
+		if len(accepted) == 0 {
+			switch {
+			case due && c.PersistentTrigger:
+				queue = append(queue, t)
+			case due:
+				st.Missed++
+			}
+		} else {
+			var slots []int
+			for _, q := range queue {
+				if c.CatchUpWindow > 0 && t-q > c.CatchUpWindow {
+					st.Missed++
+					continue
+				}
+				slots = append(slots, q)
+			}
+			queue = nil
+			if due {
+				slots = append(slots, t)
+			}
+			if c.CatchUpOnce && len(slots) > 1 {
+				st.Missed += len(slots) - 1
+				slots = slots[len(slots)-1:]
+			}
+			skip := func(s []int) {
+				st.Missed += len(s)
+				st.Skipped += len(s)
+			}
+			var start []int
+			if c.BatchLen == 1 || c.Overlap == model.OverlapAllow {
+				start = slots
+			} else if len(slots) > 0 {
+				running := false
+				for _, r := range runs {
+					if r.alive && r.start < t && t < r.start+c.BatchLen {
+						running = true
+					}
+				}
+				switch c.Overlap {
+				case model.OverlapSkip:
+					if running {
+						skip(slots)
+					} else {
+						start = slots[:1]
+						skip(slots[1:])
+					}
+				case model.OverlapBufferAll:
+					if running {
+						queue = slots
+					} else {
+						start, queue = slots[:1], slots[1:]
+					}
+				case model.OverlapBufferOne:
+					wait := slots
+					if !running {
+						start, wait = slots[:1], slots[1:]
+					}
+					if len(wait) > 1 {
+						skip(wait[1:])
+						wait = wait[:1]
+					}
+					queue = wait
+				case model.OverlapCancelOther:
+					for k := range runs {
+						if runs[k].alive && runs[k].start < t && t < runs[k].start+c.BatchLen {
+							runs[k].alive = false
+						}
+					}
+					start = slots[len(slots)-1:]
+					skip(slots[:len(slots)-1])
+				}
+			}
+			for _, s := range start {
+				st.Started++
+				st.DelayedRounds += t - s
+				b := len(batchStarts)
+				batchStarts = append(batchStarts, t)
+				writes = append(writes, make([]int, c.BatchLen))
+				starters := accepted
+				if c.IdempotencyKey {
+					st.Deduplicated += len(accepted) - 1
+					starters = accepted[:1]
+					for _, i := range accepted {
+						if i == leader {
+							starters = []int{i}
+						}
+					}
+				} else {
+					st.DoubleStarts += len(accepted) - 1
+				}
+				for _, i := range starters {
+					runs = append(runs, refRun{batch: b, node: i, token: nodes[i].token, start: t, alive: true})
+				}
+			}
+		}
+
+		// The runs write their parts of this round.
+		for _, r := range runs {
+			if r.alive && r.start <= t && t < r.start+c.BatchLen && reachesStore(r.node) && !frozen(r.node) && (!c.Fencing || r.token == token) {
+				writes[r.batch][t-r.start]++
+			}
+		}
+
+		// 6. Re-read.
+		if c.Renewal > 0 && t%c.Renewal == 0 {
+			for i := range n {
+				if nodes[i].believes && i != leader && !down[i] {
+					nodes[i].believes = false
+					nodes[i].wokeBy = 0
+				}
+			}
+		}
+	}
+
+	// After the run, as if in round Rounds+1: the window first, then the
+	// one run.
+	for _, q := range queue {
+		if c.CatchUpWindow > 0 && c.Rounds+1-q > c.CatchUpWindow {
+			st.Missed++
+		} else {
+			st.Unresolved++
+		}
+	}
+	if c.CatchUpOnce && st.Unresolved > 1 {
+		st.Missed += st.Unresolved - 1
+		st.Unresolved = 1
+	}
+	for b, s := range batchStarts {
+		missed := 0
+		for part, w := range writes[b] {
+			if s+part > c.Rounds {
+				break
+			}
+			if w == 0 {
+				missed++
+			}
+			if w > 1 {
+				st.DoubledParts += w - 1
+			}
+		}
+		st.MissedParts += missed
+		if missed > 0 {
+			st.PartialBatches++
+		}
+	}
+	return st
+}
