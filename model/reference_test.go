@@ -114,9 +114,19 @@ func ceilScaled(x, drift int) int {
 	return (x*1000 + 1000 + drift - 1) / (1000 + drift)
 }
 
+// refWay is a way of reading docs/model.md other than the reference's
+// own: each field, set, makes the reference do what the engine does
+// where the two disagree (refDivergences).
+type refWay struct {
+	leaseOutlastsRetry bool // a follower takes over from a reachable leader only more than a retry period after its last renewal
+}
+
 // reference runs c under windows ws (nil: no node fails) round by round,
 // as docs/model.md describes it.
-func reference(c model.Config, ws model.Windows) model.Stats {
+func reference(c model.Config, ws model.Windows) model.Stats { return referenceWay(c, ws, refWay{}) }
+
+// referenceWay is reference, read the way w says.
+func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 	var st model.Stats
 	n := c.Nodes
 	drifts := func(i int) bool { return c.Drift != 0 && i >= c.DownFrom && i < c.DownFrom+c.Down }
@@ -144,14 +154,15 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 	nodes := make([]refNode, n)
 	nodes[0] = refNode{believes: true, token: 1}
 	leader, renewed, token := 0, 0, 1 // the record; leader -1: emptied by a release
+	frozeBefore := make([]bool, n) // frozen in the round before
 	wasDown := make([]bool, n)
 	wasKind := make([]refKind, n)
 	down := make([]bool, n)
 	kind := make([]refKind, n)
 	var runs []refRun
-	var batchStarts []int  // each started batch's round
-	var writes [][]int     // each started batch's writes per part
-	var queue []int        // queued slots, earliest first
+	var batchStarts []int // each started batch's round
+	var writes [][]int    // each started batch's writes per part
+	var queue []int       // queued slots, earliest first
 	kill := func(i int) { // node i's process ends: its runs write no more
 		for k := range runs {
 			if runs[k].node == i {
@@ -174,6 +185,19 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 				up++
 			}
 		}
+		// Give up at the renew deadline, reachable or not, before a failure
+		// that begins in this round; the timer of a node frozen since the
+		// round before does not fire.
+		if c.RenewDeadline > 0 {
+			for i := range n {
+				if nodes[i].believes && !frozeBefore[i] && t >= deadline(i) {
+					nodes[i].believes = false
+					nodes[i].wokeBy = 0
+					kill(i)
+				}
+			}
+		}
+
 		// Failures that begin and pauses that end.
 		for i := range n {
 			if down[i] && (!wasDown[i] || kind[i] != wasKind[i]) {
@@ -181,17 +205,17 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 				case refCrash:
 					nodes[i].believes = false
 					kill(i)
-				case refRelease:
-					nodes[i].believes = false
-					kill(i)
-					if leader == i {
+				case refRelease: // a leader that has not given up empties the record
+					if leader == i && nodes[i].believes {
 						leader = -1
 					}
+					nodes[i].believes = false
+					kill(i)
 				}
 			}
 			if wasDown[i] && wasKind[i] == refPause && (!down[i] || kind[i] != refPause) && nodes[i].believes {
 				switch {
-				case leader == i && !down[i]: // the record is still its own: it renews at once
+				case leader == i && !down[i] && c.RenewDeadline > 0: // the record is still its own: its renew cycle renews at once
 					renewed = t
 					nodes[i].renewed, nodes[i].wokeBy = t, 0
 				case leader != i && c.RenewDeadline > 0: // it tries in vain, and gives up a deadline after waking
@@ -203,18 +227,6 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		frozen := func(i int) bool { return down[i] && kind[i] == refPause }
 		reachesStore := func(i int) bool { return !down[i] || kind[i] == refPartition }
 
-		// Give up at the renew deadline, reachable or not; a frozen node's
-		// timer does not fire.
-		if c.RenewDeadline > 0 {
-			for i := range n {
-				if nodes[i].believes && !frozen(i) && t >= deadline(i) {
-					nodes[i].believes = false
-					nodes[i].wokeBy = 0
-					kill(i)
-				}
-			}
-		}
-
 		// 1. Renew: at a retry period after the last renewal and every
 		// retry period after that, before the deadline.
 		if leader >= 0 && nodes[leader].believes && !down[leader] && t > renewed && (t-renewed)%c.RetryPeriod == 0 &&
@@ -224,7 +236,8 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		}
 
 		// 2. Handover, in a retry round.
-		if t%c.RetryPeriod == 0 && (!c.Quorum || 2*up > n) {
+		if t%c.RetryPeriod == 0 && (!c.Quorum || 2*up > n) &&
+			!(w.leaseOutlastsRetry && leader >= 0 && nodes[leader].believes && !down[leader] && t-renewed <= c.RetryPeriod) {
 			for i := range n {
 				if down[i] || (i == leader && nodes[i].believes) {
 					continue
@@ -364,6 +377,10 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			if r.alive && r.start <= t && t < r.start+c.BatchLen && reachesStore(r.node) && !frozen(r.node) && (!c.Fencing || r.token == token) {
 				writes[r.batch][t-r.start]++
 			}
+		}
+
+		for i := range n {
+			frozeBefore[i] = frozen(i)
 		}
 
 		// 6. Re-read.
