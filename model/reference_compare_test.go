@@ -9,6 +9,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
+	"pgregory.net/rapid"
 )
 
 // refDiff names the statistics in which got and want differ, "" if none.
@@ -141,7 +142,7 @@ func TestReferenceElection(t *testing.T) {
 	nodes, leases, renewals, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 2, 3, 6}
 	outages, starts, drifts := []int{0, 2, 5, 11}, []int{1, 3, 6}, []int{0, -500, 1000}
 	n, bad := 0, 0
-	grid([]int{3, 4, 3, 3, 4, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(13, 101), func(ix []int) {
+	grid([]int{3, 4, 3, 3, 4, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(23, 101), func(ix []int) {
 		c := model.Config{
 			Policy: model.Policy{Nodes: nodes[ix[0]], Lease: leases[ix[1]], Renewal: renewals[ix[2]], RetryPeriod: retries[ix[3]], RenewDeadline: deadlines[ix[4]],
 				Period: 2, BatchLen: 1, Fencing: ix[11] == 1, Quorum: ix[12] == 1, PersistentTrigger: ix[13] == 1},
@@ -153,6 +154,117 @@ func TestReferenceElection(t *testing.T) {
 		}
 		if !refCheck(t, &r, c, c.Schedule(), refWindows(c)) {
 			bad++
+		}
+		n++
+	})
+	t.Logf("%d configurations; known divergences met: %v", n, refKnown)
+}
+
+// refSchedule is one failure scenario of TestReferenceTriggers: the
+// group outage (ws nil) with a kind as toggles, or windows, each of its
+// own kind.
+type refSchedule struct {
+	kind                int // into refKinds, for the group outage
+	down, start, outage int
+	ws                  model.Windows
+}
+
+// refSchedules are the group outages of one or two nodes, short and long,
+// early and late, of each kind; two nodes failing in overlapping windows,
+// each its own kind; and node 0 failing one way and then, back to back,
+// another.
+func refSchedules() []refSchedule {
+	var ss []refSchedule
+	for kind := range refKinds {
+		for _, down := range []int{1, 2} {
+			for _, start := range []int{2, 5} {
+				for _, outage := range []int{3, 8} {
+					ss = append(ss, refSchedule{kind: kind, down: down, start: start, outage: outage})
+				}
+			}
+		}
+	}
+	kinds := []model.Failure{model.Isolated, model.Partitioned, model.Paused, model.Crashed, model.Released}
+	for _, a := range kinds {
+		for _, b := range kinds {
+			ss = append(ss,
+				refSchedule{ws: model.Windows{{Node: 0, First: 4, Last: 15, Failure: a}, {Node: 1, First: 7, Last: 10, Failure: b}}},
+				refSchedule{ws: model.Windows{{Node: 0, First: 3, Last: 6, Failure: a}, {Node: 1, First: 9, Last: 20, Failure: b}}},
+				refSchedule{ws: model.Windows{{Node: 0, First: 4, Last: 7, Failure: a}, {Node: 0, First: 8, Last: 13, Failure: b}}})
+		}
+	}
+	return ss
+}
+
+// TestReferenceTriggers compares the Runner with the reference over a
+// small grid of what becomes of the batch: periods, batch lengths, the
+// persistent trigger, catch-up windows, one run for the queued slots,
+// idempotency keys, every overlap policy and fencing, under the
+// publication's timing and client-go's, crossed with refSchedules.
+func TestReferenceTriggers(t *testing.T) {
+	var r model.Runner
+	timings := []func(*model.Config){
+		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 3, 3, 1, 0 },
+		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 6, 0, 2, 3 },
+		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 2, 1, 1, 0 },
+	}
+	schedules := refSchedules()
+	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
+	n, bad := 0, 0
+	grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, soak.Every(13, 211), func(ix []int) {
+		c := model.Config{
+			Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
+				CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: ix[9], Fencing: ix[10] == 1},
+			Scenario: model.Scenario{Rounds: 40},
+		}
+		timings[ix[1]](&c)
+		sc := schedules[ix[2]]
+		var s model.Schedule = sc.ws
+		ws := sc.ws
+		if ws == nil {
+			c.Down, c.Start, c.Outage = sc.down, sc.start, sc.outage
+			refKinds[sc.kind](&c)
+			s, ws = c.Schedule(), refWindows(c)
+		}
+		if c.Validate() != nil || bad > 10 {
+			return
+		}
+		if !refCheck(t, &r, c, s, ws) {
+			bad++
+		}
+		n++
+	})
+	t.Logf("%d configurations; known divergences met: %v", n, refKnown)
+}
+
+// TestPropertyReference: the Runner and the reference agree on random
+// valid configurations (drawConfig's, without jitter and black holes, at
+// most 3,000 rounds and 40 nodes, so that the reference stays quick) under
+// the group outage or random windows (drawWindows', the hanging kinds
+// failing as configured instead).
+func TestPropertyReference(t *testing.T) {
+	var r model.Runner
+	n := 0
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawConfig(t)
+		c.Jitter, c.BlackHole = false, false
+		c.Rounds, c.Nodes = min(c.Rounds, 3000), min(c.Nodes, 40)
+		c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
+		var s model.Schedule = c.Schedule()
+		ws := refWindows(c)
+		if rapid.Bool().Draw(t, "windows") {
+			ws = drawWindows(t, c)
+			for i := range ws {
+				if ws[i].Failure == model.BlackHoled || ws[i].Failure == model.Slowed {
+					ws[i].Failure = model.AsConfigured
+				}
+			}
+			s = ws
+		}
+		var tt testing.T
+		if !refCheck(&tt, &r, c, s, ws) {
+			got, _ := r.RunSchedule(c, s)
+			t.Fatalf("%+v, windows %v: the Runner gives%s", c, ws, refDiff(got, reference(c, ws)))
 		}
 		n++
 	})

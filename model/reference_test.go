@@ -53,10 +53,10 @@ func refKindOf(c model.Config, f model.Failure) refKind {
 		return refHang
 	}
 	switch {
-	case c.Crash:
-		return refCrash
 	case c.Release:
 		return refRelease
+	case c.Crash:
+		return refCrash
 	case c.Pause:
 		return refPause
 	case c.Partition:
@@ -105,7 +105,8 @@ type refNode struct {
 	believes bool
 	token    int // the fencing token it took over with, while it believes
 	renewed  int // its own last renewal
-	wokeBy   int // a stale believer woken from a pause gives up in this round; 0: as its renewal says
+	wokeBy   int // a believer woken from a pause gives up in this round; 0: as its renewal says
+	cycle    int // the round a leader woke still cut off, from which it tries every retry period; 0: none
 }
 
 // ceilScaled is ⌈x·1000/(1000+drift)⌉: x rounds of a clock that runs
@@ -154,7 +155,7 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 	nodes := make([]refNode, n)
 	nodes[0] = refNode{believes: true, token: 1}
 	leader, renewed, token := 0, 0, 1 // the record; leader -1: emptied by a release
-	frozeBefore := make([]bool, n) // frozen in the round before
+	frozeBefore := make([]bool, n)    // frozen in the round before
 	wasDown := make([]bool, n)
 	wasKind := make([]refKind, n)
 	down := make([]bool, n)
@@ -192,7 +193,7 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 			for i := range n {
 				if nodes[i].believes && !frozeBefore[i] && t >= deadline(i) {
 					nodes[i].believes = false
-					nodes[i].wokeBy = 0
+					nodes[i].wokeBy, nodes[i].cycle = 0, 0
 					kill(i)
 				}
 			}
@@ -214,11 +215,15 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 				}
 			}
 			if wasDown[i] && wasKind[i] == refPause && (!down[i] || kind[i] != refPause) && nodes[i].believes {
+				// With a deadline, its renew loop begins a cycle at once.
 				switch {
-				case leader == i && !down[i] && c.RenewDeadline > 0: // the record is still its own: its renew cycle renews at once
+				case c.RenewDeadline == 0:
+				case leader == i && !down[i]: // the record is still its own: it renews
 					renewed = t
-					nodes[i].renewed, nodes[i].wokeBy = t, 0
-				case leader != i && c.RenewDeadline > 0: // it tries in vain, and gives up a deadline after waking
+					nodes[i].renewed, nodes[i].wokeBy, nodes[i].cycle = t, 0, 0
+				case leader == i: // still cut off: it tries every retry period from now, to a deadline from now
+					nodes[i].wokeBy, nodes[i].cycle = t+scaled(i, c.RenewDeadline), t
+				default: // the record taken: it tries in vain, and gives up a deadline after waking
 					nodes[i].wokeBy = t + scaled(i, c.RenewDeadline)
 				}
 			}
@@ -229,10 +234,16 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 
 		// 1. Renew: at a retry period after the last renewal and every
 		// retry period after that, before the deadline.
-		if leader >= 0 && nodes[leader].believes && !down[leader] && t > renewed && (t-renewed)%c.RetryPeriod == 0 &&
-			(c.RenewDeadline == 0 || t < renewed+scaled(leader, c.RetryPeriod+c.RenewDeadline)) {
-			renewed = t
-			nodes[leader].renewed = t
+		if leader >= 0 && nodes[leader].believes && !down[leader] {
+			l := &nodes[leader]
+			attempt := t > renewed && (t-renewed)%c.RetryPeriod == 0 && (c.RenewDeadline == 0 || t < renewed+scaled(leader, c.RetryPeriod+c.RenewDeadline))
+			if l.cycle > 0 { // the cycle begun as it woke, still cut off
+				attempt = (t-l.cycle)%c.RetryPeriod == 0
+			}
+			if attempt {
+				renewed = t
+				l.renewed, l.wokeBy, l.cycle = t, 0, 0
+			}
 		}
 
 		// 2. Handover, in a retry round.
