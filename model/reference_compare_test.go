@@ -93,7 +93,7 @@ func grid(lengths []int, every int, visit func(ix []int)) {
 
 // refCheck runs c under schedule s (ws, its windows, for the reference) on
 // the Runner and the reference and reports a difference.
-func refCheck(t *testing.T, r *model.Runner, c model.Config, s model.Schedule, ws model.Windows) bool {
+func refCheck(t *testing.T, r *model.Runner, c model.Config, s model.Schedule, ws model.Windows, known map[string]int) bool {
 	t.Helper()
 	got, err := r.RunSchedule(c, s)
 	if err != nil {
@@ -105,7 +105,7 @@ func refCheck(t *testing.T, r *model.Runner, c model.Config, s model.Schedule, w
 	}
 	for _, k := range refDivergences {
 		if refDiff(got, referenceWay(c, ws, k.way)) == "" {
-			refKnown[k.name]++
+			known[k.name]++
 			return true
 		}
 	}
@@ -129,9 +129,6 @@ var refDivergences = []struct {
 	{"no takeover within a retry period of a renewal", refWay{leaseOutlastsRetry: true}},
 }
 
-// refKnown counts the comparisons that met each known divergence.
-var refKnown = map[string]int{}
-
 // TestReferenceElection compares the Runner with the reference over a
 // small grid of who leads: node counts, leases, re-reads, retry periods,
 // renew deadlines, outages of zones of the leader or of standbys, every
@@ -139,10 +136,10 @@ var refKnown = map[string]int{}
 // the persistent trigger, with instant batches.
 func TestReferenceElection(t *testing.T) {
 	var r model.Runner
-	nodes, leases, renewals, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 2, 3, 6}
-	outages, starts, drifts := []int{0, 2, 5, 11}, []int{1, 3, 6}, []int{0, -500, 1000}
-	n, bad := 0, 0
-	grid([]int{3, 4, 3, 3, 4, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(23, 101), func(ix []int) {
+	nodes, leases, renewals, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 1, 2, 3, 6}
+	outages, starts, drifts := []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
+	n, bad, known := 0, 0, map[string]int{}
+	grid([]int{3, 4, 3, 3, 5, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(23, 101), func(ix []int) {
 		c := model.Config{
 			Policy: model.Policy{Nodes: nodes[ix[0]], Lease: leases[ix[1]], Renewal: renewals[ix[2]], RetryPeriod: retries[ix[3]], RenewDeadline: deadlines[ix[4]],
 				Period: 2, BatchLen: 1, Fencing: ix[11] == 1, Quorum: ix[12] == 1, PersistentTrigger: ix[13] == 1},
@@ -152,12 +149,12 @@ func TestReferenceElection(t *testing.T) {
 		if c.Validate() != nil || bad > 10 {
 			return
 		}
-		if !refCheck(t, &r, c, c.Schedule(), refWindows(c)) {
+		if !refCheck(t, &r, c, c.Schedule(), refWindows(c), known) {
 			bad++
 		}
 		n++
 	})
-	t.Logf("%d configurations; known divergences met: %v", n, refKnown)
+	t.Logf("%d configurations; known divergences met: %v", n, known)
 }
 
 // refSchedule is one failure scenario of TestReferenceTriggers: the
@@ -210,7 +207,7 @@ func TestReferenceTriggers(t *testing.T) {
 	}
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
-	n, bad := 0, 0
+	n, bad, known := 0, 0, map[string]int{}
 	grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, soak.Every(13, 211), func(ix []int) {
 		c := model.Config{
 			Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
@@ -229,12 +226,12 @@ func TestReferenceTriggers(t *testing.T) {
 		if c.Validate() != nil || bad > 10 {
 			return
 		}
-		if !refCheck(t, &r, c, s, ws) {
+		if !refCheck(t, &r, c, s, ws, known) {
 			bad++
 		}
 		n++
 	})
-	t.Logf("%d configurations; known divergences met: %v", n, refKnown)
+	t.Logf("%d configurations; known divergences met: %v", n, known)
 }
 
 // TestPropertyReference: the Runner and the reference agree on random
@@ -244,7 +241,7 @@ func TestReferenceTriggers(t *testing.T) {
 // failing as configured instead).
 func TestPropertyReference(t *testing.T) {
 	var r model.Runner
-	n := 0
+	n, known := 0, map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawConfig(t)
 		c.Jitter, c.BlackHole = false, false
@@ -262,11 +259,57 @@ func TestPropertyReference(t *testing.T) {
 			s = ws
 		}
 		var tt testing.T
-		if !refCheck(&tt, &r, c, s, ws) {
+		if !refCheck(&tt, &r, c, s, ws, known) {
 			got, _ := r.RunSchedule(c, s)
 			t.Fatalf("%+v, windows %v: the Runner gives%s", c, ws, refDiff(got, reference(c, ws)))
 		}
 		n++
 	})
-	t.Logf("%d configurations; known divergences met: %v", n, refKnown)
+	t.Logf("%d configurations; known divergences met: %v", n, known)
+}
+
+// TestPropertyReferenceRandom: the Runner and the reference agree under
+// random up and down periods (Alternating, without processes of their
+// own kind), the schedule the Runner's settled stretches skip through.
+// The reference takes the schedule as windows, read off a round-by-round
+// trace of which nodes were reachable.
+func TestPropertyReferenceRandom(t *testing.T) {
+	var r model.Runner
+	n, known := 0, map[string]int{}
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawConfig(t)
+		c.Jitter, c.BlackHole = false, false
+		c.Rounds, c.Nodes = min(c.Rounds, 3000), min(c.Nodes, 40)
+		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
+		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
+		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
+		seed := [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}
+		var ws model.Windows
+		from := make([]int, c.Nodes) // the first round of each node's current window, 0 while up
+		if _, err := r.Trace(c, &model.Alternating{Up: up, Down: down, Seed: seed}, 1, c.Rounds, func(v *model.RoundView) {
+			for i := range from {
+				switch reachable := v.Reachable(i); {
+				case !reachable && from[i] == 0:
+					from[i] = v.Round
+				case reachable && from[i] > 0:
+					ws = append(ws, model.Window{Node: i, First: from[i], Last: v.Round - 1})
+					from[i] = 0
+				}
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range from {
+			if f > 0 {
+				ws = append(ws, model.Window{Node: i, First: f, Last: c.Rounds})
+			}
+		}
+		var tt testing.T
+		if !refCheck(&tt, &r, c, &model.Alternating{Up: up, Down: down, Seed: seed}, ws, known) {
+			got, _ := r.RunSchedule(c, &model.Alternating{Up: up, Down: down, Seed: seed})
+			t.Fatalf("%+v, windows %v: the Runner gives%s", c, ws, refDiff(got, reference(c, ws)))
+		}
+		n++
+	})
+	t.Logf("%d configurations; known divergences met: %v", n, known)
 }

@@ -143,13 +143,19 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 		}
 		return x
 	}
-	state := func(t, i int) (down bool, kind refKind) {
-		for _, w := range ws {
-			if w.Node == i && w.First <= t && t <= w.Last {
-				down, kind = true, refKindOf(c, w.Failure)
-			}
+	// Each node's state, round by round: failing[t][i] is -1 while up,
+	// else its kind.
+	failing := make([][]refKind, c.Rounds+1)
+	for t := range failing {
+		failing[t] = make([]refKind, n)
+		for i := range n {
+			failing[t][i] = -1
 		}
-		return down, kind
+	}
+	for _, w := range ws {
+		for t := max(w.First, 1); t <= min(w.Last, c.Rounds) && w.Node < n; t++ {
+			failing[t][w.Node] = refKindOf(c, w.Failure)
+		}
 	}
 
 	nodes := make([]refNode, n)
@@ -181,7 +187,7 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 	for t := 1; t <= c.Rounds; t++ {
 		up := 0
 		for i := range n {
-			down[i], kind[i] = state(t, i)
+			down[i], kind[i] = failing[t][i] >= 0, failing[t][i]
 			if !down[i] {
 				up++
 			}
