@@ -25,18 +25,22 @@ import (
 type refKind int
 
 const (
-	refIsolate   refKind = iota // reaches neither the record nor the store
-	refPartition                // reaches the store but not the record
-	refPause                    // frozen: no timer fires, works nowhere
-	refCrash                    // forgets that it led; its runs die
-	refRelease                  // stops cleanly; a leader empties the record
-	refHang                     // black hole or slow: not covered
+	refIsolate            refKind = iota // reaches neither the record nor the store
+	refPartition                         // reaches the store but not the record
+	refPause                             // frozen: no timer fires, works nowhere
+	refCrash                             // forgets that it led; its runs die
+	refRelease                           // stops cleanly; a leader empties the record
+	refBlackHole                         // isolated, its calls hanging until they time out
+	refSlow                              // isolated, its calls hanging until it is back, or they time out
+	refPartitionBlackHole                // reaches the store but not the record, its calls hanging until they time out
 )
 
 // refKindOf is how a node whose window names kind f fails: its own kind,
-// or as the configuration's toggles say. Of several toggles, a crash wins
-// over all ("a crash still wins"), a release stops the process as a crash
-// does, and a frozen node works nowhere, partition or not.
+// or as the configuration's toggles say. Of several toggles, a clean stop
+// wins (it is a crash that also empties the record), then a crash ("a
+// crash still wins"), then a pause (a frozen node works nowhere, partition
+// or not, and makes no call); black holes say how the calls of the others
+// fail, partitioned or not.
 func refKindOf(c model.Config, f model.Failure) refKind {
 	switch f {
 	case model.Isolated:
@@ -49,8 +53,10 @@ func refKindOf(c model.Config, f model.Failure) refKind {
 		return refCrash
 	case model.Released:
 		return refRelease
-	case model.BlackHoled, model.Slowed:
-		return refHang
+	case model.BlackHoled:
+		return refBlackHole
+	case model.Slowed:
+		return refSlow
 	}
 	switch {
 	case c.Release:
@@ -59,10 +65,12 @@ func refKindOf(c model.Config, f model.Failure) refKind {
 		return refCrash
 	case c.Pause:
 		return refPause
+	case c.Partition && c.BlackHole:
+		return refPartitionBlackHole
 	case c.Partition:
 		return refPartition
 	case c.BlackHole:
-		return refHang
+		return refBlackHole
 	}
 	return refIsolate
 }
@@ -81,18 +89,9 @@ func refWindows(c model.Config) model.Windows {
 	return ws
 }
 
-// refCovers reports whether the reference takes c under windows ws.
-func refCovers(c model.Config, ws model.Windows) bool {
-	if c.Jitter {
-		return false
-	}
-	for _, w := range ws {
-		if w.Node < c.Nodes && refKindOf(c, w.Failure) == refHang {
-			return false
-		}
-	}
-	return true
-}
+// refCovers reports whether the reference takes c: it does not take
+// jitter.
+func refCovers(c model.Config) bool { return !c.Jitter }
 
 // refRun is one node's writing of one started batch.
 type refRun struct {
@@ -106,7 +105,6 @@ type refNode struct {
 	token    int // the fencing token it took over with, while it believes
 	renewed  int // its own last renewal
 	wokeBy   int // a believer woken from a pause gives up in this round; 0: as its renewal says
-	cycle    int // the round a leader woke still cut off, from which it tries every retry period; 0: none
 }
 
 // ceilScaled is ⌈x·1000/(1000+drift)⌉: x rounds of a clock that runs
@@ -161,7 +159,17 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 	nodes := make([]refNode, n)
 	nodes[0] = refNode{believes: true, token: 1}
 	leader, renewed, token := 0, 0, 1 // the record; leader -1: emptied by a release
-	frozeBefore := make([]bool, n)    // frozen in the round before
+	// The record's leader's renew loop: the attempt that began in round
+	// attemptAt, its next call (or the end of the one in flight) in round
+	// callAt, whether that call is the attempt's read, and whether a call
+	// hangs, to a slow API.
+	attemptAt, callAt, reading, inFlight, slowCall := c.RetryPeriod, c.RetryPeriod, false, false, false
+	renew := func(t int) {
+		renewed = t
+		nodes[leader].renewed, nodes[leader].wokeBy = t, 0
+		attemptAt, callAt, reading, inFlight = t+c.RetryPeriod, t+c.RetryPeriod, false, false
+	}
+	frozeBefore := make([]bool, n) // frozen in the round before
 	wasDown := make([]bool, n)
 	wasKind := make([]refKind, n)
 	down := make([]bool, n)
@@ -199,7 +207,7 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 			for i := range n {
 				if nodes[i].believes && !frozeBefore[i] && t >= deadline(i) {
 					nodes[i].believes = false
-					nodes[i].wokeBy, nodes[i].cycle = 0, 0
+					nodes[i].wokeBy = 0
 					kill(i)
 				}
 			}
@@ -225,10 +233,10 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 				switch {
 				case c.RenewDeadline == 0:
 				case leader == i && !down[i]: // the record is still its own: it renews
-					renewed = t
-					nodes[i].renewed, nodes[i].wokeBy, nodes[i].cycle = t, 0, 0
+					renew(t)
 				case leader == i: // still cut off: it tries every retry period from now, to a deadline from now
-					nodes[i].wokeBy, nodes[i].cycle = t+scaled(i, c.RenewDeadline), t
+					nodes[i].wokeBy = t + scaled(i, c.RenewDeadline)
+					attemptAt, callAt, inFlight, reading = t, t, false, false
 				default: // the record taken: it tries in vain, and gives up a deadline after waking
 					nodes[i].wokeBy = t + scaled(i, c.RenewDeadline)
 				}
@@ -236,19 +244,53 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 			wasDown[i], wasKind[i] = down[i], kind[i]
 		}
 		frozen := func(i int) bool { return down[i] && kind[i] == refPause }
-		reachesStore := func(i int) bool { return !down[i] || kind[i] == refPartition }
+		reachesStore := func(i int) bool { return !down[i] || kind[i] == refPartition || kind[i] == refPartitionBlackHole }
 
 		// 1. Renew: at a retry period after the last renewal and every
 		// retry period after that, before the deadline.
-		if leader >= 0 && nodes[leader].believes && !down[leader] {
-			l := &nodes[leader]
-			attempt := t > renewed && (t-renewed)%c.RetryPeriod == 0 && (c.RenewDeadline == 0 || t < renewed+scaled(leader, c.RetryPeriod+c.RenewDeadline))
-			if l.cycle > 0 { // the cycle begun as it woke, still cut off
-				attempt = (t-l.cycle)%c.RetryPeriod == 0
+		// Each attempt is a call to the record, an update and then a read:
+		// a call that starts while the leader is back renews; one that
+		// starts while it is cut off fails at once, or, when its calls hang
+		// (a black hole or a slow API, with a deadline), hangs for half the
+		// deadline, rounded up, a slow API answering as soon as the leader
+		// is back. The next attempt starts a retry period after the last
+		// began, or when it ends if later.
+		if leader >= 0 && nodes[leader].believes && !frozen(leader) {
+			l := leader
+			for !inFlight && callAt < t { // attempts while frozen, without a deadline, are not made
+				attemptAt += c.RetryPeriod
+				callAt, reading = attemptAt, false
 			}
-			if attempt {
-				renewed = t
-				l.renewed, l.wokeBy, l.cycle = t, 0, 0
+			for done := false; !done; {
+				switch {
+				case inFlight && t < callAt:
+					if !down[l] && slowCall { // the answer comes as it is back
+						renew(t)
+					}
+					done = true
+				case inFlight: // the call timed out: the read starts, or the attempt ends
+					inFlight = false
+					if reading {
+						attemptAt = max(attemptAt+c.RetryPeriod, t)
+						callAt, reading = attemptAt, false
+					} else {
+						reading = true
+					}
+				case t == callAt:
+					switch {
+					case !down[l]:
+						renew(t)
+					case (kind[l] == refBlackHole || kind[l] == refSlow || kind[l] == refPartitionBlackHole) && c.RenewDeadline > 0:
+						inFlight, slowCall = true, kind[l] == refSlow
+						callAt = t + (c.RenewDeadline+1)/2
+					default:
+						attemptAt += c.RetryPeriod
+						callAt, reading = attemptAt, false
+					}
+					done = true
+				default:
+					done = true
+				}
 			}
 		}
 
@@ -265,8 +307,9 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 				st.Handovers++
 				st.HandoverRounds += t - renewed
 				token++
-				leader, renewed = i, t
-				nodes[i] = refNode{believes: true, token: token, renewed: t}
+				leader = i
+				nodes[i] = refNode{believes: true, token: token}
+				renew(t)
 				break
 			}
 		}
