@@ -10,16 +10,15 @@ import (
 // lists. The tests in reference_compare_test.go run it beside
 // model.Runner and compare every statistic.
 //
-// It covers the failure kinds isolate, partition, pause, crash and
-// release (as toggles and as a window's own kind), clock drift, quorum,
-// fencing, retry periods, renew deadlines (the deadline race included)
-// and renewal 0, the persistent trigger, the catch-up window, one run for
-// the queued slots, the idempotency key, batches that take time and every
-// overlap policy. It does not cover jitter (docs/model.md gives its
-// distribution, not the order of its draws from the seed), black holes
-// and slow calls (their calls' timing is not spelt out round by round),
-// nor random schedules (Alternating), whose draws are the engine's own:
-// refCovers says which configurations it takes.
+// It takes every parameter but jitter: every failure kind (isolate, black
+// hole, slow, partition, pause, crash, release, as toggles and as a
+// window's own kind), clock drift, quorum, fencing, retry periods, renew
+// deadlines (the deadline race included) and renewal 0, the persistent
+// trigger, the catch-up window, one run for the queued slots, the
+// idempotency key, batches that take time and every overlap policy,
+// under any schedule given as windows. docs/model.md gives jitter's
+// distribution, not the order of its draws from the seed, so the
+// reference cannot repeat a jittered run (refCovers).
 
 // refKind is how a down node fails, in the words of docs/model.md.
 type refKind int
