@@ -92,30 +92,30 @@ func grid(lengths []int, every int, visit func(ix []int)) {
 	}
 }
 
-// refCheck runs c under schedule s (ws, its windows, for the reference) on
-// the Runner and the reference and reports a difference.
-func refCheck(t *testing.T, r *model.Runner, c model.Config, s model.Schedule, ws model.Windows, known map[string]int) bool {
-	t.Helper()
+// refCompare runs c under schedule s (ws, its windows, for the
+// reference) on the Runner and the reference and describes how they
+// differ, "" if they agree or differ only as a known divergence, which it
+// counts in known.
+func refCompare(r *model.Runner, c model.Config, s model.Schedule, ws model.Windows, known map[string]int) string {
 	got, err := r.RunSchedule(c, s)
 	if err != nil {
-		t.Fatalf("%+v: %v", c, err)
+		return err.Error()
 	}
 	d := refDiff(got, reference(c, ws))
 	if d == "" {
-		return true
+		return ""
 	}
 	for _, k := range refDivergences {
 		if refDiff(got, referenceWay(c, ws, k.way)) == "" {
 			known[k.name]++
-			return true
+			return ""
 		}
 	}
 	if refHangingTurns(c, ws) {
 		known["a hanging outage turns into another kind"]++
-		return true
+		return ""
 	}
-	t.Errorf("%+v, windows %v: the Runner gives%s", c, ws, d)
-	return false
+	return fmt.Sprintf("%+v, windows %v: the Runner gives%s", c, ws, d)
 }
 
 // refHangingTurns reports whether a node's failure turns, back to back,
@@ -178,7 +178,8 @@ func TestReferenceElection(t *testing.T) {
 		if c.Validate() != nil || bad > 10 {
 			return
 		}
-		if !refCheck(t, &r, c, c.Schedule(), refWindows(c), known) {
+		if d := refCompare(&r, c, c.Schedule(), refWindows(c), known); d != "" {
+			t.Error(d)
 			bad++
 		}
 		n++
@@ -255,7 +256,8 @@ func TestReferenceTriggers(t *testing.T) {
 		if c.Validate() != nil || bad > 10 {
 			return
 		}
-		if !refCheck(t, &r, c, s, ws, known) {
+		if d := refCompare(&r, c, s, ws, known); d != "" {
+			t.Error(d)
 			bad++
 		}
 		n++
@@ -263,29 +265,33 @@ func TestReferenceTriggers(t *testing.T) {
 	t.Logf("%d configurations; known divergences met: %v", n, known)
 }
 
+// drawRefConfig draws a configuration as drawConfig does, without jitter
+// and with at most 3,000 rounds and 40 nodes, so that the reference stays
+// quick.
+func drawRefConfig(t *rapid.T) model.Config {
+	c := drawConfig(t)
+	c.Jitter = false
+	c.Rounds, c.Nodes = min(c.Rounds, 3000), min(c.Nodes, 40)
+	c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
+	return c
+}
+
 // TestPropertyReference: the Runner and the reference agree on random
-// valid configurations (drawConfig's, without jitter, at most 3,000
-// rounds and 40 nodes, so that the reference stays quick) under the group
-// outage or random windows (drawWindows', each failing as configured or
-// its own way).
+// valid configurations (drawRefConfig's) under the group outage or random
+// windows (drawWindows', each failing as configured or its own way).
 func TestPropertyReference(t *testing.T) {
 	var r model.Runner
 	n, known := 0, map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		c := drawConfig(t)
-		c.Jitter = false
-		c.Rounds, c.Nodes = min(c.Rounds, 3000), min(c.Nodes, 40)
-		c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
+		c := drawRefConfig(t)
 		var s model.Schedule = c.Schedule()
 		ws := refWindows(c)
 		if rapid.Bool().Draw(t, "windows") {
 			ws = drawWindows(t, c)
 			s = ws
 		}
-		var tt testing.T
-		if !refCheck(&tt, &r, c, s, ws, known) {
-			got, _ := r.RunSchedule(c, s)
-			t.Fatalf("%+v, windows %v: the Runner gives%s", c, ws, refDiff(got, reference(c, ws)))
+		if d := refCompare(&r, c, s, ws, known); d != "" {
+			t.Fatal(d)
 		}
 		n++
 	})
@@ -301,9 +307,7 @@ func TestPropertyReferenceRandom(t *testing.T) {
 	var r model.Runner
 	n, known := 0, map[string]int{}
 	rapid.Check(t, func(t *rapid.T) {
-		c := drawConfig(t)
-		c.Jitter = false
-		c.Rounds, c.Nodes = min(c.Rounds, 3000), min(c.Nodes, 40)
+		c := drawRefConfig(t)
 		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
 		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
 		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
@@ -328,10 +332,8 @@ func TestPropertyReferenceRandom(t *testing.T) {
 				ws = append(ws, model.Window{Node: i, First: f, Last: c.Rounds})
 			}
 		}
-		var tt testing.T
-		if !refCheck(&tt, &r, c, &model.Alternating{Up: up, Down: down, Seed: seed}, ws, known) {
-			got, _ := r.RunSchedule(c, &model.Alternating{Up: up, Down: down, Seed: seed})
-			t.Fatalf("%+v, windows %v: the Runner gives%s", c, ws, refDiff(got, reference(c, ws)))
+		if d := refCompare(&r, c, &model.Alternating{Up: up, Down: down, Seed: seed}, ws, known); d != "" {
+			t.Fatal(d)
 		}
 		n++
 	})
