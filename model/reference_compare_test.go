@@ -168,7 +168,7 @@ func TestReferenceElection(t *testing.T) {
 	nodes, leases, renewals, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 1, 2, 3, 6}
 	outages, starts, drifts := []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
 	n, bad, known := 0, 0, map[string]int{}
-	grid([]int{3, 4, 3, 3, 5, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(23, 101), func(ix []int) {
+	grid([]int{3, 4, 3, 3, 5, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) {
 		c := model.Config{
 			Policy: model.Policy{Nodes: nodes[ix[0]], Lease: leases[ix[1]], Renewal: renewals[ix[2]], RetryPeriod: retries[ix[3]], RenewDeadline: deadlines[ix[4]],
 				Period: 2, BatchLen: 1, Fencing: ix[11] == 1, Quorum: ix[12] == 1, PersistentTrigger: ix[13] == 1},
