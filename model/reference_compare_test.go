@@ -122,12 +122,16 @@ func refCompare(r *model.Runner, c model.Config, s model.Schedule, ws model.Wind
 // from or into one whose calls hang (a black hole or a slow API). The
 // docs say how an outage of one kind hangs calls: every call that starts
 // in it. The reference hangs exactly the calls that start in a hanging
-// window; the engine takes a leader whose calls hang in one part of an
-// unbroken outage as hanging from its first call (with isolate in rounds
-// 1 and 3-4 and a black hole in round 2, lease 6, renew deadline 5, retry
-// period 1, renewal 0, one node, the reference's leader renews at the
-// read that starts in round 5, once it is back; the engine's gives up in
-// round 6 and takes over again). Where they then disagree, the
+// window. The engine, once the leader's calls hang anywhere in an
+// unbroken outage, lays out every attempt since its last renewal as
+// hanging (an update at R+RP, its read ⌈RD/2⌉ later, the next attempt at
+// the later of a retry period and two hangs on), and answers a call in
+// flight as the kind of the current round says, slow or not. With one
+// node, lease 6, renew deadline 5, retry period 1, renewal 0, isolated in
+// rounds 1 and 3-4 and black-holed in round 2, the reference's leader
+// renews at the read that starts in round 5, once it is back; the
+// engine's gives up in round 6 and takes over again (handovers 1,
+// handover_rounds 6, against 0 and 0). Where they then disagree, the
 // disagreement is known, not failed.
 func refHangingTurns(c model.Config, ws model.Windows) bool {
 	hangs := func(k refKind) bool { return k == refBlackHole || k == refSlow || k == refPartitionBlackHole }
@@ -154,7 +158,13 @@ var refDivergences = []struct {
 	// back too. With a lease shorter than the retry period and a renewal
 	// off the retry rounds (a leader woken from a pause renews as it
 	// wakes), the lease runs out before the next attempt; the engine
-	// takes no lease to run out within a retry period of a renewal.
+	// takes no lease to run out within a retry period of a renewal. Two
+	// nodes frozen in rounds 3-12, lease 2, retry period 3, renew deadline
+	// 1, renewal 0, period 2: node 0 wakes and renews in round 13, node 1
+	// polls in round 15, and by the docs takes over; the engine's does not
+	// (handovers 0, two_leader_rounds 0, double_starts 0, against 1, 2
+	// and 1). client-go's own check, lease > deadline > 1.2 × retry
+	// period, rules such settings out.
 	{"no takeover within a retry period of a renewal", refWay{leaseOutlastsRetry: true}},
 }
 
