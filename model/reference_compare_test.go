@@ -1,0 +1,351 @@
+package model_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	"github.com/leasesim/leasesim/internal/soak"
+	"github.com/leasesim/leasesim/model"
+	"pgregory.net/rapid"
+)
+
+// refDiff names the statistics in which got and want differ, "" if none.
+func refDiff(got, want model.Stats) string {
+	var b strings.Builder
+	g, w := got.Values(), want.Values()
+	for s := range model.NumStats {
+		if g[s] != w[s] {
+			fmt.Fprintf(&b, " %s %d, want %d;", model.Stat(s).Name(), g[s], w[s])
+		}
+	}
+	return b.String()
+}
+
+// TestReferenceScenarios: the reference gives the hand-computed results of
+// every scenario it covers.
+func TestReferenceScenarios(t *testing.T) {
+	covered := 0
+	datadriven.Walk(t, filepath.Join("testdata", "scenarios"), func(t *testing.T, path string) {
+		datadriven.RunTest(t, path, func(t *testing.T, d *datadriven.TestData) string {
+			if d.Cmd != "run" {
+				return d.Expected
+			}
+			c := model.Default()
+			var ws model.Windows
+			hasWindows := false
+			for _, arg := range d.CmdArgs {
+				if arg.Key == "windows" {
+					ws, hasWindows = parseWindows(t, arg.Vals), true
+					continue
+				}
+				p, _ := model.ParamByName(arg.Key)
+				v, err := p.ParseValue(arg.Vals[0])
+				if err != nil {
+					d.Fatalf(t, "%s: %v", arg, err)
+				}
+				c.Set(p, v)
+			}
+			if !hasWindows {
+				ws = refWindows(c)
+			}
+			if c.Validate() != nil || !refCovers(c) {
+				return d.Expected
+			}
+			covered++
+			return formatStats(reference(c, ws))
+		})
+	})
+	if covered < 100 {
+		t.Fatalf("the reference covers only %d scenarios", covered)
+	}
+	t.Logf("%d scenarios", covered)
+}
+
+// refKinds are the failure kinds the reference covers, as toggles.
+var refKinds = []func(*model.Config){
+	func(*model.Config) {},
+	func(c *model.Config) { c.Partition = true },
+	func(c *model.Config) { c.Pause = true },
+	func(c *model.Config) { c.Crash = true },
+	func(c *model.Config) { c.Release = true },
+	func(c *model.Config) { c.BlackHole = true },
+}
+
+// grid walks every combination of the dimensions' lengths, each every-th
+// (a stride prime to each length meets every value of every dimension),
+// calling visit with one index per dimension.
+func grid(lengths []int, every int, visit func(ix []int)) {
+	total := 1
+	for _, l := range lengths {
+		total *= l
+	}
+	ix := make([]int, len(lengths))
+	for i := 0; i < total; i += every {
+		k := i
+		for d, l := range lengths {
+			ix[d], k = k%l, k/l
+		}
+		visit(ix)
+	}
+}
+
+// refCompare runs c under schedule s (ws, its windows, for the
+// reference) on the Runner and the reference and describes how they
+// differ, "" if they agree or differ only as a known divergence, which it
+// counts in known.
+func refCompare(r *model.Runner, c model.Config, s model.Schedule, ws model.Windows, known map[string]int) string {
+	got, err := r.RunSchedule(c, s)
+	if err != nil {
+		return err.Error()
+	}
+	d := refDiff(got, reference(c, ws))
+	if d == "" {
+		return ""
+	}
+	for _, k := range refDivergences {
+		if refDiff(got, referenceWay(c, ws, k.way)) == "" {
+			known[k.name]++
+			return ""
+		}
+	}
+	if refHangingTurns(c, ws) {
+		known["a hanging outage turns into another kind"]++
+		return ""
+	}
+	return fmt.Sprintf("%+v, windows %v: the Runner gives%s", c, ws, d)
+}
+
+// refHangingTurns reports whether a node's failure turns, back to back,
+// from or into one whose calls hang (a black hole or a slow API). The
+// docs say how an outage of one kind hangs calls: every call that starts
+// in it. The reference hangs exactly the calls that start in a hanging
+// window. The engine, once the leader's calls hang anywhere in an
+// unbroken outage, lays out every attempt since its last renewal as
+// hanging (an update at R+RP, its read ⌈RD/2⌉ later, the next attempt at
+// the later of a retry period and two hangs on), and answers a call in
+// flight as the kind of the current round says, slow or not. With one
+// node, lease 6, renew deadline 5, retry period 1, renewal 0, isolated in
+// rounds 1 and 3-4 and black-holed in round 2, the reference's leader
+// renews at the read that starts in round 5, once it is back; the
+// engine's gives up in round 6 and takes over again (handovers 1,
+// handover_rounds 6, against 0 and 0). Where they then disagree, the
+// disagreement is known, not failed.
+func refHangingTurns(c model.Config, ws model.Windows) bool {
+	hangs := func(k refKind) bool { return k == refBlackHole || k == refSlow || k == refPartitionBlackHole }
+	for _, a := range ws {
+		for _, b := range ws {
+			ka, kb := refKindOf(c, a.Failure), refKindOf(c, b.Failure)
+			if a.Node == b.Node && b.First == a.Last+1 && ka != kb && (hangs(ka) || hangs(kb)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// refDivergences are where the Runner and the reference are known to
+// disagree: each names the engine's way, which the reference takes on
+// when asked, and why it is not the docs'.
+var refDivergences = []struct {
+	name string
+	way  refWay
+}{
+	// docs/model.md: a follower takes over once the lease has run out
+	// since the last renewal, between two attempts of a leader that is
+	// back too. With a lease shorter than the retry period and a renewal
+	// off the retry rounds (a leader woken from a pause renews as it
+	// wakes), the lease runs out before the next attempt; the engine
+	// takes no lease to run out within a retry period of a renewal. Two
+	// nodes frozen in rounds 3-12, lease 2, retry period 3, renew deadline
+	// 1, renewal 0, period 2: node 0 wakes and renews in round 13, node 1
+	// polls in round 15, and by the docs takes over; the engine's does not
+	// (handovers 0, two_leader_rounds 0, double_starts 0, against 1, 2
+	// and 1). client-go's own check, lease > deadline > 1.2 × retry
+	// period, rules such settings out.
+	{"no takeover within a retry period of a renewal", refWay{leaseOutlastsRetry: true}},
+}
+
+// TestReferenceElection compares the Runner with the reference over a
+// small grid of who leads: node counts, leases, re-reads, retry periods,
+// renew deadlines, outages of zones of the leader or of standbys, every
+// kind of failure the reference covers, clock drift, quorum, fencing and
+// the persistent trigger, with instant batches.
+func TestReferenceElection(t *testing.T) {
+	var r model.Runner
+	nodes, leases, renewals, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 1, 2, 3, 6}
+	outages, starts, drifts := []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
+	n, bad, known := 0, 0, map[string]int{}
+	grid([]int{3, 4, 3, 3, 5, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) {
+		c := model.Config{
+			Policy: model.Policy{Nodes: nodes[ix[0]], Lease: leases[ix[1]], Renewal: renewals[ix[2]], RetryPeriod: retries[ix[3]], RenewDeadline: deadlines[ix[4]],
+				Period: 2, BatchLen: 1, Fencing: ix[11] == 1, Quorum: ix[12] == 1, PersistentTrigger: ix[13] == 1},
+			Scenario: model.Scenario{Outage: outages[ix[5]], Start: starts[ix[6]], Rounds: 30, Down: 1 + ix[7], DownFrom: ix[8], Drift: drifts[ix[10]]},
+		}
+		refKinds[ix[9]](&c)
+		if c.Validate() != nil || bad > 10 {
+			return
+		}
+		if d := refCompare(&r, c, c.Schedule(), refWindows(c), known); d != "" {
+			t.Error(d)
+			bad++
+		}
+		n++
+	})
+	t.Logf("%d configurations; known divergences met: %v", n, known)
+}
+
+// refSchedule is one failure scenario of TestReferenceTriggers: the
+// group outage (ws nil) with a kind as toggles, or windows, each of its
+// own kind.
+type refSchedule struct {
+	kind                int // into refKinds, for the group outage
+	down, start, outage int
+	ws                  model.Windows
+}
+
+// refSchedules are the group outages of one or two nodes, short and long,
+// early and late, of each kind; two nodes failing in overlapping windows,
+// each its own kind; and node 0 failing one way and then, back to back,
+// another.
+func refSchedules() []refSchedule {
+	var ss []refSchedule
+	for kind := range refKinds {
+		for _, down := range []int{1, 2} {
+			for _, start := range []int{2, 5} {
+				for _, outage := range []int{3, 8} {
+					ss = append(ss, refSchedule{kind: kind, down: down, start: start, outage: outage})
+				}
+			}
+		}
+	}
+	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released}
+	for _, a := range kinds {
+		for _, b := range kinds {
+			ss = append(ss,
+				refSchedule{ws: model.Windows{{Node: 0, First: 4, Last: 15, Failure: a}, {Node: 1, First: 7, Last: 10, Failure: b}}},
+				refSchedule{ws: model.Windows{{Node: 0, First: 3, Last: 6, Failure: a}, {Node: 1, First: 9, Last: 20, Failure: b}}},
+				refSchedule{ws: model.Windows{{Node: 0, First: 4, Last: 7, Failure: a}, {Node: 0, First: 8, Last: 13, Failure: b}}})
+		}
+	}
+	return ss
+}
+
+// TestReferenceTriggers compares the Runner with the reference over a
+// small grid of what becomes of the batch: periods, batch lengths, the
+// persistent trigger, catch-up windows, one run for the queued slots,
+// idempotency keys, every overlap policy and fencing, under the
+// publication's timing and client-go's, crossed with refSchedules.
+func TestReferenceTriggers(t *testing.T) {
+	var r model.Runner
+	timings := []func(*model.Config){
+		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 3, 3, 1, 0 },
+		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 6, 0, 2, 3 },
+		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 2, 1, 1, 0 },
+	}
+	schedules := refSchedules()
+	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
+	n, bad, known := 0, 0, map[string]int{}
+	grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, soak.Every(17, 211), func(ix []int) {
+		c := model.Config{
+			Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
+				CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: ix[9], Fencing: ix[10] == 1},
+			Scenario: model.Scenario{Rounds: 40},
+		}
+		timings[ix[1]](&c)
+		sc := schedules[ix[2]]
+		var s model.Schedule = sc.ws
+		ws := sc.ws
+		if ws == nil {
+			c.Down, c.Start, c.Outage = sc.down, sc.start, sc.outage
+			refKinds[sc.kind](&c)
+			s, ws = c.Schedule(), refWindows(c)
+		}
+		if c.Validate() != nil || bad > 10 {
+			return
+		}
+		if d := refCompare(&r, c, s, ws, known); d != "" {
+			t.Error(d)
+			bad++
+		}
+		n++
+	})
+	t.Logf("%d configurations; known divergences met: %v", n, known)
+}
+
+// drawRefConfig draws a configuration as drawConfig does, without jitter
+// and with at most 3,000 rounds and 40 nodes, so that the reference stays
+// quick.
+func drawRefConfig(t *rapid.T) model.Config {
+	c := drawConfig(t)
+	c.Jitter = false
+	c.Rounds, c.Nodes = min(c.Rounds, 3000), min(c.Nodes, 40)
+	c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
+	return c
+}
+
+// TestPropertyReference: the Runner and the reference agree on random
+// valid configurations (drawRefConfig's) under the group outage or random
+// windows (drawWindows', each failing as configured or its own way).
+func TestPropertyReference(t *testing.T) {
+	var r model.Runner
+	n, known := 0, map[string]int{}
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawRefConfig(t)
+		var s model.Schedule = c.Schedule()
+		ws := refWindows(c)
+		if rapid.Bool().Draw(t, "windows") {
+			ws = drawWindows(t, c)
+			s = ws
+		}
+		if d := refCompare(&r, c, s, ws, known); d != "" {
+			t.Fatal(d)
+		}
+		n++
+	})
+	t.Logf("%d configurations; known divergences met: %v", n, known)
+}
+
+// TestPropertyReferenceRandom: the Runner and the reference agree under
+// random up and down periods (Alternating, without processes of their
+// own kind), the schedule the Runner's settled stretches skip through.
+// The reference takes the schedule as windows, read off a round-by-round
+// trace of which nodes were reachable.
+func TestPropertyReferenceRandom(t *testing.T) {
+	var r model.Runner
+	n, known := 0, map[string]int{}
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawRefConfig(t)
+		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
+		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
+		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
+		seed := [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}
+		var ws model.Windows
+		from := make([]int, c.Nodes) // the first round of each node's current window, 0 while up
+		if _, err := r.Trace(c, &model.Alternating{Up: up, Down: down, Seed: seed}, 1, c.Rounds, func(v *model.RoundView) {
+			for i := range from {
+				switch reachable := v.Reachable(i); {
+				case !reachable && from[i] == 0:
+					from[i] = v.Round
+				case reachable && from[i] > 0:
+					ws = append(ws, model.Window{Node: i, First: from[i], Last: v.Round - 1})
+					from[i] = 0
+				}
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range from {
+			if f > 0 {
+				ws = append(ws, model.Window{Node: i, First: f, Last: c.Rounds})
+			}
+		}
+		if d := refCompare(&r, c, &model.Alternating{Up: up, Down: down, Seed: seed}, ws, known); d != "" {
+			t.Fatal(d)
+		}
+		n++
+	})
+	t.Logf("%d configurations; known divergences met: %v", n, known)
+}

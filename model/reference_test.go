@@ -1,0 +1,488 @@
+package model_test
+
+import (
+	"github.com/leasesim/leasesim/model"
+)
+
+// This file is the round model's executable spec: a plain reference
+// implementation written from docs/model.md alone, round by round and node
+// by node, without the engine's stretches, settled paths or believer
+// lists. The tests in reference_compare_test.go run it beside
+// model.Runner and compare every statistic.
+//
+// It takes every parameter but jitter: every failure kind (isolate, black
+// hole, slow, partition, pause, crash, release, as toggles and as a
+// window's own kind), clock drift, quorum, fencing, retry periods, renew
+// deadlines (the deadline race included) and renewal 0, the persistent
+// trigger, the catch-up window, one run for the queued slots, the
+// idempotency key, batches that take time and every overlap policy,
+// under any schedule given as windows. docs/model.md gives jitter's
+// distribution, not the order of its draws from the seed, so the
+// reference cannot repeat a jittered run (refCovers).
+
+// refKind is how a down node fails, in the words of docs/model.md.
+type refKind int
+
+const (
+	refIsolate            refKind = iota // reaches neither the record nor the store
+	refPartition                         // reaches the store but not the record
+	refPause                             // frozen: no timer fires, works nowhere
+	refCrash                             // forgets that it led; its runs die
+	refRelease                           // stops cleanly; a leader empties the record
+	refBlackHole                         // isolated, its calls hanging until they time out
+	refSlow                              // isolated, its calls hanging until it is back, or they time out
+	refPartitionBlackHole                // reaches the store but not the record, its calls hanging until they time out
+)
+
+// refKindOf is how a node whose window names kind f fails: its own kind,
+// or as the configuration's toggles say. Of several toggles, a clean stop
+// wins (it is a crash that also empties the record), then a crash ("a
+// crash still wins"), then a pause (a frozen node works nowhere, partition
+// or not, and makes no call); black holes say how the calls of the others
+// fail, partitioned or not.
+func refKindOf(c model.Config, f model.Failure) refKind {
+	switch f {
+	case model.Isolated:
+		return refIsolate
+	case model.Partitioned:
+		return refPartition
+	case model.Paused:
+		return refPause
+	case model.Crashed:
+		return refCrash
+	case model.Released:
+		return refRelease
+	case model.BlackHoled:
+		return refBlackHole
+	case model.Slowed:
+		return refSlow
+	}
+	switch {
+	case c.Release:
+		return refRelease
+	case c.Crash:
+		return refCrash
+	case c.Pause:
+		return refPause
+	case c.Partition && c.BlackHole:
+		return refPartitionBlackHole
+	case c.Partition:
+		return refPartition
+	case c.BlackHole:
+		return refBlackHole
+	}
+	return refIsolate
+}
+
+// refWindows is the scenario's group outage as windows: nodes DownFrom …
+// DownFrom+Down-1 down in rounds Start … Start+Outage-1, failing as
+// configured.
+func refWindows(c model.Config) model.Windows {
+	var ws model.Windows
+	if c.Outage == 0 {
+		return nil
+	}
+	for n := c.DownFrom; n < min(c.DownFrom+c.Down, c.Nodes); n++ {
+		ws = append(ws, model.Window{Node: n, First: c.Start, Last: c.Start + c.Outage - 1})
+	}
+	return ws
+}
+
+// refCovers reports whether the reference takes c: it does not take
+// jitter.
+func refCovers(c model.Config) bool { return !c.Jitter }
+
+// refRun is one node's writing of one started batch.
+type refRun struct {
+	batch, node, token, start int
+	alive                     bool // its process lives and no cancel-other stopped it
+}
+
+// refNode is what one node knows.
+type refNode struct {
+	believes bool
+	token    int // the fencing token it took over with, while it believes
+	renewed  int // its own last renewal
+	wokeBy   int // a believer woken from a pause gives up in this round; 0: as its renewal says
+}
+
+// ceilScaled is ⌈x·1000/(1000+drift)⌉: x rounds of a clock that runs
+// drift thousandths fast, in the rounds' time.
+func ceilScaled(x, drift int) int {
+	return (x*1000 + 1000 + drift - 1) / (1000 + drift)
+}
+
+// refWay is a way of reading docs/model.md other than the reference's
+// own: each field, set, makes the reference do what the engine does
+// where the two disagree (refDivergences).
+type refWay struct {
+	leaseOutlastsRetry bool // a follower takes over from a reachable leader only more than a retry period after its last renewal
+}
+
+// reference runs c under windows ws (nil: no node fails) round by round,
+// as docs/model.md describes it.
+func reference(c model.Config, ws model.Windows) model.Stats { return referenceWay(c, ws, refWay{}) }
+
+// referenceWay is reference, read the way w says.
+func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
+	var st model.Stats
+	n := c.Nodes
+	drifts := func(i int) bool { return c.Drift != 0 && i >= c.DownFrom && i < c.DownFrom+c.Down }
+	leaseOf := func(i int) int { // rounds after the last renewal at which node i finds the lease run out
+		if drifts(i) {
+			return ceilScaled(c.Lease, c.Drift)
+		}
+		return c.Lease
+	}
+	scaled := func(i, x int) int { // x rounds of node i's clock
+		if drifts(i) {
+			return ceilScaled(x, c.Drift)
+		}
+		return x
+	}
+	// Each node's state, round by round: failing[t][i] is -1 while up,
+	// else its kind.
+	failing := make([][]refKind, c.Rounds+1)
+	for t := range failing {
+		failing[t] = make([]refKind, n)
+		for i := range n {
+			failing[t][i] = -1
+		}
+	}
+	for _, w := range ws {
+		for t := max(w.First, 1); t <= min(w.Last, c.Rounds) && w.Node < n; t++ {
+			failing[t][w.Node] = refKindOf(c, w.Failure)
+		}
+	}
+
+	nodes := make([]refNode, n)
+	nodes[0] = refNode{believes: true, token: 1}
+	leader, renewed, token := 0, 0, 1 // the record; leader -1: emptied by a release
+	// The record's leader's renew loop: the attempt that began in round
+	// attemptAt, its next call (or the end of the one in flight) in round
+	// callAt, whether that call is the attempt's read, and whether a call
+	// hangs, to a slow API.
+	attemptAt, callAt, reading, inFlight, slowCall := c.RetryPeriod, c.RetryPeriod, false, false, false
+	renew := func(t int) {
+		renewed = t
+		nodes[leader].renewed, nodes[leader].wokeBy = t, 0
+		attemptAt, callAt, reading, inFlight = t+c.RetryPeriod, t+c.RetryPeriod, false, false
+	}
+	frozeBefore := make([]bool, n) // frozen in the round before
+	wasDown := make([]bool, n)
+	wasKind := make([]refKind, n)
+	down := make([]bool, n)
+	kind := make([]refKind, n)
+	var runs []refRun
+	var batchStarts []int // each started batch's round
+	var writes [][]int    // each started batch's writes per part
+	var queue []int       // queued slots, earliest first
+	kill := func(i int) { // node i's process ends: its runs write no more
+		for k := range runs {
+			if runs[k].node == i {
+				runs[k].alive = false
+			}
+		}
+	}
+	deadline := func(i int) int { // the round in which believer i gives up
+		if nodes[i].wokeBy > 0 {
+			return nodes[i].wokeBy
+		}
+		return nodes[i].renewed + scaled(i, c.RetryPeriod+c.RenewDeadline)
+	}
+
+	for t := 1; t <= c.Rounds; t++ {
+		up := 0
+		for i := range n {
+			down[i], kind[i] = failing[t][i] >= 0, failing[t][i]
+			if !down[i] {
+				up++
+			}
+		}
+		// Give up at the renew deadline, reachable or not, before a failure
+		// that begins in this round; the timer of a node frozen since the
+		// round before does not fire.
+		if c.RenewDeadline > 0 {
+			for i := range n {
+				if nodes[i].believes && !frozeBefore[i] && t >= deadline(i) {
+					nodes[i].believes = false
+					nodes[i].wokeBy = 0
+					kill(i)
+				}
+			}
+		}
+
+		// Failures that begin and pauses that end.
+		for i := range n {
+			if down[i] && (!wasDown[i] || kind[i] != wasKind[i]) {
+				switch kind[i] {
+				case refCrash:
+					nodes[i].believes = false
+					kill(i)
+				case refRelease: // a leader that has not given up empties the record
+					if leader == i && nodes[i].believes {
+						leader = -1
+					}
+					nodes[i].believes = false
+					kill(i)
+				}
+			}
+			if wasDown[i] && wasKind[i] == refPause && (!down[i] || kind[i] != refPause) && nodes[i].believes {
+				// With a deadline, its renew loop begins a cycle at once.
+				switch {
+				case c.RenewDeadline == 0:
+				case leader == i && !down[i]: // the record is still its own: it renews
+					renew(t)
+				case leader == i: // still cut off: it tries every retry period from now, to a deadline from now
+					nodes[i].wokeBy = t + scaled(i, c.RenewDeadline)
+					attemptAt, callAt, inFlight, reading = t, t, false, false
+				default: // the record taken: it tries in vain, and gives up a deadline after waking
+					nodes[i].wokeBy = t + scaled(i, c.RenewDeadline)
+				}
+			}
+			wasDown[i], wasKind[i] = down[i], kind[i]
+		}
+		frozen := func(i int) bool { return down[i] && kind[i] == refPause }
+		reachesStore := func(i int) bool { return !down[i] || kind[i] == refPartition || kind[i] == refPartitionBlackHole }
+
+		// 1. Renew: at a retry period after the last renewal and every
+		// retry period after that, before the deadline.
+		// Each attempt is a call to the record, an update and then a read:
+		// a call that starts while the leader is back renews; one that
+		// starts while it is cut off fails at once, or, when its calls hang
+		// (a black hole or a slow API, with a deadline), hangs for half the
+		// deadline, rounded up, a slow API answering as soon as the leader
+		// is back. The next attempt starts a retry period after the last
+		// began, or when it ends if later.
+		if leader >= 0 && nodes[leader].believes && !frozen(leader) {
+			l := leader
+			for !inFlight && callAt < t { // attempts while frozen, without a deadline, are not made
+				attemptAt += c.RetryPeriod
+				callAt, reading = attemptAt, false
+			}
+			for done := false; !done; {
+				switch {
+				case inFlight && t < callAt:
+					if !down[l] && slowCall { // the answer comes as it is back
+						renew(t)
+					}
+					done = true
+				case inFlight: // the call timed out: the read starts, or the attempt ends
+					inFlight = false
+					if reading {
+						attemptAt = max(attemptAt+c.RetryPeriod, t)
+						callAt, reading = attemptAt, false
+					} else {
+						reading = true
+					}
+				case t == callAt:
+					switch {
+					case !down[l]:
+						renew(t)
+					case (kind[l] == refBlackHole || kind[l] == refSlow || kind[l] == refPartitionBlackHole) && c.RenewDeadline > 0:
+						inFlight, slowCall = true, kind[l] == refSlow
+						callAt = t + (c.RenewDeadline+1)/2
+					default:
+						attemptAt += c.RetryPeriod
+						callAt, reading = attemptAt, false
+					}
+					done = true
+				default:
+					done = true
+				}
+			}
+		}
+
+		// 2. Handover, in a retry round.
+		if t%c.RetryPeriod == 0 && (!c.Quorum || 2*up > n) &&
+			!(w.leaseOutlastsRetry && leader >= 0 && nodes[leader].believes && !down[leader] && t-renewed <= c.RetryPeriod) {
+			for i := range n {
+				if down[i] || (i == leader && nodes[i].believes) {
+					continue
+				}
+				if leader >= 0 && t-renewed < leaseOf(i) {
+					continue
+				}
+				st.Handovers++
+				st.HandoverRounds += t - renewed
+				token++
+				leader = i
+				nodes[i] = refNode{believes: true, token: token}
+				renew(t)
+				break
+			}
+		}
+
+		// 3. Count believers; 4. fence.
+		active := 0
+		var accepted []int
+		for i := range n {
+			if !nodes[i].believes || frozen(i) || !reachesStore(i) {
+				continue
+			}
+			active++
+			if !c.Fencing || nodes[i].token == token {
+				accepted = append(accepted, i)
+			}
+		}
+		switch {
+		case active == 0:
+			st.LeaderlessRounds++
+		case active > 1:
+			st.TwoLeaderRounds++
+		}
+		st.Rejected += active - len(accepted)
+
+		// 5. Trigger.
+		due := t%c.Period == 0
+		if len(accepted) == 0 {
+			switch {
+			case due && c.PersistentTrigger:
+				queue = append(queue, t)
+			case due:
+				st.Missed++
+			}
+		} else {
+			var slots []int
+			for _, q := range queue {
+				if c.CatchUpWindow > 0 && t-q > c.CatchUpWindow {
+					st.Missed++
+					continue
+				}
+				slots = append(slots, q)
+			}
+			queue = nil
+			if due {
+				slots = append(slots, t)
+			}
+			if c.CatchUpOnce && len(slots) > 1 {
+				st.Missed += len(slots) - 1
+				slots = slots[len(slots)-1:]
+			}
+			skip := func(s []int) {
+				st.Missed += len(s)
+				st.Skipped += len(s)
+			}
+			var start []int
+			if c.BatchLen == 1 || c.Overlap == model.OverlapAllow {
+				start = slots
+			} else if len(slots) > 0 {
+				running := false
+				for _, r := range runs {
+					if r.alive && r.start < t && t < r.start+c.BatchLen {
+						running = true
+					}
+				}
+				switch c.Overlap {
+				case model.OverlapSkip:
+					if running {
+						skip(slots)
+					} else {
+						start = slots[:1]
+						skip(slots[1:])
+					}
+				case model.OverlapBufferAll:
+					if running {
+						queue = slots
+					} else {
+						start, queue = slots[:1], slots[1:]
+					}
+				case model.OverlapBufferOne:
+					wait := slots
+					if !running {
+						start, wait = slots[:1], slots[1:]
+					}
+					if len(wait) > 1 {
+						skip(wait[1:])
+						wait = wait[:1]
+					}
+					queue = wait
+				case model.OverlapCancelOther:
+					for k := range runs {
+						if runs[k].alive && runs[k].start < t && t < runs[k].start+c.BatchLen {
+							runs[k].alive = false
+						}
+					}
+					start = slots[len(slots)-1:]
+					skip(slots[:len(slots)-1])
+				}
+			}
+			for _, s := range start {
+				st.Started++
+				st.DelayedRounds += t - s
+				b := len(batchStarts)
+				batchStarts = append(batchStarts, t)
+				writes = append(writes, make([]int, c.BatchLen))
+				starters := accepted
+				if c.IdempotencyKey {
+					st.Deduplicated += len(accepted) - 1
+					starters = accepted[:1]
+					for _, i := range accepted {
+						if i == leader {
+							starters = []int{i}
+						}
+					}
+				} else {
+					st.DoubleStarts += len(accepted) - 1
+				}
+				for _, i := range starters {
+					runs = append(runs, refRun{batch: b, node: i, token: nodes[i].token, start: t, alive: true})
+				}
+			}
+		}
+
+		// The runs write their parts of this round.
+		for _, r := range runs {
+			if r.alive && r.start <= t && t < r.start+c.BatchLen && reachesStore(r.node) && !frozen(r.node) && (!c.Fencing || r.token == token) {
+				writes[r.batch][t-r.start]++
+			}
+		}
+
+		for i := range n {
+			frozeBefore[i] = frozen(i)
+		}
+
+		// 6. Re-read.
+		if c.Renewal > 0 && t%c.Renewal == 0 {
+			for i := range n {
+				if nodes[i].believes && i != leader && !down[i] {
+					nodes[i].believes = false
+					nodes[i].wokeBy = 0
+				}
+			}
+		}
+	}
+
+	// After the run, as if in round Rounds+1: the window first, then the
+	// one run.
+	for _, q := range queue {
+		if c.CatchUpWindow > 0 && c.Rounds+1-q > c.CatchUpWindow {
+			st.Missed++
+		} else {
+			st.Unresolved++
+		}
+	}
+	if c.CatchUpOnce && st.Unresolved > 1 {
+		st.Missed += st.Unresolved - 1
+		st.Unresolved = 1
+	}
+	for b, s := range batchStarts {
+		missed := 0
+		for part, w := range writes[b] {
+			if s+part > c.Rounds {
+				break
+			}
+			if w == 0 {
+				missed++
+			}
+			if w > 1 {
+				st.DoubledParts += w - 1
+			}
+		}
+		st.MissedParts += missed
+		if missed > 0 {
+			st.PartialBatches++
+		}
+	}
+	return st
+}
