@@ -107,23 +107,22 @@ type Episodes struct {
 	ExtraSq int // Σ (length − 1)², at most MaxRounds²
 }
 
-// episode is the latest episode of a count of rounds: its last round and
-// its rounds past its first.
+// episode is the latest episode of a count of rounds: its last round
+// and its rounds past its first.
 type episode struct{ last, extra int }
 
 // count counts the n rounds t … t+n−1 into e's episodes: they continue
-// the latest one if it ended in round t−1, else they begin a new one.
+// the latest one if it ended in round t−1, else they begin a new one,
+// of −1 rounds past its first so far, whose square counts as 1.
 func (ep *episode) count(e *Episodes, t, n int) {
-	if e.Count > 0 && t == ep.last+1 {
-		e.ExtraSq += n * (2*ep.extra + n)
-		e.Long += b2i(ep.extra == 0)
-		ep.extra += n
-	} else {
-		ep.extra = n - 1
+	if t != ep.last+1 || e.Count == 0 {
 		e.Count++
-		e.ExtraSq += ep.extra * ep.extra
-		e.Long += b2i(ep.extra > 0)
+		e.ExtraSq++
+		ep.extra = -1
 	}
+	e.Long += b2i(ep.extra <= 0 && ep.extra+n > 0)
+	e.ExtraSq += n * (2*ep.extra + n) // (extra + n)² − extra²
+	ep.extra += n
 	ep.last = t + n - 1
 }
 
