@@ -351,8 +351,22 @@ func TestPrecision(t *testing.T) {
 		}
 	}
 	plain := study(t, base, "geometric:2000", "lognormal:1.2,0.6", one.Replicas)
-	if p := summaries(t, plain, 2)[0]; p.Tallies != one.Tallies || p.Mean != one.Mean {
+	if p := summaries(t, plain, 2)[0]; p.Tallies != one.Tallies || p.Mean != one.Mean || p.CI95 != one.CI95 {
 		t.Errorf("a plain study of %d replicas differs from the precise one", one.Replicas)
+	}
+	// It stopped at the first batch at which every figure, the rounds by
+	// their episodes' interval, is precise.
+	if ci, want := one.CI95[model.LeaderlessRounds], one.Episodes[0].Interval95(one.Tallies[model.LeaderlessRounds]); ci != want {
+		t.Errorf("leaderless rounds in %v, their episodes' interval %v", ci, want)
+	}
+	plain.Replicas -= 50
+	fewer := summaries(t, plain, 2)[0]
+	precise := true
+	for _, f := range mc.Headline(&fewer) {
+		precise = precise && mc.Precise(f)
+	}
+	if precise {
+		t.Errorf("%d replicas were precise already, but the study ran %d", plain.Replicas, one.Replicas)
 	}
 	mc.Precision, mc.Floor, mc.MaxReplicas = 0.001, 0, 200
 	if s := summaries(t, mc, 2)[0]; s.Precise || s.Replicas != 200 {
