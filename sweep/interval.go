@@ -199,7 +199,7 @@ func spread(n, sumX, sumY uint64, sumXY [2]uint64) float64 {
 // interval: Garwood's for no event (an episode lasts at least a round),
 // or one of no width.
 func (e EpisodeTally) Interval95(rounds Tally) Interval {
-	if rounds.Sum == 0 || rounds.Dispersion() == 0 {
+	if rounds.Sum == 0 || e.Count.Sum == 0 || rounds.Dispersion() == 0 { // no episode to learn from (a shard's tallies may say so)
 		return rounds.Interval95()
 	}
 	count, extra := e.Count.Interval95(), e.Extra.Interval95()

@@ -24,7 +24,8 @@ import (
 // the study (monteCarloSpec, JSON), then one line per configuration: its
 // row number, then N, NonZero, Sum and the two words of SumSq of every
 // statistic's tally, of the lost-batches tally and of the episodes'
-// tallies (Summary.tallies).
+// tallies (Summary.tallies), then the two words of each of the episodes'
+// cross sums (Summary.crosses).
 const monteCarloShardMagic = "leasesim montecarlo shard"
 
 // monteCarloSpec is what a shard says of its study: everything the
