@@ -100,9 +100,9 @@ type Stats struct {
 // of the square of their rounds past the first. With the count itself
 // (the sum of the episodes' lengths) they give how many episodes a run
 // meets and the mean and spread of their lengths, which is what a Monte
-// Carlo interval of a rare count needs (sweep.Tally).
+// Carlo interval of a rare count needs (sweep.EpisodeTally).
 type Episodes struct {
-	Count   int
+	Count   int // the episodes
 	Long    int // the episodes of more than one round
 	ExtraSq int // Σ (length − 1)², at most MaxRounds²
 }
