@@ -88,13 +88,7 @@ func (t Tally) Dispersion() float64 {
 	phi := (1 - k/n) * meanNonZero
 	if t.NonZero >= 2 {
 		// K·Σx² − (Σx)², exactly: 0 when the nonzero counts are equal.
-		spread := new(big.Int).Lsh(new(big.Int).SetUint64(t.SumSq[0]), 64)
-		spread.Or(spread, new(big.Int).SetUint64(t.SumSq[1]))
-		spread.Mul(spread, new(big.Int).SetUint64(t.NonZero))
-		sum := new(big.Int).SetUint64(t.Sum)
-		spread.Sub(spread, sum.Mul(sum, sum))
-		s, _ := spread.Float64()
-		variance := s / (k * (k - 1))
+		variance := spread(t.NonZero, t.Sum, t.Sum, t.SumSq) / (k * (k - 1))
 		widen := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: k - 1}.Quantile(0.975) / distuv.UnitNormal.Quantile(0.975)
 		phi += variance / meanNonZero * widen * widen
 	}
