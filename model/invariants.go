@@ -31,7 +31,11 @@ import "fmt"
 //     freeze (Pause), which keeps their deadlines from firing, or their
 //     clocks drift;
 //   - when failing nodes crash or stop cleanly, no round has two leaders
-//     and no batch starts twice: a node that fails forgets that it led.
+//     and no batch starts twice: a node that fails forgets that it led;
+//   - the leaderless and the two-leader rounds fall into episodes of 1 to
+//     all of their rounds, whose lengths past the first sum to the rounds
+//     less the episodes, those of the long ones alone, whose squares sum
+//     to between that sum and its square.
 //
 // Where failing nodes fail in several ways, a claim holds only if every
 // way keeps it (no two leaders only if every one forgets), and a margin
@@ -79,6 +83,15 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		return fmt.Errorf("two_leader_rounds %d > handovers %d × (retry_period %d + renew_deadline %d − lease %d)", st.TwoLeaderRounds, st.Handovers, c.RetryPeriod, c.RenewDeadline, c.Lease)
 	case c.RenewDeadline > 0 && !f.pause && c.Drift == 0 && c.Lease >= c.RetryPeriod+c.RenewDeadline && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although lease %d >= retry_period %d + renew_deadline %d", st.TwoLeaderRounds, st.DoubleStarts, c.Lease, c.RetryPeriod, c.RenewDeadline)
+	}
+	for _, e := range []struct {
+		name     string
+		rounds   int
+		episodes Episodes
+	}{{"leaderless", st.LeaderlessRounds, st.LeaderlessEpisodes}, {"two-leader", st.TwoLeaderRounds, st.TwoLeaderEpisodes}} {
+		if err := e.episodes.check(e.rounds); err != nil {
+			return fmt.Errorf("%s rounds: %v", e.name, err)
+		}
 	}
 	return nil
 }
@@ -264,4 +277,18 @@ func sameLeadership(a, b Stats) bool {
 // buffer-one and cancel-other do, with batches that take time.
 func skips(c Config) bool {
 	return c.BatchLen > 1 && (c.Overlap == OverlapSkip || c.Overlap == OverlapBufferOne || c.Overlap == OverlapCancelOther)
+}
+
+// check returns an error if e cannot be the episodes of a count of rounds.
+func (e Episodes) check(rounds int) error {
+	extra := rounds - e.Count
+	switch {
+	case e.Count > rounds || rounds > 0 && e.Count == 0:
+		return fmt.Errorf("%d episodes of %d rounds", e.Count, rounds)
+	case e.Long > e.Count || e.Long > extra || extra > 0 && e.Long == 0:
+		return fmt.Errorf("%d of %d episodes longer than a round, with %d rounds past their first", e.Long, e.Count, extra)
+	case e.ExtraSq < extra || e.ExtraSq > extra*extra:
+		return fmt.Errorf("the squares of %d rounds past the episodes' first sum to %d", extra, e.ExtraSq)
+	}
+	return nil
 }

@@ -375,6 +375,9 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"too many window rounds", c, func(s *model.Stats) { s.LeaderlessRounds = 23 }, "> 24 rounds"},
 		{"handover before the lease", c, func(s *model.Stats) { s.HandoverRounds = 2 }, "handover_rounds 2 < handovers 1 × lease 3"},
 		{"two leaders past the deadline", short, func(s *model.Stats) { s.HandoverRounds, s.TwoLeaderRounds = 6, 3 }, "two_leader_rounds 3 > handovers 1 × (retry_period 3 + renew_deadline 5 − lease 6)"},
+		{"a round outside the episodes", c, func(s *model.Stats) { s.LeaderlessRounds++ }, "leaderless rounds: the squares of"},
+		{"two-leader rounds in no episode", c, func(s *model.Stats) { s.TwoLeaderEpisodes = model.Episodes{} }, "two-leader rounds: 0 episodes of"},
+		{"a long episode too few", c, func(s *model.Stats) { s.LeaderlessEpisodes.Long = 0 }, "0 of 1 episodes longer than a round"},
 	}
 	for _, tt := range tests {
 		st := good
@@ -424,7 +427,7 @@ func TestInvariantsOfOwnKinds(t *testing.T) {
 	c := model.Default()
 	good, _ := model.Run(c)
 	twoLeaders, early := good, good
-	twoLeaders.TwoLeaderRounds = 1
+	twoLeaders.TwoLeaderRounds, twoLeaders.TwoLeaderEpisodes = 1, model.Episodes{Count: 1}
 	early.HandoverRounds = early.Handovers
 	windows := func(kinds ...model.Failure) model.Windows {
 		var ws model.Windows

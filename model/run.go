@@ -54,6 +54,8 @@ type state struct {
 	nextTrigger  int // the next round in which the batch must start
 	st           Stats
 
+	leaderless, twoLeader episode // the latest episodes of st's leaderless and two-leader rounds
+
 	dropStale bool // the re-read at the end of the latest stretch drops stale believers
 
 	change int // the round of the schedule's next change
@@ -360,8 +362,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	}
 	if active > 1 {
 		x.st.TwoLeaderRounds += n
+		x.twoLeader.count(&x.st.TwoLeaderEpisodes, t, n)
 	} else if active == 0 {
 		x.st.LeaderlessRounds += n
+		x.leaderless.count(&x.st.LeaderlessEpisodes, t, n)
 	}
 	x.st.Rejected += n * (active - accepted)
 	if renewing && !x.hung && !racing {

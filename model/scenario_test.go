@@ -16,9 +16,11 @@ import (
 // case is a command and its expected output:
 //
 //	run nodes=1 outage=5 [windows=0:6-12,1:9-12]
+//	episodes nodes=2 ...
 //	trace nodes=2 ...
 //
-// "run" prints the statistics of one run, "trace" the round-by-round
+// "run" prints the statistics of one run, "episodes" how its leaderless
+// and two-leader rounds fall into episodes, "trace" the round-by-round
 // timeline. Arguments are model parameters by their snake_case names; the
 // rest keep the publication's defaults. windows= replaces the publication's outage by
 // per-node windows node:first-last, each optionally :kind, the node's own
@@ -54,7 +56,7 @@ func TestScenarios(t *testing.T) {
 				schedule = windows
 			}
 			switch d.Cmd {
-			case "run":
+			case "run", "episodes":
 				var r model.Runner
 				st, err := r.RunSchedule(c, schedule)
 				if err != nil {
@@ -62,6 +64,9 @@ func TestScenarios(t *testing.T) {
 				}
 				if err := model.CheckInvariants(c, schedule, st); err != nil {
 					t.Errorf("%+v: %v", c, err)
+				}
+				if d.Cmd == "episodes" {
+					return formatEpisodes(st)
 				}
 				return formatStats(st)
 			case "trace":
@@ -113,4 +118,15 @@ func formatStats(st model.Stats) string {
 		fmt.Fprintf(&b, "%s=%d", s.Name(), st.Get(s))
 	}
 	return b.String() + "\n"
+}
+
+func formatEpisodes(st model.Stats) string {
+	var b strings.Builder
+	for _, e := range []struct {
+		stat     model.Stat
+		episodes model.Episodes
+	}{{model.LeaderlessRounds, st.LeaderlessEpisodes}, {model.TwoLeaderRounds, st.TwoLeaderEpisodes}} {
+		fmt.Fprintf(&b, "%s=%d episodes=%d long=%d extra_sq=%d\n", e.stat.Name(), st.Get(e.stat), e.episodes.Count, e.episodes.Long, e.episodes.ExtraSq)
+	}
+	return b.String()
 }

@@ -88,6 +88,42 @@ type Stats struct {
 	LeaderlessRounds int // rounds with no reachable believer
 	HandoverRounds   int // rounds from the last renewal to each handover, summed
 	Handovers        int // times a standby took over the lease
+
+	// The episodes of the leaderless and of the two-leader rounds: how
+	// their rounds fall into maximal runs of consecutive rounds.
+	LeaderlessEpisodes, TwoLeaderEpisodes Episodes
+}
+
+// Episodes describes how a count of rounds falls into episodes, maximal
+// runs of consecutive rounds each of which it counts: how many episodes,
+// how many of them lasted more than one round, and the sum over episodes
+// of the square of their rounds past the first. With the count itself
+// (the sum of the episodes' lengths) they give how many episodes a run
+// meets and the mean and spread of their lengths, which is what a Monte
+// Carlo interval of a rare count needs (sweep.EpisodeTally).
+type Episodes struct {
+	Count   int // the episodes
+	Long    int // the episodes of more than one round
+	ExtraSq int // Σ (length − 1)², at most MaxRounds²
+}
+
+// episode is the latest episode of a count of rounds: its last round
+// and its rounds past its first.
+type episode struct{ last, extra int }
+
+// count counts the n rounds t … t+n−1 into e's episodes: they continue
+// the latest one if it ended in round t−1, else they begin a new one,
+// of −1 rounds past its first so far, whose square counts as 1.
+func (ep *episode) count(e *Episodes, t, n int) {
+	if t != ep.last+1 || e.Count == 0 {
+		e.Count++
+		e.ExtraSq++
+		ep.extra = -1
+	}
+	e.Long += b2i(ep.extra <= 0 && ep.extra+n > 0)
+	e.ExtraSq += n * (2*ep.extra + n) // (extra + n)² − extra²
+	ep.extra += n
+	ep.last = t + n - 1
 }
 
 // Get returns statistic s.

@@ -1,10 +1,13 @@
 package sweep
 
 import (
+	"math"
 	"math/big"
 	"math/bits"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/leasesim/leasesim/model"
 )
 
 // Tally is what a Monte Carlo summary needs of one count over replicas:
@@ -85,13 +88,7 @@ func (t Tally) Dispersion() float64 {
 	phi := (1 - k/n) * meanNonZero
 	if t.NonZero >= 2 {
 		// K·Σx² − (Σx)², exactly: 0 when the nonzero counts are equal.
-		spread := new(big.Int).Lsh(new(big.Int).SetUint64(t.SumSq[0]), 64)
-		spread.Or(spread, new(big.Int).SetUint64(t.SumSq[1]))
-		spread.Mul(spread, new(big.Int).SetUint64(t.NonZero))
-		sum := new(big.Int).SetUint64(t.Sum)
-		spread.Sub(spread, sum.Mul(sum, sum))
-		s, _ := spread.Float64()
-		variance := s / (k * (k - 1))
+		variance := spread(t.NonZero, t.Sum, t.Sum, t.SumSq) / (k * (k - 1))
 		widen := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: k - 1}.Quantile(0.975) / distuv.UnitNormal.Quantile(0.975)
 		phi += variance / meanNonZero * widen * widen
 	}
@@ -133,4 +130,102 @@ func (t Tally) Interval95() Interval {
 	}
 	hi := distuv.ChiSquared{K: 2*k + 2}.Quantile(0.975) / 2
 	return Interval{lo * scale, hi * scale}
+}
+
+// EpisodeTally is what a Monte Carlo summary needs of a count of rounds
+// that falls into episodes (model.Episodes): the tally over replicas of
+// how many episodes each met, the tally over episodes of their rounds
+// past the first, and the sum over replicas of episodes times rounds.
+// All are exact integers and merge as Tally does.
+type EpisodeTally struct {
+	Count Tally     // per replica, its number of episodes
+	Extra Tally     // per episode, its rounds past the first
+	Cross [2]uint64 // Σ episodes × rounds over replicas, as a 128-bit number: high, low
+}
+
+// Add tallies one replica's count of rounds and their episodes.
+func (e *EpisodeTally) Add(rounds int, ep model.Episodes) {
+	e.Count.Add(uint64(ep.Count))
+	e.Extra.Merge(Tally{N: uint64(ep.Count), NonZero: uint64(ep.Long), Sum: uint64(rounds - ep.Count), SumSq: [2]uint64{0, uint64(ep.ExtraSq)}})
+	hi, lo := bits.Mul64(uint64(ep.Count), uint64(rounds))
+	e.Cross = add128(e.Cross, hi, lo)
+}
+
+// Merge adds u's replicas to e.
+func (e *EpisodeTally) Merge(u EpisodeTally) {
+	e.Count.Merge(u.Count)
+	e.Extra.Merge(u.Extra)
+	e.Cross = add128(e.Cross, u.Cross[0], u.Cross[1])
+}
+
+// add128 adds the 128-bit number hi, lo to x.
+func add128(x [2]uint64, hi, lo uint64) [2]uint64 {
+	var carry uint64
+	x[1], carry = bits.Add64(x[1], lo, 0)
+	x[0] += hi + carry
+	return x
+}
+
+// spread is n·Σxy − Σx·Σy, exactly, as a float: n(n−1) times the sample
+// covariance of x and y.
+func spread(n, sumX, sumY uint64, sumXY [2]uint64) float64 {
+	s := new(big.Int).Lsh(new(big.Int).SetUint64(sumXY[0]), 64)
+	s.Or(s, new(big.Int).SetUint64(sumXY[1]))
+	s.Mul(s, new(big.Int).SetUint64(n))
+	s.Sub(s, new(big.Int).Mul(new(big.Int).SetUint64(sumX), new(big.Int).SetUint64(sumY)))
+	f, _ := s.Float64()
+	return f
+}
+
+// Interval95 is a 95% confidence interval for the mean count of rounds
+// per replica, rounds (the count's own tally), seen as the episodes a
+// replica meets times their mean length. Each factor has its interval
+// from its own tally (Tally.Interval95): the episodes per replica over
+// the replicas, the rounds past an episode's first over the episodes.
+// The two are combined on the log scale by Zou and Donner's MOVER: each
+// end is the estimate moved by the root of the squares of the factors'
+// distances to their own ends, plus twice their product times the
+// factors' correlation (Correlation). So a study that met one episode
+// of one round does not take that round for every episode's length,
+// and where replicas meet many episodes the fewer, longer ones of some
+// and the more, shorter ones of others do not count twice. With no round
+// at all, or with every replica counting the same, it is rounds' own
+// interval: Garwood's for no event (an episode lasts at least a round),
+// or one of no width.
+func (e EpisodeTally) Interval95(rounds Tally) Interval {
+	if rounds.Sum == 0 || e.Count.Sum == 0 || rounds.Dispersion() == 0 { // no episode to learn from (a shard's tallies may say so)
+		return rounds.Interval95()
+	}
+	count, extra := e.Count.Interval95(), e.Extra.Interval95()
+	episodes, length := e.Count.Mean(), 1+e.Extra.Mean()
+	r := e.Correlation(rounds)
+	move := func(a, b float64) float64 { return math.Sqrt(max(0, a*a+b*b+2*r*a*b)) }
+	down := move(math.Log(episodes/count.Lo), math.Log(length/(1+extra.Lo)))
+	up := move(math.Log(count.Hi/episodes), math.Log((1+extra.Hi)/length))
+	mean := rounds.Mean()
+	return Interval{mean * math.Exp(-down), mean * math.Exp(up)}
+}
+
+// Correlation is the correlation, over replicas, between the logarithms
+// of the two factors of the mean count of rounds: the episodes per
+// replica and their mean length, estimated from the replicas' episodes
+// and rounds by the delta method. It is 0 where no replica meets more
+// than one episode, for then a replica's rounds are its episode's
+// length; it is negative where the replicas' runs are long enough to
+// meet many: a replica that meets fewer episodes meets longer ones. It
+// is 0 where the replicas do not show it.
+func (e EpisodeTally) Correlation(rounds Tally) float64 {
+	m, t := float64(e.Count.Sum), float64(rounds.Sum)
+	if m == 0 || t == 0 {
+		return 0
+	}
+	n := e.Count.N
+	vm := spread(n, e.Count.Sum, e.Count.Sum, e.Count.SumSq) / (m * m) // of log episodes, times n−1 over n, as the others
+	vt := spread(n, rounds.Sum, rounds.Sum, rounds.SumSq) / (t * t)
+	c := spread(n, e.Count.Sum, rounds.Sum, e.Cross) / (m * t)
+	vl := vt + vm - 2*c // of log length
+	if vm <= 0 || vl <= 0 {
+		return 0
+	}
+	return max(-1, min(1, (c-vm)/math.Sqrt(vm*vl)))
 }

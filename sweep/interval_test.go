@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -109,5 +110,105 @@ func TestDispersion(t *testing.T) {
 		if ci := tl.Interval95(); tt.want == 0 && tl.Sum > 0 && (ci.Lo != tl.Mean() || ci.Hi != tl.Mean()) {
 			t.Errorf("%s: interval %v, want no width around %v", tt.name, ci, tl.Mean())
 		}
+	}
+}
+
+// TestEpisodeInterval: the interval of a count of rounds from its
+// episodes. One episode of one round in 200 replicas reaches up to 10.05
+// rounds a study, not Garwood's 5.55 for a single round: the next
+// episodes may be longer (up to 4.69 rounds on average, 3.69 past the
+// first). With no round, or every replica alike, it is the count's own.
+// Where no replica meets two episodes the factors are uncorrelated;
+// where each replica meets many, fewer and longer against more and
+// shorter, their correlation is negative.
+func TestEpisodeInterval(t *testing.T) {
+	type replica struct {
+		rounds int
+		ep     model.Episodes
+	}
+	tally := func(rs []replica, n int) (sweep.EpisodeTally, sweep.Tally) {
+		var e sweep.EpisodeTally
+		var r sweep.Tally
+		for i := range n {
+			x := replica{}
+			if i < len(rs) {
+				x = rs[i]
+			}
+			e.Add(x.rounds, x.ep)
+			r.Add(uint64(x.rounds))
+		}
+		return e, r
+	}
+	one, rounds := tally([]replica{{1, model.Episodes{Count: 1}}}, 200)
+	if ci := one.Interval95(rounds).Scale(200); math.Abs(ci.Lo-0.02572) > 1e-5 || math.Abs(ci.Hi-10.053) > 1e-3 {
+		t.Errorf("one episode of one round in 200 replicas: %v rounds a study, want [0.02572, 10.053]", ci)
+	}
+	if ci := rounds.Interval95().Scale(200); math.Abs(ci.Hi-5.552) > 1e-3 {
+		t.Errorf("a single round in 200 replicas, Garwood's: %v, want up to 5.552", ci)
+	}
+	if r := one.Correlation(rounds); r != 0 {
+		t.Errorf("one episode: correlation %v, want 0", r)
+	}
+	apart, rounds := tally([]replica{{1, model.Episodes{Count: 1}}, {3, model.Episodes{Count: 1, Long: 1, ExtraSq: 4}}, {2, model.Episodes{Count: 1, Long: 1, ExtraSq: 1}}}, 100)
+	if r := apart.Correlation(rounds); math.Abs(r) > 1e-12 {
+		t.Errorf("episodes in replicas of their own: correlation %v, want 0", r)
+	}
+	if ci := apart.Interval95(rounds); ci.Lo <= 0 || ci.Lo >= rounds.Mean() || ci.Hi <= rounds.Mean() {
+		t.Errorf("episodes in replicas of their own: %v around %v", ci, rounds.Mean())
+	}
+	// Replicas of 12 rounds each: 4 episodes of 3, or 2 of 6, or 3 of 4.
+	var many []replica
+	for _, k := range []int{4, 2, 3, 4, 2, 3} {
+		extra := 12/k - 1
+		many = append(many, replica{12, model.Episodes{Count: k, Long: k, ExtraSq: k * extra * extra}})
+	}
+	e, rounds := tally(many, len(many))
+	if r := e.Correlation(rounds); r > -0.99 {
+		t.Errorf("fewer episodes, longer: correlation %v, want -1", r)
+	}
+	if ci := e.Interval95(rounds); ci.Lo != 12 || ci.Hi != 12 {
+		t.Errorf("every replica 12 rounds: %v, want no width", ci)
+	}
+	none, rounds := tally(nil, 100)
+	if ci := none.Interval95(rounds); ci != rounds.Interval95() || math.Abs(ci.Hi-0.03689) > 1e-5 {
+		t.Errorf("no round in 100 replicas: %v, want Garwood's [0, 0.03689]", ci)
+	}
+}
+
+// TestEpisodeTallyMerge: episode tallies of the parts of a study, merged
+// in any order, are the whole's to the bit, and so is the interval.
+func TestEpisodeTallyMerge(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var whole, a, b sweep.EpisodeTally
+	var rounds, ra, rb sweep.Tally
+	for i := range 10_000 {
+		var ep model.Episodes
+		n := 0
+		for range r.IntN(4) {
+			l := 1 + r.IntN(1<<20)
+			ep.Count++
+			ep.Long += min(1, l-1)
+			ep.ExtraSq += (l - 1) * (l - 1)
+			n += l
+		}
+		whole.Add(n, ep)
+		rounds.Add(uint64(n))
+		if i%3 == 0 {
+			a.Add(n, ep)
+			ra.Add(uint64(n))
+		} else {
+			b.Add(n, ep)
+			rb.Add(uint64(n))
+		}
+	}
+	ab, ba := a, b
+	ab.Merge(b)
+	ba.Merge(a)
+	ra.Merge(rb)
+	if ab != whole || ba != whole || ra != rounds {
+		t.Fatalf("merged %+v and %+v, whole %+v", ab, ba, whole)
+	}
+	if ab.Interval95(ra) != whole.Interval95(rounds) {
+		t.Errorf("interval of the merged %v, of the whole %v", ab.Interval95(ra), whole.Interval95(rounds))
 	}
 }

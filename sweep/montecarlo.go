@@ -98,7 +98,8 @@ type Summary struct {
 	Replicas int  // the replicas run: MonteCarlo.Replicas, or with Precision as many as it took
 	Precise  bool // with Precision, every headline figure met it; false if MaxReplicas ran first
 	Tallies  [model.NumStats]Tally
-	Lost     Tally // per replica, parts of batches missed, left queued or unwritten (a batch is BatchLen parts): the missed figure per year
+	Lost     Tally           // per replica, parts of batches missed, left queued or unwritten (a batch is BatchLen parts): the missed figure per year
+	Episodes [2]EpisodeTally // of the leaderless and the two-leader rounds (EpisodeStats), whose intervals they give
 
 	Mean [model.NumStats]float64
 	CI95 [model.NumStats]Interval
@@ -106,6 +107,43 @@ type Summary struct {
 	// and double-started batches, mean and 95% interval.
 	MissedPerYear, DoublePerYear         float64
 	MissedPerYearCI95, DoublePerYearCI95 Interval
+}
+
+// EpisodeStats are the statistics whose episodes a run counts
+// (model.Episodes), in the order of Summary.Episodes.
+func EpisodeStats() [2]model.Stat {
+	return [2]model.Stat{model.LeaderlessRounds, model.TwoLeaderRounds}
+}
+
+// episodesOf returns a run's episodes of EpisodeStats, in their order.
+func episodesOf(st *model.Stats) [2]model.Episodes {
+	return [2]model.Episodes{st.LeaderlessEpisodes, st.TwoLeaderEpisodes}
+}
+
+// tallies lists every tally of s, in the order a shard writes them: the
+// statistics', the lost parts', then of each of EpisodeStats the
+// episodes' count and their rounds past the first; a shard writes the
+// episodes' cross sums after them (crosses).
+func (s *Summary) tallies() []*Tally {
+	ts := make([]*Tally, 0, model.NumStats+1+2*len(s.Episodes))
+	for k := range s.Tallies {
+		ts = append(ts, &s.Tallies[k])
+	}
+	ts = append(ts, &s.Lost)
+	for i := range s.Episodes {
+		ts = append(ts, &s.Episodes[i].Count, &s.Episodes[i].Extra)
+	}
+	return ts
+}
+
+// crosses lists the cross sums of s's episodes (EpisodeTally.Cross), in
+// the order a shard writes them.
+func (s *Summary) crosses() []*[2]uint64 {
+	cs := make([]*[2]uint64, len(s.Episodes))
+	for i := range s.Episodes {
+		cs[i] = &s.Episodes[i].Cross
+	}
+	return cs
 }
 
 // InUnit returns statistic k's mean and 95% interval in the unit of t:
@@ -239,7 +277,7 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 	dists := mc.distributions()
 	type job struct {
 		run         model.Config // the configuration, with its phase period if the study averages over it
-		results     [][model.NumStats]int
+		results     []model.Stats
 		first, last int // replicas first … last-1, whose results go to results[rep-from]
 	}
 	jobs := make(chan job)
@@ -260,7 +298,7 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 						runErr = cmp.Or(runErr, err)
 						mu.Unlock()
 					}
-					j.results[rep-from] = st.Values()
+					j.results[rep-from] = st
 				}
 				wg.Done()
 			}
@@ -269,7 +307,7 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 	defer close(jobs)
 
 	const chunk = 16
-	var results [][model.NumStats]int
+	var results []model.Stats
 	for i := range size {
 		c := mc.Grid.Config(i)
 		run := c
@@ -310,13 +348,17 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 }
 
 // summarise tallies the replicas' statistics and summarises them.
-func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]int) Summary {
+func (mc *MonteCarlo) summarise(c model.Config, results []model.Stats) Summary {
 	s := Summary{Config: c, Replicas: len(results)}
-	for _, r := range results {
+	for i := range results {
+		r := results[i].Values()
 		for k, v := range r {
 			s.Tallies[k].Add(uint64(v))
 		}
 		s.Lost.Add(uint64((r[model.Missed]+r[model.Unresolved])*s.Config.BatchLen + r[model.MissedParts]))
+		for e, ep := range episodesOf(&results[i]) {
+			s.Episodes[e].Add(r[EpisodeStats()[e]], ep)
+		}
 	}
 	mc.Finish(&s)
 	return s
@@ -328,6 +370,9 @@ func (mc *MonteCarlo) summarise(c model.Config, results [][model.NumStats]int) S
 func (mc *MonteCarlo) Finish(s *Summary) {
 	for k, t := range s.Tallies {
 		s.Mean[k], s.CI95[k] = t.Mean(), t.Interval95()
+	}
+	for e, k := range EpisodeStats() {
+		s.CI95[k] = s.Episodes[e].Interval95(s.Tallies[k])
 	}
 	if mc.RoundsPerYear > 0 { // lost and doubled are counted in parts of batches (model.Config.BatchLen)
 		scale := mc.RoundsPerYear / float64(s.Config.Rounds) / float64(s.Config.BatchLen)

@@ -23,7 +23,9 @@ import (
 // CSV byte for byte. Its first line names it and its shard, its second is
 // the study (monteCarloSpec, JSON), then one line per configuration: its
 // row number, then N, NonZero, Sum and the two words of SumSq of every
-// statistic's tally and of the lost-batches tally.
+// statistic's tally, of the lost-batches tally and of the episodes'
+// tallies (Summary.tallies), then the two words of each of the episodes'
+// cross sums (Summary.crosses).
 const monteCarloShardMagic = "leasesim montecarlo shard"
 
 // monteCarloSpec is what a shard says of its study: everything the
@@ -126,8 +128,11 @@ func (mc *MonteCarlo) RunShard(ctx context.Context, workers, k, n int, w io.Writ
 	row, b := 0, []byte(nil)
 	return mc.run(ctx, workers, from, to, func(s *Summary) error {
 		b = strconv.AppendInt(b[:0], int64(row), 10)
-		for _, t := range append(s.Tallies[:], s.Lost) {
+		for _, t := range s.tallies() {
 			b = fmt.Appendf(b, ",%d,%d,%d,%d,%d", t.N, t.NonZero, t.Sum, t.SumSq[0], t.SumSq[1])
+		}
+		for _, c := range s.crosses() {
+			b = fmt.Appendf(b, ",%d,%d", c[0], c[1])
 		}
 		b = append(b, '\n')
 		row++
@@ -248,15 +253,20 @@ func mergeTallies(out *bufio.Writer, files []string, mc *MonteCarlo) error {
 	var b []byte
 	for row := range size {
 		s := Summary{Config: mc.Grid.Config(row)}
+		tallies, crosses := s.tallies(), s.crosses()
 		for i, r := range shards {
-			tallies, err := readTallies(r, files[i], row)
+			v, err := readCounts(r, files[i], row, tallyFields*len(tallies)+2*len(crosses))
 			if err != nil {
 				return err
 			}
-			for k := range s.Tallies {
-				s.Tallies[k].Merge(tallies[k])
+			for k, t := range tallies {
+				f := v[tallyFields*k:]
+				t.Merge(Tally{N: f[0], NonZero: f[1], Sum: f[2], SumSq: [2]uint64{f[3], f[4]}})
 			}
-			s.Lost.Merge(tallies[model.NumStats])
+			for k, c := range crosses {
+				f := v[tallyFields*len(tallies)+2*k:]
+				*c = add128(*c, f[0], f[1])
+			}
 		}
 		if s.Tallies[0].N != uint64(mc.Replicas) {
 			return fmt.Errorf("row %d: the shards hold %d replicas of %d", row, s.Tallies[0].N, mc.Replicas)
@@ -295,29 +305,34 @@ func readLine(r *bufio.Reader, name string, line int) ([]byte, error) {
 // NonZero, Sum and the two words of SumSq.
 const tallyFields = 5
 
-// readTallies reads the line of configuration row from a shard.
-func readTallies(r *bufio.Reader, name string, row int) ([model.NumStats + 1]Tally, error) {
-	var ts [model.NumStats + 1]Tally
+// oldFields is how many fields a line of an older leasesim's shard has:
+// the row, then the statistics' and the lost parts' tallies, without the
+// episodes'.
+const oldFields = 1 + tallyFields*(model.NumStats+1)
+
+// readCounts reads the line of configuration row from a shard and
+// returns its n counts after the row number: the tallies' fields, then
+// the episodes' cross sums (Summary.tallies, Summary.crosses).
+func readCounts(r *bufio.Reader, name string, row, n int) ([]uint64, error) {
 	text, err := readLine(r, name, row+3)
 	if err != nil {
-		return ts, err
+		return nil, err
 	}
 	fields := strings.Split(string(text), ",")
-	if len(fields) != 1+tallyFields*len(ts) {
-		return ts, fmt.Errorf("%s: line %d: %d fields, want %d (the row, then N, nonzero, sum and the sum of squares' two words of each tally): the line is cut short, glued to another, or of an older leasesim's shard", name, row+3, len(fields), 1+tallyFields*len(ts))
+	switch {
+	case len(fields) == oldFields:
+		return nil, fmt.Errorf("%s: line %d: %d fields, an older leasesim's shard, without the episodes' tallies that the intervals of leaderless and two-leader rounds need: run its shards again with this leasesim", name, row+3, len(fields))
+	case len(fields) != 1+n:
+		return nil, fmt.Errorf("%s: line %d: %d fields, want %d (the row, then N, nonzero, sum and the sum of squares' two words of each tally, then the episodes' cross sums): the line is cut short, glued to another, or of an older leasesim's shard", name, row+3, len(fields), 1+n)
 	}
 	if got, err := strconv.Atoi(fields[0]); err != nil || got != row {
-		return ts, fmt.Errorf("%s: line %d: row %.20q where row %d belongs: a line is missing or out of order", name, row+3, fields[0], row)
+		return nil, fmt.Errorf("%s: line %d: row %.20q where row %d belongs: a line is missing or out of order", name, row+3, fields[0], row)
 	}
-	for i := range ts {
-		var v [tallyFields]uint64
-		for j := range v {
-			f := 1 + tallyFields*i + j
-			if v[j], err = strconv.ParseUint(fields[f], 10, 64); err != nil {
-				return ts, fmt.Errorf("%s: line %d: field %d: %.20q is not a count", name, row+3, f+1, fields[f])
-			}
+	v := make([]uint64, n)
+	for i := range v {
+		if v[i], err = strconv.ParseUint(fields[i+1], 10, 64); err != nil {
+			return nil, fmt.Errorf("%s: line %d: field %d: %.20q is not a count", name, row+3, i+2, fields[i+1])
 		}
-		ts[i] = Tally{N: v[0], NonZero: v[1], Sum: v[2], SumSq: [2]uint64{v[3], v[4]}}
 	}
-	return ts, nil
+	return v, nil
 }
