@@ -21,6 +21,12 @@ func refDiff(got, want model.Stats) string {
 			fmt.Fprintf(&b, " %s %d, want %d;", model.Stat(s).Name(), g[s], w[s])
 		}
 	}
+	if got.LeaderlessEpisodes != want.LeaderlessEpisodes {
+		fmt.Fprintf(&b, " leaderless episodes %+v, want %+v;", got.LeaderlessEpisodes, want.LeaderlessEpisodes)
+	}
+	if got.TwoLeaderEpisodes != want.TwoLeaderEpisodes {
+		fmt.Fprintf(&b, " two-leader episodes %+v, want %+v;", got.TwoLeaderEpisodes, want.TwoLeaderEpisodes)
+	}
 	return b.String()
 }
 

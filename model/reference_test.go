@@ -126,6 +126,7 @@ func reference(c model.Config, ws model.Windows) model.Stats { return referenceW
 // referenceWay is reference, read the way w says.
 func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 	var st model.Stats
+	var leaderless, twoLeader refEpisodes
 	n := c.Nodes
 	drifts := func(i int) bool { return c.Drift != 0 && i >= c.DownFrom && i < c.DownFrom+c.Down }
 	leaseOf := func(i int) int { // rounds after the last renewal at which node i finds the lease run out
@@ -328,8 +329,10 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 		switch {
 		case active == 0:
 			st.LeaderlessRounds++
+			leaderless.add(t)
 		case active > 1:
 			st.TwoLeaderRounds++
+			twoLeader.add(t)
 		}
 		st.Rejected += active - len(accepted)
 
@@ -484,5 +487,38 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 			st.PartialBatches++
 		}
 	}
+	st.LeaderlessEpisodes, st.TwoLeaderEpisodes = leaderless.episodes(), twoLeader.episodes()
 	return st
+}
+
+// refEpisodes are the lengths of a count's maximal runs of consecutive
+// rounds, and the round it last counted.
+type refEpisodes struct {
+	lengths []int
+	last    int
+}
+
+// add counts round t: one more round of the latest episode if it ended
+// in round t−1, else a new episode of one round.
+func (e *refEpisodes) add(t int) {
+	if len(e.lengths) > 0 && e.last == t-1 {
+		e.lengths[len(e.lengths)-1]++
+	} else {
+		e.lengths = append(e.lengths, 1)
+	}
+	e.last = t
+}
+
+// episodes is model.Episodes by its definition: how many episodes, how
+// many of more than one round, and Σ (length − 1)².
+func (e *refEpisodes) episodes() model.Episodes {
+	var ep model.Episodes
+	for _, l := range e.lengths {
+		ep.Count++
+		if l > 1 {
+			ep.Long++
+		}
+		ep.ExtraSq += (l - 1) * (l - 1)
+	}
+	return ep
 }
