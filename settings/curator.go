@@ -161,7 +161,7 @@ func (c Curator) surviveNote() string {
 	if c.Policy == StandardPolicy {
 		return "none: SUSPENDED ends leadership at once"
 	}
-	return "under the session policy, one that ends before the server expires the session"
+	return "under the session policy, one that ends before the server expires the session and before Curator injects LOST, a negotiated timeout after the outage's start"
 }
 
 // hungGiveUp says when a holder whose calls hang gives up.

@@ -118,19 +118,23 @@ func (d DynamoDB) Figures() []Figure {
 	crash := span{d.crashQuantile(0), firstOf(followers, d.crashQuantile), d.crashQuantile(1)}
 	giveUp, fastFail, margin := exact(lease), uniform(last-hb, last), exact(crash.min-lease)
 	unavailable := "it gives up once that lease has passed, as it must check isExpired() before it acts"
+	fastDoc := "the longest outage, its heartbeats failing at once, that ends before the last heartbeat due within the lease; by the outage's phase between heartbeats"
+	marginDoc := "from the holder's give-up to the earliest takeover, both counted on clocks of their own"
 	if d.HoldOnUnavailable {
 		inf := math.Inf(1)
 		giveUp, fastFail, margin = exact(inf), exact(inf), exact(-inf)
 		unavailable = "but with holdLockOnServiceUnavailable a heartbeat DynamoDB answers 503 extends the holder's lease, so through a 503 outage it never gives up"
+		fastDoc = "no bound: with holdLockOnServiceUnavailable the holder keeps its lock through any outage in which DynamoDB answers its heartbeats 503 (other failures end it as without the option)"
+		marginDoc = "no bound: a holder kept by holdLockOnServiceUnavailable leads beside the waiter that took the lock after the lease"
 	}
 	return lockFigures(giveUp, fastFail, uniform(lease-hb, lease), crash,
 		span{0, firstOf(followers, func(p float64) float64 { return p * r }), r}, margin, pauseTolerated(crash.min, hb), [7]string{
 			"the holder's lock item expires the lease after the start of its last successful heartbeat; " + unavailable,
-			"the longest outage, its heartbeats failing at once, that ends before the last heartbeat due within the lease; by the outage's phase between heartbeats",
+			fastDoc,
 			"the same when the heartbeat hangs: it lands when the outage ends, in time if within the lease",
 			fmt.Sprintf("from the crashed holder's last heartbeat to the first of %d waiters, each in acquireLock calls of %s reading every %s, seeing the same record version for more than the lease", followers, dur(d.LeaseDuration+d.AdditionalWait), dur(d.RefreshPeriod)),
 			fmt.Sprintf("releaseLock marks the record released (or deletes it) and the first of %d waiters takes it at its next read", followers),
-			"from the holder's give-up to the earliest takeover, both counted on clocks of their own",
+			marginDoc,
 			"the longest stop-the-world pause of the holder, right after it checked isExpired(), after which it cannot act beside its successor, by when between heartbeats it starts",
 		})
 }
