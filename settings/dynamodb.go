@@ -57,21 +57,24 @@ func (d DynamoDB) Protocol() Protocol {
 
 // reads is the number of reads after the first that one acquireLock call
 // makes: it reads every refresh period and gives up, after a read, once
-// more than lease + additional wait has passed since it began, which with
-// reads taking no time is the read at ceil((lease + wait)/refresh).
+// more than lease + additional wait has passed since it began. Reads take
+// a little time, so the read due at ⌈(lease + wait)/refresh⌉ periods is
+// the first past it, and the last.
 func (d DynamoDB) reads() int64 {
 	w, r := d.LeaseDuration+d.AdditionalWait, d.RefreshPeriod
 	return int64((w + r - 1) / r)
 }
 
 // unchanged is how many refresh periods after the read that first showed
-// an RVN a read must come to find the lease passed: more than lease /
-// refresh.
-func (d DynamoDB) unchanged() int64 { return int64(d.LeaseDuration/d.RefreshPeriod) + 1 }
+// an RVN a read must come to find more than the lease passed since:
+// ⌈lease/refresh⌉, reads taking a little time. A call always makes that
+// many, its wait being the lease and more.
+func (d DynamoDB) unchanged() int64 {
+	return int64((d.LeaseDuration + d.RefreshPeriod - 1) / d.RefreshPeriod)
+}
 
 // Validate refuses a heartbeat that does not come before the lease runs
-// out, and an acquire call too short ever to see a record unchanged for
-// more than the lease.
+// out.
 func (d DynamoDB) Validate() error {
 	switch {
 	case d.LeaseDuration < time.Millisecond || d.HeartbeatPeriod < time.Millisecond || d.RefreshPeriod < time.Millisecond:
@@ -80,9 +83,6 @@ func (d DynamoDB) Validate() error {
 		return fmt.Errorf("heartbeat period %s: want it shorter than the lease %s, or the lock expires between heartbeats", d.HeartbeatPeriod, d.LeaseDuration)
 	case d.AdditionalWait < 0:
 		return fmt.Errorf("additional time to wait %s: want 0s or more", d.AdditionalWait)
-	case d.unchanged() > d.reads():
-		return fmt.Errorf("additional time to wait %s: an acquireLock call of lease %s + %s, reading every %s, ends before it can see the record unchanged for more than the lease, so no waiter ever takes an expired lock; want at least %s",
-			d.AdditionalWait, d.LeaseDuration, d.AdditionalWait, d.RefreshPeriod, time.Duration(d.unchanged())*d.RefreshPeriod-d.LeaseDuration)
 	}
 	return checkNodes(d.Nodes)
 }
@@ -113,7 +113,8 @@ func (d DynamoDB) Figures() []Figure {
 	followers := d.Nodes - 1
 	// Heartbeats after the last success at hb, 2hb, …; one due at the
 	// lease or later finds the item expired (isExpired: elapsed > lease,
-	// and the sleep runs late), so the last is the greatest k·hb < lease.
+	// and the thread wakes a little late), so the last is the greatest
+	// k·hb < lease.
 	last := math.Ceil(lease/hb-1) * hb
 	crash := span{d.crashQuantile(0), firstOf(followers, d.crashQuantile), d.crashQuantile(1)}
 	giveUp, fastFail, margin := exact(lease), uniform(last-hb, last), exact(crash.min-lease)
@@ -139,8 +140,12 @@ func (d DynamoDB) Figures() []Figure {
 		})
 }
 
-// NoMargin: holdLockOnServiceUnavailable keeps a holder that the waiters
-// no longer see.
+// NoMargin: the waiters' count starts as the holder's lease does, at
+// worst; holdLockOnServiceUnavailable keeps a holder the waiters no
+// longer see.
 func (d DynamoDB) NoMargin() string {
-	return "with holdLockOnServiceUnavailable a holder whose heartbeats DynamoDB answers 503 keeps its lock on its own clock, while a waiter whose reads succeed takes the lock after the lease: two holders, by design"
+	if d.HoldOnUnavailable {
+		return "with holdLockOnServiceUnavailable a holder whose heartbeats DynamoDB answers 503 keeps its lock on its own clock, while a waiter whose reads succeed takes the lock after the lease: two holders, by design"
+	}
+	return "a waiter counts the lease from its first read after the last heartbeat, which at the worst phase comes as the heartbeat lands, so the first waiter can take the lock as the holder's lease runs out: a holder whose clock runs slow, or that pauses after isExpired(), leads beside it (a lease that is not a whole number of refresh periods leaves the remainder as margin)"
 }

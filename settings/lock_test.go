@@ -34,6 +34,8 @@ func TestLockFigures(t *testing.T) {
 	dynamoSlow := settings.DynamoDBDefaults()
 	dynamoSlow.HeartbeatPeriod = 6 * s
 	dynamoSlow.RefreshPeriod = 3 * s
+	dynamoNoWait := settings.DynamoDBDefaults()
+	dynamoNoWait.AdditionalWait = 0
 	tests := []struct {
 		name string
 		lock settings.Lock
@@ -140,39 +142,51 @@ func TestLockFigures(t *testing.T) {
 			{10, 12.5, 15},
 			// A hung heartbeat lands at the outage's end, in time before 20.
 			{15, 17.5, 20},
-			// acquireLock calls of 20 + 1 s, reading every 1 s: only an RVN seen at a
-			// call's first read can be seen unchanged for more than 20 (at its read 21),
-			// so the takeover is 21 + U(0, 21]; the first of 2 waiters: 42 − 21·√½.
-			{21, 42 - 21*math.Sqrt(0.5), 42},
+			// acquireLock calls of 20 + 1 s read at 1, …, 21 after their first (N = 21)
+			// and need ⌈20/1⌉ = 20 periods with the RVN unchanged (m = 20): a heartbeat
+			// in a call's first second is waited out by the same call, 20–21 s after
+			// it; one in its k-th second (k = 1 … 20) by the next call, at
+			// 20 + (20 − k) … 20 + (21 − k). So 20 + Y, Y uniform on (0, 1] with weight
+			// 2/21, on each later second with 1/21; the first of 2 waiters' median is
+			// the quantile q = 1 − √½ of one: 20 + 1 + (q − 2/21)·21 = 19 + 21q.
+			{20, 19 + 21*(1-math.Sqrt(0.5)), 40},
 			// The next read of the first of 2 waiters: 1 − √½.
 			{0, 1 - math.Sqrt(0.5), 1},
-			// The earliest takeover 21 less the give-up at 20.
-			{1, 1, 1},
-			// A pause from 0–5 after a heartbeat must end by the earliest takeover, 21.
-			{16, 18.5, 21},
+			// The earliest takeover 20 less the give-up at 20.
+			{0, 0, 0},
+			// A pause from 0–5 after a heartbeat must end by the earliest takeover, 20.
+			{15, 17.5, 20},
 		}},
 		{"dynamodb endless acquire call, 5 nodes", dynamoLong, [7]fig{
-			// One call reads for a day: the same call sees the RVN unchanged at its 21st
-			// read after the first that showed it, except a heartbeat in the call's last
-			// 21 s; N = 86420 reads, m = 21: 21 + y with y = p·N/(N − m + 1) for the
-			// first of 4 waiters' quantile p = 1 − ½^¼.
+			// One call reads for a day: N = 86420, m = 20; Y is uniform on (0, 1] with
+			// weight 86401/86420, so the first of 4 waiters' median is
+			// 20 + q·86420/86401 for q = 1 − ½^¼.
 			{20, 20, 20}, {10, 12.5, 15}, {15, 17.5, 20},
-			{21, 21 + (1-math.Pow(0.5, 0.25))*86420/86400, 42},
+			{20, 20 + (1-math.Pow(0.5, 0.25))*86420/86401, 40},
 			{0, 1 - math.Pow(0.5, 0.25), 1},
-			{1, 1, 1}, {16, 18.5, 21},
+			{0, 0, 0}, {15, 17.5, 20},
 		}},
 		{"dynamodb holdLockOnServiceUnavailable", dynamoHold, [7]fig{
 			// A 503 heartbeat updates the lookup time: the holder never gives up.
 			{inf, inf, inf}, {inf, inf, inf}, {15, 17.5, 20},
-			{21, 42 - 21*math.Sqrt(0.5), 42}, {0, 1 - math.Sqrt(0.5), 1},
-			{-inf, -inf, -inf}, {16, 18.5, 21},
+			{20, 19 + 21*(1-math.Sqrt(0.5)), 40}, {0, 1 - math.Sqrt(0.5), 1},
+			{-inf, -inf, -inf}, {15, 17.5, 20},
 		}},
 		{"dynamodb heartbeat 6s, refresh 3s", dynamoSlow, [7]fig{
 			// Heartbeats at 6, 12, 18 < 20. Reads every 3: a call of 21 reads 7 times
-			// after its first, and needs 7 periods (21 > 20): takeover 21 + U(0, 21].
+			// after its first (N = 7) and needs ⌈20/3⌉ = 7 periods (m = 7): only an RVN
+			// seen at a call's first read is waited out, so the takeover is
+			// 21 + U(0, 21], the first of 2 waiters' median 42 − 21·√½, and the lease
+			// not being a whole number of periods leaves 21 − 20 = 1 of margin.
 			{20, 20, 20}, {12, 15, 18}, {14, 17, 20},
 			{21, 42 - 21*math.Sqrt(0.5), 42}, {0, 3 * (1 - math.Sqrt(0.5)), 3},
 			{1, 1, 1}, {15, 18, 21},
+		}},
+		{"dynamodb no additional wait", dynamoNoWait, [7]fig{
+			// A call of 20 + 0 s: N = m = 20, the takeover 20 + U(0, 20].
+			{20, 20, 20}, {10, 12.5, 15}, {15, 17.5, 20},
+			{20, 40 - 20*math.Sqrt(0.5), 40}, {0, 1 - math.Sqrt(0.5), 1},
+			{0, 0, 0}, {15, 17.5, 20},
 		}},
 	}
 	metrics := []string{"give_up_after_renewal", "fast_fail_outage_survived", "black_hole_outage_survived",
@@ -220,10 +234,7 @@ func TestLockValidate(t *testing.T) {
 		{settings.Curator{SessionTimeout: 0, TickTime: 2 * s, Nodes: 3}, "session timeout 0s"},
 		{settings.Curator{SessionTimeout: 60 * s, TickTime: 0, Nodes: 3}, "tickTime 0s"},
 		{dynamo(func(d *settings.DynamoDB) { d.HeartbeatPeriod = 20 * s }), "heartbeat period 20s: want it shorter than the lease 20s"},
-		// A call of 20 + 0 s reads 20 times after its first; it needs 21.
-		{dynamo(func(d *settings.DynamoDB) { d.AdditionalWait = 0 }), "additional time to wait 0s: an acquireLock call of lease 20s + 0s, reading every 1s, ends before it can see the record unchanged for more than the lease, so no waiter ever takes an expired lock; want at least 1s"},
-		// 20.5 s: ceil(20.5) = 21 reads, enough.
-		{dynamo(func(d *settings.DynamoDB) { d.AdditionalWait = 500 * time.Millisecond }), ""},
+		{dynamo(func(d *settings.DynamoDB) { d.AdditionalWait = -s }), "additional time to wait -1s: want 0s or more"},
 		{dynamo(func(d *settings.DynamoDB) { d.RefreshPeriod = 0 }), "refresh period 0s: want each at least 1ms"},
 	}
 	for _, tt := range tests {
