@@ -2,6 +2,7 @@ package settings_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -191,6 +192,11 @@ func TestLockFigures(t *testing.T) {
 	}
 	metrics := []string{"give_up_after_renewal", "fast_fail_outage_survived", "black_hole_outage_survived",
 		"takeover_after_crash", "takeover_after_release", "two_leader_margin", "leader_pause_tolerated"}
+	for i, f := range settings.Figures(settings.Settings{LeaseDuration: 15 * s, RenewDeadline: 10 * s, RetryPeriod: 2 * s, Nodes: 3}, 1) {
+		if f.Metric != metrics[i] {
+			t.Fatalf("client-go's figure %d is %s, the locks' %s", i, f.Metric, metrics[i])
+		}
+	}
 	near := func(a, b float64) bool { return a == b || math.Abs(a-b) < 1e-3 }
 	for _, tt := range tests {
 		if err := tt.lock.Validate(); err != nil {
@@ -295,5 +301,87 @@ func TestErrorPolicy(t *testing.T) {
 	}
 	if _, err := settings.ParseErrorPolicy("lost"); err == nil {
 		t.Error("ParseErrorPolicy(lost): no error")
+	}
+}
+
+// acquireLockTakeover replays AmazonDynamoDBLockClient.acquireLock, line
+// for line, for one waiter whose calls start at 0 and follow each other at
+// once, the holder heartbeating every hb until its last heartbeat at h and
+// every read taking delta: it returns when the waiter takes the lock, less
+// h, and when its first call ended (only that, for h < 0). Times in
+// milliseconds.
+func acquireLockTakeover(lease, refresh, wait, hb, h, delta int64) (takeover, firstCall int64) {
+	rvn := func(t int64) int64 { // the index of the last heartbeat written by t
+		if h < 0 { // a new one at every read: no takeover
+			return t
+		}
+		if t >= h {
+			return 0
+		}
+		return -((h - t + hb - 1) / hb)
+	}
+	t := int64(0)
+	for {
+		start, waitMs := t, wait+lease // millisecondsToWait: the buffer, plus the existing lock's lease
+		var trying, lookup int64
+		have := false
+		for {
+			t += delta // getLockFromDynamoDB; createLockItem's lookupTime is after it
+			seen := rvn(t)
+			switch {
+			case !have:
+				have, trying, lookup = true, seen, t
+			case seen == trying:
+				if t-lookup > lease { // lockTryingToBeAcquired.isExpired()
+					return t - h, firstCall
+				}
+			default:
+				trying, lookup = seen, t
+			}
+			if t-start > waitMs { // LockNotGrantedException: the application calls again
+				if firstCall == 0 {
+					firstCall = t
+				}
+				if h < 0 { // asked only for the call's length
+					return 0, firstCall
+				}
+				break
+			}
+			t += refresh // Thread.sleep(refreshPeriodInMilliseconds)
+		}
+	}
+}
+
+// TestDynamoDBTakeoverReplay: the closed form of DynamoDB's takeover after
+// a crash against a replay of acquireLock's loop over the phase of the last
+// heartbeat in the waiter's calls, with reads of 1 ms: its least, its
+// greatest, and the median of the first of k waiters, the single waiter's
+// quantile 1 − 2^(−1/k).
+func TestDynamoDBTakeoverReplay(t *testing.T) {
+	for _, d := range []settings.DynamoDB{
+		settings.DynamoDBDefaults(),
+		{LeaseDuration: 20 * time.Second, HeartbeatPeriod: 6 * time.Second, RefreshPeriod: 3 * time.Second, AdditionalWait: time.Second, Nodes: 3},
+		{LeaseDuration: 20 * time.Second, HeartbeatPeriod: 5 * time.Second, RefreshPeriod: time.Second, AdditionalWait: 0, Nodes: 5},
+		{LeaseDuration: 10 * time.Second, HeartbeatPeriod: 3 * time.Second, RefreshPeriod: 700 * time.Millisecond, AdditionalWait: 30 * time.Second, Nodes: 2},
+	} {
+		ms := func(x time.Duration) int64 { return x.Milliseconds() }
+		replay := func(h int64) (int64, int64) {
+			return acquireLockTakeover(ms(d.LeaseDuration), ms(d.RefreshPeriod), ms(d.AdditionalWait), ms(d.HeartbeatPeriod), h, 1)
+		}
+		_, cycle := replay(-1) // one call's length, the period of the waiter's phase
+		var delays []float64
+		for h := int64(0); h < 4*cycle; h += 3 { // four whole cycles
+			delay, _ := replay(h)
+			delays = append(delays, float64(delay)/1000)
+		}
+		slices.Sort(delays)
+		q := 1 - math.Pow(0.5, 1/float64(d.Nodes-1))
+		got := d.Figures()[3]
+		lo, mid, hi := delays[0], delays[int(q*float64(len(delays)))], delays[len(delays)-1]
+		// The replay's reads drift 1 ms a read, over up to two calls.
+		tol := float64(2*ms(d.LeaseDuration+d.AdditionalWait)/ms(d.RefreshPeriod)+4) / 1000
+		if math.Abs(got.Min-lo) > tol || math.Abs(got.Max-hi) > tol || math.Abs(got.Median-mid) > tol {
+			t.Errorf("%s: takeover %v %v %v, the replay's %v %v %v", d.Title(), got.Min, got.Median, got.Max, lo, mid, hi)
+		}
 	}
 }
