@@ -270,12 +270,7 @@ func writeSettingsJSON(std *streams, s settings.Settings, seed uint64, figures [
 		}
 		out.Figures = append(out.Figures, g)
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = std.out.Write(append(b, '\n'))
-	return err
+	return writeIndentedJSON(std, out)
 }
 
 func writeSettingsCSV(std *streams, figures []settings.Figure) error {
@@ -352,7 +347,12 @@ func writeLockJSON(std *streams, preset string, lock settings.Lock, figures []se
 		}
 		out.Figures = append(out.Figures, g)
 	}
-	b, err := json.MarshalIndent(out, "", "  ")
+	return writeIndentedJSON(std, out)
+}
+
+// writeIndentedJSON writes v as indented JSON and a newline.
+func writeIndentedJSON(std *streams, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
