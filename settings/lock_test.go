@@ -385,3 +385,42 @@ func TestDynamoDBTakeoverReplay(t *testing.T) {
 		}
 	}
 }
+
+// lockTakeover replays api.Lock.Lock for a waiter whose blocking query on
+// the key returns as the server invalidates the crashed holder's session,
+// 2·ttl after its last renewal, every call taking delta: Acquire is refused
+// while the lock-delay set at the invalidation has not expired
+// (lockDelay.GetExpiration after now), then the waiter reads the key again
+// (WaitIndex 0), sleeps DefaultLockRetryTime and tries again. It returns
+// when the waiter holds the key, from the last renewal. Milliseconds.
+func lockTakeover(ttl, lockDelay, delta int64) int64 {
+	invalidated := 2 * ttl
+	expires := invalidated + lockDelay
+	t := invalidated + delta // the blocking kv.Get returns: the key has no session
+	for {
+		t += delta // kv.Acquire
+		if expires <= t {
+			return t
+		}
+		t += delta // kv.Get, WaitIndex 0: still no session, a lock-delay
+		t += 5000  // time.After(DefaultLockRetryTime)
+		t += delta // goto WAIT: kv.Get returns at once
+	}
+}
+
+// TestConsulTakeoverReplay: Consul's takeover after a crash against a
+// replay of Lock.Lock's loop, within the calls' few milliseconds.
+func TestConsulTakeoverReplay(t *testing.T) {
+	for _, c := range []settings.Consul{
+		settings.ConsulDefaults(),
+		{SessionTTL: 10 * time.Second, LockDelay: 7 * time.Second, Nodes: 3},
+		{SessionTTL: 30 * time.Second, Nodes: 3},
+		{SessionTTL: 10 * time.Second, LockDelay: time.Minute, Nodes: 3},
+	} {
+		got := c.Figures()[3]
+		replay := float64(lockTakeover(c.SessionTTL.Milliseconds(), c.LockDelay.Milliseconds(), 1)) / 1000
+		if got.Min != got.Max || replay < got.Min || replay > got.Min+0.05 {
+			t.Errorf("%s: takeover %v … %v, the replay's %v", c.Title(), got.Min, got.Max, replay)
+		}
+	}
+}
