@@ -22,24 +22,36 @@ type Etcd struct {
 	Nodes      int
 }
 
-// The loops' periods that decide the sign of etcd's margin.
+// The loops' periods that decide the sign of etcd's margin, and the
+// server's least TTL.
 const (
 	etcdDeadlineLoop = 1.0 // s, client/v3 lessor.deadlineLoop
 	etcdRevokeLoop   = 0.5 // s, server/lease lessor.runLoop
+	// etcdMinTTL is the server's MinLeaseTTL at its default election
+	// timeout: ⌈3/2 · 10 ticks of 100 ms⌉ (etcdserver NewServer); lessor.Grant
+	// raises a shorter TTL to it.
+	etcdMinTTL = 2 * time.Second
 )
+
+// Granted is the TTL the server grants: the session's, at least 2 s.
+func (e Etcd) Granted() time.Duration { return max(e.SessionTTL, etcdMinTTL) }
 
 // EtcdDefaults is a session with concurrency's default TTL of 60 s.
 func EtcdDefaults() Etcd { return Etcd{SessionTTL: 60 * time.Second, Nodes: 3} }
 
 // Title names the lock and its TTL.
 func (e Etcd) Title() string {
-	return fmt.Sprintf("etcd concurrency election: session TTL %s, %d nodes", dur(e.SessionTTL), e.Nodes)
+	granted := ""
+	if e.Granted() != e.SessionTTL {
+		granted = fmt.Sprintf(" (granted %s, the server's least)", dur(e.Granted()))
+	}
+	return fmt.Sprintf("etcd concurrency election: session TTL %s%s, %d nodes", dur(e.SessionTTL), granted, e.Nodes)
 }
 
 // Protocol is a server-side lease kept alive every TTL/3, watched.
 func (e Etcd) Protocol() Protocol {
-	return Protocol{Expiry: ServerExpiry, Notice: Watch, Renewal: e.SessionTTL / 3, Expires: e.SessionTTL,
-		GiveUp: OwnDeadline, GiveUpAfter: e.SessionTTL, LeaderChangeResets: true}
+	return Protocol{Expiry: ServerExpiry, Notice: Watch, Renewal: e.Granted() / 3, Expires: e.Granted(),
+		GiveUp: OwnDeadline, GiveUpAfter: e.Granted(), LeaderChangeResets: true}
 }
 
 // Validate refuses a TTL that is not whole seconds (WithTTL takes an int).
@@ -54,7 +66,7 @@ func (e Etcd) Validate() error {
 // are from the last keep-alive the server heard, its answer arriving at
 // once.
 func (e Etcd) Figures() []Figure {
-	ttl := e.SessionTTL.Seconds()
+	ttl := e.Granted().Seconds()
 	renewal := ttl / 3
 	// The client's deadline is TTL after the last answer; its deadline loop
 	// sees it up to a second later.

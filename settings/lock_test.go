@@ -64,6 +64,11 @@ func TestLockFigures(t *testing.T) {
 			{10, 10.5, 11}, {10 - 10.0/3, 10 - 10.0/6, 10}, {10 - 10.0/3, 10 - 10.0/6, 10},
 			{10, 10.25, 10.5}, {0, 0, 0}, {-1, -0.25, 0.5}, {10 - 10.0/3, 10 - 10.0/6, 10},
 		}},
+		{"etcd TTL 1s, granted 2s", settings.Etcd{SessionTTL: s, Nodes: 3}, [7]fig{
+			// lessor.Grant raises the TTL to the server's MinLeaseTTL, 2 s.
+			{2, 2.5, 3}, {2 - 2.0/3, 2 - 2.0/6, 2}, {2 - 2.0/3, 2 - 2.0/6, 2},
+			{2, 2.25, 2.5}, {0, 0, 0}, {-1, -0.25, 0.5}, {2 - 2.0/3, 2 - 2.0/6, 2},
+		}},
 		{"consul defaults", settings.ConsulDefaults(), [7]fig{
 			// monitorLock returns at the first failed query: the outage starts 0–7.5
 			// (RenewPeriodic's TTL/2) after the last renewal.
