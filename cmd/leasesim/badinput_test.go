@@ -30,6 +30,7 @@ var badValues = map[string][]string{
 	"uint64":   {"-1", "abc", "99999999999999999999999"},
 	"name":     {"Skip", "1", "", "skip,allow"},
 	"names":    {"Skip", "1", "", "skip,skip", "skip,"},
+	"policy":   {"lost", "", "Standard"},
 }
 
 // TestEveryFlagRefusesBadInput: for every command and every flag, each bad

@@ -85,7 +85,7 @@ func commands() []command {
 		{"merge", "join the shard CSVs of one sweep", " FILE...", setupMerge, nil},
 		{"montecarlo", "run configurations under independent random node failures", "", setupMonteCarlo, nil},
 		{"check", "check the model's invariants over a bounded space, exhaustively", "", setupCheck, nil},
-		{"settings", "client-go's timings for one set of settings, beside library-go's formulas", "", setupSettings, nil},
+		{"settings", "a lock's timings: client-go's beside library-go's formulas, etcd's, Consul's, ZooKeeper's and DynamoDB's by their own protocols", "", setupSettings, nil},
 		{"report", "write every table, CSV and plot of a capacity-planning review", " [REVIEW.yaml]", setupReport, applyReviewFile},
 		{"replay", "run an incident from a post-mortem under settings side by side", " INCIDENT", setupReplay, nil},
 	}

@@ -1,0 +1,179 @@
+package settings
+
+import (
+	"fmt"
+	"time"
+)
+
+// ErrorPolicy is Curator's ConnectionStateErrorPolicy: which connection
+// states end leadership in LeaderLatch and LeaderSelector.
+type ErrorPolicy int
+
+const (
+	// StandardPolicy (StandardConnectionStateErrorPolicy, the default):
+	// SUSPENDED and LOST.
+	StandardPolicy ErrorPolicy = iota
+	// SessionPolicy (SessionConnectionStateErrorPolicy): LOST only.
+	SessionPolicy
+)
+
+// String is the policy's name on the command line.
+func (p ErrorPolicy) String() string {
+	if p == SessionPolicy {
+		return "session"
+	}
+	return "standard"
+}
+
+// ParseErrorPolicy reads "standard" or "session".
+func ParseErrorPolicy(s string) (ErrorPolicy, error) {
+	switch s {
+	case "standard":
+		return StandardPolicy, nil
+	case "session":
+		return SessionPolicy, nil
+	}
+	return 0, fmt.Errorf("want standard (StandardConnectionStateErrorPolicy) or session (SessionConnectionStateErrorPolicy)")
+}
+
+// Curator is leader election by Apache Curator's LeaderLatch or
+// LeaderSelector on ZooKeeper among Nodes candidates: each holds an
+// ephemeral sequential node of its session, the lowest leads, and each
+// other watches the one before it.
+//
+// The session timeout the client asks for is clamped by the server to
+// 2 … 20 ticks (ZooKeeperServer.processConnectRequest, minSessionTimeout
+// and maxSessionTimeout defaults). The client pings when it has sent
+// nothing for readTimeout/2 and disconnects when it has heard nothing for
+// readTimeout = 2/3 of the negotiated timeout (ClientCnxn.SendThread.run,
+// onConnected); Curator posts SUSPENDED on the disconnect and, if no
+// reconnection comes within the negotiated timeout, injects the session's
+// expiration, LOST (ConnectionStateManager.processEvents,
+// checkSessionExpiration). The server expires the session the negotiated
+// timeout after it last heard the client, rounded up to its next tick
+// (ExpiryQueue.roundToNextInterval), deletes the ephemeral node, and the
+// next candidate's watch fires.
+type Curator struct {
+	SessionTimeout time.Duration // CuratorFrameworkFactory's sessionTimeoutMs; DEFAULT_SESSION_TIMEOUT_MS 60 s
+	TickTime       time.Duration // the server's tickTime; 2 s in conf/zoo_sample.cfg
+	Policy         ErrorPolicy
+	Nodes          int
+}
+
+// CuratorDefaults is Curator's 60 s session on a server with the sample
+// configuration's 2 s tick, under the default error policy.
+func CuratorDefaults() Curator {
+	return Curator{SessionTimeout: 60 * time.Second, TickTime: 2 * time.Second, Policy: StandardPolicy, Nodes: 3}
+}
+
+// Negotiated is the session timeout the server grants, in whole
+// milliseconds as the protocol carries it: the one asked for, clamped to
+// 2 … 20 ticks.
+func (c Curator) Negotiated() time.Duration {
+	ms := func(d time.Duration) time.Duration { return d.Truncate(time.Millisecond) }
+	return min(max(ms(c.SessionTimeout), 2*ms(c.TickTime)), 20*ms(c.TickTime))
+}
+
+// ReadTimeout is how long the client waits, hearing nothing, before it
+// disconnects: negotiatedSessionTimeout * 2 / 3 in integer milliseconds.
+func (c Curator) ReadTimeout() time.Duration {
+	return time.Duration(c.Negotiated().Milliseconds()*2/3) * time.Millisecond
+}
+
+// Ping is the idle time after which the client pings: readTimeout / 2 in
+// integer milliseconds.
+func (c Curator) Ping() time.Duration {
+	return time.Duration(c.ReadTimeout().Milliseconds()/2) * time.Millisecond
+}
+
+// Title names the recipe, the session and the policy.
+func (c Curator) Title() string {
+	return fmt.Sprintf("Curator LeaderLatch/LeaderSelector on ZooKeeper: session timeout %s (negotiated %s with tickTime %s), %s error policy, %d nodes",
+		dur(c.SessionTimeout), dur(c.Negotiated()), dur(c.TickTime), c.Policy, c.Nodes)
+}
+
+// Protocol is a server-side session, pinged when idle, watched.
+func (c Curator) Protocol() Protocol {
+	return Protocol{Expiry: ServerExpiry, Notice: Watch, Renewal: c.Ping(), Expires: c.Negotiated(),
+		GiveUp: Disconnect, GiveUpAfter: c.ReadTimeout(), LeaderChangeResets: true}
+}
+
+// Validate refuses a session timeout or a tick under a millisecond.
+func (c Curator) Validate() error {
+	switch {
+	case c.SessionTimeout < time.Millisecond:
+		return fmt.Errorf("session timeout %s: want at least 1ms", c.SessionTimeout)
+	case c.TickTime < time.Millisecond:
+		return fmt.Errorf("tickTime %s: want at least 1ms", c.TickTime)
+	}
+	return checkNodes(c.Nodes)
+}
+
+// Figures follow the ZooKeeper client and Curator's policy. Times are from
+// the last packet the server heard from the holder (a ping, answered at
+// once).
+func (c Curator) Figures() []Figure {
+	t, read, ping, tick := c.Negotiated().Seconds(), c.ReadTimeout().Seconds(), c.Ping().Seconds(), c.TickTime.Seconds()
+	// The server's expiry: t, rounded up to its next tick, at a phase of its
+	// own.
+	expiry := uniform(t, t+tick)
+	// The outage starts between the last ping and the next.
+	var giveUp, fastFail, blackHole, margin span
+	if c.Policy == StandardPolicy {
+		giveUp = uniform(0, ping)            // a failed call disconnects at once: SUSPENDED
+		fastFail = exact(0)                  // and SUSPENDED ends leadership
+		blackHole = uniform(read-ping, read) // hanging calls: SUSPENDED at the read timeout
+		margin = expiry.plus(-read)          // the read timeout's SUSPENDED before the expiry
+	} else {
+		giveUp = uniform(t, t+ping) // SUSPENDED at once, LOST a negotiated timeout later
+		// The client must be back before the server expires the session and
+		// before Curator injects LOST, a timeout after SUSPENDED at the
+		// outage's start: t + min(0, b − φ) for the expiry's phase b and the
+		// outage's φ, whose median is t + min(0, median(b − φ)).
+		fastFail = span{t - ping, t + min(0, (tick-ping)/2), t}
+		// Hanging calls: SUSPENDED comes at the read timeout, so only the
+		// server's expiry counts.
+		blackHole = span{t - ping, t + tick/2 - ping/2, t + tick}
+		margin = expiry.plus(-(read + t)) // LOST a timeout after the read timeout's SUSPENDED
+	}
+	pause := span{t - ping, t + tick/2 - ping/2, t + tick}
+	return lockFigures(giveUp, fastFail, blackHole, expiry, exact(0), margin, pause, [7]string{
+		fmt.Sprintf("calls failing at once: the client disconnects as the outage starts (0 to %s after its last ping) and Curator posts SUSPENDED; %s", dur(c.Ping()), c.lostNote()),
+		fmt.Sprintf("the longest outage, its calls failing at once, after which the holder still leads; %s", c.surviveNote()),
+		fmt.Sprintf("the same when calls hang: the client disconnects after %s of silence (2/3 of the negotiated timeout)", dur(c.ReadTimeout())),
+		"from the holder's last ping: the server expires the session the negotiated timeout later, at its next tick, deletes the ephemeral node, and the next candidate's watch fires at once",
+		"LeaderLatch.close or the end of takeLeadership deletes the node, and the next candidate's watch fires at once",
+		fmt.Sprintf("from the holder's give-up when its calls hang (%s) to the earliest takeover", c.hungGiveUp()),
+		"the longest stop-the-world pause of the holder after which it cannot act beside its successor, by when between pings it starts",
+	})
+}
+
+// lostNote says when leadership ends under the policy.
+func (c Curator) lostNote() string {
+	if c.Policy == StandardPolicy {
+		return "the standard policy ends leadership on SUSPENDED"
+	}
+	return "the session policy ends it only on LOST, which Curator injects a negotiated timeout after SUSPENDED"
+}
+
+// surviveNote says which outages the holder rides out under the policy.
+func (c Curator) surviveNote() string {
+	if c.Policy == StandardPolicy {
+		return "none: SUSPENDED ends leadership at once"
+	}
+	return "under the session policy, one that ends before the server expires the session and before Curator injects LOST, a negotiated timeout after the outage's start"
+}
+
+// hungGiveUp says when a holder whose calls hang gives up.
+func (c Curator) hungGiveUp() string {
+	if c.Policy == StandardPolicy {
+		return "SUSPENDED at the read timeout"
+	}
+	return "LOST, a negotiated timeout after SUSPENDED at the read timeout"
+}
+
+// NoMargin: under the session policy the holder outlives its session.
+func (c Curator) NoMargin() string {
+	return fmt.Sprintf("under the session policy a holder cut off from ZooKeeper keeps leading until Curator injects LOST, %s after its last ping, while the server expired its session and the next candidate took over from %s",
+		dur(c.ReadTimeout()+c.Negotiated()), dur(c.Negotiated()))
+}
