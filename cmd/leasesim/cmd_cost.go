@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
-	"slices"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
@@ -98,7 +98,19 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if leases.Len() > maxRankedLeases {
 			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), maxRankedLeases)
 		}
-		in.Leases = slices.Collect(leases.All())
+		skipped, firstBad := 0, error(nil)
+		for lease := range leases.All() {
+			c := in.Config
+			c.Lease = lease
+			if err := c.Validate(); err != nil && isRelation(err) { // not a candidate: left out
+				skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
+				continue
+			}
+			in.Leases = append(in.Leases, lease)
+		}
+		if err := std.skip("leases", skipped, leases.Len(), firstBad, in.Tick); err != nil {
+			return err
+		}
 		if err := priceDelay(in.Tick); err != nil {
 			return err
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"os"
 	"slices"
@@ -74,12 +75,17 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		var rows []reports.ReplayRow
 		runs, runRounds, runNodes := 0, 0, 0
+		skipped, firstBad := 0, error(nil)
 		for _, s := range settingsOf {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			cfg := s.Config
 			in.Apply(&cfg)
+			if err := cfg.Validate(); err != nil && isRelation(err) { // not a setting: left out
+				skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
+				continue
+			}
 			if !fs.Changed("rounds") {
 				first, _ := in.Span()
 				cfg.Rounds = min(model.MaxRounds, first+cost.SettleRounds(cfg))
@@ -110,6 +116,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return usagef("the runs of %s's spread, and of the settings before it, have more than %d nodes together: give fewer --nodes, compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRunNodes)
 			}
 			rows = append(rows, reports.ReplayRow{Name: s.Name, Config: cfg, Spread: incident.Spread{Sample: sample}})
+		}
+		if err := std.skip("settings", skipped, len(settingsOf), firstBad, *tick); err != nil {
+			return err
 		}
 		for i := range rows {
 			if err := ctx.Err(); err != nil {

@@ -58,19 +58,24 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return usage(err)
 		}
-		if err := g.CheckRelations(); err != nil {
-			return usage(err)
-		}
 		if size > maxConfigs {
 			return usagef("the grid has %d configurations, more than --max-configs %d", size, maxConfigs)
+		}
+		valid, firstBad := g.Valid()
+		if err := std.skip("configurations", size-valid, size, firstBad, g.Tick); err != nil {
+			return err
 		}
 		first, last := sweep.Shard(size, k, n)
 		if *dryRun {
 			if n > 1 {
-				fmt.Fprintf(std.out, "%d configurations; shard %d/%d has %d (rows %d to %d)\n", size, k, n, last-first, first, last-1)
+				of := ""
+				if valid < size {
+					of = fmt.Sprintf(" of the grid's %d", size)
+				}
+				fmt.Fprintf(std.out, "%d configurations; shard %d/%d has %d%s (rows %d to %d)\n", valid, k, n, last-first, of, first, last-1)
 				return nil
 			}
-			fmt.Fprintf(std.out, "%d configurations\n", size)
+			fmt.Fprintf(std.out, "%d configurations\n", valid)
 			return nil
 		}
 		opt := sweep.Options{Workers: workers}
