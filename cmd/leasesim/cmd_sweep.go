@@ -39,7 +39,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	fs.Uint64Var(&g.Seed, "seed", 0, "seed of the followers' jitter, for configurations with jitter; the same seed gives the same rows")
-	out := addOutputFlag(fs, "out", "-", "write the CSV to this file, atomically; - is standard output")
+	out, oneOut := addCSVFlag(fs, "write the CSV to this file, atomically; - is standard output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
@@ -50,6 +50,9 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	maxConfigs := 50_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a grid with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
+		if err := oneOut(); err != nil {
+			return err
+		}
 		g.Tick = *tick
 		if err := incident.useOn(fs, &g); err != nil {
 			return err
@@ -175,8 +178,11 @@ func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (i
 }
 
 func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
-	out := addOutputFlag(fs, "out", "-", "write the merged CSV to this file, atomically; - is standard output")
+	out, oneOut := addCSVFlag(fs, "write the merged CSV to this file, atomically; - is standard output")
 	return func(_ context.Context, std *streams) error {
+		if err := oneOut(); err != nil {
+			return err
+		}
 		files := fs.Args()
 		if len(files) == 0 {
 			return usagef("no input files: want the shards of one sweep or one Monte Carlo study, in shard order")

@@ -554,6 +554,22 @@ func addOutputFlag(fs *pflag.FlagSet, name, stdout, usage string) *string {
 	return &path
 }
 
+// addCSVFlag registers --csv FILE, the CSV a command writes (by default
+// to standard output, "-"), and --out FILE, the contract's name for it in
+// sweep and merge (SPEC §3), which scripts use. The function it returns
+// refuses both given together.
+func addCSVFlag(fs *pflag.FlagSet, usage string) (path *string, check func() error) {
+	path = addOutputFlag(fs, "csv", "-", usage)
+	fs.Var(outputValue{path, "-"}, "out", "the same as --csv, by the name the contract gave it first")
+	fs.Lookup("out").DefValue = "" // the default is --csv's
+	return path, func() error {
+		if fs.Changed("csv") && fs.Changed("out") {
+			return usagef("--csv and --out both name the CSV file: give one of them")
+		}
+		return nil
+	}
+}
+
 // writeOutput writes through write to path, atomically (atomicfile.Write),
 // or to w when path is the name for standard output.
 func writeOutput(path, stdout string, w io.Writer, write func(w *bufio.Writer) error) error {

@@ -3,8 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/leasesim/leasesim/internal/golden"
 )
 
 // TestGridSkips: every command that runs a list of settings runs those
@@ -103,5 +106,68 @@ func TestMonteCarloShardsSkip(t *testing.T) {
 	want, _ := os.ReadFile(whole)
 	if code != 0 || merged != string(want) || strings.Count(merged, "\n") != 3 {
 		t.Errorf("merge: exit %d, %s\n%s\nwant the study's 2 rows:\n%s", code, stderr, merged, want)
+	}
+}
+
+// TestReplayCSV: replay writes its table as CSV with --csv, a row a
+// setting in the order of the table, as the other table commands do.
+func TestReplayCSV(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "replay.csv")
+	args := []string{"replay", "--preset", "kubernetes", "--lease", "15s,30s,1m", "--nodes", "3", "--period", "1m", "--fencing", "--csv", path, "../../testdata/incidents/api-partition.txt"}
+	code, table, stderr := runCmd(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	without := append(slices.Clone(args[:len(args)-3]), args[len(args)-1]) // no --csv
+	if _, want, _ := runCmd(t, without...); table != want {
+		t.Errorf("--csv changed the table:\n%s\nwant:\n%s", table, want)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	for i, name := range []string{"\"kubernetes, lease 15s\",", "\"kubernetes, lease 30s\",", "\"kubernetes, lease 1m0s\","} {
+		if !strings.HasPrefix(lines[i+1], name) {
+			t.Errorf("row %d: %q, want the setting %s", i+1, lines[i+1], name)
+		}
+	}
+	golden.Check(t, "cmd/replay-leases.csv", b)
+}
+
+// TestCSVFlag: sweep and merge write their CSV to --csv FILE, as every
+// command does, and still to --out FILE, the contract's name; not both.
+func TestCSVFlag(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	_, want, _ := runCmd(t, "sweep", "--lease", "1:3")
+	for _, flag := range []string{"--csv", "--out"} {
+		path := filepath.Join(dir, flag[2:]+".csv")
+		if code, out, stderr := runCmd(t, "sweep", "--lease", "1:3", flag, path); code != 0 || out != "" || stderr != "" {
+			t.Fatalf("sweep %s: exit %d, %q, %q", flag, code, out, stderr)
+		}
+		if b, _ := os.ReadFile(path); string(b) != want {
+			t.Errorf("sweep %s FILE wrote %q, want %q", flag, b, want)
+		}
+		part := filepath.Join(dir, flag[2:]+"-part.csv")
+		runCmd(t, "sweep", "--lease", "1:3", "--shard", "0/1", flag, part)
+		merged := filepath.Join(dir, flag[2:]+"-merged.csv")
+		if code, _, stderr := runCmd(t, "merge", flag, merged, part); code != 0 {
+			t.Fatalf("merge %s: exit %d: %s", flag, code, stderr)
+		}
+		if b, _ := os.ReadFile(merged); string(b) != want {
+			t.Errorf("merge %s FILE wrote %q, want %q", flag, b, want)
+		}
+	}
+	for _, cmd := range []string{"sweep", "merge"} {
+		code, out, stderr := runCmd(t, cmd, "--csv", filepath.Join(dir, "a.csv"), "--out", filepath.Join(dir, "b.csv"), filepath.Join(dir, "csv-part.csv"))
+		if cmd == "sweep" {
+			code, out, stderr = runCmd(t, cmd, "--csv", filepath.Join(dir, "a.csv"), "--out", filepath.Join(dir, "b.csv"))
+		}
+		if code != exitUsage || out != "" || stderr != "leasesim "+cmd+": --csv and --out both name the CSV file: give one of them\n" {
+			t.Errorf("%s --csv --out: exit %d, %q, %q", cmd, code, out, stderr)
+		}
 	}
 }

@@ -37,6 +37,10 @@ func TestOutputIsNotAnInput(t *testing.T) {
 		}, "--png"},
 		{"part.csv", "nodes,started\n1,2\n", func(in, out string) []string { return []string{"merge", "--out", out, in} }, "--out"},
 		{"inc.txt", string(incident), func(in, out string) []string {
+			return []string{"replay", "--nodes", "3", "--period", "1m", "--tick", "1s", "--csv", out, in}
+		}, "--csv"},
+		{"part.csv", "nodes,started\n1,2\n", func(in, out string) []string { return []string{"merge", "--csv", out, in} }, "--csv"},
+		{"inc.txt", string(incident), func(in, out string) []string {
 			return []string{"sweep", "--tick", "1s", "--nodes", "3", "--rounds", "10m", "--incident", in, "--out", out}
 		}, "--out"},
 		{"inc.txt", string(incident), func(in, out string) []string {
@@ -162,6 +166,7 @@ func TestFailingStdoutLeavesNoFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"replay", "--nodes", "3", "--period", "1m", "--tick", "1s", "--png", filepath.Join(dir, "x.png"), "../../testdata/incidents/brownout.txt"},
+		{"replay", "--nodes", "3", "--period", "1m", "--tick", "1s", "--csv", filepath.Join(dir, "x.csv"), "--png", filepath.Join(dir, "y.png"), "../../testdata/incidents/brownout.txt"},
 		{"cost", "--csv", filepath.Join(dir, "cost.csv")},
 		{"recommend", "--csv", filepath.Join(dir, "rec.csv")},
 		{"report", "--replicas", "5", "--out", filepath.Join(dir, "report")},
