@@ -20,6 +20,9 @@ type durationValue struct{ d *time.Duration }
 func (v durationValue) String() string { return v.d.String() }
 
 func (v durationValue) Set(s string) error {
+	if err := oneValue(s, "sweep and check take every model flag as a list"); err != nil {
+		return err
+	}
 	t, err := model.ParseTick(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
 	if err != nil {
 		return err
@@ -32,7 +35,7 @@ func (v durationValue) Type() string { return "duration" }
 
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
-	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName}, "preset", "start from a lock's defaults: "+settings.PresetNames())
+	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName, "replay compares a list of presets"}, "preset", "start from a lock's defaults: "+settings.PresetNames())
 	var s settings.Settings
 	fs.Var(durationValue{&s.LeaseDuration}, "lease", "lease duration (client-go's LeaseDuration)")
 	fs.Var(durationValue{&s.RenewDeadline}, "renew-deadline", "renew deadline (client-go's RenewDeadline)")

@@ -166,8 +166,31 @@ func TestCSVFlag(t *testing.T) {
 		if cmd == "sweep" {
 			code, out, stderr = runCmd(t, cmd, "--csv", filepath.Join(dir, "a.csv"), "--out", filepath.Join(dir, "b.csv"))
 		}
-		if code != exitUsage || out != "" || stderr != "leasesim "+cmd+": --csv and --out both name the CSV file: give one of them\n" {
+		if code != exitUsage || out != "" || stderr != "leasesim "+cmd+": --csv and --out are one flag by two names: give one of them\n" {
 			t.Errorf("%s --csv --out: exit %d, %q, %q", cmd, code, out, stderr)
+		}
+	}
+}
+
+// TestHandoversFlag: cost and recommend take --handovers, the contract's
+// name (SPEC §4) for --outages-per-year, as the same flag.
+func TestHandoversFlag(t *testing.T) {
+	t.Parallel()
+	for _, tc := range [][2][]string{
+		{{"cost", "--handovers", "6,12"}, {"cost"}},
+		{{"cost", "--handovers", "4", "--method", "both"}, {"cost", "--outages-per-year", "4", "--method", "both"}},
+		{{"recommend", "--handovers", "12"}, {"recommend", "--outages-per-year", "12"}},
+	} {
+		code, got, stderr := runCmd(t, tc[0]...)
+		_, want, _ := runCmd(t, tc[1]...)
+		if code != 0 || got != want {
+			t.Errorf("leasesim %s: exit %d, %s\n%s\nwant leasesim %s's:\n%s", strings.Join(tc[0], " "), code, stderr, got, strings.Join(tc[1], " "), want)
+		}
+	}
+	for _, cmd := range []string{"cost", "recommend"} {
+		code, out, stderr := runCmd(t, cmd, "--handovers", "6", "--outages-per-year", "6")
+		if want := "leasesim " + cmd + ": --outages-per-year and --handovers are one flag by two names: give one of them\n"; code != exitUsage || out != "" || stderr != want {
+			t.Errorf("%s --handovers --outages-per-year: exit %d, %q, %q", cmd, code, out, stderr)
 		}
 	}
 }
