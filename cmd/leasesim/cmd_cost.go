@@ -17,7 +17,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := study.CostInput{Config: model.Default(), EventsPerYear: []float64{6, 12}, LinesPerBatch: study.PublicationLinesPerBatch}
 	method := "window"
 	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the publication's), phase (averaged over outage phases) or both")
-	fs.Var(ratesValue{&in.EventsPerYear}, "outages-per-year", "outage events a year (the publication's \"handovers per year\"): "+cost.RatesSyntax)
+	fs.Var(ratesValue{&in.EventsPerYear}, "outages-per-year", "outage events a year, the CSV's handovers_per_year (the publication's \"handovers per year\", KK4; not the takeovers the statistic handovers counts): "+cost.RatesSyntax)
 	oneName := addAlias(fs, "outages-per-year", "handovers", "the same as --outages-per-year, by the contract's name for it: outage events a year, not the takeovers the statistic handovers counts")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")

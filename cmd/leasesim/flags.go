@@ -757,7 +757,7 @@ func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
 		if err != nil || n < 1 || n > model.MaxRounds {
 			want := fmt.Sprintf("a whole number of rounds from 1 to %d", model.MaxRounds)
 			if t != 0 {
-				want = "a duration such as 45s or 2m, up to " + t.DurationOf(model.MaxRounds)
+				want = "a duration such as 45s or 2m, up to " + t.FlagDuration(model.MaxRounds)
 			}
 			return false, fmt.Errorf("%s: line %d: %q: want %s", path, i, text, want)
 		}
