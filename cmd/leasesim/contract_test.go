@@ -40,6 +40,7 @@ func TestGridSkips(t *testing.T) {
 		{"recommend --lease 2:3 --renew-deadline 3", 2, "none of the 2 leases goes together; the first: " + lease, 0},
 		{"replay --lease 2,5 --renew-deadline 3 " + inc, 0, "skipped 1 of the 2 settings: their flags' values do not go together; the first: " + lease, 0},
 		{"replay --lease 2,3 --renew-deadline 3 " + inc, 2, "none of the 2 settings goes together; the first: " + lease, 0},
+		{"check --renewal 0 --renew-deadline 0", 2, "none of the 28311552 configurations goes together; the first: --renewal 0 (never re-read) needs a --renew-deadline above 0", 0},
 		{"report --out " + filepath.Join(dir, "none") + " --lease 5 --renew-deadline 3 --candidates 2,3", 2, "none of the 2 candidate leases goes together; the first: " + lease, 0},
 	} {
 		args := strings.Fields(tc.args)
@@ -57,6 +58,11 @@ func TestGridSkips(t *testing.T) {
 		case tc.rows > 0 && strings.Count(out, "\n") != tc.rows:
 			t.Errorf("leasesim %s: %d lines, want %d:\n%s", tc.args, strings.Count(out, "\n"), tc.rows, out)
 		}
+	}
+	// check says it in its one line, on standard output.
+	args := strings.Fields("check --nodes 2 --lease 2,4 --renew-deadline 3 --renewal 3 --retry-period 1 --outage 2 --start 1 --rounds 8 --period 2 --batch-len 1 --fencing false --persistent-trigger false --idempotency-key false --down 1 --quorum false --jitter false --black-hole false --partition false --crash false --release false --pause false --drift 0")
+	if code, out, stderr := runCmd(t, args...); code != 0 || stderr != "" || out != "checked 1 configurations (and skipped 1 whose settings do not go together): every invariant holds\n" {
+		t.Errorf("leasesim %s: exit %d, %q, %q", strings.Join(args, " "), code, out, stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "none")); !os.IsNotExist(err) {
 		t.Errorf("a refused report left its folder: %v", err)
