@@ -203,7 +203,7 @@ func (t Tick) FormatValue(p Param, v int) string {
 	case p.Time() == Point:
 		v--
 	}
-	return t.DurationOf(v)
+	return t.FlagDuration(v)
 }
 
 // Count writes n rounds for a sentence or a table: the number without a
@@ -215,8 +215,9 @@ func (t Tick) Count(n int) string {
 	return t.DurationOf(n)
 }
 
-// DurationOf is the duration of n rounds in Go's duration syntax, or
-// "n rounds" for the zero Tick: for sentences in reports.
+// DurationOf is the duration of n rounds as a reader takes it
+// (FormatDuration: 45d15h43m39s, not 1095h43m39s), or "n rounds" for the
+// zero Tick: for sentences and tables in reports.
 func (t Tick) DurationOf(n int) string {
 	if t == 0 {
 		if n == 1 {
@@ -227,7 +228,45 @@ func (t Tick) DurationOf(n int) string {
 	if n > math.MaxInt64/int(t) {
 		return string(t.AppendSeconds(nil, n)) + "s"
 	}
+	return FormatDuration(time.Duration(n * int(t)))
+}
+
+// FlagDuration is the duration of n rounds in Go's duration syntax, as a
+// time flag takes it (1095h43m39s), or the number n for the zero Tick.
+func (t Tick) FlagDuration(n int) string {
+	if t == 0 {
+		return strconv.Itoa(n)
+	}
+	if n > math.MaxInt64/int(t) {
+		return string(t.AppendSeconds(nil, n)) + "s"
+	}
 	return time.Duration(n * int(t)).String()
+}
+
+// FormatDuration writes d as Go does below a day (1h30m0s, 1.5s) and from
+// a day on in days and the rest, without the rest's zero units: 1d,
+// 30d10h, 45d15h43m39s.
+func FormatDuration(d time.Duration) string {
+	const day = 24 * time.Hour
+	if d < day && d > -day {
+		return d.String()
+	}
+	sign := ""
+	if d < 0 {
+		sign, d = "-", -d
+	}
+	days, rest := d/day, d%day
+	s := sign + strconv.FormatInt(int64(days), 10) + "d"
+	if rest == 0 {
+		return s
+	}
+	r := rest.String()
+	for _, zero := range []string{"0s", "0m"} { // 10h0m0s is 10h, 5m0s 5m
+		if trimmed, ok := strings.CutSuffix(r, zero); ok && trimmed != "" && !strings.HasSuffix(trimmed, ".") && (trimmed[len(trimmed)-1] < '0' || trimmed[len(trimmed)-1] > '9') {
+			r = trimmed
+		}
+	}
+	return s + r
 }
 
 func abs(n int) int {

@@ -204,3 +204,35 @@ func TestTwoLeaderMargin(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatDuration: below a day as Go writes it, from a day on in days
+// and the rest without its zero units.
+func TestFormatDuration(t *testing.T) {
+	for _, tt := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{1500 * time.Millisecond, "1.5s"},
+		{90 * time.Minute, "1h30m0s"},
+		{24*time.Hour - time.Second, "23h59m59s"},
+		{24 * time.Hour, "1d"},
+		{730 * time.Hour, "30d10h"},
+		{1095*time.Hour + 43*time.Minute + 39*time.Second, "45d15h43m39s"},
+		{48*time.Hour + 5*time.Minute, "2d5m"},
+		{48*time.Hour + 10*time.Second, "2d10s"},
+		{48*time.Hour + 500*time.Millisecond, "2d500ms"},
+		{48*time.Hour + time.Hour + 30*time.Second, "2d1h0m30s"},
+		{-(25 * time.Hour), "-1d1h"},
+		{8760 * time.Hour, "365d"},
+	} {
+		if got := model.FormatDuration(tt.d); got != tt.want {
+			t.Errorf("FormatDuration(%s) = %s, want %s", tt.d, got, tt.want)
+		}
+	}
+	if got, want := model.Tick(time.Second).DurationOf(3*86400+1), "3d1s"; got != want {
+		t.Errorf("DurationOf: %s, want %s", got, want)
+	}
+	if got, want := model.Tick(time.Second).FormatValue(model.Rounds, 3*86400+1), "72h0m1s"; got != want {
+		t.Errorf("FormatValue, as the flags take it: %s, want %s", got, want)
+	}
+}

@@ -322,3 +322,72 @@ func spreadSentences(t model.Tick, sp incident.Spread) string {
 		100*sp.Share(func(r incident.Run) bool { return r.Stats.Handovers > 0 }), 100*sp.Share(func(r incident.Run) bool { return r.Stats.TwoLeaderRounds > 0 }))
 	return b.String()
 }
+
+// WriteReplayCSV writes the replay's table as CSV, one row a setting: its
+// name, its parameters (the incident as written), how many phases and
+// jitter seeds its spread ran, the drawn run's phase, seed and every
+// statistic, its two-believer rounds, then the spread's minimum, median
+// and maximum of the leaderless, two-leader, two-believer and takeover
+// times (empty where no run has a takeover) and the share of runs with a
+// handover and with two leaders. Times are rounds, or seconds with a tick,
+// as the columns' names say.
+func WriteReplayCSV(w io.Writer, t model.Tick, rows []ReplayRow) error {
+	takeover, phase := "takeover_rounds", "phase_rounds"
+	if t != 0 {
+		takeover, phase = "takeover_s", "phase_s"
+	}
+	figures := []struct {
+		name string
+		of   func(incident.Run) (int, bool)
+	}{
+		{t.StatName(model.LeaderlessRounds), func(r incident.Run) (int, bool) { return r.Stats.LeaderlessRounds, true }},
+		{t.StatName(model.TwoLeaderRounds), func(r incident.Run) (int, bool) { return r.Stats.TwoLeaderRounds, true }},
+		{twoBelievers(t), func(r incident.Run) (int, bool) { return r.TwoBelieverRounds(), true }},
+		{takeover, func(r incident.Run) (int, bool) { return r.Takeover, r.Takeover > 0 }},
+	}
+	b := t.AppendNames([]byte("setting,"), model.Params()...)
+	b = append(b, "phases,seeds,"+phase+",seed"...)
+	for s := model.Stat(0); int(s) < model.NumStats; s++ {
+		b = append(b, ","+t.StatName(s)...)
+	}
+	b = append(b, ","+twoBelievers(t)...)
+	for _, f := range figures {
+		b = append(b, ","+f.name+"_min,"+f.name+"_median,"+f.name+"_max"...)
+	}
+	b = append(b, ",runs_with_handover,runs_with_two_leaders\n"...)
+	for _, r := range rows {
+		b = appendCSVField(b, r.Name)
+		b = append(b, ',')
+		b = t.AppendValues(b, &r.Config)
+		b = fmt.Appendf(b, ",%d,%d,", r.Spread.Phases, r.Spread.Seeds)
+		b = t.AppendStat(b, model.LeaderlessRounds, r.Run.Phase) // a time in the statistics' unit
+		b = fmt.Appendf(b, ",%d", r.Run.Seed)
+		for s, v := range r.Run.Stats.Values() {
+			b = t.AppendStat(append(b, ','), model.Stat(s), v)
+		}
+		b = t.AppendStat(append(b, ','), model.TwoLeaderRounds, r.Run.TwoBelieverRounds())
+		for _, f := range figures {
+			fig := r.Spread.Figures(f.of)
+			for _, v := range []int{fig.Min, fig.Median, fig.Max} {
+				b = append(b, ',')
+				if fig.Runs > 0 {
+					b = t.AppendStat(b, model.LeaderlessRounds, v)
+				}
+			}
+		}
+		handover := r.Spread.Share(func(r incident.Run) bool { return r.Stats.Handovers > 0 })
+		two := r.Spread.Share(func(r incident.Run) bool { return r.Stats.TwoLeaderRounds > 0 })
+		b = fmt.Appendf(b, ",%.4f,%.4f\n", handover, two)
+	}
+	_, err := w.Write(b)
+	return err
+}
+
+// appendCSVField appends s as one CSV field, quoted if it holds a comma,
+// a quote or a line break (RFC 4180).
+func appendCSVField(b []byte, s string) []byte {
+	if !strings.ContainsAny(s, ",\"\r\n") {
+		return append(b, s...)
+	}
+	return append(append(b, '"'), strings.ReplaceAll(s, `"`, `""`)+`"`...)
+}

@@ -58,10 +58,15 @@ func (u unit) axis(what string) string {
 
 // stat is the label of statistic s, given as in rounds ("leaderless
 // rounds"); with a tick a time statistic's label says seconds
-// ("leaderless time (s)").
+// ("leaderless time (s)"). The publication's "handover rounds" are the
+// rounds from the leader's last renewal to the takeover, summed over the
+// run's handovers: in seconds, "renewal to takeover (s)".
 func (u unit) stat(s model.Stat, label string) string {
-	if u.t == 0 || !s.Time() {
+	switch {
+	case u.t == 0 || !s.Time():
 		return label
+	case s == model.HandoverRounds:
+		return "renewal to takeover (s)"
 	}
 	return strings.TrimSuffix(label, " rounds") + " time (s)"
 }

@@ -4,8 +4,9 @@
 // code so that the review can be run again in CI.
 //
 // A review file is YAML: a mapping of sections to mappings of keys to
-// single values, in one YAML document, each section once. Every key stands for one flag of leasesim report and
-// takes what that flag takes (Keys lists them), so a review file and a
+// single values, in one YAML document, each section once. Every key is the
+// name of one flag of leasesim report, with underscores for its dashes,
+// and takes what that flag takes (Keys lists them), so a review file and a
 // command line say the same things the same way, and a flag given on the
 // command line wins over the file.
 package reviewfile
@@ -42,24 +43,24 @@ const (
 	EmpiricalPath           // a distribution, which names a file after "empirical:"
 )
 
-// Keys returns every key of a review file, section by section.
+// Keys returns every key of a review file, section by section. A key is
+// the name of the report flag it sets with underscores for its dashes
+// (--outages-per-year is outages_per_year), so a section lists flags
+// alone: a key for a new flag is the flag's name added to its section.
 func Keys() []Key {
 	var keys []Key
-	add := func(section string, pairs ...string) {
-		for i := 0; i < len(pairs); i += 2 {
-			keys = append(keys, Key{Section: section, Name: pairs[i], Flag: pairs[i+1]})
+	add := func(section string, flags ...string) {
+		for _, flag := range flags {
+			keys = append(keys, Key{Section: section, Name: KeyName(flag), Flag: flag})
 		}
 	}
-	add("deployment", "preset", "preset", "tick", "tick", "nodes", "nodes", "lease", "lease", "renewal", "renewal",
-		"retry_period", "retry-period", "renew_deadline", "renew-deadline", "jitter", "jitter", "fencing", "fencing", "quorum", "quorum")
-	add("schedule", "period", "period", "batch_len", "batch-len", "lines_per_batch", "lines-per-batch", "scheduler", "scheduler",
-		"persistent_trigger", "persistent-trigger", "catch_up_window", "catch-up-window", "catch_up_once", "catch-up-once", "idempotency_key", "idempotency-key", "overlap", "overlap")
-	add("failures", "per_year", "outages-per-year", "mix", "outage-mix", "history", "outage-history", "incident", "incident", "epoch", "epoch", "outage", "outage", "start", "start", "rounds", "rounds",
-		"down", "down", "down_from", "down-from", "pause", "pause", "crash", "crash", "release", "release", "partition", "partition",
-		"black_hole", "black-hole", "drift", "drift", "uptime", "uptime", "downtime", "downtime")
-	add("candidates", "lease", "candidates", "renew_deadline", "candidate-renew-deadline", "retry_period", "candidate-retry-period")
-	add("prices", "missed_line", "cost-missed-line", "double_line", "cost-double-line", "delay_hour", "cost-delay-hour", "handover", "cost-handover")
-	add("study", "seed", "seed", "replicas", "replicas", "precision", "precision", "max_replicas", "max-replicas")
+	add("deployment", "preset", "tick", "nodes", "lease", "renewal", "retry-period", "renew-deadline", "jitter", "fencing", "quorum")
+	add("schedule", "period", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap")
+	add("failures", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds",
+		"down", "down-from", "pause", "crash", "release", "partition", "black-hole", "drift", "uptime", "downtime")
+	add("candidates", "candidates", "candidate-renew-deadline", "candidate-retry-period")
+	add("prices", "cost-missed-line", "cost-double-line", "cost-delay-hour", "cost-handover")
+	add("study", "seed", "replicas", "precision", "max-replicas")
 	for i, k := range keys {
 		switch k.Flag {
 		case "outage-history", "incident":
@@ -69,6 +70,36 @@ func Keys() []Key {
 		}
 	}
 	return keys
+}
+
+// KeyName is the review file's key for a report flag: its name with
+// underscores for dashes.
+func KeyName(flag string) string { return strings.ReplaceAll(flag, "-", "_") }
+
+// formerly maps the keys review files had before every key was its flag's
+// name to the flag, so that an old file's error says what to write.
+var formerly = map[[2]string]string{
+	{"failures", "per_year"}: "outages-per-year", {"failures", "mix"}: "outage-mix", {"failures", "history"}: "outage-history",
+	{"candidates", "lease"}: "candidates", {"candidates", "renew_deadline"}: "candidate-renew-deadline", {"candidates", "retry_period"}: "candidate-retry-period",
+	{"prices", "missed_line"}: "cost-missed-line", {"prices", "double_line"}: "cost-double-line", {"prices", "delay_hour"}: "cost-delay-hour", {"prices", "handover"}: "cost-handover",
+}
+
+// unknownKey says why name is not a key of section, and what to write.
+func unknownKey(section, name string) string {
+	msg := fmt.Sprintf("unknown key %q in %s", name, section)
+	if flag, ok := formerly[[2]string{section, name}]; ok {
+		return fmt.Sprintf("%s: the key is %s, the name of the flag it sets (--%s)", msg, KeyName(flag), flag)
+	}
+	for _, k := range Keys() {
+		switch {
+		case k.Name != KeyName(name) && k.Name != KeyName(strings.TrimPrefix(name, "--")):
+		case k.Section != section:
+			return fmt.Sprintf("%s: %s is a key of section %s", msg, k.Name, k.Section)
+		default:
+			return fmt.Sprintf("%s: write it %s, the flag's name with underscores for dashes", msg, k.Name)
+		}
+	}
+	return fmt.Sprintf("%s: want one of %s", msg, strings.Join(keyNames(section), ", "))
 }
 
 // Setting is one value of a review file and where it was written.
@@ -171,7 +202,7 @@ func Parse(r io.Reader) ([]Setting, error) {
 			key, ok := lookup(name.Value, k.Value)
 			switch {
 			case !ok:
-				return nil, &Error{k.Line, fmt.Sprintf("unknown key %q in %s: want one of %s", k.Value, name.Value, strings.Join(keyNames(name.Value), ", "))}
+				return nil, &Error{k.Line, unknownKey(name.Value, k.Value)}
 			case seen[key]:
 				return nil, &Error{k.Line, fmt.Sprintf("%s.%s is given twice", key.Section, key.Name)}
 			case v.Kind != yaml.ScalarNode || v.Tag == "!!null":

@@ -12,7 +12,7 @@ import (
 // TestParse: what each line of a small file sets, and, for each way a
 // file can be wrong, the line and the words of the error.
 func TestParse(t *testing.T) {
-	got, err := reviewfile.Parse(strings.NewReader("deployment:\n  preset: kubernetes # a comment\n  nodes: 3\ncandidates:\n  lease: 15s:60s:5s\nprices:\n  missed_line: 0.40\n"))
+	got, err := reviewfile.Parse(strings.NewReader("deployment:\n  preset: kubernetes # a comment\n  nodes: 3\ncandidates:\n  candidates: 15s:60s:5s\nprices:\n  cost_missed_line: 0.40\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,8 +37,15 @@ func TestParse(t *testing.T) {
 		{"deployment:\n  lease: 15s\nfailure:\n  outage: 30s\n", 3, `unknown section "failure": want one of deployment, schedule, failures, candidates, prices, study`},
 		{"deployment:\n  leese: 15s\n", 2, `unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum`},
 		{"deployment:\n  lease: 15s\n  nodes: 3\n  lease: 20s\n", 4, "deployment.lease is given twice"},
-		{"candidates:\n  lease:\n    - 15s\n    - 20s\n", 3, "candidates.lease: want one value, as --candidates takes it"},
-		{"candidates:\n  lease:\n", 2, "candidates.lease: want one value, as --candidates takes it"},
+		// Every key is its flag's name: the keys of old, a dashed key, a
+		// key in another section, each say what to write.
+		{"failures:\n  per_year: 8\n", 2, `unknown key "per_year" in failures: the key is outages_per_year, the name of the flag it sets (--outages-per-year)`},
+		{"candidates:\n  lease: 15s:60s:5s\n", 2, `unknown key "lease" in candidates: the key is candidates, the name of the flag it sets (--candidates)`},
+		{"prices:\n  missed_line: 1\n", 2, `unknown key "missed_line" in prices: the key is cost_missed_line, the name of the flag it sets (--cost-missed-line)`},
+		{"failures:\n  outages-per-year: 8\n", 2, `unknown key "outages-per-year" in failures: write it outages_per_year, the flag's name with underscores for dashes`},
+		{"deployment:\n  outages_per_year: 8\n", 2, `unknown key "outages_per_year" in deployment: outages_per_year is a key of section failures`},
+		{"candidates:\n  candidates:\n    - 15s\n    - 20s\n", 3, "candidates.candidates: want one value, as --candidates takes it"},
+		{"candidates:\n  candidates:\n", 2, "candidates.candidates: want one value, as --candidates takes it"},
 		{"deployment: kubernetes\n", 1, "section deployment: want a mapping of keys to values"},
 		{"- deployment\n", 1, "want a mapping of sections (deployment, schedule, failures, candidates, prices, study)"},
 		{"deployment:\n  lease: 15s\n nodes: 3\n", 2, "not YAML: did not find expected key"}, // the YAML parser's line: the mapping it was in
@@ -71,6 +78,28 @@ func TestExample(t *testing.T) {
 	}
 	if len(settings) < 15 {
 		t.Errorf("the example sets %d keys: %+v", len(settings), settings)
+	}
+}
+
+// TestKeysAreFlagNames: every key is the name of the report flag it sets
+// with underscores for dashes, and the key of each flag a review gives,
+// outages_per_year among them, is read as that flag.
+func TestKeysAreFlagNames(t *testing.T) {
+	for _, k := range reviewfile.Keys() {
+		if k.Name != strings.ReplaceAll(k.Flag, "-", "_") {
+			t.Errorf("%s.%s sets --%s: want the key %s", k.Section, k.Name, k.Flag, strings.ReplaceAll(k.Flag, "-", "_"))
+		}
+	}
+	got, err := reviewfile.Parse(strings.NewReader("failures:\n  outages_per_year: 8\n  outage_mix: 5s:1\ncandidates:\n  candidate_renew_deadline: 10s\nprices:\n  cost_handover: 5\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flags []string
+	for _, s := range got {
+		flags = append(flags, s.Flag)
+	}
+	if want := "outages-per-year outage-mix candidate-renew-deadline cost-handover"; strings.Join(flags, " ") != want {
+		t.Errorf("flags %q, want %q", flags, want)
 	}
 }
 

@@ -3,6 +3,7 @@
 package sweep
 
 import (
+	"cmp"
 	"fmt"
 	"hash/fnv"
 	"math/bits"
@@ -47,29 +48,84 @@ func (g *Grid) Size() (int, error) {
 	return int(n), nil
 }
 
-// CheckRelations returns a *model.RelationError if two of the grid's
-// lists hold values that do not go together (model.Config.Validate): a
-// renewal of 0 beside no renew deadline, a lease not longer than a renew
-// deadline, a deadline not longer than 1.2 retry periods. The error names
-// the first such pair, found from the lists' extremes without walking the
-// grid, so a sweep is refused before it writes anything.
-func (g *Grid) CheckRelations() error {
-	lease, renewal := &g.Values[model.Lease], &g.Values[model.Renewal]
-	retry, deadline := &g.Values[model.RetryPeriod], &g.Values[model.RenewDeadline]
-	// Each configuration below is in the grid, and one is invalid exactly
-	// when the grid holds an invalid configuration of that kind.
-	for _, c := range []struct{ lease, renewal, retry, deadline int }{
-		{lease.max(), renewal.min(-1), retry.max(), deadline.min(-1)}, // renewal 0 with no deadline
-		{lease.min(0), renewal.max(), retry.max(), deadline.max()},    // the shortest lease, the longest deadline
-		{lease.max(), renewal.max(), retry.max(), deadline.min(0)},    // the shortest deadline, the longest retry period
-	} {
-		cfg := model.Default()
-		cfg.Lease, cfg.Renewal, cfg.RetryPeriod, cfg.RenewDeadline = c.lease, c.renewal, c.retry, c.deadline
-		if err := cfg.Validate(); err != nil {
-			return err
-		}
+// Valid returns how many of the grid's configurations go together
+// (model.Config.Validate) and, if some do not, the *model.RelationError of
+// the first of them in grid order. Every value of a list is in range on
+// its own, so whether a configuration goes together depends only on the
+// parameters Validate relates (relationParams): Valid walks the grid of
+// those lists alone, with every other parameter at its first value, and
+// scales the count by the other lists' lengths, so that a sweep counts
+// what it will skip before it writes anything.
+func (g *Grid) Valid() (valid int, first error) {
+	size, err := g.Size()
+	if err != nil {
+		return 0, err
 	}
-	return nil
+	h := g.related()
+	sub, _ := h.Size() // at most g's
+	h.walk(func(c *model.Config) bool {
+		if err := c.Validate(); err != nil {
+			first = cmp.Or(first, err)
+		} else {
+			valid++
+		}
+		return true
+	})
+	return valid * (size / sub), first
+}
+
+// relationParams are the parameters model.Config.Validate relates to one
+// another (model's relationError): a renewal of 0 and the renew deadline,
+// the lease, deadline and retry period with or without jitter, the batch
+// against its period, and an overlap policy that buffers against the
+// persistent trigger.
+var relationParams = [...]model.Param{model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Period, model.BatchLen, model.Overlap, model.PersistentTrigger, model.Jitter}
+
+// related returns the grid of g's lists of relationParams and extra, every
+// other parameter at its list's first value.
+func (g *Grid) related(extra ...model.Param) *Grid {
+	var h Grid
+	for p := range g.Values {
+		h.Values[p] = ListOf(g.Values[p].At(0))
+	}
+	for _, p := range append(relationParams[:], extra...) {
+		h.Values[p] = g.Values[p]
+	}
+	return &h
+}
+
+// walk calls f with each configuration of g in grid order until f returns
+// false.
+func (g *Grid) walk(f func(c *model.Config) bool) {
+	size, _ := g.Size()
+	var o odometer
+	o.seek(g, 0)
+	c := o.config(g)
+	for range size {
+		if !f(&c) {
+			return
+		}
+		o.next(g, &c)
+	}
+}
+
+// validIn counts the configurations of rows [first, last) of g that go
+// together.
+func (g *Grid) validIn(first, last int) int {
+	if first >= last {
+		return 0
+	}
+	var o odometer
+	o.seek(g, first)
+	c := o.config(g)
+	n := 0
+	for i := first; i < last; i++ {
+		if c.Validate() == nil {
+			n++
+		}
+		o.next(g, &c)
+	}
+	return n
 }
 
 // Fingerprint identifies the grid: a hash of its lists, the same for every
@@ -186,15 +242,13 @@ func shardBound(size, k, n int) int {
 	return int(q)
 }
 
-// NoMargin returns a configuration of g that lets two leaders write
-// (model.Config.NoMargin), if g has one: its shortest lease beside its
-// longest retry period and renew deadline, the narrowest margin of the
-// grid. A command that runs many configurations warns of it once.
-func (g *Grid) NoMargin() (model.Config, bool) {
-	c := g.Config(0)
-	c.Lease = g.Values[model.Lease].min(0)
-	c.RetryPeriod = g.Values[model.RetryPeriod].max()
-	c.RenewDeadline = g.Values[model.RenewDeadline].max()
-	c.Fencing = g.Values[model.Fencing].min(-1) != 0
-	return c, c.NoMargin()
+// NoMargin returns the first configuration of g, in grid order, that goes
+// together and lets two leaders write (model.Config.NoMargin), if g has
+// one. A command that runs many configurations warns of it once.
+func (g *Grid) NoMargin() (c model.Config, ok bool) {
+	g.related(model.Fencing).walk(func(k *model.Config) bool {
+		c, ok = *k, k.Validate() == nil && k.NoMargin()
+		return !ok
+	})
+	return c, ok
 }

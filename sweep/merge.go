@@ -12,8 +12,9 @@ import (
 
 // A shard of a sweep (Options.Shards > 0) is plain CSV with one column
 // more, first: its name, row_of_ROWS_grid_HASH, says how many rows the
-// whole grid has and which grid it is (Grid.Fingerprint), and each row's
-// value is the row's number in the whole grid. That is what lets Merge
+// whole sweep writes (the grid's configurations that go together,
+// Grid.Valid) and which grid it is (Grid.Fingerprint), and each row's
+// value is the row's number in the whole sweep's output. That is what lets Merge
 // refuse shards in the wrong order, twice, missing, cut short or of another
 // grid, and drop the column to give the unsharded file byte for byte.
 const shardColumnFormat = "row_of_%d_grid_%016x"
@@ -21,8 +22,8 @@ const shardColumnFormat = "row_of_%d_grid_%016x"
 // ShardColumn appends the name of a shard's first column for grid g,
 // followed by a comma.
 func ShardColumn(b []byte, g *Grid) []byte {
-	size, _ := g.Size()
-	return append(fmt.Appendf(b, shardColumnFormat, size, g.Fingerprint()), ',')
+	rows, _ := g.Valid()
+	return append(fmt.Appendf(b, shardColumnFormat, rows, g.Fingerprint()), ',')
 }
 
 // maxLine bounds the length of a line Merge reads: a sweep's lines are a

@@ -255,7 +255,9 @@ func splitmix(x uint64) uint64 {
 func (mc *MonteCarlo) Queues() bool { return mc.Grid.Values[model.PersistentTrigger].max() == 1 }
 
 // Run runs the study and calls emit with each configuration's summary, in
-// grid order. The result does not depend on workers.
+// grid order, but for configurations whose settings do not go together
+// (model.Config.Validate; Grid.Valid counts them), which it passes over.
+// The result does not depend on workers.
 func (mc *MonteCarlo) Run(ctx context.Context, workers int, emit func(*Summary) error, progress func(replicas int)) error {
 	return mc.run(ctx, workers, 0, mc.Replicas, emit, progress)
 }
@@ -310,6 +312,9 @@ func (mc *MonteCarlo) run(ctx context.Context, workers, from, to int, emit func(
 	var results []model.Stats
 	for i := range size {
 		c := mc.Grid.Config(i)
+		if c.Validate() != nil { // not a configuration (Grid.Valid counts them)
+			continue
+		}
 		run := c
 		if mc.PhaseAverage {
 			run.Period = c.PhasePeriod()

@@ -251,8 +251,12 @@ func mergeTallies(out *bufio.Writer, files []string, mc *MonteCarlo) error {
 		}
 	}
 	var b []byte
-	for row := range size {
-		s := Summary{Config: mc.Grid.Config(row)}
+	row := 0 // the rows of configurations that go together, as run wrote them
+	for i := range size {
+		s := Summary{Config: mc.Grid.Config(i)}
+		if s.Config.Validate() != nil {
+			continue
+		}
 		tallies, crosses := s.tallies(), s.crosses()
 		for i, r := range shards {
 			v, err := readCounts(r, files[i], row, tallyFields*len(tallies)+2*len(crosses))
@@ -277,10 +281,11 @@ func mergeTallies(out *bufio.Writer, files []string, mc *MonteCarlo) error {
 		if _, err := out.Write(b); err != nil {
 			return err
 		}
+		row++
 	}
 	for i, r := range shards {
 		if _, err := r.Peek(1); err != io.EOF {
-			return fmt.Errorf("%s: more lines than the study's %d configurations", files[i], size)
+			return fmt.Errorf("%s: more lines than the study's %d configurations", files[i], row)
 		}
 	}
 	return nil

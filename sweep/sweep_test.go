@@ -2,6 +2,7 @@ package sweep_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -309,10 +310,10 @@ func peakRSSMiB(b *testing.B) float64 {
 	return 0
 }
 
-// TestCheckRelationsAgreesWithWalk: CheckRelations, from the lists'
-// extremes, finds an invalid configuration exactly when walking the grid
-// finds one, and the one it names is invalid.
-func TestCheckRelationsAgreesWithWalk(t *testing.T) {
+// TestValidAgreesWithWalk: Valid, from the grid of the related
+// parameters alone, counts the configurations that go together as walking
+// the whole grid does, and names the walk's first that does not.
+func TestValidAgreesWithWalk(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	list := func(lo, hi int) sweep.List {
 		var vals []int
@@ -327,30 +328,93 @@ func TestCheckRelationsAgreesWithWalk(t *testing.T) {
 		rng.Shuffle(len(vals), func(i, j int) { vals[i], vals[j] = vals[j], vals[i] })
 		return sweep.ListOf(vals...)
 	}
-	found := 0
+	found, all := 0, 0
 	for range 2000 {
 		g := sweep.NewGrid(model.Default())
 		a := rng.IntN(8)
+		g.Values[model.Nodes], g.Values[model.Outage] = list(1, 3), list(0, 2)
 		g.Values[model.Lease], g.Values[model.Renewal] = list(4, 12), list(rng.IntN(2), 3)
 		g.Values[model.RetryPeriod], g.Values[model.RenewDeadline] = list(1, 3), list(a, a+2)
+		g.Values[model.Period], g.Values[model.BatchLen] = list(1, 3), list(1, 2)
+		g.Values[model.Overlap], g.Values[model.PersistentTrigger], g.Values[model.Jitter] = list(0, 4), list(0, 1), list(0, 1)
 		size, _ := g.Size()
+		valid := 0
 		var walk error
 		for i := range size {
-			if c := g.Config(i); c.Validate() != nil {
-				walk = c.Validate()
-				break
+			c := g.Config(i)
+			if err := c.Validate(); err != nil {
+				walk = cmp.Or(walk, err)
+			} else {
+				valid++
 			}
 		}
-		err := g.CheckRelations()
-		if (err == nil) != (walk == nil) {
-			t.Fatalf("grid %s: CheckRelations %v, the walk %v", fmt.Sprint(g.Values[:5]), err, walk)
+		n, err := g.Valid()
+		if n != valid || fmt.Sprint(err) != fmt.Sprint(walk) {
+			t.Fatalf("grid %s: Valid %d, %v; the walk %d, %v", fmt.Sprint(g.Values[:10]), n, err, valid, walk)
 		}
-		if err != nil {
+		switch {
+		case valid == 0:
+			all++
+		case err != nil:
 			found++
 		}
 	}
-	if found < 400 || found > 1600 {
-		t.Errorf("%d of 2000 grids invalid: the test draws too few of one kind", found)
+	if found < 400 || found > 1600 || all < 20 {
+		t.Errorf("%d of 2000 grids partly invalid, %d wholly: the test draws too few of one kind", found, all)
+	}
+}
+
+// TestWriteSkips: a sweep writes a row for each configuration that goes
+// together and none for the rest, and its shards, merged, give the
+// unsharded output byte for byte, for every way of cutting it.
+func TestWriteSkips(t *testing.T) {
+	g := sweep.NewGrid(model.Default())
+	g.Values[model.Lease] = sweep.ListOf(2, 3, 4, 5)
+	g.Values[model.RenewDeadline] = sweep.ListOf(0, 3)
+	g.Values[model.Renewal] = sweep.ListOf(0, 3)
+	g.Values[model.Outage] = sweep.ListOf(1, 5)
+	var whole bytes.Buffer
+	if err := sweep.Write(context.Background(), &whole, &g, sweep.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(whole.String(), "\n"), "\n")
+	// Of lease × deadline × renewal = 16 per outage, renewal 0 without a
+	// deadline (4) and leases 2 and 3 with deadline 3 (2 renewals) go not.
+	if want := 1 + 2*(16-4-4); len(lines) != want {
+		t.Fatalf("%d lines, want %d:\n%s", len(lines), want, whole.String())
+	}
+	if n, err := g.Valid(); n != 16 || err == nil {
+		t.Errorf("Valid: %d, %v; want 16 and the first reason", n, err)
+	}
+	for _, shards := range []int{2, 3, 5, 32} {
+		dir := t.TempDir()
+		var files []string
+		for k := range shards {
+			name := filepath.Join(dir, fmt.Sprintf("%d.csv", k))
+			var b bytes.Buffer
+			if err := sweep.Write(context.Background(), &b, &g, sweep.Options{K: k, Shards: shards}); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(name, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, name)
+		}
+		var merged bytes.Buffer
+		if err := sweep.Merge(&merged, files); err != nil {
+			t.Fatalf("%d shards: %v", shards, err)
+		}
+		if merged.String() != whole.String() {
+			t.Errorf("%d shards merged:\n%s\nwant:\n%s", shards, merged.String(), whole.String())
+		}
+		for k, name := range files { // the first shard with rows, missing
+			if b, _ := os.ReadFile(name); bytes.Count(b, []byte("\n")) > 1 {
+				if err := sweep.Merge(io.Discard, slices.Delete(slices.Clone(files), k, k+1)); err == nil {
+					t.Errorf("%d shards: merged without shard %d", shards, k)
+				}
+				break
+			}
+		}
 	}
 }
 
@@ -365,5 +429,27 @@ func TestFingerprintSchedule(t *testing.T) {
 	g.Schedule[0].Failure = model.Crashed
 	if other := g.Fingerprint(); plain == one || one == other {
 		t.Errorf("fingerprints %x, %x, %x: want three", plain, one, other)
+	}
+}
+
+// TestNoMarginGoesTogether: the configuration NoMargin names goes
+// together: the grid's shortest lease, which its renew deadline refuses,
+// is passed over for the next that lets two leaders write.
+func TestNoMarginGoesTogether(t *testing.T) {
+	for _, tc := range []struct {
+		leases []int
+		want   int // 0: none
+	}{
+		{[]int{2, 4, 5}, 4},
+		{[]int{2, 5}, 0},
+		{[]int{4, 5}, 4},
+	} {
+		g := sweep.NewGrid(model.Default())
+		g.Values[model.Lease] = sweep.ListOf(tc.leases...)
+		g.Values[model.RenewDeadline] = sweep.ListOf(3)
+		c, ok := g.NoMargin()
+		if got := map[bool]int{true: c.Lease}[ok]; got != tc.want {
+			t.Errorf("leases %v: NoMargin gives lease %d (ok %v), want %d", tc.leases, c.Lease, ok, tc.want)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"io"
 	"runtime"
 	"strconv"
@@ -34,7 +35,10 @@ type chunk struct {
 }
 
 // Write writes the CSV header and one row per configuration of g in the
-// shard's rows, in grid order. The output is byte-identical for
+// shard's rows, in grid order, but for configurations whose settings do
+// not go together (model.Config.Validate; Grid.Valid counts them), which
+// have no row. A shard's rows are numbered in the whole sweep's output,
+// the skipped configurations left out. The output is byte-identical for
 // every worker count. At most a few chunks per worker are held in memory,
 // whatever the grid size. Write stops early, returning ctx.Err(), when ctx
 // is cancelled.
@@ -43,6 +47,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 	if err != nil {
 		return err
 	}
+	valid, _ := g.Valid()
 	first, last := 0, size
 	header := AppendHeader(nil, g.Tick)
 	sharded := opt.Shards > 0
@@ -61,6 +66,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	type job struct {
 		first, last int
+		row         int // the number in the sweep's output of the job's first row
 		out         chan chunk
 	}
 	jobs := make(chan job)
@@ -70,6 +76,10 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 	go func() { // dispatcher: hands out chunks and remembers their order
 		defer close(jobs)
 		defer close(order)
+		row := first
+		if valid < size && sharded {
+			row = g.validIn(0, first)
+		}
 		for first := first; first < last; first += chunkRows {
 			out := make(chan chunk, 1)
 			select {
@@ -78,9 +88,14 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 				return
 			}
 			select {
-			case jobs <- job{first, min(first+chunkRows, last), out}:
+			case jobs <- job{first, min(first+chunkRows, last), row, out}:
 			case <-ctx.Done():
 				return
+			}
+			if valid < size && sharded {
+				row += g.validIn(first, min(first+chunkRows, last))
+			} else {
+				row += chunkRows
 			}
 		}
 	}()
@@ -96,7 +111,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 				case buf = <-free:
 				default:
 				}
-				buf, err := render(buf[:0], g, &r, j.first, j.last, sharded)
+				buf, err := render(buf[:0], g, &r, j.first, j.last, j.row, sharded)
 				j.out <- chunk{buf, j.last - j.first, err}
 			}
 		}()
@@ -134,9 +149,10 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 	return ctx.Err()
 }
 
-// render appends the rows [first, last) of g to buf, each led by its row
-// number in the grid if rowNumbers is set.
-func render(buf []byte, g *Grid, r *model.Runner, first, last int, rowNumbers bool) ([]byte, error) {
+// render appends the rows [first, last) of g to buf but for those whose
+// settings do not go together, each led by its number in the sweep's
+// output, from row on, if rowNumbers is set.
+func render(buf []byte, g *Grid, r *model.Runner, first, last, row int, rowNumbers bool) ([]byte, error) {
 	var o odometer
 	o.seek(g, first)
 	c := o.config(g)
@@ -153,11 +169,16 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last int, rowNumbers bo
 			st, err = r.RunSchedule(c, g.Schedule)
 		}
 		if err != nil {
-			return buf, err
+			if !isRelation(err) {
+				return buf, err
+			}
+			params.update(g.Tick, &c, o.next(g, &c)) // not a configuration: no row
+			continue
 		}
 		if rowNumbers {
-			buf = strconv.AppendInt(buf, int64(i), 10)
+			buf = strconv.AppendInt(buf, int64(row), 10)
 			buf = append(buf, ',')
+			row++
 		}
 		buf = append(buf, params.text...)
 		buf = append(buf, params.tail...)
@@ -202,4 +223,11 @@ func (pt *paramText) update(t model.Tick, c *model.Config, from model.Param) {
 		pt.text = t.AppendValue(pt.text, p, c.Get(p))
 		pt.ends[p] = len(pt.text)
 	}
+}
+
+// isRelation reports whether err is a *model.RelationError: settings that
+// do not go together.
+func isRelation(err error) bool {
+	var re *model.RelationError
+	return errors.As(err, &re)
 }

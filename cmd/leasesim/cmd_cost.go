@@ -2,8 +2,8 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
-	"slices"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
@@ -17,7 +17,8 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := study.CostInput{Config: model.Default(), EventsPerYear: []float64{6, 12}, LinesPerBatch: study.PublicationLinesPerBatch}
 	method := "window"
 	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the publication's), phase (averaged over outage phases) or both")
-	fs.Var(ratesValue{&in.EventsPerYear}, "outages-per-year", "outage events a year (the publication's \"handovers per year\"): "+cost.RatesSyntax)
+	fs.Var(ratesValue{&in.EventsPerYear}, "outages-per-year", "outage events a year, the CSV's handovers_per_year (the publication's \"handovers per year\", KK4; not the takeovers the statistic handovers counts): "+cost.RatesSyntax)
+	oneName := addAlias(fs, "outages-per-year", "handovers", "the same as --outages-per-year, by the contract's name for it: outage events a year, not the takeovers the statistic handovers counts")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")
 	addModelFlags(fs, &in.Config)
@@ -26,6 +27,9 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addJitterSeedFlag(fs, &in.Seed)
 	incident := addIncidentFlags(fs, "the outage event is this incident (leasesim replay's file) instead of the group outage: what it costs a year at --outages-per-year such incidents")
 	return func(ctx context.Context, std *streams) error {
+		if err := oneName(); err != nil {
+			return err
+		}
 		in.Tick = *tick
 		if given, err := incident.given(fs); err != nil {
 			return err
@@ -78,6 +82,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,… (with --tick, lengths are durations: 40s:0.9,5m:0.1)")
 	rates := []float64{in.EventsPerYear}
 	fs.Var(ratesValue{&rates}, "outages-per-year", "outage events a year: one positive number")
+	oneName := addAlias(fs, "outages-per-year", "handovers", "the same as --outages-per-year, by the contract's name for it: outage events a year, not the takeovers the statistic handovers counts")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
 	priceDelay := addPriceFlags(fs, &in.Weights)
@@ -86,19 +91,34 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addPresetFlag(fs)
 	addJitterSeedFlag(fs, &in.Seed)
 	return func(ctx context.Context, std *streams) error {
+		if err := oneName(); err != nil {
+			return err
+		}
 		var err error
 		in.Tick = *tick
 		if in.Mix, err = cost.ParseMix(in.Tick, mix); err != nil {
 			return usagef("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
 		}
 		if len(rates) != 1 {
-			return usagef("--outages-per-year takes one rate for recommend, got %d", len(rates))
+			return usagef("--outages-per-year takes one rate in recommend, which ranks at one rate, not a list of %d (cost and report take a list)", len(rates))
 		}
 		in.EventsPerYear = rates[0]
 		if leases.Len() > maxRankedLeases {
 			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), maxRankedLeases)
 		}
-		in.Leases = slices.Collect(leases.All())
+		skipped, firstBad := 0, error(nil)
+		for lease := range leases.All() {
+			c := in.Config
+			c.Lease = lease
+			if err := c.Validate(); err != nil && isRelation(err) { // not a candidate: left out
+				skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
+				continue
+			}
+			in.Leases = append(in.Leases, lease)
+		}
+		if err := std.skip("leases", skipped, leases.Len(), firstBad, in.Tick); err != nil {
+			return err
+		}
 		if err := priceDelay(in.Tick); err != nil {
 			return err
 		}

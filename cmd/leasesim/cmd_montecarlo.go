@@ -92,11 +92,12 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return usage(err)
 		}
-		if err := mc.Grid.CheckRelations(); err != nil {
-			return usage(err)
-		}
 		if size > maxConfigs {
 			return usagef("the study has %d configurations, more than --max-configs %d", size, maxConfigs)
+		}
+		valid, firstBad := mc.Grid.Valid()
+		if err := std.skip("configurations", size-valid, size, firstBad, *tick); err != nil {
+			return err
 		}
 		if periods := mc.Periods(); periods > maxPeriods {
 			return usagef("the study would draw about %.2g up and down periods, more than %.0g (hours of work): fewer configurations, --replicas, --rounds or --nodes, or longer --uptime", periods, maxPeriods)
@@ -105,7 +106,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			std.warnMargins([]model.Config{c}, func(int) string { return "" }, *tick)
 		}
 		progress := func(int) {}
-		if bar := progressBar(std.err, size*mc.Replicas, "montecarlo"); bar != nil {
+		if bar := progressBar(std.err, valid*mc.Replicas, "montecarlo"); bar != nil {
 			progress = func(n int) { bar.Add(n) }
 			defer bar.Finish()
 		}

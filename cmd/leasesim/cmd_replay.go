@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"os"
 	"slices"
@@ -35,6 +36,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(paramValue{model.Outage, &pin, new(string)}, "phase", "pin one run: move the incident this much later (rounds, or a duration with a tick) and run it with --seed's jitter alone, for a post-mortem that knows both; without it, each setting's spread over every phase and, with jitter, 32 seeds from --seed")
 	trace := fs.Bool("trace", false, "print each setting's drawn run (its spread's median, or the pinned one) round by round after the table")
 	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline (each setting's median run, or the pinned one), zoomed to the incident, to this PNG file")
+	csvPath := addOutputFlag(fs, "csv", "", "also write the table as CSV to this file: a row a setting, its spread and its drawn run")
 	return func(ctx context.Context, std *streams) error {
 		if fs.NArg() != 1 {
 			if _, err := epochOf(fs, *epoch); err != nil {
@@ -74,12 +76,17 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		var rows []reports.ReplayRow
 		runs, runRounds, runNodes := 0, 0, 0
+		skipped, firstBad := 0, error(nil)
 		for _, s := range settingsOf {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			cfg := s.Config
 			in.Apply(&cfg)
+			if err := cfg.Validate(); err != nil && isRelation(err) { // not a setting: left out
+				skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
+				continue
+			}
 			if !fs.Changed("rounds") {
 				first, _ := in.Span()
 				cfg.Rounds = min(model.MaxRounds, first+cost.SettleRounds(cfg))
@@ -111,6 +118,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			rows = append(rows, reports.ReplayRow{Name: s.Name, Config: cfg, Spread: incident.Spread{Sample: sample}})
 		}
+		if err := std.skip("settings", skipped, len(settingsOf), firstBad, *tick); err != nil {
+			return err
+		}
 		for i := range rows {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -135,22 +145,38 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			configs[i] = row.Config
 		}
 		std.warnMargins(configs, func(i int) string { return rows[i].Name }, *tick)
-		// The PNG goes in place only once the table is out: both or neither.
-		var pending *atomicfile.Pending
-		if *png != "" {
-			fig := reports.ReplayFigure(*tick, in, rows)
-			if pending, err = atomicfile.Prepare(*png, func(w *bufio.Writer) error { _, err := fig.WriteTo(w); return err }); err != nil {
+		// The PNG and the CSV go in place only once the table is out: all or
+		// none.
+		var pending []*atomicfile.Pending
+		for _, f := range []struct {
+			path  string
+			write func(w *bufio.Writer) error
+		}{
+			{*png, func(w *bufio.Writer) error { _, err := reports.ReplayFigure(*tick, in, rows).WriteTo(w); return err }},
+			{*csvPath, func(w *bufio.Writer) error { return reports.WriteReplayCSV(w, *tick, rows) }},
+		} {
+			if f.path == "" {
+				continue
+			}
+			p, err := atomicfile.Prepare(f.path, f.write)
+			if err != nil {
 				return err
 			}
-			defer pending.Discard()
+			defer p.Discard()
+			pending = append(pending, p)
 		}
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := reports.WriteReplay(std.out, *tick, in, rows); err != nil || pending == nil {
+		if err := reports.WriteReplay(std.out, *tick, in, rows); err != nil {
 			return err
 		}
-		return pending.Commit()
+		for _, p := range pending {
+			if err := p.Commit(); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 

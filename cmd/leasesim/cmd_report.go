@@ -150,15 +150,25 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fs.Changed("candidate-retry-period") {
 			opt.CandidateRetryPeriods = retries
 		}
+		skipped, firstBad := 0, error(nil)
 		for lease := range candidates.All() {
 			if err := goesWithOne(base, lease, deadlines, retries); err != nil {
-				var re *model.RelationError
-				if errors.As(err, &re) {
-					return usagef("--candidates %s cannot be the lease here: %s", t.FormatValue(model.Lease, lease), re.Flags(t))
+				if !isRelation(err) {
+					return usagef("--candidates %s: %v", t.FormatValue(model.Lease, lease), err)
 				}
-				return usagef("--candidates %s: %v", t.FormatValue(model.Lease, lease), err)
+				skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
+				continue
 			}
 			opt.CandidateLeases = append(opt.CandidateLeases, lease)
+		}
+		var re *model.RelationError
+		switch {
+		case candidates.Len() == 1 && errors.As(firstBad, &re):
+			return usagef("--candidates %s cannot be the lease here: %s", t.FormatValue(model.Lease, candidates.At(0)), re.Flags(t))
+		case fs.Changed("candidates"):
+			if err := std.skip("candidate leases", skipped, candidates.Len(), firstBad, t); err != nil {
+				return err
+			}
 		}
 		switch {
 		case t != 0 && fs.Changed("rounds-per-year"):

@@ -21,6 +21,9 @@ type durationValue struct{ d *time.Duration }
 func (v durationValue) String() string { return v.d.String() }
 
 func (v durationValue) Set(s string) error {
+	if err := oneValue(s, "sweep and check take every model flag as a list"); err != nil {
+		return err
+	}
 	t, err := model.ParseTick(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
 	if err != nil {
 		return err
@@ -45,7 +48,7 @@ var clientGoFlags = []string{"lease", "renew-deadline", "retry-period"}
 
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
-	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName}, "preset", "start from a lock's defaults: "+settings.PresetNames())
+	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName, "replay compares a list of presets"}, "preset", "start from a lock's defaults: "+settings.PresetNames())
 	var s settings.Settings
 	fs.Var(durationValue{&s.LeaseDuration}, "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
 	fs.Var(durationValue{&s.RenewDeadline}, "renew-deadline", "renew deadline (client-go's RenewDeadline)")

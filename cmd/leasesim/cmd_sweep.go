@@ -39,7 +39,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	fs.Uint64Var(&g.Seed, "seed", 0, "seed of the followers' jitter, for configurations with jitter; the same seed gives the same rows")
-	out := addOutputFlag(fs, "out", "-", "write the CSV to this file, atomically; - is standard output")
+	out, oneOut := addCSVFlag(fs, "write the CSV to this file, atomically; - is standard output")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
@@ -50,6 +50,9 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	maxConfigs := 50_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a grid with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
+		if err := oneOut(); err != nil {
+			return err
+		}
 		g.Tick = *tick
 		if err := incident.useOn(fs, &g); err != nil {
 			return err
@@ -58,19 +61,24 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return usage(err)
 		}
-		if err := g.CheckRelations(); err != nil {
-			return usage(err)
-		}
 		if size > maxConfigs {
 			return usagef("the grid has %d configurations, more than --max-configs %d", size, maxConfigs)
+		}
+		valid, firstBad := g.Valid()
+		if err := std.skip("configurations", size-valid, size, firstBad, g.Tick); err != nil {
+			return err
 		}
 		first, last := sweep.Shard(size, k, n)
 		if *dryRun {
 			if n > 1 {
-				fmt.Fprintf(std.out, "%d configurations; shard %d/%d has %d (rows %d to %d)\n", size, k, n, last-first, first, last-1)
+				of := ""
+				if valid < size {
+					of = fmt.Sprintf(" of the grid's %d", size)
+				}
+				fmt.Fprintf(std.out, "%d configurations; shard %d/%d has %d%s (rows %d to %d)\n", valid, k, n, last-first, of, first, last-1)
 				return nil
 			}
-			fmt.Fprintf(std.out, "%d configurations\n", size)
+			fmt.Fprintf(std.out, "%d configurations\n", valid)
 			return nil
 		}
 		opt := sweep.Options{Workers: workers}
@@ -170,8 +178,11 @@ func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (i
 }
 
 func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
-	out := addOutputFlag(fs, "out", "-", "write the merged CSV to this file, atomically; - is standard output")
+	out, oneOut := addCSVFlag(fs, "write the merged CSV to this file, atomically; - is standard output")
 	return func(_ context.Context, std *streams) error {
+		if err := oneOut(); err != nil {
+			return err
+		}
 		files := fs.Args()
 		if len(files) == 0 {
 			return usagef("no input files: want the shards of one sweep or one Monte Carlo study, in shard order")

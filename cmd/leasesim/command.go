@@ -75,6 +75,40 @@ func (s *streams) warnMargins(configs []model.Config, name func(i int) string, t
 	fmt.Fprintf(s.err, "leasesim %s: warning: %s%s\n", s.cmd, which, t.Warnings(configs[unsafe[0]])[0])
 }
 
+// skip tells standard error, in one line, that a command leaves out
+// skipped of its total configurations (what: "configurations", "settings")
+// because their settings do not go together, and the first one's reason,
+// named as flags; with none left it refuses them all as bad input. One
+// configuration that does not go together is refused with its own reason.
+func (s *streams) skip(what string, skipped, total int, first error, t model.Tick) error {
+	switch {
+	case skipped == 0:
+		return nil
+	case total == 1:
+		return first
+	}
+	reason := first.Error()
+	var re *model.RelationError
+	if errors.As(first, &re) {
+		reason = re.Flags(t)
+	}
+	if skipped == total {
+		return usagef("none of the %d %s goes together; the first: %s", total, what, reason)
+	}
+	if s.held != nil {
+		s.held.flush()
+	}
+	fmt.Fprintf(s.err, "leasesim %s: skipped %d of the %d %s: their flags' values do not go together; the first: %s\n", s.cmd, skipped, total, what, shorten(reason))
+	return nil
+}
+
+// isRelation reports whether err is a *model.RelationError: settings, each
+// in range, that do not go together.
+func isRelation(err error) bool {
+	var re *model.RelationError
+	return errors.As(err, &re)
+}
+
 func commands() []command {
 	return []command{
 		{"run", "run one configuration of the round model", "", setupRun, nil},

@@ -62,7 +62,7 @@ func TestCostBadInput(t *testing.T) {
 		{[]string{"recommend", "--outage-mix", "2:x"}, `leasesim recommend: invalid argument "2:x" for "--outage-mix" flag: weight "x" in "2:x": want a positive number`},
 		{[]string{"recommend", "--outage-mix", "2;0.9"}, `leasesim recommend: invalid argument "2;0.9" for "--outage-mix" flag: "2;0.9" is not outage:weight, e.g. 2:0.9,5:0.1`},
 		{[]string{"recommend", "--cost-delay-hour", "5"}, `leasesim recommend: --cost-delay-hour needs --tick: a round has no length in hours`},
-		{[]string{"recommend", "--outages-per-year", "6,12"}, `leasesim recommend: --outages-per-year takes one rate for recommend, got 2`},
+		{[]string{"recommend", "--outages-per-year", "6,12"}, `leasesim recommend: --outages-per-year takes one rate in recommend, which ranks at one rate, not a list of 2 (cost and report take a list)`},
 		{[]string{"recommend", "--lease", "0:3"}, `leasesim recommend: invalid argument "0:3" for "--lease" flag: "0:3" is out of range`},
 	}
 	for _, tt := range tests {

@@ -32,6 +32,9 @@ func (v paramValue) String() string {
 }
 
 func (v paramValue) Set(s string) error {
+	if err := oneValue(s, "sweep and check take every model flag as a list"); err != nil {
+		return err
+	}
 	if v.p.Time() != model.NotTime {
 		*v.text = s
 		return nil
@@ -79,6 +82,17 @@ func addModelFlags(fs *pflag.FlagSet, c *model.Config, skip ...model.Param) {
 			fs.Lookup(p.Flag()).NoOptDefVal = "true"
 		}
 	}
+}
+
+// oneValue refuses a list (1,2 or 1:4) given to a flag that takes one
+// value in this command, saying which commands take the list instead
+// (where). A flag takes the same form wherever it can: a list where a
+// command compares or sweeps settings, one value where it runs one.
+func oneValue(s, where string) error {
+	if strings.ContainsAny(s, ",:") {
+		return fmt.Errorf("want one value here, not a list (%s)", where)
+	}
+	return nil
 }
 
 // listValue is a flag holding a list of values of a model parameter, in
@@ -184,8 +198,8 @@ func addJitterSeedFlag(fs *pflag.FlagSet, seed *uint64) {
 // --scheduler, which sets the trigger policy of a scheduler's defaults
 // (settings.Schedulers) the same way.
 func addPresetFlag(fs *pflag.FlagSet) {
-	fs.Var(namedValue[settings.Preset]{new(settings.Preset), settings.PresetByName}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+settings.PresetNames()+"; implies --tick 1s (consul: 500ms) unless --tick is given")
-	fs.Var(namedValue[settings.Scheduler]{new(settings.Scheduler), settings.SchedulerByName}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window, idempotency-key and overlap: "+settings.SchedulerNames()+" (temporal's one-year window needs --tick)")
+	fs.Var(namedValue[settings.Preset]{new(settings.Preset), settings.PresetByName, "replay compares a list of presets"}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+settings.PresetNames()+"; implies --tick 1s (consul: 500ms) unless --tick is given")
+	fs.Var(namedValue[settings.Scheduler]{new(settings.Scheduler), settings.SchedulerByName, "a scheduler's settings go to sweep and check as lists of their own flags"}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window, idempotency-key and overlap: "+settings.SchedulerNames()+" (temporal's one-year window needs --tick)")
 }
 
 // namedValue is a flag holding one of a set of defaults known by name: a
@@ -193,11 +207,15 @@ func addPresetFlag(fs *pflag.FlagSet) {
 type namedValue[T fmt.Stringer] struct {
 	v      *T
 	byName func(string) (T, error)
+	lists  string // where a list of names goes instead
 }
 
 func (v namedValue[T]) String() string { return (*v.v).String() }
 
 func (v namedValue[T]) Set(name string) error {
+	if err := oneValue(name, v.lists); err != nil {
+		return err
+	}
 	x, err := v.byName(name)
 	if err != nil {
 		return err
@@ -554,6 +572,28 @@ func addOutputFlag(fs *pflag.FlagSet, name, stdout, usage string) *string {
 	return &path
 }
 
+// addCSVFlag registers --csv FILE, the CSV a command writes (by default
+// to standard output, "-"), and --out FILE, the contract's name for it in
+// sweep and merge (SPEC §3), which scripts use. The function it returns
+// refuses both given together.
+func addCSVFlag(fs *pflag.FlagSet, usage string) (path *string, check func() error) {
+	path = addOutputFlag(fs, "csv", "-", usage)
+	return path, addAlias(fs, "csv", "out", "the same as --csv, by the name the contract gave it first")
+}
+
+// addAlias registers alias as another name of flag name (the same value),
+// and returns the function that refuses both given together.
+func addAlias(fs *pflag.FlagSet, name, alias, usage string) func() error {
+	fs.Var(fs.Lookup(name).Value, alias, usage)
+	fs.Lookup(alias).DefValue = "" // the default is name's
+	return func() error {
+		if fs.Changed(name) && fs.Changed(alias) {
+			return usagef("--%s and --%s are one flag by two names: give one of them", name, alias)
+		}
+		return nil
+	}
+}
+
 // writeOutput writes through write to path, atomically (atomicfile.Write),
 // or to w when path is the name for standard output.
 func writeOutput(path, stdout string, w io.Writer, write func(w *bufio.Writer) error) error {
@@ -717,7 +757,7 @@ func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
 		if err != nil || n < 1 || n > model.MaxRounds {
 			want := fmt.Sprintf("a whole number of rounds from 1 to %d", model.MaxRounds)
 			if t != 0 {
-				want = "a duration such as 45s or 2m, up to " + t.DurationOf(model.MaxRounds)
+				want = "a duration such as 45s or 2m, up to " + t.FlagDuration(model.MaxRounds)
 			}
 			return false, fmt.Errorf("%s: line %d: %q: want %s", path, i, text, want)
 		}

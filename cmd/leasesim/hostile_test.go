@@ -37,6 +37,10 @@ func TestOutputIsNotAnInput(t *testing.T) {
 		}, "--png"},
 		{"part.csv", "nodes,started\n1,2\n", func(in, out string) []string { return []string{"merge", "--out", out, in} }, "--out"},
 		{"inc.txt", string(incident), func(in, out string) []string {
+			return []string{"replay", "--nodes", "3", "--period", "1m", "--tick", "1s", "--csv", out, in}
+		}, "--csv"},
+		{"part.csv", "nodes,started\n1,2\n", func(in, out string) []string { return []string{"merge", "--csv", out, in} }, "--csv"},
+		{"inc.txt", string(incident), func(in, out string) []string {
 			return []string{"sweep", "--tick", "1s", "--nodes", "3", "--rounds", "10m", "--incident", in, "--out", out}
 		}, "--out"},
 		{"inc.txt", string(incident), func(in, out string) []string {
@@ -162,6 +166,7 @@ func TestFailingStdoutLeavesNoFile(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"replay", "--nodes", "3", "--period", "1m", "--tick", "1s", "--png", filepath.Join(dir, "x.png"), "../../testdata/incidents/brownout.txt"},
+		{"replay", "--nodes", "3", "--period", "1m", "--tick", "1s", "--csv", filepath.Join(dir, "x.csv"), "--png", filepath.Join(dir, "y.png"), "../../testdata/incidents/brownout.txt"},
 		{"cost", "--csv", filepath.Join(dir, "cost.csv")},
 		{"recommend", "--csv", filepath.Join(dir, "rec.csv")},
 		{"report", "--replicas", "5", "--out", filepath.Join(dir, "report")},
@@ -266,8 +271,8 @@ func TestReviewFileSaysWhere(t *testing.T) {
 		{big, "review file: r.yaml: longer than 1024 KiB, the most a review file may hold"},
 		{"failures:\n  incident: inc.txt\n  epoch: bogus\n", `r.yaml:3: failures.epoch: invalid argument "bogus" for "--epoch" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z`},
 		{"failures:\n  epoch: 2026-11-30T23:58:00Z\n", "r.yaml:2: failures.epoch: --epoch goes only with --incident"},
-		{"failures:\n  mix: \"2;0.9\"\n", `r.yaml:2: failures.mix: invalid argument "2;0.9" for "--outage-mix" flag: "2;0.9" is not outage:weight, e.g. 2:0.9,5:0.1`},
-		{"failures:\n  history: \"\"\n", `r.yaml:2: failures.history: invalid argument "" for "--outage-history" flag: want a file of outage lengths`},
+		{"failures:\n  outage_mix: \"2;0.9\"\n", `r.yaml:2: failures.outage_mix: invalid argument "2;0.9" for "--outage-mix" flag: "2;0.9" is not outage:weight, e.g. 2:0.9,5:0.1`},
+		{"failures:\n  outage_history: \"\"\n", `r.yaml:2: failures.outage_history: invalid argument "" for "--outage-history" flag: want a file of outage lengths`},
 		{"deployment:\n  lease: 3\n  renew_deadline: 5\n", "r.yaml:2: deployment.lease, r.yaml:3: deployment.renew_deadline: --lease 3 must be longer than --renew-deadline 5, as client-go requires (leaseDuration must be greater than renewDeadline)"},
 		{"\ufeffdeployment:\n  nodes: x\n", `r.yaml:2: deployment.nodes: invalid argument "x" for "--nodes" flag: want a whole number from 1 to 1000000`},
 	}

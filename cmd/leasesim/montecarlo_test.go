@@ -62,7 +62,7 @@ func TestMonteCarloBadInput(t *testing.T) {
 		{[]string{"montecarlo", "--replicas", "0"}, `leasesim montecarlo: invalid argument "0" for "--replicas" flag: want a whole number from 1 to 1000000`},
 		{[]string{"montecarlo", "--seed", "-1"}, `leasesim montecarlo: invalid argument "-1" for "--seed" flag:`},
 		{[]string{"montecarlo", "--rounds-per-year", "-5"}, `leasesim montecarlo: invalid argument "-5" for "--rounds-per-year" flag: want a number from 0 to 1e12`},
-		{[]string{"montecarlo", "--rounds", "1:5"}, `leasesim montecarlo: invalid argument "1:5" for "--rounds" flag: want a whole number from 1 to 1000000000`},
+		{[]string{"montecarlo", "--rounds", "1:5"}, `leasesim montecarlo: invalid argument "1:5" for "--rounds" flag: want one value here, not a list (sweep and check take every model flag as a list)`},
 		{[]string{"montecarlo", "--outage", "3"}, `leasesim montecarlo: unknown flag: --outage`},
 		{[]string{"montecarlo", "--replicas", "1000000", "--rounds", "1000000000", "--nodes", "1:2"}, `leasesim montecarlo: the study would draw about 3e+12 up and down periods, more than 1e+11 (hours of work)`},
 		{[]string{"montecarlo", "--nodes", "1000000", "--rounds", "1000000000", "--replicas", "1000000"}, `leasesim montecarlo: the study would draw about 1e+18 up and down periods`},

@@ -47,7 +47,7 @@ func TestReviewFile(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	write("deployment:\n  nodes: 3\n  lease: 4\n  fencing: true\nschedule:\n  persistent_trigger: true\nfailures:\n  per_year: 12\n  mix: 2:0.5,7:0.5\ncandidates:\n  lease: 2:6\nprices:\n  missed_line: 1\n  double_line: 1\n  handover: 100\n")
+	write("deployment:\n  nodes: 3\n  lease: 4\n  fencing: true\nschedule:\n  persistent_trigger: true\nfailures:\n  outages_per_year: 12\n  outage_mix: 2:0.5,7:0.5\ncandidates:\n  candidates: 2:6\nprices:\n  cost_missed_line: 1\n  cost_double_line: 1\n  cost_handover: 100\n")
 	out := filepath.Join(dir, "out")
 	code, _, stderr := runCmd(t, "report", "--out", out, review, "--nodes", "4")
 	if code != 0 || stderr != "" {
@@ -76,7 +76,7 @@ func TestReviewFile(t *testing.T) {
 		{"deployment:\n  tick: 1s\n  lease: 15x\n", review + `:3: deployment.lease: invalid argument "15x" for "--lease" flag: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
 		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum`},
-		{"prices:\n  delay_hour: 5\n", review + ":2: prices.delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
+		{"prices:\n  cost_delay_hour: 5\n", review + ":2: prices.cost_delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
 	}
 	for _, tt := range bad {
 		write(tt.text)
@@ -128,11 +128,11 @@ func TestOutageHistory(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "outages.txt"), []byte("# seen last year\n2\n7\n2\n2 # a deploy\n"), 0o644)
 	review := filepath.Join(dir, "review.yaml")
-	os.WriteFile(review, []byte("failures:\n  history: outages.txt\n"), 0o644)
+	os.WriteFile(review, []byte("failures:\n  outage_history: outages.txt\n"), 0o644)
 	out := filepath.Join(dir, "out")
 	hasAll(t, reportMD(t, out, "--replicas", "2", review), "each of 2 rounds (75%), 7 rounds (25%)")
 	code, stdout, stderr := runCmd(t, "report", "--out", out, "--outage-mix", "2:1", review)
-	if want := "leasesim report: " + review + ":2: failures.history: --outage-mix and --outage-history both give the outage lengths: want one of them\n"; code != exitUsage || stdout != "" || stderr != want {
+	if want := "leasesim report: " + review + ":2: failures.outage_history: --outage-mix and --outage-history both give the outage lengths: want one of them\n"; code != exitUsage || stdout != "" || stderr != want {
 		t.Errorf("mix and history: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

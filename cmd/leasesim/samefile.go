@@ -45,7 +45,7 @@ func outputFiles(fs *pflag.FlagSet, cmd string) []namedFile {
 	fs.VisitAll(func(f *pflag.Flag) {
 		switch v := f.Value.(type) {
 		case outputValue:
-			if *v.path != "" && *v.path != v.stdout {
+			if fs.Changed(f.Name) && *v.path != "" && *v.path != v.stdout { // not --out of sweep when --csv named the file
 				outs = append(outs, namedFile{*v.path, "--" + f.Name})
 			}
 		default:
