@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -164,15 +165,15 @@ func TestBadInput(t *testing.T) {
 		{[]string{"settings", "--preset", "dynamodb", "--lease", "5s"}, `leasesim settings: --preset dynamodb --lease 5s: heartbeat period 5s: want it shorter than the lease 5s, or the lock expires between heartbeats`},
 		{[]string{"run", "--preset", "openshift", "--tick", "4s"}, `leasesim run: --preset openshift sets lease 2m17s, which --tick 4s cannot hold: 2m17s is not a whole number of ticks: want a duration from 4s to 1111111h6m40s in whole ticks of 4s`},
 		{[]string{"run", "--preset", "kubernetes", "--renew-deadline", "20s"}, `leasesim run: --lease 15s must be longer than --renew-deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
-		{[]string{"report", "--preset", "kubernetes", "--period", "1m", "--rounds", "24s", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --period 1m0s is longer than the run's --rounds 24s: no batch falls due, so the report would have nothing to count; want a --period of at most --rounds`},
-		{[]string{"report", "--tick", "1s", "--start", "30s", "--rounds", "24s", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --start 30s is after the run's end (--rounds 24s): no node fails, so the report would have nothing to compare; want a --start inside the run`},
-		{[]string{"report", "--start", "25", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --start 25 is after the run's end (--rounds 24): no node fails, so the report would have nothing to compare; want a --start inside the run`},
-		{[]string{"report", "--tick", "1s", "--rounds-per-year", "100", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --rounds-per-year goes only without --tick: with it, a year has 31556952 rounds of 1s`},
-		{[]string{"report", "--preset", "openshift", "--renew-deadline", "150s", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --lease 2m17s must be longer than --renew-deadline 2m30s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
-		{[]string{"report", "--preset", "kubernetes", "--candidates", "5s", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --candidates 5s cannot be the lease here: --lease 5s must be longer than --renew-deadline 10s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
-		{[]string{"report", "--preset", "kubernetes", "--candidates", "12s", "--candidate-renew-deadline", "20s,30s", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --candidates 12s cannot be the lease here: --lease 12s must be longer than --renew-deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
-		{[]string{"report", "--candidate-retry-period", "2", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --candidate-retry-period goes only with a renew deadline (--renew-deadline or a preset): without one, the candidates are leases`},
-		{[]string{"report", "--cost-delay-hour", "100", "--out", "/nonexistent-leasesim/x"}, `leasesim report: --cost-delay-hour needs --tick: a round has no length in hours`},
+		{[]string{"report", "--preset", "kubernetes", "--period", "1m", "--rounds", "24s", "--out", "OUT"}, `leasesim report: --period 1m0s is longer than the run's --rounds 24s: no batch falls due, so the report would have nothing to count; want a --period of at most --rounds`},
+		{[]string{"report", "--tick", "1s", "--start", "30s", "--rounds", "24s", "--out", "OUT"}, `leasesim report: --start 30s is after the run's end (--rounds 24s): no node fails, so the report would have nothing to compare; want a --start inside the run`},
+		{[]string{"report", "--start", "25", "--out", "OUT"}, `leasesim report: --start 25 is after the run's end (--rounds 24): no node fails, so the report would have nothing to compare; want a --start inside the run`},
+		{[]string{"report", "--tick", "1s", "--rounds-per-year", "100", "--out", "OUT"}, `leasesim report: --rounds-per-year goes only without --tick: with it, a year has 31556952 rounds of 1s`},
+		{[]string{"report", "--preset", "openshift", "--renew-deadline", "150s", "--out", "OUT"}, `leasesim report: --lease 2m17s must be longer than --renew-deadline 2m30s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
+		{[]string{"report", "--preset", "kubernetes", "--candidates", "5s", "--out", "OUT"}, `leasesim report: --candidates 5s cannot be the lease here: --lease 5s must be longer than --renew-deadline 10s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
+		{[]string{"report", "--preset", "kubernetes", "--candidates", "12s", "--candidate-renew-deadline", "20s,30s", "--out", "OUT"}, `leasesim report: --candidates 12s cannot be the lease here: --lease 12s must be longer than --renew-deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
+		{[]string{"report", "--candidate-retry-period", "2", "--out", "OUT"}, `leasesim report: --candidate-retry-period goes only with a renew deadline (--renew-deadline or a preset): without one, the candidates are leases`},
+		{[]string{"report", "--cost-delay-hour", "100", "--out", "OUT"}, `leasesim report: --cost-delay-hour needs --tick: a round has no length in hours`},
 		{[]string{"run", "--scheduler", "temporal"}, `leasesim run: --scheduler temporal sets a catch-up window of 8760h0m0s, which needs --tick to be counted in rounds`},
 		{[]string{"run", "--scheduler", "temporal", "--tick", "7s"}, `leasesim run: --scheduler temporal sets a catch-up window of 8760h0m0s, which is not a whole number of --tick 7s`},
 		{[]string{"run", "--scheduler", "nomad"}, `leasesim run: invalid argument "nomad" for "--scheduler" flag: want one of cronjob, quartz, temporal`},
@@ -216,7 +217,16 @@ func TestBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
-			code, stdout, stderr := runCmd(t, tt.args...)
+			// OUT stands for a report folder in a temporary directory, so
+			// that a case the command wrongly accepts writes nowhere else.
+			out := filepath.Join(t.TempDir(), "report")
+			args := slices.Clone(tt.args)
+			for i, a := range args {
+				if a == "OUT" {
+					args[i] = out
+				}
+			}
+			code, stdout, stderr := runCmd(t, args...)
 			if code != 2 {
 				t.Errorf("exit status %d, want 2", code)
 			}
@@ -225,6 +235,9 @@ func TestBadInput(t *testing.T) {
 			}
 			if stderr != tt.want+"\n" {
 				t.Errorf("stderr:\n got %q\nwant %q", stderr, tt.want+"\n")
+			}
+			if _, err := os.Stat(out); !os.IsNotExist(err) {
+				t.Errorf("left %s (%v), want no output", out, err)
 			}
 		})
 	}
