@@ -249,20 +249,17 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	handover, next := false, -1
 	switch {
 	case renewing && x.frozen: // woken, its renew loop begins a cycle at once, and the record is still its own
-		x.watching = false
 		x.renew(t)
 	case racing && c.Jitter:
 		next = x.watch(t)
 	case racing: // the others poll in retry rounds, as below
 		next = x.takerOver(t)
 	case renewing && x.hung:
-		x.watching = false
 		if x.nextCall(t) == t { // the first call after it is back succeeds
 			x.renew(t)
 			x.hung = false
 		}
 	case renewing:
-		x.watching = false
 		if c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0 { // a retry period after its last renewal
 			x.renew(t)
 		}
@@ -727,8 +724,13 @@ func (x *state) pollLease(j int, lease float64) float64 {
 }
 
 // renew records a renewal of the record's leader in round t: its lease and
-// its deadline count from here.
-func (x *state) renew(t int) { x.renewed, x.frozen = t, false }
+// its deadline count from here, and the followers' watch of the record
+// ends. Only a renewal ends it: a leader back from an outage that has not
+// renewed yet leaves the record as it was, and a follower that did not
+// observe the last renewal before the outage observes it only at a poll
+// after it, as client-go's does (its observed record is kept across
+// failed polls).
+func (x *state) renew(t int) { x.renewed, x.frozen, x.watching = t, false, false }
 
 // giveUp ends, in round t, the belief of the record's leader: it gave up
 // or crashed, and its restarted process is a follower, polling from now on
