@@ -219,7 +219,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 			x.batches(last, x.nextTrigger, k, 0, true)
 		}
 		x.renewThrough(last)
-		x.nextTrigger, x.t, x.dropStale, x.watching = after, last+1, false, false
+		x.nextTrigger, x.t, x.dropStale = after, last+1, false
 		if view != nil {
 			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
 		}
@@ -251,22 +251,23 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	handover, next := false, -1
 	switch {
 	case renewing && x.frozen: // woken, its renew loop begins a cycle at once, and the record is still its own
-		x.watching = false
 		x.renew(t)
 	case racing && c.Jitter:
 		next = x.watch(t)
 	case racing: // the others poll in retry rounds, as below
 		next = x.takerOver(t)
 	case renewing && x.hung:
-		x.watching = false
 		if x.nextCall(t) == t { // the first call after it is back succeeds
 			x.renew(t)
 			x.hung = false
+		} else if x.watching {
+			x.watch(t) // the followers poll on until it renews; not racing, it renews or gives up before any can take over
 		}
 	case renewing:
-		x.watching = false
 		if c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0 { // a retry period after its last renewal
 			x.renew(t)
+		} else if x.watching {
+			x.watch(t)
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
@@ -308,11 +309,17 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// drops the stale believers.
 	last := min(end, c.Rounds)
 	switch {
-	case renewing && x.hung && !racing: // the call that renews
+	case renewing && x.hung && !racing: // the call that renews, and the followers' next poll until then
 		if call := x.nextCall(t); call > t {
 			last = min(last, call-1)
 		}
+		if x.watching {
+			last = min(last, x.nextPoll-1)
+		}
 	case renewing && !racing:
+		if x.watching {
+			last = min(last, x.nextPoll-1)
+		}
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
 	default:
@@ -731,8 +738,13 @@ func (x *state) pollLease(j int, lease float64) float64 {
 }
 
 // renew records a renewal of the record's leader in round t: its lease and
-// its deadline count from here.
-func (x *state) renew(t int) { x.renewed, x.frozen = t, false }
+// its deadline count from here, and the followers' watch of the record
+// ends. Only a renewal ends it: a leader back from an outage that has not
+// renewed yet leaves the record as it was, the followers poll on, and one
+// that did not observe the last renewal before the outage observes it
+// only at a poll after it, as client-go's does (its observed record is
+// kept across failed polls).
+func (x *state) renew(t int) { x.renewed, x.frozen, x.watching = t, false, false }
 
 // giveUp ends, in round t, the belief of the record's leader: it gave up
 // or crashed, and its restarted process is a follower, polling from now on
