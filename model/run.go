@@ -204,10 +204,11 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	c, down, t := &x.c, x.reach.down, x.t
 
 	// A settled stretch, the usual one between failures: the leader is
-	// reachable, nobody else believes it leads and nothing is queued. The
+	// reachable, nobody else believes it leads, nothing is queued and the
+	// followers no longer watch the record (they do until it renews). The
 	// leader renews a retry period after each renewal and starts every
 	// batch; nothing else happens, whatever the other nodes do.
-	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
+	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.watching && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
 		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
 		last := min(end, c.Rounds)
 		if ahead != nil && len(x.groups) == 0 {
