@@ -495,6 +495,9 @@ func (v rateValue) String() string { return strconv.FormatFloat(*v.f, 'f', -1, 6
 
 func (v rateValue) Set(s string) error {
 	f, err := strconv.ParseFloat(s, 64)
+	if strings.ContainsAny(s, ",:") {
+		return fmt.Errorf("want one number from 0 to 1e12, not a list")
+	}
 	if err != nil || !(f >= 0) || f > 1e12 {
 		return fmt.Errorf("want a number from 0 to 1e12")
 	}
@@ -514,6 +517,9 @@ func (v positiveValue) String() string { return strconv.Itoa(*v.n) }
 
 func (v positiveValue) Set(s string) error {
 	n, err := strconv.Atoi(s)
+	if strings.ContainsAny(s, ",:") {
+		return fmt.Errorf("want one whole number from 1 to %d, not a list", v.max)
+	}
 	if err != nil || n < 1 || n > v.max {
 		return fmt.Errorf("want a whole number from 1 to %d", v.max)
 	}
