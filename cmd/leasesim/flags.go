@@ -320,6 +320,34 @@ func resolveTimes(fs *pflag.FlagSet) error {
 	return applyPreset(fs, preset, tick)
 }
 
+// mappedPresetWarnings warns, once a preset, of every preset given to a
+// round-model command whose lock is not client-go's: the round model runs
+// client-go's protocol, so etcd's, Consul's, Curator's and the DynamoDB
+// lock client's defaults are only mapped onto its three numbers there
+// (docs/settings.md, "In the round model"), and their own protocols (a
+// server-side expiry, a watch, a lock-delay) are in leasesim settings
+// alone. Nothing for settings itself.
+func mappedPresetWarnings(fs *pflag.FlagSet, cmd string) []string {
+	f := fs.Lookup("preset")
+	if f == nil || !f.Changed || cmd == "settings" {
+		return nil
+	}
+	var presets []settings.Preset
+	switch v := f.Value.(type) {
+	case namedValue[settings.Preset]:
+		presets = []settings.Preset{*v.v}
+	case presetsValue:
+		presets = *v.ps
+	}
+	var w []string
+	for _, p := range presets {
+		if !p.Exact {
+			w = append(w, fmt.Sprintf("--preset %s runs client-go's protocol with %s's defaults mapped onto it (lease %s, renew deadline %s, retry period %s), not %s's own; leasesim settings --preset %s gives its takeovers and two-leader margin by its own protocol", p.Name, p.Name, p.LeaseDuration, p.RenewDeadline, p.RetryPeriod, p.Name, p.Name))
+		}
+	}
+	return w
+}
+
 // realTimeDefaults makes the outage's start and the run's length follow
 // the batch's period once a round has a real length (--tick, or a
 // preset's), as they do in rounds, where the defaults are start = period

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -56,9 +57,6 @@ func TestGolden(t *testing.T) {
 		{"run-scheduler-cronjob.txt", []string{"run", "--scheduler", "cronjob", "--nodes", "1", "--outage", "13", "--catch-up-window", "8", "--trace"}},
 		{"run-scheduler-temporal.csv", []string{"sweep", "--scheduler", "temporal", "--tick", "1h", "--nodes", "1", "--outage", "7h,13h", "--period", "6h"}},
 		{"run-preset-kubernetes.txt", []string{"run", "--preset", "kubernetes", "--outage", "40s", "--start", "1m", "--rounds", "10m", "--period", "2m", "--trace"}},
-		// A lock mapped onto client-go's settings, at its own 500 ms rounds:
-		// the record is taken 45 s after the last renewal (2·TTL + lock-delay).
-		{"run-preset-consul.txt", []string{"run", "--preset", "consul", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
 		// An incident under two locks' defaults and three leases.
 		{"replay-presets.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}},
 		// What the brownout costs a year, four times a year, with a batch an hour.
@@ -91,6 +89,38 @@ func TestGolden(t *testing.T) {
 			}
 			golden.Check(t, filepath.Join("cmd", tt.golden), []byte(stdout))
 		})
+	}
+}
+
+// TestMappedPresets: a round-model command given a lock that is not
+// client-go's runs it mapped onto client-go's settings, and says so on
+// standard error, once a preset; settings, which computes each lock by its
+// own protocol, does not. Consul, at its own 500 ms rounds: the record is
+// taken 45 s after the last renewal (2·TTL + lock-delay), a golden file.
+func TestMappedPresets(t *testing.T) {
+	t.Parallel()
+	mapped := func(cmd, name, lease, deadline, retry string) string {
+		return fmt.Sprintf("leasesim %s: warning: --preset %s runs client-go's protocol with %s's defaults mapped onto it (lease %s, renew deadline %s, retry period %s), not %s's own; leasesim settings --preset %s gives its takeovers and two-leader margin by its own protocol\n", cmd, name, name, lease, deadline, retry, name, name)
+	}
+	tests := []struct {
+		args   []string
+		golden string // the golden file of standard output, if any
+		stderr string
+	}{
+		{[]string{"run", "--preset", "consul", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}, "run-preset-consul.txt", mapped("run", "consul", "45s", "500ms", "7.5s")},
+		{[]string{"replay", "--preset", "kubernetes,etcd", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}, "", mapped("replay", "etcd", "1m0s", "40s", "20s") +
+			"leasesim replay: warning: etcd, lease 1m0s: two leaders: the lease 1m0s is not longer than the retry period 20s and the renew deadline 40s together (a two-leader margin of 0s), so a follower can take over as soon as, or before, a leader cut off from the record gives up; lengthen the lease past 1m0s, shorten the renew deadline below 40s, or turn on fencing\n"},
+		{[]string{"run", "--preset", "kubernetes", "--period", "1m"}, "", ""},
+		{[]string{"settings", "--preset", "etcd"}, "", ""},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runCmd(t, tt.args...)
+		if code != 0 || stderr != tt.stderr {
+			t.Errorf("leasesim %s: exit %d, stderr %q, want 0 and %q", strings.Join(tt.args, " "), code, stderr, tt.stderr)
+		}
+		if tt.golden != "" {
+			golden.Check(t, filepath.Join("cmd", tt.golden), []byte(stdout))
+		}
 	}
 }
 
