@@ -118,6 +118,11 @@ type ReviewOptions struct {
 	// publication's round model) only the lease varies.
 	CandidateLeases, CandidateRenewDeadlines, CandidateRetryPeriods []int
 	Weights                                                         cost.Weights
+
+	// Progress, if not nil, is told as each step of NewReview begins: how
+	// many of its total steps are done, and what the next computes, as
+	// "the node-count study", for a progress display.
+	Progress func(done, total int, step string)
 }
 
 // DefaultRenewDeadlines is the renew deadlines the review tries by
@@ -256,6 +261,14 @@ const (
 // cancelled.
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
 	rv := &Review{Base: base, ReviewOptions: opt, Ranges: NewRanges(base)}
+	done := 0
+	step := func(name string) {
+		if opt.Progress != nil {
+			opt.Progress(done, reviewSteps, name)
+		}
+		done++
+	}
+	step("the measure table")
 	var err error
 	if rv.Measure, err = NewMeasure(base, opt.Seed, opt.Incident); err != nil {
 		return nil, err
@@ -277,6 +290,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		rv.Arrangements = append(rv.Arrangements, Result{a.Apply(base), rv.Measure.Arrangements[i]})
 	}
 	plain := Arrangements()[0].Apply(base)
+	step("the lease sweep and the heat map")
 	for _, lease := range rv.Ranges.Leases {
 		for _, outage := range []int{rv.Ranges.Long, rv.Ranges.Short} {
 			if err := add(&rv.LeaseSweep, plain, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
@@ -293,6 +307,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	for h := 1; h <= MaxPlotHandover; h++ {
 		plotRates = append(plotRates, float64(h))
 	}
+	step("the cost section")
 	for i, v := range []Arrangement{Arrangements()[0], Arrangements()[2]} {
 		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch, Tick: opt.Tick, Seed: opt.Seed, Incident: opt.Incident}, cost.Window, cost.Phase)
 		if err != nil {
@@ -306,15 +321,18 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		e.Weight = 1
 		mixes = append(mixes, []cost.MixEntry{e})
 	}
+	step("the recommendation")
 	ks, skipped := rv.candidates()
 	all, err := cost.RecommendEach(ctx, base, rv.Seed, ks, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
 	if err != nil {
 		return nil, err
 	}
 	rv.Recommendation, rv.ByOutage, rv.Skipped = all[0], all[1:], skipped
+	step("what moves the answer")
 	if rv.Sensitivity, err = rv.sensitivity(ctx); err != nil {
 		return nil, err
 	}
+	step("the timeline")
 	var event model.Schedule = plain.Schedule()
 	if opt.Incident != nil {
 		event = opt.Incident
@@ -327,6 +345,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 			return nil, err
 		}
 	}
+	step("the zone study")
 	for nodes := ZoneDown(base); nodes <= MostNodes(base); nodes++ {
 		for _, quorum := range []bool{false, true} {
 			if err := add(&rv.Zone, plain, func(c *model.Config) { c.Nodes, c.Down, c.Quorum = nodes, ZoneDown(base), quorum }); err != nil {
@@ -334,8 +353,12 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 			}
 		}
 	}
+	step("the node-count study")
 	return rv, rv.studyNodes(ctx, plain)
 }
+
+// reviewSteps is the number of steps NewReview tells Progress of.
+const reviewSteps = 8
 
 // recommend ranks the candidates, the base's settings among them, in
 // Candidates' order, for the deployment c (the base, or the base with one

@@ -199,6 +199,17 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case opt.Precision > 0 && opt.MaxReplicas < opt.Replicas:
 			return usagef("--max-replicas %d is fewer than --replicas %d, the replicas run at a time", opt.MaxReplicas, opt.Replicas)
 		}
+		// On a terminal, a bar of the review's steps and then the writing
+		// of its files, one step more.
+		begin, hide := stepProgress(std.err, "report")
+		defer hide()
+		steps := 0
+		if begin != nil {
+			opt.Progress = func(done, total int, step string) {
+				steps = total + 1
+				begin(done, steps, step)
+			}
+		}
 		rv, err := study.NewReview(ctx, base, opt)
 		switch {
 		case ctx.Err() != nil:
@@ -206,11 +217,16 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return usage(err)
 		}
+		hide()
 		std.warn(base, t)
 		for _, w := range rv.Warnings() {
 			fmt.Fprintf(std.err, "leasesim report: warning: %s\n", w)
 		}
+		if begin != nil {
+			begin(steps-1, steps, "writing the plots and tables")
+		}
 		return reports.WriteDir(ctx, rv, *out, func() error {
+			hide()
 			_, err := fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)
 			return err
 		})
