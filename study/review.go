@@ -1,7 +1,6 @@
 package study
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -117,12 +116,39 @@ type ReviewOptions struct {
 	// own settings among them. Without a renew deadline in the base (the
 	// publication's round model) only the lease varies.
 	CandidateLeases, CandidateRenewDeadlines, CandidateRetryPeriods []int
-	Weights                                                         cost.Weights
+	// CandidateList is candidates listed by hand, each valid with the
+	// base's other settings (model.Config.Validate): ranked with the
+	// grid's, and free to change the node count, fencing and the trigger
+	// policy, which the grid's keep.
+	CandidateList []cost.Candidate
+	// Presets is the lease presets in rounds of Tick, by name: a
+	// candidate whose lease settings are a preset's is named for it
+	// (PresetOf).
+	Presets []Preset
+	Weights cost.Weights
 
 	// Progress, if not nil, is told as each step of NewReview begins: how
 	// many of its total steps are done, and what the next computes, as
 	// "the node-count study", for a progress display.
 	Progress func(done, total int, step string)
+}
+
+// Preset is a lease preset's settings in rounds: its name, lease, renew
+// deadline and retry period.
+type Preset struct {
+	Name                              string
+	Lease, RenewDeadline, RetryPeriod int
+}
+
+// PresetOf is the name of the preset whose lease, renew deadline and
+// retry period are k's, or "" if none's are.
+func (rv *Review) PresetOf(k cost.Candidate) string {
+	for _, p := range rv.Presets {
+		if p.Lease == k.Lease && p.RenewDeadline == k.RenewDeadline && p.RetryPeriod == k.RetryPeriod {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 // DefaultRenewDeadlines is the renew deadlines the review tries by
@@ -150,11 +176,12 @@ func DefaultRetryPeriods(base model.Config) []int {
 
 // Candidates is every combination of leases, renew deadlines and retry
 // periods that goes with base's other settings (model.Config.Validate),
-// base's own settings among them, ordered by lease, renew deadline, then
-// retry period, and how many combinations were skipped. Without a renew
-// deadline in base, only the leases vary: the renew deadlines and retry
-// periods given are not used.
-func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int) (ks []cost.Candidate, skipped int) {
+// base's own settings among them, and the candidates listed, ordered by
+// cost.Compare (lease, renew deadline, retry period, then the rest), each
+// once, and how many combinations were skipped. Without a renew deadline
+// in base, only the leases vary: the renew deadlines and retry periods
+// given are not used. The listed candidates are taken as they are.
+func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int, listed ...cost.Candidate) (ks []cost.Candidate, skipped int) {
 	if base.RenewDeadline == 0 {
 		renewDeadlines, retryPeriods = []int{0}, []int{base.RetryPeriod}
 	}
@@ -162,7 +189,7 @@ func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int) (
 	for _, lease := range leases {
 		for _, d := range renewDeadlines {
 			for _, retry := range retryPeriods {
-				k := cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry}
+				k := current.WithLease(lease, d, retry)
 				if c := k.Apply(base); c.Validate() != nil {
 					skipped++
 					continue
@@ -171,12 +198,8 @@ func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int) (
 			}
 		}
 	}
-	if !slices.Contains(ks, current) {
-		ks = append(ks, current)
-	}
-	slices.SortFunc(ks, func(a, b cost.Candidate) int {
-		return cmp.Or(cmp.Compare(a.Lease, b.Lease), cmp.Compare(a.RenewDeadline, b.RenewDeadline), cmp.Compare(a.RetryPeriod, b.RetryPeriod))
-	})
+	ks = append(append(ks, current), listed...)
+	slices.SortFunc(ks, cost.Compare)
 	return slices.Compact(ks), skipped
 }
 
@@ -193,7 +216,7 @@ func (rv *Review) candidates() ([]cost.Candidate, int) {
 	if retries == nil {
 		retries = DefaultRetryPeriods(rv.Base)
 	}
-	return Candidates(rv.Base, leases, deadlines, retries)
+	return Candidates(rv.Base, leases, deadlines, retries, rv.CandidateList...)
 }
 
 // DefaultReviewOptions returns the report's defaults for base: the publication's
@@ -464,9 +487,10 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 	return vs, nil
 }
 
-// Current returns the recommendation's row of the base lease.
+// Current returns the recommendation's row of the base's settings.
 func (rv *Review) Current() cost.Rank {
-	i := slices.IndexFunc(rv.Recommendation, func(r cost.Rank) bool { return r.Lease == rv.Base.Lease })
+	current := cost.CandidateOf(rv.Base)
+	i := slices.IndexFunc(rv.Recommendation, func(r cost.Rank) bool { return r.Candidate == current })
 	return rv.Recommendation[i]
 }
 

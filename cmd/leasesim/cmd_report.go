@@ -243,7 +243,7 @@ func goesWithOne(base model.Config, lease int, deadlines, retries []int) error {
 	var first error
 	for _, d := range deadlines {
 		for _, retry := range retries {
-			c := cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry}.Apply(base)
+			c := cost.CandidateOf(base).WithLease(lease, d, retry).Apply(base)
 			err := c.Validate()
 			if err == nil {
 				return nil
