@@ -47,6 +47,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	var candidateDeadlines, candidateRetries sweep.List
 	fs.Var(listValue{model.RenewDeadline, &candidateDeadlines, new(string)}, "candidate-renew-deadline", "with a renew deadline, the renew deadlines the recommendation tries with each candidate lease, combinations client-go refuses skipped: "+sweep.ListSyntax+" (default: the current one and 2, 3 and 4 times it)")
 	fs.Var(listValue{model.RetryPeriod, &candidateRetries, new(string)}, "candidate-retry-period", "with a renew deadline, the retry periods the recommendation tries with each candidate lease and renew deadline: "+sweep.ListSyntax+" (default: the current one and twice it)")
+	var listed []candidateEntry
+	fs.Var(candidateListValue{&listed, new(string)}, "candidate-list", "candidates by hand, ranked with the others, each free to change the node count, fencing and the trigger policy: "+candidateListSyntax+"; in a review file, a literal block (candidate_list: |), a candidate a line")
 	priceDelay := addPriceFlags(fs, &opt.Weights)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -170,6 +172,14 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return err
 			}
 		}
+		for _, e := range listed {
+			k, err := e.candidate(base, t)
+			if err != nil {
+				return err
+			}
+			opt.CandidateList = append(opt.CandidateList, k)
+		}
+		opt.Presets = presetsIn(t)
 		switch {
 		case t != 0 && fs.Changed("rounds-per-year"):
 			return usagef("--rounds-per-year goes only without --tick: with it, a year has %s rounds of %s", strconv.FormatFloat(t.RoundsPerYear(), 'f', -1, 64), t)
