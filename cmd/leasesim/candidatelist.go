@@ -27,11 +27,12 @@ const candidateListSyntax = "candidates, one a line or separated by ';', each KE
 const maxCandidateList = 1000
 
 // candidateEntry is one entry of --candidate-list, as written and read:
-// its text, the line of the list it is on (from 0), its number (from 1),
-// the preset it starts from, if any, and the settings it gives, in rounds.
+// its text, its number (from 1, which an error names, and where finds
+// its line by), the preset it starts from, if any, and the settings it
+// gives, in rounds.
 type candidateEntry struct {
 	text      string
-	line, n   int
+	n         int
 	preset    settings.Preset
 	hasPreset bool
 	set       []candidateSetting
@@ -110,7 +111,7 @@ func (v candidateListValue) resolve(t model.Tick) (string, error) {
 		if err != nil {
 			return et.text, &entryError{et.line, fmt.Sprintf("entry %d: %v", i+1, err)}
 		}
-		e.line, e.n = et.line, i+1
+		e.n = i + 1
 		*v.entries = append(*v.entries, e)
 	}
 	return *v.text, nil
@@ -201,8 +202,8 @@ func (e candidateEntry) candidate(base model.Config, t model.Tick) (cost.Candida
 // entry 3"), by its number.
 var candidateEntryAt = regexp.MustCompile(`--candidate-list entry (\d+)`)
 
-// entryLine is the line of the candidate list text that its entry the
-// message msg names is on (from 0), if msg names one.
+// entryLine is the line of the candidate list text that the entry msg
+// names is on (from 0), if msg names one.
 func entryLine(text, msg string) (int, bool) {
 	m := candidateEntryAt.FindStringSubmatch(msg)
 	if m == nil {
