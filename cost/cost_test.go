@@ -357,8 +357,9 @@ func TestRecommendEach(t *testing.T) {
 // mix for every candidate and pricing the yearly sums, with the persistent
 // trigger (delays) and candidates that ride out some of the outages
 // (handovers that differ by candidate): leases alone in the publication's
-// round model, and leases, renew deadlines and retry periods together,
-// every valid combination, with a renew deadline.
+// round model, leases, renew deadlines and retry periods together, every
+// valid combination, with a renew deadline, and a list by hand that also
+// changes the node count, fencing and the trigger policy.
 func TestRecommendBruteForce(t *testing.T) {
 	round := model.Default()
 	round.Nodes, round.Period, round.PersistentTrigger = 3, 5, true
@@ -368,11 +369,40 @@ func TestRecommendBruteForce(t *testing.T) {
 	for _, lease := range []int{3, 4, 6, 8, 11} {
 		for _, renewDeadline := range []int{2, 3, 5, 7} {
 			for _, retry := range []int{1, 2, 3} {
-				k := Candidate{lease, renewDeadline, retry}
+				k := CandidateOf(deadline).WithLease(lease, renewDeadline, retry)
 				if run := k.Apply(deadline); run.Validate() == nil {
 					triples = append(triples, k)
 				}
 			}
+		}
+	}
+	// A list by hand: the node count, fencing and the trigger policy
+	// changed one at a time, and leases without a two-leader margin, one
+	// fenced (which may be chosen) and one not (never).
+	with := func(edit func(*Candidate)) Candidate {
+		k := CandidateOf(deadline)
+		edit(&k)
+		return k
+	}
+	listed := []Candidate{
+		CandidateOf(deadline),
+		with(func(k *Candidate) { k.Nodes = 1 }),
+		with(func(k *Candidate) { k.Nodes = 5 }),
+		with(func(k *Candidate) { k.PersistentTrigger = false }),
+		with(func(k *Candidate) { k.CatchUpWindow = 4 }),
+		with(func(k *Candidate) { k.CatchUpOnce = true }),
+		with(func(k *Candidate) { k.IdempotencyKey = true }),
+		with(func(k *Candidate) { k.Overlap = model.OverlapSkip }),
+		with(func(k *Candidate) { k.Lease, k.Fencing = 4, true }),
+		with(func(k *Candidate) { k.Lease = 4 }),
+		with(func(k *Candidate) {
+			k.Lease, k.RenewDeadline, k.Nodes, k.Fencing, k.PersistentTrigger = 11, 7, 2, true, false
+		}),
+	}
+	for _, k := range listed {
+		if run := k.Apply(deadline); run.Validate() != nil {
+			err := run.Validate()
+			t.Fatalf("listed %+v: %v", k, err)
 		}
 	}
 	tests := []struct {
@@ -383,6 +413,7 @@ func TestRecommendBruteForce(t *testing.T) {
 	}{
 		{"leases", round, LeaseCandidates(round, []int{1, 2, 3, 4, 5, 6, 8, 10}), []MixEntry{{Outage: 2, Weight: 0.5}, {Outage: 4, Weight: 0.3}, {Outage: 9, Weight: 0.2}}},
 		{"triples", deadline, triples, []MixEntry{{Outage: 2, Weight: 0.5}, {Outage: 5, Weight: 0.3}, {Outage: 9, Weight: 0.2}}},
+		{"listed", deadline, listed, []MixEntry{{Outage: 2, Weight: 0.5}, {Outage: 5, Weight: 0.3}, {Outage: 9, Weight: 0.2}}},
 	}
 	const perYear, lines = 12, 1000
 	weights := []Weights{

@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"maps"
@@ -86,22 +87,69 @@ func MixOf(lengths []int) ([]MixEntry, error) {
 }
 
 // Candidate is one choice of the settings a review decides among: a
-// lease, a renew deadline and a retry period, in rounds. Without a renew
-// deadline (the publication's round model, RenewDeadline 0) only the lease
-// is chosen.
+// lease, a renew deadline and a retry period, in rounds, and the
+// deployment's node count, fencing and trigger policy, which a candidate
+// listed by hand may change. Without a renew deadline (the publication's
+// round model, RenewDeadline 0) a grid chooses only the lease.
 type Candidate struct {
 	Lease, RenewDeadline, RetryPeriod int
+
+	Nodes             int
+	Fencing           bool
+	PersistentTrigger bool
+	CatchUpWindow     int
+	CatchUpOnce       bool
+	IdempotencyKey    bool
+	Overlap           int
 }
 
 // CandidateOf is c's own settings as a candidate.
 func CandidateOf(c model.Config) Candidate {
-	return Candidate{Lease: c.Lease, RenewDeadline: c.RenewDeadline, RetryPeriod: c.RetryPeriod}
+	return Candidate{Lease: c.Lease, RenewDeadline: c.RenewDeadline, RetryPeriod: c.RetryPeriod,
+		Nodes: c.Nodes, Fencing: c.Fencing, PersistentTrigger: c.PersistentTrigger, CatchUpWindow: c.CatchUpWindow,
+		CatchUpOnce: c.CatchUpOnce, IdempotencyKey: c.IdempotencyKey, Overlap: c.Overlap}
 }
 
 // Apply returns c with k's settings.
 func (k Candidate) Apply(c model.Config) model.Config {
 	c.Lease, c.RenewDeadline, c.RetryPeriod = k.Lease, k.RenewDeadline, k.RetryPeriod
+	c.Nodes, c.Fencing, c.PersistentTrigger, c.CatchUpWindow = k.Nodes, k.Fencing, k.PersistentTrigger, k.CatchUpWindow
+	c.CatchUpOnce, c.IdempotencyKey, c.Overlap = k.CatchUpOnce, k.IdempotencyKey, k.Overlap
 	return c
+}
+
+// WithLease is k with a lease, a renew deadline and a retry period, its
+// other settings kept: a grid's candidate around the deployment's.
+func (k Candidate) WithLease(lease, renewDeadline, retryPeriod int) Candidate {
+	k.Lease, k.RenewDeadline, k.RetryPeriod = lease, renewDeadline, retryPeriod
+	return k
+}
+
+// Compare orders candidates by lease, renew deadline and retry period,
+// then by node count and the rest of the policy in Candidate's order,
+// false before true.
+func Compare(a, b Candidate) int {
+	return cmp.Or(cmp.Compare(a.Lease, b.Lease), cmp.Compare(a.RenewDeadline, b.RenewDeadline), cmp.Compare(a.RetryPeriod, b.RetryPeriod),
+		cmp.Compare(a.Nodes, b.Nodes), compareBool(a.Fencing, b.Fencing), compareBool(a.PersistentTrigger, b.PersistentTrigger),
+		cmp.Compare(a.CatchUpWindow, b.CatchUpWindow), compareBool(a.CatchUpOnce, b.CatchUpOnce),
+		compareBool(a.IdempotencyKey, b.IdempotencyKey), cmp.Compare(a.Overlap, b.Overlap))
+}
+
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
+// SamePolicy reports whether k and o have the same node count, fencing
+// and trigger policy, differing at most in their lease, renew deadline
+// and retry period, as a grid's candidates do.
+func (k Candidate) SamePolicy(o Candidate) bool {
+	return k.WithLease(0, 0, 0) == o.WithLease(0, 0, 0)
 }
 
 // Rank is the expected cost of one candidate over an outage mix, by the
@@ -325,8 +373,7 @@ func dominates(a, b Rank) bool {
 func LeaseCandidates(c model.Config, leases []int) []Candidate {
 	ks := make([]Candidate, len(leases))
 	for i, lease := range leases {
-		ks[i] = CandidateOf(c)
-		ks[i].Lease = lease
+		ks[i] = CandidateOf(c).WithLease(lease, c.RenewDeadline, c.RetryPeriod)
 	}
 	return ks
 }

@@ -136,6 +136,11 @@ func (e *RelationError) Flags(t Tick) string {
 	return e.format(t, func(p Param) string { return "--" + p.Flag() })
 }
 
+// Keys is the message with the parameters named as a CSV column and a
+// list of settings by hand name them, renew_deadline, and their values
+// written in the unit of t (Tick.FormatValue).
+func (e *RelationError) Keys(t Tick) string { return e.format(t, Param.Name) }
+
 func (e *RelationError) format(t Tick, name func(Param) string) string {
 	args := make([]any, 2*len(e.Params))
 	for i, p := range e.Params {

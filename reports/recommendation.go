@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -44,10 +45,16 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	if rv.varies() {
 		settings, align = "lease | renew deadline | retry period", "---|---|---"
 	}
+	if rv.policyVaries() {
+		settings, align = settings+" | nodes, fencing, trigger", align+"|---"
+	}
 	fmt.Fprintf(b, "| %s | missed lines a year | double lines a year | %s | handovers a year | %s |\n|%s|---:|---:|---:|---:|---:|\n", settings, delay, last, align)
 	front := cost.Pareto(ranks)
 	for i, r := range ranks {
 		lease := u.count(r.Lease)
+		if p := rv.PresetOf(r.Candidate); p != "" && rv.CandidateList != nil {
+			lease += " (" + p + ")"
+		}
 		if r.NoMargin {
 			lease += " (two leaders: no margin)"
 		}
@@ -56,6 +63,9 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		}
 		if rv.varies() {
 			lease += " | " + u.span(r.RenewDeadline) + " | " + u.span(r.RetryPeriod)
+		}
+		if rv.policyVaries() {
+			lease += " | " + cmp.Or(andList(rv.policy(r.Candidate, current.Candidate)), "as deployed")
 		}
 		mark := ""
 		switch {
@@ -150,17 +160,21 @@ func (rv review) recommended() []bool {
 // writeCandidatesCSV writes the decision as a table a CI job can gate on:
 // one row per candidate, its settings and two-leader margin (empty
 // without a renew deadline), its yearly figures and cost (empty without
-// prices), whether it is the current settings and whether report.md's answer
-// names it (recommended). With a tick, times are in seconds, under names
-// that say so.
+// prices), whether it is the current settings and whether report.md's
+// answer names it (recommended), then its node count, fencing and trigger
+// policy (policyParams, as a sweep's CSV writes them) and the preset its
+// lease settings are, if any. With a tick, times are in seconds, under
+// names that say so.
 func (rv review) writeCandidatesCSV(w io.Writer) error {
 	t, current := rv.Tick, rv.Current().Candidate
 	scale := 1.0
 	if t != 0 {
 		scale = t.Seconds(1)
 	}
-	b := fmt.Appendf(nil, "%s,%s,%s,%s,missed_lines_per_year,double_lines_per_year,handovers_per_year,cost_per_year,current,recommended\n",
+	b := fmt.Appendf(nil, "%s,%s,%s,%s,missed_lines_per_year,double_lines_per_year,handovers_per_year,cost_per_year,current,recommended,",
 		t.Name(model.Lease), t.Name(model.RenewDeadline), t.Name(model.RetryPeriod), strings.Replace(t.Name(model.Lease), "lease", "two_leader_margin", 1))
+	b = t.AppendNames(b, policyParams...)
+	b = append(b, "preset\n"...)
 	named := rv.recommended()
 	for i, r := range rv.Recommendation {
 		b = t.AppendValue(b, model.Lease, r.Lease)
@@ -176,7 +190,15 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 		if rv.Weights != (cost.Weights{}) {
 			b = fmt.Appendf(b, "%.6f", r.Cost(rv.Weights))
 		}
-		b = fmt.Appendf(b, ",%t,%t\n", r.Candidate == current, named[i])
+		b = fmt.Appendf(b, ",%t,%t,", r.Candidate == current, named[i])
+		c := r.Apply(rv.Base)
+		for j, p := range policyParams {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = t.AppendValue(b, p, c.Get(p))
+		}
+		b = fmt.Appendf(b, ",%s\n", rv.PresetOf(r.Candidate))
 	}
 	_, err := w.Write(b)
 	return err
@@ -361,31 +383,118 @@ func thousands(x float64, prec int) string {
 	return sign + b.String()
 }
 
-// varies reports whether the candidates differ in more than the lease:
-// then the table shows each one's renew deadline and retry period, and
+// varies reports whether the candidates differ in more than the lease
+// (in the renew deadline, the retry period or, listed by hand, the
+// policy: policyVaries): then the table shows each one's renew deadline and retry period, and
 // the answer names candidates as lease/renew deadline/retry period.
 func (rv review) varies() bool {
 	current := rv.Current()
 	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool {
-		return r.RenewDeadline != current.RenewDeadline || r.RetryPeriod != current.RetryPeriod
+		return r.RenewDeadline != current.RenewDeadline || r.RetryPeriod != current.RetryPeriod || !r.SamePolicy(current.Candidate)
 	})
 }
 
+// policyParams is the parameters a listed candidate may change beyond
+// the lease settings, in cost.Candidate's order: candidates.csv's last
+// columns but the preset.
+var policyParams = []model.Param{model.Nodes, model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap}
+
+// policyVaries reports whether some candidate changes the node count,
+// fencing or the trigger policy (a candidate listed by hand): then the
+// table shows what each changes, and the answer names it.
+func (rv review) policyVaries() bool {
+	current := rv.Current()
+	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool { return !r.SamePolicy(current.Candidate) })
+}
+
+// policy is what k changes against current beyond the lease settings,
+// in words: "2 nodes", "fencing", "no persistent trigger", "a catch-up
+// window of 1h0m0s", "overlap skip".
+func (rv review) policy(k, current cost.Candidate) []string {
+	u := unit{rv.Tick}
+	var ws []string
+	if k.Nodes != current.Nodes {
+		ws = append(ws, plural(k.Nodes, "node", "nodes"))
+	}
+	for _, f := range []struct {
+		on, was bool
+		what    string
+	}{{k.Fencing, current.Fencing, "fencing"}, {k.PersistentTrigger, current.PersistentTrigger, "persistent trigger"},
+		{k.CatchUpOnce, current.CatchUpOnce, "catch-up once"}, {k.IdempotencyKey, current.IdempotencyKey, "idempotency key"}} {
+		switch {
+		case f.on && !f.was:
+			ws = append(ws, f.what)
+		case !f.on && f.was:
+			ws = append(ws, "no "+f.what)
+		}
+	}
+	switch {
+	case k.CatchUpWindow == current.CatchUpWindow:
+	case k.CatchUpWindow == 0:
+		ws = append(ws, "no catch-up window")
+	default:
+		ws = append(ws, "a catch-up window of "+u.span(k.CatchUpWindow))
+	}
+	if k.Overlap != current.Overlap {
+		ws = append(ws, "overlap "+model.Overlap.Names()[k.Overlap])
+	}
+	return ws
+}
+
+// policyChanges is what setting k instead of current changes beyond the
+// lease settings, as instructions: "run 2 nodes", "turn on fencing",
+// "turn off the persistent trigger", "set the catch-up window to 1h0m0s",
+// "set the overlap policy to skip".
+func policyChanges(k, current cost.Candidate, u unit) []string {
+	var cs []string
+	if k.Nodes != current.Nodes {
+		cs = append(cs, "run "+plural(k.Nodes, "node", "nodes"))
+	}
+	for _, f := range []struct {
+		on, was bool
+		what    string
+	}{{k.Fencing, current.Fencing, "fencing"}, {k.PersistentTrigger, current.PersistentTrigger, "the persistent trigger"},
+		{k.CatchUpOnce, current.CatchUpOnce, "catch-up once"}, {k.IdempotencyKey, current.IdempotencyKey, "the idempotency key"}} {
+		switch {
+		case f.on && !f.was:
+			cs = append(cs, "turn on "+f.what)
+		case !f.on && f.was:
+			cs = append(cs, "turn off "+f.what)
+		}
+	}
+	switch {
+	case k.CatchUpWindow == current.CatchUpWindow:
+	case k.CatchUpWindow == 0:
+		cs = append(cs, "drop the catch-up window")
+	default:
+		cs = append(cs, "set the catch-up window to "+u.span(k.CatchUpWindow))
+	}
+	if k.Overlap != current.Overlap {
+		cs = append(cs, "set the overlap policy to "+model.Overlap.Names()[k.Overlap])
+	}
+	return cs
+}
+
 // name is how the answer names candidate k: its lease, or with varies
-// lease/renew deadline/retry period, "45s/40s/2s".
+// lease/renew deadline/retry period, "45s/40s/2s", and with policyVaries
+// what it changes beyond them, "45s/40s/2s with 2 nodes and fencing".
 func (rv review) name(k cost.Candidate) string {
 	u := unit{rv.Tick}
-	if !rv.varies() {
-		return u.span(k.Lease)
+	s := u.span(k.Lease)
+	if rv.varies() {
+		s += "/" + u.span(k.RenewDeadline) + "/" + u.span(k.RetryPeriod)
 	}
-	return u.span(k.Lease) + "/" + u.span(k.RenewDeadline) + "/" + u.span(k.RetryPeriod)
+	if p := rv.policy(k, rv.Current().Candidate); p != nil {
+		s += " with " + andList(p)
+	}
+	return s
 }
 
 // names lists some of the candidates all, in their order: the leases as
 // leaseNames writes them, or with varies each candidate's name, and
 // "every candidate" for all of three or more.
 func (rv review) names(some, all []cost.Rank) string {
-	if !rv.varies() {
+	if !rv.varies() && !rv.policyVaries() {
 		return leaseNames(unit{rv.Tick}, some, all)
 	}
 	if len(some) == len(all) && len(all) > 2 {
@@ -428,7 +537,9 @@ func (rv review) writeSettingsAnswer(b *strings.Builder) {
 // change says what setting k instead of current changes: "Raise the
 // renew deadline to 40s and the lease to 45s", the renew deadline first
 // (it decides which outages a leader rides out), then the lease and the
-// retry period.
+// retry period, then what it changes beyond them ("use 2 nodes and
+// fencing"); opened by the preset k's lease settings are, if they are
+// one and the current ones are not ("Use the openshift preset: raise …").
 func (rv review) change(k, current cost.Candidate) string {
 	u := unit{rv.Tick}
 	var raise, lower []string
@@ -450,7 +561,11 @@ func (rv review) change(k, current cost.Candidate) string {
 	if lower != nil {
 		parts = append(parts, "lower "+andList(lower))
 	}
+	parts = append(parts, policyChanges(k, current, u)...)
 	s := strings.Join(parts, ", and ")
+	if p := rv.PresetOf(k); p != "" && p != rv.PresetOf(current) {
+		s = "use the " + p + " preset: " + s
+	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
@@ -490,8 +605,11 @@ func (rv review) writeWhy(b *strings.Builder) {
 		}
 	}
 	var parts []string
-	if current.NoMargin {
+	switch {
+	case current.NoMargin && top.Margin > 0:
 		parts = append(parts, fmt.Sprintf("it leaves a two-leader margin of %s, where with the current settings a follower can take over before a cut-off leader gives up", u.span(top.Margin)))
+	case current.NoMargin: // fenced
+		parts = append(parts, "its fencing refuses a cut-off leader's stale work, where with the current settings a follower can take over before that leader gives up and both write")
 	}
 	if ridden != nil {
 		parts = append(parts, "it rides out "+andList(ridden)+", where the current settings hand over")

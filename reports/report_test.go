@@ -397,3 +397,114 @@ func TestCandidatesAgreeWithAnswer(t *testing.T) {
 		}
 	}
 }
+
+// TestListedCandidates: candidates listed by hand are ranked with the
+// grid's: report.md's table says what each changes beyond the lease
+// settings and which preset it is, candidates.csv gives the node count,
+// fencing, trigger policy and preset in its last columns, a listed lease
+// without a two-leader margin is recommended only fenced, and the
+// settings report.md's answer sets are candidates.csv's recommended row.
+func TestListedCandidates(t *testing.T) {
+	base := model.Default()
+	base.Nodes, base.Lease, base.Renewal, base.RetryPeriod, base.RenewDeadline, base.Jitter = 3, 15, 0, 2, 10, true
+	base.Outage, base.Start, base.Rounds, base.Period, base.BatchLen = 30, 61, 600, 120, 20
+	opt := study.DefaultReviewOptions(base)
+	opt.Tick = model.Tick(time.Second)
+	opt.RoundsPerYear, opt.Replicas = 1e4, 2 // a short year: the node-count study is not what is tested
+	opt.Mix = []cost.MixEntry{{Outage: 5, Weight: 0.6}, {Outage: 30, Weight: 0.3}, {Outage: 120, Weight: 0.1}}
+	opt.CandidateLeases, opt.CandidateRenewDeadlines, opt.CandidateRetryPeriods = []int{15}, []int{10}, []int{2}
+	opt.Presets = []study.Preset{{Name: "kubernetes", Lease: 15, RenewDeadline: 10, RetryPeriod: 2}, {Name: "openshift", Lease: 137, RenewDeadline: 107, RetryPeriod: 26}}
+	current := cost.CandidateOf(base)
+	with := func(edit func(*cost.Candidate)) cost.Candidate {
+		k := current
+		edit(&k)
+		return k
+	}
+	list := []cost.Candidate{
+		current.WithLease(45, 40, 2),
+		with(func(k *cost.Candidate) { *k = k.WithLease(45, 40, 2); k.Nodes = 2 }),
+		with(func(k *cost.Candidate) { k.PersistentTrigger = true }),
+		with(func(k *cost.Candidate) { k.Lease = 12 }),                   // a two-leader margin of 0
+		with(func(k *cost.Candidate) { k.Lease, k.Fencing = 12, true }),  // the same, fenced
+		with(func(k *cost.Candidate) { *k = k.WithLease(137, 107, 26) }), // openshift
+	}
+	// name is how report.md names a row of candidates.csv (these vary
+	// the node count, fencing and the persistent trigger).
+	name := func(f []string) string {
+		var times []string
+		for _, v := range f[:3] {
+			n, _ := strconv.Atoi(v)
+			times = append(times, (time.Duration(n) * time.Second).String())
+		}
+		n := strings.Join(times, "/")
+		var also []string
+		if f[10] != "3" {
+			also = append(also, f[10]+" nodes")
+		}
+		if f[11] == "true" {
+			also = append(also, "fencing")
+		}
+		if f[12] == "true" {
+			also = append(also, "persistent trigger")
+		}
+		if also != nil {
+			n += " with " + strings.Join(also, " and ")
+		}
+		return n
+	}
+	answer := regexp.MustCompile(`(?m)^\*\*([^*]+)\*\* \(([^)]+)\): `)
+	for _, tt := range []struct {
+		name     string
+		weights  cost.Weights
+		drop     int // a listed candidate left out, or -1
+		top, say string
+	}{
+		{"lines", cost.Weights{MissedLine: 1, DoubleLine: 5}, -1, "15s/10s/2s with persistent trigger", "Turn on the persistent trigger"},
+		{"handovers", cost.Weights{MissedLine: 0.01, Handover: 1000}, -1, "2m17s/1m47s/26s", "Use the openshift preset: raise the renew deadline to 1m47s, the lease to 2m17s and the retry period to 26s"},
+		{"fenced", cost.Weights{MissedLine: 1, DoubleLine: 5}, 2, "12s/10s/2s with fencing", "Lower the lease to 12s, and turn on fencing"},
+	} {
+		opt.Weights = tt.weights
+		opt.CandidateList = slices.Delete(slices.Clone(list), max(tt.drop, 0), max(tt.drop+1, 0))
+		rv, err := study.NewReview(context.Background(), base, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var md, csv bytes.Buffer
+		for _, f := range reports.Files(rv) {
+			switch f.Name {
+			case "report.md":
+				f.Write(&md)
+			case "candidates.csv":
+				f.Write(&csv)
+			}
+		}
+		m := answer.FindStringSubmatch(md.String())
+		if m == nil || m[1] != tt.say || m[2] != tt.top {
+			t.Errorf("%s: the answer %q, want **%s** (%s)", tt.name, m, tt.say, tt.top)
+		}
+		rows := strings.Split(strings.TrimSpace(csv.String()), "\n")
+		if !strings.HasSuffix(rows[0], ",current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,preset") || len(rows) != 2+len(opt.CandidateList) {
+			t.Fatalf("%s: candidates.csv %q", tt.name, rows)
+		}
+		var recommended []string
+		for _, row := range rows[1:] {
+			f := strings.Split(row, ",")
+			if f[9] == "true" {
+				recommended = append(recommended, name(f))
+			}
+			if f[9] == "true" && f[3] == "0" && f[11] != "true" {
+				t.Errorf("%s: %s: recommended without a two-leader margin or fencing", tt.name, row)
+			}
+			if want := map[string]string{"15": "kubernetes", "137": "openshift"}[f[0]]; f[17] != want {
+				t.Errorf("%s: %s: preset %q, want %q", tt.name, row, f[17], want)
+			}
+		}
+		if len(recommended) != 1 || recommended[0] != tt.top {
+			t.Errorf("%s: candidates.csv recommends %q, report.md %q", tt.name, recommended, tt.top)
+		}
+		if tt.name == "lines" && (!strings.Contains(md.String(), "| 12s (two leaders: no margin) | 10s | 2s | as deployed |") || !strings.Contains(md.String(), "| **15s (kubernetes) (current)** | 10s | 2s | as deployed |") ||
+			!strings.Contains(md.String(), "| 45s | 40s | 2s | 2 nodes |")) {
+			t.Errorf("%s: the table:\n%.2000s", tt.name, md.String())
+		}
+	}
+}

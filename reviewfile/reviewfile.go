@@ -58,7 +58,7 @@ func Keys() []Key {
 	add("schedule", "period", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap")
 	add("failures", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds",
 		"down", "down-from", "pause", "crash", "release", "partition", "black-hole", "drift", "uptime", "downtime")
-	add("candidates", "candidates", "candidate-renew-deadline", "candidate-retry-period")
+	add("candidates", "candidates", "candidate-renew-deadline", "candidate-retry-period", "candidate-list")
 	add("prices", "cost-missed-line", "cost-double-line", "cost-delay-hour", "cost-handover")
 	add("study", "seed", "replicas", "precision", "max-replicas")
 	for i, k := range keys {
@@ -107,6 +107,20 @@ type Setting struct {
 	Key
 	Value string // as written
 	Line  int
+	// Literal says the value is a literal block (key: |), whose lines
+	// are the file's lines after Line, newlines kept: a list written a
+	// line an item.
+	Literal bool
+}
+
+// LineOf is the file's line of line i (from 0) of the value: of a
+// literal block, the i-th line after the key's; of any other value,
+// whose lines YAML joins, the key's line.
+func (s Setting) LineOf(i int) int {
+	if s.Literal {
+		return s.Line + 1 + i
+	}
+	return s.Line
 }
 
 // Arg is the setting's value as the flag takes it from the working
@@ -150,7 +164,7 @@ func (e *Error) Error() string {
 // none needs one), a section or key that is not one of Keys, a section or
 // key given twice, or a value that is not a single scalar (a list of
 // leases is written as on the command line, "10s:60s:5s", not as a YAML
-// list). A leading UTF-8 byte order mark is accepted, as in every file
+// list; a list of candidates as a literal block, a candidate a line). A leading UTF-8 byte order mark is accepted, as in every file
 // leasesim reads.
 func Parse(r io.Reader) ([]Setting, error) {
 	text, err := io.ReadAll(r)
@@ -209,7 +223,7 @@ func Parse(r io.Reader) ([]Setting, error) {
 				return nil, &Error{v.Line, fmt.Sprintf("%s.%s: want one value, as --%s takes it", key.Section, key.Name, key.Flag)}
 			}
 			seen[key] = true
-			settings = append(settings, Setting{key, v.Value, v.Line})
+			settings = append(settings, Setting{key, v.Value, v.Line, v.Style&yaml.LiteralStyle != 0})
 		}
 	}
 	return settings, nil

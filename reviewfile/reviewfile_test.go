@@ -170,3 +170,20 @@ func TestArg(t *testing.T) {
 		}
 	}
 }
+
+// TestLineOf: a literal block's lines are the file's lines after its
+// key's; a plain or folded value's lines, which YAML joins, are the key's.
+func TestLineOf(t *testing.T) {
+	got, err := reviewfile.Parse(strings.NewReader("candidates:\n  candidates: 15s\n  candidate_list: |\n    lease=45s\n\n    preset=openshift\n  candidate_retry_period: >\n    2s\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		setting, line, want int
+		literal             bool
+	}{{0, 0, 2, false}, {1, 0, 4, true}, {1, 2, 6, true}, {2, 0, 7, false}} {
+		if s := got[tt.setting]; s.Literal != tt.literal || s.LineOf(tt.line) != tt.want {
+			t.Errorf("%s: literal %t, line %d of it at %d; want %t, %d", s.Name, s.Literal, tt.line, s.LineOf(tt.line), tt.literal, tt.want)
+		}
+	}
+}

@@ -1,7 +1,6 @@
 package study
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -117,7 +116,39 @@ type ReviewOptions struct {
 	// own settings among them. Without a renew deadline in the base (the
 	// publication's round model) only the lease varies.
 	CandidateLeases, CandidateRenewDeadlines, CandidateRetryPeriods []int
-	Weights                                                         cost.Weights
+	// CandidateList is candidates listed by hand, each valid with the
+	// base's other settings (model.Config.Validate): ranked with the
+	// grid's, and free to change the node count, fencing and the trigger
+	// policy, which the grid's keep.
+	CandidateList []cost.Candidate
+	// Presets is the lease presets in rounds of Tick, by name: a
+	// candidate whose lease settings are a preset's is named for it
+	// (PresetOf).
+	Presets []Preset
+	Weights cost.Weights
+
+	// Progress, if not nil, is told as each step of NewReview begins: how
+	// many of its total steps are done, and what the next computes, as
+	// "the node-count study", for a progress display.
+	Progress func(done, total int, step string)
+}
+
+// Preset is a lease preset's settings in rounds: its name, lease, renew
+// deadline and retry period.
+type Preset struct {
+	Name                              string
+	Lease, RenewDeadline, RetryPeriod int
+}
+
+// PresetOf is the name of the preset whose lease, renew deadline and
+// retry period are k's, or "" if none's are.
+func (rv *Review) PresetOf(k cost.Candidate) string {
+	for _, p := range rv.Presets {
+		if p.Lease == k.Lease && p.RenewDeadline == k.RenewDeadline && p.RetryPeriod == k.RetryPeriod {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 // DefaultRenewDeadlines is the renew deadlines the review tries by
@@ -145,11 +176,12 @@ func DefaultRetryPeriods(base model.Config) []int {
 
 // Candidates is every combination of leases, renew deadlines and retry
 // periods that goes with base's other settings (model.Config.Validate),
-// base's own settings among them, ordered by lease, renew deadline, then
-// retry period, and how many combinations were skipped. Without a renew
-// deadline in base, only the leases vary: the renew deadlines and retry
-// periods given are not used.
-func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int) (ks []cost.Candidate, skipped int) {
+// base's own settings among them, and the candidates listed, ordered by
+// cost.Compare (lease, renew deadline, retry period, then the rest), each
+// once, and how many combinations were skipped. Without a renew deadline
+// in base, only the leases vary: the renew deadlines and retry periods
+// given are not used. The listed candidates are taken as they are.
+func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int, listed ...cost.Candidate) (ks []cost.Candidate, skipped int) {
 	if base.RenewDeadline == 0 {
 		renewDeadlines, retryPeriods = []int{0}, []int{base.RetryPeriod}
 	}
@@ -157,7 +189,7 @@ func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int) (
 	for _, lease := range leases {
 		for _, d := range renewDeadlines {
 			for _, retry := range retryPeriods {
-				k := cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry}
+				k := current.WithLease(lease, d, retry)
 				if c := k.Apply(base); c.Validate() != nil {
 					skipped++
 					continue
@@ -166,12 +198,8 @@ func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int) (
 			}
 		}
 	}
-	if !slices.Contains(ks, current) {
-		ks = append(ks, current)
-	}
-	slices.SortFunc(ks, func(a, b cost.Candidate) int {
-		return cmp.Or(cmp.Compare(a.Lease, b.Lease), cmp.Compare(a.RenewDeadline, b.RenewDeadline), cmp.Compare(a.RetryPeriod, b.RetryPeriod))
-	})
+	ks = append(append(ks, current), listed...)
+	slices.SortFunc(ks, cost.Compare)
 	return slices.Compact(ks), skipped
 }
 
@@ -188,7 +216,7 @@ func (rv *Review) candidates() ([]cost.Candidate, int) {
 	if retries == nil {
 		retries = DefaultRetryPeriods(rv.Base)
 	}
-	return Candidates(rv.Base, leases, deadlines, retries)
+	return Candidates(rv.Base, leases, deadlines, retries, rv.CandidateList...)
 }
 
 // DefaultReviewOptions returns the report's defaults for base: the publication's
@@ -256,6 +284,14 @@ const (
 // cancelled.
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
 	rv := &Review{Base: base, ReviewOptions: opt, Ranges: NewRanges(base)}
+	done := 0
+	step := func(name string) {
+		if opt.Progress != nil {
+			opt.Progress(done, reviewSteps, name)
+		}
+		done++
+	}
+	step("the measure table")
 	var err error
 	if rv.Measure, err = NewMeasure(base, opt.Seed, opt.Incident); err != nil {
 		return nil, err
@@ -277,6 +313,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		rv.Arrangements = append(rv.Arrangements, Result{a.Apply(base), rv.Measure.Arrangements[i]})
 	}
 	plain := Arrangements()[0].Apply(base)
+	step("the lease sweep and the heat map")
 	for _, lease := range rv.Ranges.Leases {
 		for _, outage := range []int{rv.Ranges.Long, rv.Ranges.Short} {
 			if err := add(&rv.LeaseSweep, plain, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
@@ -293,6 +330,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	for h := 1; h <= MaxPlotHandover; h++ {
 		plotRates = append(plotRates, float64(h))
 	}
+	step("the cost section")
 	for i, v := range []Arrangement{Arrangements()[0], Arrangements()[2]} {
 		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch, Tick: opt.Tick, Seed: opt.Seed, Incident: opt.Incident}, cost.Window, cost.Phase)
 		if err != nil {
@@ -306,15 +344,18 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		e.Weight = 1
 		mixes = append(mixes, []cost.MixEntry{e})
 	}
+	step("the recommendation")
 	ks, skipped := rv.candidates()
 	all, err := cost.RecommendEach(ctx, base, rv.Seed, ks, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
 	if err != nil {
 		return nil, err
 	}
 	rv.Recommendation, rv.ByOutage, rv.Skipped = all[0], all[1:], skipped
+	step("what moves the answer")
 	if rv.Sensitivity, err = rv.sensitivity(ctx); err != nil {
 		return nil, err
 	}
+	step("the timeline")
 	var event model.Schedule = plain.Schedule()
 	if opt.Incident != nil {
 		event = opt.Incident
@@ -327,6 +368,7 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 			return nil, err
 		}
 	}
+	step("the zone study")
 	for nodes := ZoneDown(base); nodes <= MostNodes(base); nodes++ {
 		for _, quorum := range []bool{false, true} {
 			if err := add(&rv.Zone, plain, func(c *model.Config) { c.Nodes, c.Down, c.Quorum = nodes, ZoneDown(base), quorum }); err != nil {
@@ -334,8 +376,12 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 			}
 		}
 	}
+	step("the node-count study")
 	return rv, rv.studyNodes(ctx, plain)
 }
+
+// reviewSteps is the number of steps NewReview tells Progress of.
+const reviewSteps = 8
 
 // recommend ranks the candidates, the base's settings among them, in
 // Candidates' order, for the deployment c (the base, or the base with one
@@ -441,9 +487,10 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 	return vs, nil
 }
 
-// Current returns the recommendation's row of the base lease.
+// Current returns the recommendation's row of the base's settings.
 func (rv *Review) Current() cost.Rank {
-	i := slices.IndexFunc(rv.Recommendation, func(r cost.Rank) bool { return r.Lease == rv.Base.Lease })
+	current := cost.CandidateOf(rv.Base)
+	i := slices.IndexFunc(rv.Recommendation, func(r cost.Rank) bool { return r.Candidate == current })
 	return rv.Recommendation[i]
 }
 

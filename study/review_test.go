@@ -275,34 +275,40 @@ func TestIncidentReview(t *testing.T) {
 // TestCandidates: the grid of leases, renew deadlines and retry periods
 // keeps the combinations client-go accepts with jitter (a renew deadline
 // shorter than the lease and longer than 1.2 retry periods), counts the
-// rest, and adds the current settings; without a renew deadline only the
-// lease varies.
+// rest, and adds the current settings and the candidates listed; without
+// a renew deadline only the lease varies.
 func TestCandidates(t *testing.T) {
 	deadline := model.Default()
 	deadline.Renewal, deadline.Jitter, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod = 0, true, 7, 3, 1
 	round := model.Default()
 	round.Lease = 4
-	k := func(lease, d, retry int) cost.Candidate {
-		return cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry}
-	}
+	k := func(lease, d, retry int) cost.Candidate { return cost.CandidateOf(deadline).WithLease(lease, d, retry) }
+	r := func(lease int) cost.Candidate { return cost.CandidateOf(round).WithLease(lease, 0, round.RetryPeriod) }
+	two, fenced := k(6, 3, 1), k(4, 3, 1) // listed: 2 nodes; fencing and no persistent trigger
+	two.Nodes, fenced.Fencing, fenced.PersistentTrigger = 2, true, !fenced.PersistentTrigger
 	tests := []struct {
 		name                   string
 		base                   model.Config
 		leases, deadlines, rps []int
+		listed                 []cost.Candidate
 		want                   []cost.Candidate
 		skipped                int
 	}{
-		{"triples", deadline, []int{6, 3, 4}, []int{2, 3, 5}, []int{1, 2}, []cost.Candidate{
+		{"triples", deadline, []int{6, 3, 4}, []int{2, 3, 5}, []int{1, 2}, nil, []cost.Candidate{
 			k(3, 2, 1),
 			k(4, 2, 1), k(4, 3, 1), k(4, 3, 2),
 			k(6, 2, 1), k(6, 3, 1), k(6, 3, 2), k(6, 5, 1), k(6, 5, 2),
 			k(7, 3, 1), // the current settings
 		}, 9},
-		{"current in the grid", deadline, []int{7}, []int{3}, []int{1, 3}, []cost.Candidate{k(7, 3, 1)}, 1},
-		{"round model", round, []int{2, 8}, []int{2, 3}, []int{1, 2}, []cost.Candidate{k(2, 0, round.RetryPeriod), k(4, 0, round.RetryPeriod), k(8, 0, round.RetryPeriod)}, 0},
+		{"current in the grid", deadline, []int{7}, []int{3}, []int{1, 3}, nil, []cost.Candidate{k(7, 3, 1)}, 1},
+		{"round model", round, []int{2, 8}, []int{2, 3}, []int{1, 2}, nil, []cost.Candidate{r(2), r(4), r(8)}, 0},
+		// Listed ones join the grid, in order, each once (the current
+		// settings and a grid's candidate listed again).
+		{"listed", deadline, []int{4, 6}, []int{3}, []int{1}, []cost.Candidate{two, k(7, 3, 1), fenced, k(6, 3, 1)},
+			[]cost.Candidate{k(4, 3, 1), fenced, two, k(6, 3, 1), k(7, 3, 1)}, 0},
 	}
 	for _, tt := range tests {
-		got, skipped := study.Candidates(tt.base, tt.leases, tt.deadlines, tt.rps)
+		got, skipped := study.Candidates(tt.base, tt.leases, tt.deadlines, tt.rps, tt.listed...)
 		if !slices.Equal(got, tt.want) || skipped != tt.skipped {
 			t.Errorf("%s: %v, %d skipped; want %v, %d", tt.name, got, skipped, tt.want, tt.skipped)
 		}

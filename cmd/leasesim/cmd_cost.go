@@ -122,6 +122,12 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err := priceDelay(in.Tick); err != nil {
 			return err
 		}
+		configs := make([]model.Config, len(in.Leases))
+		for i, lease := range in.Leases {
+			configs[i] = in.Config
+			configs[i].Lease = lease
+		}
+		std.warnMargins(configs, func(i int) string { return "lease " + in.Tick.FormatValue(model.Lease, in.Leases[i]) }, in.Tick)
 		ranks, err := cost.Recommend(ctx, in.Config, in.Seed, cost.LeaseCandidates(in.Config, in.Leases), in.Mix, in.EventsPerYear, float64(in.LinesPerBatch))
 		switch {
 		case ctx.Err() != nil:

@@ -47,6 +47,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	var candidateDeadlines, candidateRetries sweep.List
 	fs.Var(listValue{model.RenewDeadline, &candidateDeadlines, new(string)}, "candidate-renew-deadline", "with a renew deadline, the renew deadlines the recommendation tries with each candidate lease, combinations client-go refuses skipped: "+sweep.ListSyntax+" (default: the current one and 2, 3 and 4 times it)")
 	fs.Var(listValue{model.RetryPeriod, &candidateRetries, new(string)}, "candidate-retry-period", "with a renew deadline, the retry periods the recommendation tries with each candidate lease and renew deadline: "+sweep.ListSyntax+" (default: the current one and twice it)")
+	var listed []candidateEntry
+	fs.Var(candidateListValue{&listed, new(string)}, "candidate-list", "candidates by hand, ranked with the others, each free to change the node count, fencing and the trigger policy: "+candidateListSyntax+"; in a review file, a literal block (candidate_list: |), a candidate a line")
 	priceDelay := addPriceFlags(fs, &opt.Weights)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -170,6 +172,14 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return err
 			}
 		}
+		for _, e := range listed {
+			k, err := e.candidate(base, t)
+			if err != nil {
+				return err
+			}
+			opt.CandidateList = append(opt.CandidateList, k)
+		}
+		opt.Presets = presetsIn(t)
 		switch {
 		case t != 0 && fs.Changed("rounds-per-year"):
 			return usagef("--rounds-per-year goes only without --tick: with it, a year has %s rounds of %s", strconv.FormatFloat(t.RoundsPerYear(), 'f', -1, 64), t)
@@ -199,6 +209,17 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case opt.Precision > 0 && opt.MaxReplicas < opt.Replicas:
 			return usagef("--max-replicas %d is fewer than --replicas %d, the replicas run at a time", opt.MaxReplicas, opt.Replicas)
 		}
+		// On a terminal, a bar of the review's steps and then the writing
+		// of its files, one step more.
+		begin, hide := stepProgress(std.err, "report")
+		defer hide()
+		steps := 0
+		if begin != nil {
+			opt.Progress = func(done, total int, step string) {
+				steps = total + 1
+				begin(done, steps, step)
+			}
+		}
 		rv, err := study.NewReview(ctx, base, opt)
 		switch {
 		case ctx.Err() != nil:
@@ -206,11 +227,16 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return usage(err)
 		}
+		hide()
 		std.warn(base, t)
 		for _, w := range rv.Warnings() {
 			fmt.Fprintf(std.err, "leasesim report: warning: %s\n", w)
 		}
+		if begin != nil {
+			begin(steps-1, steps, "writing the plots and tables")
+		}
 		return reports.WriteDir(ctx, rv, *out, func() error {
+			hide()
 			_, err := fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)
 			return err
 		})
@@ -227,7 +253,7 @@ func goesWithOne(base model.Config, lease int, deadlines, retries []int) error {
 	var first error
 	for _, d := range deadlines {
 		for _, retry := range retries {
-			c := cost.Candidate{Lease: lease, RenewDeadline: d, RetryPeriod: retry}.Apply(base)
+			c := cost.CandidateOf(base).WithLease(lease, d, retry).Apply(base)
 			err := c.Validate()
 			if err == nil {
 				return nil

@@ -36,7 +36,7 @@ func TestGridSkips(t *testing.T) {
 		{"sweep --renewal 0 --renew-deadline 0", 2, "--renewal 0 (never re-read) needs a --renew-deadline above 0", 0},
 		{"montecarlo --lease 2,5 --renew-deadline 3 --replicas 8 --rounds 500", 0, "skipped 1 of the 2 configurations: their flags' values do not go together; the first: " + lease, 0},
 		{"montecarlo --lease 2,3 --renew-deadline 3 --replicas 8 --rounds 500", 2, "none of the 2 configurations goes together; the first: " + lease, 0},
-		{"recommend --lease 2:6 --renew-deadline 3", 0, "skipped 2 of the 5 leases: their flags' values do not go together; the first: " + lease, 0},
+		{"recommend --lease 2:6 --renew-deadline 3 --fencing", 0, "skipped 2 of the 5 leases: their flags' values do not go together; the first: " + lease, 0},
 		{"recommend --lease 2:3 --renew-deadline 3", 2, "none of the 2 leases goes together; the first: " + lease, 0},
 		{"replay --lease 2,5 --renew-deadline 3 " + inc, 0, "skipped 1 of the 2 settings: their flags' values do not go together; the first: " + lease, 0},
 		{"replay --lease 2,3 --renew-deadline 3 " + inc, 2, "none of the 2 settings goes together; the first: " + lease, 0},

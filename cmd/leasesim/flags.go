@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -303,7 +304,12 @@ func resolveTimes(fs *pflag.FlagSet) error {
 				}
 				e = fmt.Errorf("%v%s; durations such as %s need --tick", e, unit, text)
 			}
-			err = &flagError{f.Name, fmt.Sprintf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)}
+			fe := &flagError{flag: f.Name, msg: fmt.Sprintf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)}
+			var ee *entryError
+			if errors.As(e, &ee) {
+				fe.line, fe.hasLine = ee.line, true
+			}
+			err = fe
 		}
 	})
 	if err != nil {
@@ -385,8 +391,13 @@ func realTimeDefaults(fs *pflag.FlagSet) []string {
 
 // flagError is a value its flag refuses, found once the length of a round
 // is known: the flag's name, so that a value from a review file can be
-// traced to its line, and pflag's message.
-type flagError struct{ flag, msg string }
+// traced to its line, pflag's message and, for a value of several lines
+// (a candidate list), the line of it that is refused, from 0.
+type flagError struct {
+	flag, msg string
+	line      int
+	hasLine   bool
+}
 
 func (e *flagError) Error() string { return e.msg }
 

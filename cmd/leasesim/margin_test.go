@@ -10,7 +10,8 @@ import (
 // TestTwoLeaderWarnings: settings that leave no two-leader margin
 // (openshift-sno's 270s lease beside its 60s retry period and 240s renew
 // deadline) are warned of by every command that runs them, once, on
-// standard error; the report opens with the warning and recommends no
+// standard error (recommend names the first lease it lists that leaves none);
+// the report opens with the warning and recommends no
 // such lease; recommend never chooses one.
 func TestTwoLeaderWarnings(t *testing.T) {
 	t.Parallel()
@@ -35,13 +36,21 @@ func TestTwoLeaderWarnings(t *testing.T) {
 		t.Errorf("with fencing: %q, want no two-leader warning", stderr)
 	}
 
-	_, stdout, _ := runCmd(t, "recommend", "--preset", "openshift-sno", "--lease", "4m10s,4m30s,5m10s", "--outage-mix", "1m:1", "--period", "1h", "--cost-missed-line", "1")
-	if !strings.Contains(stdout, "no two-leader margin, so never chosen: 4m10s, 4m30s") || !strings.Contains(stdout, "cheapest lease: 5m10s") {
-		t.Errorf("recommend: %s", stdout)
+	_, stdout, stderr := runCmd(t, "recommend", "--preset", "openshift-sno", "--lease", "4m10s,4m30s,5m10s", "--outage-mix", "1m:1", "--period", "1h", "--cost-missed-line", "1")
+	const recommendWarning = "leasesim recommend: warning: lease 4m10s (and 1 more of the 3 settings): two leaders: the lease 4m10s is not longer than the retry period 1m0s and the renew deadline 4m0s together (a two-leader margin of -50s)"
+	if !strings.Contains(stdout, "no two-leader margin, so never chosen: 4m10s, 4m30s") || !strings.Contains(stdout, "cheapest lease: 5m10s") ||
+		!strings.HasPrefix(stderr, recommendWarning) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("recommend: stdout %s, stderr %q, want it to begin %q", stdout, stderr, recommendWarning)
 	}
-	_, stdout, _ = runCmd(t, "recommend", "--preset", "openshift-sno", "--lease", "4m10s,4m30s", "--outage-mix", "1m:1", "--period", "1h", "--cost-missed-line", "1")
-	if !strings.Contains(stdout, "no lease is safe") || strings.Contains(stdout, "cheapest") {
-		t.Errorf("recommend with no safe lease: %s", stdout)
+	_, stdout, stderr = runCmd(t, "recommend", "--preset", "openshift-sno", "--lease", "4m10s,4m30s", "--outage-mix", "1m:1", "--period", "1h", "--cost-missed-line", "1")
+	if !strings.Contains(stdout, "no lease is safe") || strings.Contains(stdout, "cheapest") || strings.Count(stderr, "two-leader margin") != 1 {
+		t.Errorf("recommend with no safe lease: stdout %s, stderr %q", stdout, stderr)
+	}
+	if _, _, stderr := runCmd(t, "recommend", "--preset", "openshift-sno", "--fencing", "--lease", "4m10s,5m10s", "--outage-mix", "1m:1", "--period", "1h"); strings.Contains(stderr, "two leaders") {
+		t.Errorf("recommend with fencing: %q, want no two-leader warning", stderr)
+	}
+	if _, _, stderr := runCmd(t, "recommend", "--preset", "openshift-sno", "--lease", "5m10s", "--outage-mix", "1m:1", "--period", "1h"); strings.Contains(stderr, "two leaders") {
+		t.Errorf("recommend of a lease with a margin: %q, want no two-leader warning", stderr)
 	}
 
 	dir := t.TempDir()

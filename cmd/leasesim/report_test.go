@@ -200,3 +200,75 @@ func TestReportIncident(t *testing.T) {
 		t.Errorf("--epoch alone: exit %d, %q", code, stderr)
 	}
 }
+
+// TestCandidateList: a review file's candidates.candidate_list (a literal
+// block, a candidate a line) and --candidate-list give candidates by
+// hand, ranked with the grid's: candidates.csv has a row each, with its
+// node count, fencing, trigger and preset; a bad entry is one line naming
+// the file's line of that entry and what it accepts, exit 2, and nothing
+// written.
+func TestCandidateList(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	review := filepath.Join(dir, "review.yaml")
+	text := func(entry string) string {
+		return "deployment:\n  preset: kubernetes\n  nodes: 3\nschedule:\n  period: 1h\nfailures:\n  outage: 30s\n  start: 59m50s\n  rounds: 1h30m\n" +
+			"candidates:\n  candidates: 15s\n  candidate_renew_deadline: 10s\n  candidate_retry_period: 2s\n  candidate_list: |\n" +
+			"    lease=45s renew_deadline=40s   # the deadline, not the lease\n    preset=openshift\n" + entry + "\n" +
+			"prices:\n  cost_missed_line: 1\nstudy:\n  replicas: 2\n"
+	}
+	out := filepath.Join(dir, "out")
+	if err := os.WriteFile(review, []byte(text("    nodes=5, fencing=true")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCmd(t, "report", "--out", out, review); code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	csv, _ := os.ReadFile(filepath.Join(out, "candidates.csv"))
+	rows := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	want := []string{ // the columns but the figures
+		"lease_s,renew_deadline_s,retry_period_s,two_leader_margin_s,current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,preset",
+		"15,10,2,3,true,false,3,false,false,0,false,false,allow,kubernetes",
+		"15,10,2,3,false,true,5,true,false,0,false,false,allow,kubernetes", // more followers poll: a takeover comes sooner
+		"45,40,2,3,false,false,3,false,false,0,false,false,allow,",
+		"137,107,26,4,false,false,3,false,false,0,false,false,allow,openshift",
+	}
+	var got []string
+	for _, row := range rows {
+		f := strings.Split(row, ",")
+		got = append(got, strings.Join(append(f[:4:4], f[8:]...), ","))
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("candidates.csv:\n%s\nwant (but the figures):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	for _, tt := range []struct{ entry, want string }{
+		// The entry's own line (17), for a value refused as read and for
+		// one refused beside the deployment's settings.
+		{"    lease=10s", ":17: candidates.candidate_list: --candidate-list entry 3 (lease=10s): lease 10s must be longer than renew_deadline 10s, as client-go requires (leaseDuration must be greater than renewDeadline)"},
+		{"    renew_deadline=20s retry_period=17s", ":17: candidates.candidate_list: --candidate-list entry 3 (renew_deadline=20s retry_period=17s): lease 15s must be longer than renew_deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)"},
+		{"    lease=45s renew_deadline=40s retry_period=34s", ":17: candidates.candidate_list: --candidate-list entry 3 (lease=45s renew_deadline=40s retry_period=34s): renew_deadline 40s must be longer than 1.2 × retry_period 34s, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)"},
+		{"    lease=ten", `:17: candidates.candidate_list: invalid argument "lease=ten" for "--candidate-list" flag: entry 3: lease "ten": want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
+		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap`},
+		{"    preset=k8s", `:17: candidates.candidate_list: invalid argument "preset=k8s" for "--candidate-list" flag: entry 3: preset "k8s": want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
+		{"    nodes=2 nodes=3", `:17: candidates.candidate_list: invalid argument "nodes=2 nodes=3" for "--candidate-list" flag: entry 3: nodes is given twice: want each key once`},
+	} {
+		if err := os.WriteFile(review, []byte(text(tt.entry)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		bad := filepath.Join(dir, "bad")
+		code, stdout, stderr := runCmd(t, "report", "--out", bad, review)
+		if code != exitUsage || stdout != "" || stderr != "leasesim report: "+review+tt.want+"\n" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q\nwant %q", tt.entry, code, stdout, stderr, review+tt.want)
+		}
+		if _, err := os.Stat(bad); err == nil {
+			t.Errorf("%q: refused, yet wrote %s", tt.entry, bad)
+		}
+	}
+
+	// On the command line: entries separated by ';', named by number.
+	code, _, stderr := runCmd(t, "report", "--out", filepath.Join(dir, "cli"), "--preset", "kubernetes", "--candidate-list", "lease=45s renew_deadline=40s; lease=9s")
+	if want := "leasesim report: --candidate-list entry 2 (lease=9s): lease 9s must be longer than renew_deadline 10s, as client-go requires (leaseDuration must be greater than renewDeadline)\n"; code != exitUsage || stderr != want {
+		t.Errorf("--candidate-list: exit %d, stderr %q, want %q", code, stderr, want)
+	}
+}

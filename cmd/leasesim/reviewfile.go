@@ -57,7 +57,11 @@ func applyReviewFile(fs *pflag.FlagSet) (func(string) string, error) {
 		for _, m := range flagName.FindAllStringSubmatch(msg, -1) {
 			if s, ok := from[m[1]]; ok && !seen[m[1]] {
 				seen[m[1]] = true
-				at = append(at, fmt.Sprintf("%s:%d: %s.%s", path, s.Line, s.Section, s.Name))
+				line := s.Line
+				if i, ok := entryLine(s.Value, msg); ok && m[1] == "candidate-list" {
+					line = s.LineOf(i)
+				}
+				at = append(at, fmt.Sprintf("%s:%d: %s.%s", path, line, s.Section, s.Name))
 			}
 		}
 		if len(at) == 0 {
@@ -71,7 +75,11 @@ func applyReviewFile(fs *pflag.FlagSet) (func(string) string, error) {
 	var bad *flagError
 	if errors.As(err, &bad) {
 		if s, ok := from[bad.flag]; ok {
-			return nil, usagef("%s:%d: %s.%s: %s", path, s.Line, s.Section, s.Name, bad.msg)
+			line := s.Line
+			if bad.hasLine {
+				line = s.LineOf(bad.line)
+			}
+			return nil, usagef("%s:%d: %s.%s: %s", path, line, s.Section, s.Name, bad.msg)
 		}
 	}
 	if err != nil {
