@@ -248,7 +248,14 @@ func (rv review) writeSensitivity(b *strings.Builder) {
 				return "none safe"
 			}
 			named := rv.names(cheapest, ranks)
-			if rv.varies() && len(cheapest) > 1 && len(cheapest) < len(ranks) { // the first, as the answer sets it, and how many tie
+			current := slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == rv.Current().Candidate })
+			switch {
+			case len(cheapest) == len(ranks):
+			case current && len(cheapest) == 1:
+				named = "the current " + rv.name(rv.Current().Candidate)
+			case current: // kept, as the answer keeps it, and how many tie
+				named = fmt.Sprintf("the current %s and %d as cheap", rv.name(rv.Current().Candidate), len(cheapest)-1)
+			case rv.varies() && len(cheapest) > 1: // the first, as the answer sets it, and how many tie
 				named = fmt.Sprintf("%s and %d as cheap", rv.name(cheapest[0].Candidate), len(cheapest)-1)
 			}
 			return fmt.Sprintf("%s, %s a year", named, thousands(cheapest[0].Cost(rv.Weights), 1))
