@@ -307,17 +307,20 @@ func (rv review) drawHeatMap(dc draw.Canvas) error {
 }
 
 // drawCost: missed and duplicate invoice lines per year against outage
-// events per year, by both methods, plain and with fencing + persistent trigger.
+// events per year, by both methods, as deployed and with fencing +
+// persistent trigger.
 func (rv review) drawCost(dc draw.Canvas) error {
 	type key struct {
 		m     cost.Method
-		fence bool
+		fence bool // the second of rv.Cost: fencing + persistent trigger
 	}
 	missed, double := map[key]plotter.XYs{}, map[key]plotter.XYs{}
-	for _, p := range rv.Projections() {
-		k := key{p.Method, p.Config.Fencing}
-		missed[k] = append(missed[k], plotter.XY{X: p.EventsPerYear, Y: p.MissedLines()})
-		double[k] = append(double[k], plotter.XY{X: p.EventsPerYear, Y: p.DoubleLines()})
+	for i, a := range rv.Cost {
+		for _, p := range a.Result.Projections(cost.Window, cost.Phase) {
+			k := key{p.Method, i == 1}
+			missed[k] = append(missed[k], plotter.XY{X: p.EventsPerYear, Y: p.MissedLines()})
+			double[k] = append(double[k], plotter.XY{X: p.EventsPerYear, Y: p.DoubleLines()})
+		}
 	}
 	var row []*plot.Plot
 	parts := []struct {
@@ -344,7 +347,7 @@ func (rv review) drawCost(dc draw.Canvas) error {
 		}
 		p := newPlot(title, "outage events per year", fmt.Sprintf("lines per year (%d per batch)", rv.LinesPerBatch))
 		if err := addLines(p,
-			"phase method, plain", part.data[key{cost.Phase, false}],
+			"phase method, as deployed", part.data[key{cost.Phase, false}],
 			"phase method, fencing + persistent trigger", part.data[key{cost.Phase, true}],
 			"the publication's window method (any arrangement)", part.data[key{cost.Window, false}]); err != nil {
 			return err
@@ -468,7 +471,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	if rv.Tick != 0 {
 		xLabel = "end of the round, seconds from the run's start"
 	}
-	p := newPlot("Round by round, plain arrangement\n"+strings.Join(scenario, "\n"), xLabel, "")
+	p := newPlot("Round by round, as deployed\n"+strings.Join(scenario, "\n"), xLabel, "")
 	p.Title.TextStyle.Font.Size = 11
 	for i, s := range states {
 		if len(points[i]) == 0 {
