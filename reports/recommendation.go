@@ -143,7 +143,7 @@ func (rv review) writePartial(b *strings.Builder) {
 		thousands(cur.MissedLines, 1), thousands(cur.PartialLines, 1), thousands(cur.PartialBatches, 2))
 	if cheapest := cost.Cheapest(rv.Recommendation, rv.Weights, 0.05); rv.Weights != (cost.Weights{}) && len(cheapest) > 0 && cheapest[0].Candidate != cur.Candidate {
 		top := cheapest[0]
-		fmt.Fprintf(b, "; with %s, %s of %s, %s partial batches a year", rv.name(top.Candidate), thousands(top.PartialLines, 1), thousands(top.MissedLines, 1), thousands(top.PartialBatches, 2))
+		fmt.Fprintf(b, "; with %s, %s of its %s missed lines, from %s partial batches a year", rv.name(top.Candidate), thousands(top.PartialLines, 1), thousands(top.MissedLines, 1), thousands(top.PartialBatches, 2))
 	}
 	b.WriteString(".\n\n")
 }
