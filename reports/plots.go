@@ -390,7 +390,8 @@ func timelineHeight(nodes int) vg.Length {
 }
 
 // drawTimeline: one row per node (reachable, believing it leads, with its
-// fencing token), one for the batch's trigger and one for the record.
+// fencing token), one for the batch's trigger and a batch cut mid-run,
+// and one for the record.
 func (rv review) drawTimeline(dc draw.Canvas) error {
 	nodes := min(rv.Base.Nodes, maxTimelineNodes)
 	batchRow, recordRow := -1.0, -2.0
@@ -410,6 +411,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 		{"batch started twice", draw.SquareGlyph{}, color.RGBA{230, 130, 0, 255}, 8},
 		{"batch missed", draw.CrossGlyph{}, red, 8},
 		{"batch queued", draw.RingGlyph{}, color.RGBA{230, 130, 0, 255}, 8},
+		{"batch cut mid-run (partial)", draw.PyramidGlyph{}, color.RGBA{120, 40, 160, 255}, 10},
 	}
 	points := make([]plotter.XYs, len(states))
 	var tokens, record plotter.XYLabels
@@ -445,6 +447,9 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 			points[6] = append(points[6], plotter.XY{X: x, Y: batchRow})
 		case r.Trigger == model.TriggerQueued:
 			points[7] = append(points[7], plotter.XY{X: x, Y: batchRow})
+		}
+		if r.Cut > 0 {
+			points[8] = append(points[8], plotter.XY{X: x, Y: batchRow})
 		}
 		var notes []string
 		if r.Dequeued > 0 {

@@ -139,7 +139,7 @@ func (rv review) writePartial(b *strings.Builder) {
 		return
 	}
 	cur := rv.Current()
-	fmt.Fprintf(b, "Partial batches: of the current settings' %s missed lines a year, %s are of batches cut mid-run, %s partial batches a year started and then not finished when the leader lost the lease",
+	fmt.Fprintf(b, "Partial batches: of the current settings' %s missed lines a year, %s are of batches cut mid-run (%s partial batches a year: started, and some part of them never written, as their run could not reach the store or was stopped)",
 		thousands(cur.MissedLines, 1), thousands(cur.PartialLines, 1), thousands(cur.PartialBatches, 2))
 	if cheapest := cost.Cheapest(rv.Recommendation, rv.Weights, 0.05); rv.Weights != (cost.Weights{}) && len(cheapest) > 0 && cheapest[0].Candidate != cur.Candidate {
 		top := cheapest[0]

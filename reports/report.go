@@ -428,7 +428,7 @@ func (rv review) writeCost(b *strings.Builder) {
 	fmt.Fprintf(b, "The summary's figures, the current settings as deployed over %s at %s outage events a year: %s lines never produced and %s produced twice a year",
 		over, rate(rv.EventsPerYear[0]), thousands(cur.MissedLines, 1), thousands(cur.DoubleLines, 1))
 	if rv.Base.BatchLen > 1 {
-		fmt.Fprintf(b, "; of the lines never produced, %s are of %s batches a year cut mid-run (partial batches: started, then not finished when the leader lost the lease)",
+		fmt.Fprintf(b, "; of the lines never produced, %s are of %s batches a year cut mid-run (partial batches: started, and some part of them never written, as their run could not reach the store or was stopped)",
 			thousands(cur.PartialLines, 1), thousands(cur.PartialBatches, 2))
 	}
 	weighted := ""
