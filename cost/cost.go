@@ -104,6 +104,7 @@ type EventEffect struct {
 	Missed           float64
 	Unresolved       float64
 	DoubleStarts     float64
+	Partial          float64 // started batches cut mid-run: some part of them no run wrote (model.Stats.PartialBatches)
 	Unwritten        float64 // parts of started batches no run wrote, in batches (parts / batch_len)
 	Rewritten        float64 // parts written again by a second run, in batches
 	DelayedRounds    float64
@@ -226,6 +227,7 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 		in.Missed += w * float64(st.Missed)
 		in.Unresolved += w * float64(st.Unresolved)
 		in.DoubleStarts += w * float64(st.DoubleStarts)
+		in.Partial += w * float64(st.PartialBatches)
 		in.Unwritten += w * float64(st.MissedParts) / float64(c.BatchLen)
 		in.Rewritten += w * float64(st.DoubledParts) / float64(c.BatchLen)
 		in.DelayedRounds += w * float64(st.DelayedRounds)
@@ -238,6 +240,7 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	in.Missed /= n
 	in.Unresolved /= n
 	in.DoubleStarts /= n
+	in.Partial /= n
 	in.Unwritten /= n
 	in.Rewritten /= n
 	in.DelayedRounds /= n

@@ -156,11 +156,15 @@ func (k Candidate) SamePolicy(o Candidate) bool {
 // phase method.
 type Rank struct {
 	Candidate
-	WindowRounds  float64 // leaderless plus two-leader rounds per event
-	MissedLines   float64 // per year
-	DoubleLines   float64 // per year
-	DelayedRounds float64 // per year: the rounds queued batches waited, summed
-	Handovers     float64 // per year: a short lease hands over for outages a longer one rides out
+	WindowRounds float64 // leaderless plus two-leader rounds per event
+	MissedLines  float64 // per year
+	DoubleLines  float64 // per year
+	// The part of MissedLines from batches cut mid-run (started, and
+	// some part of them never written), and how many such partial
+	// batches a year.
+	PartialLines, PartialBatches float64
+	DelayedRounds                float64 // per year: the rounds queued batches waited, summed
+	Handovers                    float64 // per year: a short lease hands over for outages a longer one rides out
 
 	// Margin is the candidate's two-leader margin
 	// (model.Config.TwoLeaderMargin), if HasMargin: it has one only with
@@ -255,6 +259,8 @@ func RecommendEach(ctx context.Context, c model.Config, seed uint64, candidates 
 				r.WindowRounds += e.Weight * in.WindowRounds()
 				r.MissedLines += e.Weight * p.MissedLines()
 				r.DoubleLines += e.Weight * p.DoubleLines()
+				r.PartialLines += e.Weight * eventsPerYear * in.Unwritten * linesPerBatch
+				r.PartialBatches += e.Weight * eventsPerYear * in.Partial
 				r.DelayedRounds += e.Weight * eventsPerYear * in.DelayedRounds
 				r.Handovers += e.Weight * eventsPerYear * in.Handovers
 			}

@@ -216,13 +216,14 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 		k, after := stepsThrough(x.nextTrigger, last, c.Period)
 		x.st.Started += k
+		partial := x.st.PartialBatches
 		if c.BatchLen > 1 {
 			x.batches(last, x.nextTrigger, k, 0, true)
 		}
 		x.renewThrough(last)
 		x.nextTrigger, x.t, x.dropStale = after, last+1, false
 		if view != nil {
-			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k)}
+			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k), Cut: x.st.PartialBatches - partial}
 		}
 		return
 	}
@@ -429,12 +430,13 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		x.extraStarts(n * (accepted - 1))
 		dequeued, expired, x.queued = n, e, 0
 	}
+	partial := x.st.PartialBatches
 	if c.BatchLen > 1 {
 		x.batches(last, first, b2i(trigger == TriggerStarted)*k, dequeued, working)
 	}
 	x.t = last + 1
 	if view != nil {
-		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Collapsed: collapsed, Deduplicating: c.IdempotencyKey}
+		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Collapsed: collapsed, Cut: x.st.PartialBatches - partial, Deduplicating: c.IdempotencyKey}
 	}
 }
 
@@ -910,6 +912,7 @@ type RoundView struct {
 	Collapsed int     // queued batches missed in this round, run once for the latest slot instead (CatchUpOnce)
 	Skipped   int     // queued batches missed in this round: a run still ran, or started instead (Overlap)
 	Cancelled int     // running batches stopped in this round by a new start (OverlapCancelOther)
+	Cut       int     // started batches cut mid-run in this round: the first round a part of them went unwritten (Stats.PartialBatches)
 
 	Deduplicating bool // the store refuses a second start of a slot (IdempotencyKey)
 	Reread        bool // believers re-read the record at the end of this round

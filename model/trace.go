@@ -41,7 +41,8 @@ func TraceWindow(c Config) (first, last int) {
 
 // Event names what happened to the batch in the round, or "" if nothing:
 // started or doubled (accepted from two nodes), queued or missed, then
-// queued batches dequeued and stale work rejected by fencing.
+// running batches cancelled or cut mid-run, queued batches dequeued and
+// stale work rejected by fencing.
 func (v *RoundView) Event() string {
 	var ev []string
 	switch v.Trigger {
@@ -63,6 +64,12 @@ func (v *RoundView) Event() string {
 	}
 	if v.Cancelled > 0 {
 		ev = append(ev, fmt.Sprintf("cancelled %d running", v.Cancelled))
+	}
+	switch {
+	case v.Cut == 1:
+		ev = append(ev, "cut mid-run")
+	case v.Cut > 1:
+		ev = append(ev, fmt.Sprintf("%d cut mid-run", v.Cut))
 	}
 	if v.Dequeued > 0 {
 		ev = append(ev, fmt.Sprintf("dequeued %d", v.Dequeued))
@@ -95,6 +102,7 @@ type TraceRound struct {
 	Accepted  int
 	Trigger   Outcome
 	Dequeued  int
+	Cut       int // started batches cut mid-run in this round (RoundView.Cut)
 	Reread    bool
 	Event     string // what happened to the batch (RoundView.Event)
 }
@@ -104,7 +112,7 @@ func (v *RoundView) Keep() TraceRound {
 	r := TraceRound{
 		Round: v.Round, Reachable: make([]bool, v.Nodes()), Token: make([]int, v.Nodes()),
 		Leader: v.Leader, Record: v.Token, Handover: v.Handover, Active: v.Active,
-		Accepted: v.Accepted, Trigger: v.Trigger, Dequeued: v.Dequeued, Reread: v.Reread, Event: v.Event(),
+		Accepted: v.Accepted, Trigger: v.Trigger, Dequeued: v.Dequeued, Cut: v.Cut, Reread: v.Reread, Event: v.Event(),
 	}
 	for n := range r.Reachable {
 		r.Reachable[n] = v.Reachable(n)

@@ -62,3 +62,40 @@ func TestLongRunTrace(t *testing.T) {
 		t.Errorf("the window holds %d leaderless rounds; the run has %d (trace stats %+v, run %+v)", leaderless, run.LeaderlessRounds, st, run)
 	}
 }
+
+// TestTraceCutBatches: the rounds a trace marks as cutting a batch mid-run
+// add up to the run's partial batches, each in the first round a part of
+// it went unwritten.
+func TestTraceCutBatches(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(*model.Config)
+		want int // partial batches
+	}{
+		{"instant batch", func(*model.Config) {}, 0},
+		{"the leader cut off mid-batch", func(c *model.Config) { c.BatchLen, c.Start = 4, 8 }, 1},
+		{"the persistent trigger, cut off mid-batch", func(c *model.Config) { c.BatchLen, c.Start, c.PersistentTrigger = 4, 8, true }, 1},
+		{"cut off before the batch", func(c *model.Config) { c.BatchLen, c.Start, c.Outage = 4, 2, 2 }, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := model.Default()
+			tt.edit(&c)
+			var r model.Runner
+			rounds, st, err := r.TraceRounds(c, c.Schedule())
+			if err != nil {
+				t.Fatal(err)
+			}
+			cut := 0
+			for _, round := range rounds {
+				cut += round.Cut
+				if round.Cut > 0 && !strings.Contains(round.Event, "cut mid-run") {
+					t.Errorf("round %d cuts %d batches, event %q", round.Round, round.Cut, round.Event)
+				}
+			}
+			if cut != st.PartialBatches || cut != tt.want {
+				t.Errorf("the trace cuts %d batches, the run's partial batches %d, want %d", cut, st.PartialBatches, tt.want)
+			}
+		})
+	}
+}

@@ -307,17 +307,20 @@ func (rv review) drawHeatMap(dc draw.Canvas) error {
 }
 
 // drawCost: missed and duplicate invoice lines per year against outage
-// events per year, by both methods, plain and with fencing + persistent trigger.
+// events per year, by both methods, as deployed and with fencing +
+// persistent trigger.
 func (rv review) drawCost(dc draw.Canvas) error {
 	type key struct {
 		m     cost.Method
-		fence bool
+		fence bool // the second of rv.Cost: fencing + persistent trigger
 	}
 	missed, double := map[key]plotter.XYs{}, map[key]plotter.XYs{}
-	for _, p := range rv.Projections() {
-		k := key{p.Method, p.Config.Fencing}
-		missed[k] = append(missed[k], plotter.XY{X: p.EventsPerYear, Y: p.MissedLines()})
-		double[k] = append(double[k], plotter.XY{X: p.EventsPerYear, Y: p.DoubleLines()})
+	for i, a := range rv.Cost {
+		for _, p := range a.Result.Projections(cost.Window, cost.Phase) {
+			k := key{p.Method, i == 1}
+			missed[k] = append(missed[k], plotter.XY{X: p.EventsPerYear, Y: p.MissedLines()})
+			double[k] = append(double[k], plotter.XY{X: p.EventsPerYear, Y: p.DoubleLines()})
+		}
 	}
 	var row []*plot.Plot
 	parts := []struct {
@@ -344,7 +347,7 @@ func (rv review) drawCost(dc draw.Canvas) error {
 		}
 		p := newPlot(title, "outage events per year", fmt.Sprintf("lines per year (%d per batch)", rv.LinesPerBatch))
 		if err := addLines(p,
-			"phase method, plain", part.data[key{cost.Phase, false}],
+			"phase method, as deployed", part.data[key{cost.Phase, false}],
 			"phase method, fencing + persistent trigger", part.data[key{cost.Phase, true}],
 			"the publication's window method (any arrangement)", part.data[key{cost.Window, false}]); err != nil {
 			return err
@@ -387,7 +390,8 @@ func timelineHeight(nodes int) vg.Length {
 }
 
 // drawTimeline: one row per node (reachable, believing it leads, with its
-// fencing token), one for the batch's trigger and one for the record.
+// fencing token), one for the batch's trigger and a batch cut mid-run,
+// and one for the record.
 func (rv review) drawTimeline(dc draw.Canvas) error {
 	nodes := min(rv.Base.Nodes, maxTimelineNodes)
 	batchRow, recordRow := -1.0, -2.0
@@ -407,6 +411,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 		{"batch started twice", draw.SquareGlyph{}, color.RGBA{230, 130, 0, 255}, 8},
 		{"batch missed", draw.CrossGlyph{}, red, 8},
 		{"batch queued", draw.RingGlyph{}, color.RGBA{230, 130, 0, 255}, 8},
+		{"batch cut mid-run (partial)", draw.PyramidGlyph{}, color.RGBA{120, 40, 160, 255}, 10},
 	}
 	points := make([]plotter.XYs, len(states))
 	var tokens, record plotter.XYLabels
@@ -443,6 +448,9 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 		case r.Trigger == model.TriggerQueued:
 			points[7] = append(points[7], plotter.XY{X: x, Y: batchRow})
 		}
+		if r.Cut > 0 {
+			points[8] = append(points[8], plotter.XY{X: x, Y: batchRow})
+		}
 		var notes []string
 		if r.Dequeued > 0 {
 			notes = append(notes, fmt.Sprintf("+%d queued", r.Dequeued))
@@ -468,7 +476,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	if rv.Tick != 0 {
 		xLabel = "end of the round, seconds from the run's start"
 	}
-	p := newPlot("Round by round, plain arrangement\n"+strings.Join(scenario, "\n"), xLabel, "")
+	p := newPlot("Round by round, as deployed\n"+strings.Join(scenario, "\n"), xLabel, "")
 	p.Title.TextStyle.Font.Size = 11
 	for i, s := range states {
 		if len(points[i]) == 0 {

@@ -77,6 +77,7 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", lease, thousands(r.MissedLines, 1), thousands(r.DoubleLines, 1), rv.delayText(r.DelayedRounds), thousands(r.Handovers, 2), mark)
 	}
 	b.WriteString("\n")
+	rv.writePartial(b)
 	if rv.Skipped > 0 {
 		fmt.Fprintf(b, "Each candidate is written lease/renew deadline/retry period below. %s of the candidate lists do not go together and are left out: client-go wants a renew deadline shorter than the lease and, with jitter, longer than 1.2 retry periods.\n\n", plural(rv.Skipped, "combination", "combinations"))
 	} else if rv.varies() {
@@ -137,6 +138,24 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	}
 	b.WriteString("Price a missed and a double line, an hour of delay and a handover (`--cost-missed-line`, `--cost-double-line`, `--cost-delay-hour`, `--cost-handover`, or a review file's `prices`) to have one chosen.\n\n")
 	rv.writeSensitivity(b)
+}
+
+// writePartial names the losses from batches cut mid-run, for a batch
+// that takes time: how many of the current settings' missed lines are of
+// partial batches (started, then not finished), and how many such
+// batches a year; and the cheapest candidate's, if it is another.
+func (rv review) writePartial(b *strings.Builder) {
+	if rv.Base.BatchLen <= 1 {
+		return
+	}
+	cur := rv.Current()
+	fmt.Fprintf(b, "Partial batches: of the current settings' %s missed lines a year, %s are of batches cut mid-run (%s partial batches a year: started, and some part of them never written, as their run could not reach the store or was stopped)",
+		thousands(cur.MissedLines, 1), thousands(cur.PartialLines, 1), thousands(cur.PartialBatches, 2))
+	if cheapest := cost.Cheapest(rv.Recommendation, rv.Weights, 0.05); rv.Weights != (cost.Weights{}) && len(cheapest) > 0 && cheapest[0].Candidate != cur.Candidate {
+		top := cheapest[0]
+		fmt.Fprintf(b, "; with %s, %s of its %s missed lines, from %s partial batches a year", rv.name(top.Candidate), thousands(top.PartialLines, 1), thousands(top.MissedLines, 1), thousands(top.PartialBatches, 2))
+	}
+	b.WriteString(".\n\n")
 }
 
 // recommended reports for each candidate whether report.md's answer

@@ -115,6 +115,7 @@ func (rv review) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(&b, " The lease sweep, the heat map and the zone study vary a group outage instead, as long as the incident's span (%s).", unit{rv.Tick}.span(c.Outage))
 	}
 	b.WriteString("\n\n")
+	rv.writeDeployment(&b)
 
 	rv.writeArrangements(&b)
 	rv.writeTimeline(&b)
@@ -136,13 +137,97 @@ func (rv review) writeMarkdown(w io.Writer) error {
 	return err
 }
 
+// writeDeployment says what every section below runs: the deployment as
+// deployed, against its study outage, and why that outage and start.
+func (rv review) writeDeployment(b *strings.Builder) {
+	c, u := rv.Base, unit{rv.Tick}
+	batch := "an instant batch"
+	if c.BatchLen > 1 {
+		batch = "a batch of " + u.span(c.BatchLen)
+	}
+	fmt.Fprintf(b, "Every section below runs the deployment as deployed (%s, %s, %s), unless it says what it varies and why. ",
+		onOff("fencing", c.Fencing), onOff("the persistent trigger", c.PersistentTrigger), batch)
+	if rv.Incident != nil {
+		b.WriteString("The single runs meet the incident as written.\n\n")
+		return
+	}
+	why := "the review's outage"
+	switch {
+	case rv.OutageFromMix:
+		why = fmt.Sprintf("the mix's most common, %.0f%% of events", 100*rv.mixWeight(c.Outage))
+	case rv.Mix != nil && rv.mixWeight(c.Outage) > 0:
+		why = fmt.Sprintf("the review's outage, %.0f%% of the mix's events", 100*rv.mixWeight(c.Outage))
+	case rv.Mix != nil:
+		why = "the review's outage, which is not in the mix"
+	}
+	fmt.Fprintf(b, "The single runs (the arrangements, the timeline, the zone study) meet one outage of %s (%s)", u.span(c.Outage), why)
+	if rv.MidBatch {
+		fmt.Fprintf(b, ", from %s, halfway through the first batch: a batch that takes time loses lines when an outage cuts it mid-run", u.at(c.Start))
+	}
+	if rv.Mix != nil {
+		b.WriteString("; the recommendation and the cost section's summary figures weigh every outage of the mix")
+	}
+	b.WriteString(".\n\n")
+}
+
+// onOff writes a setting as "fencing on" or "fencing off".
+func onOff(what string, on bool) string {
+	if on {
+		return what + " on"
+	}
+	return what + " off"
+}
+
+// mixWeight is the share of the review's outage events that last outage
+// rounds: 0 if the mix has none.
+func (rv review) mixWeight(outage int) float64 {
+	for _, e := range rv.mix() {
+		if e.Outage == outage {
+			return e.Weight
+		}
+	}
+	return 0
+}
+
+// partialLines is the invoice lines of a run's batches that were cut
+// mid-run and never written: its missed parts, each 1/batch_len of a
+// batch.
+func (rv review) partialLines(c model.Config, st model.Stats) float64 {
+	return float64(st.MissedParts) / float64(c.BatchLen) * float64(rv.LinesPerBatch)
+}
+
 func (rv review) writeArrangements(b *strings.Builder) {
 	plain, fenced, both := rv.Arrangements[0].Stats, rv.Arrangements[1].Stats, rv.Arrangements[2].Stats
 	triggers, u, t := rv.Base.Triggers(), unit{rv.Tick}, rv.Tick
-	b.WriteString("## Plain, fencing, fencing + persistent trigger\n\n")
-	b.WriteString("| measure | plain | fencing | fencing + trigger |\n|---|---:|---:|---:|\n")
+	heads := []string{"plain", "fencing", "fencing + trigger"}
+	cols := []study.Result{rv.Arrangements[0], rv.Arrangements[1], rv.Arrangements[2]}
+	as := rv.DeployedAs()
+	if as >= 0 {
+		heads[as] = "**" + heads[as] + " (as deployed)**"
+		b.WriteString("## Plain, fencing, fencing + persistent trigger\n\n")
+	} else {
+		heads, cols = append(heads, "**as deployed**"), append(cols, rv.Deployed)
+		b.WriteString("## Plain, fencing, fencing + persistent trigger, as deployed\n\n")
+	}
+	fmt.Fprintf(b, "The one table that varies the arrangement: fencing and the persistent trigger on and off against the same outage, to show what each buys; the deployment's own column is marked.\n\n")
+	b.WriteString("| measure | " + strings.Join(heads, " | ") + " |\n|---|" + strings.Repeat("---:|", len(heads)) + "\n")
 	for _, m := range variantMeasures() {
-		fmt.Fprintf(b, "| %s | %s | %s | %s |\n", u.stat(m.stat, m.long), t.AppendStat(nil, m.stat, plain.Get(m.stat)), t.AppendStat(nil, m.stat, fenced.Get(m.stat)), t.AppendStat(nil, m.stat, both.Get(m.stat)))
+		fmt.Fprintf(b, "| %s |", u.stat(m.stat, m.long))
+		for _, col := range cols {
+			fmt.Fprintf(b, " %s |", t.AppendStat(nil, m.stat, col.Stats.Get(m.stat)))
+		}
+		b.WriteString("\n")
+	}
+	if rv.Base.BatchLen > 1 {
+		b.WriteString("| partial batches (cut mid-run) |")
+		for _, col := range cols {
+			fmt.Fprintf(b, " %d |", col.Stats.PartialBatches)
+		}
+		b.WriteString("\n| lines of partial batches never written |")
+		for _, col := range cols {
+			fmt.Fprintf(b, " %s |", thousands(rv.partialLines(col.Config, col.Stats), 0))
+		}
+		b.WriteString("\n")
 	}
 	fmt.Fprintf(b, "\nOf %s, the plain arrangement started %d, missed %d and started %d twice. ",
 		plural(triggers, "batch", "batches"), plain.Started, plain.Missed, plain.DoubleStarts)
@@ -156,15 +241,20 @@ func (rv review) writeArrangements(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "Fencing refused %s of stale work and %s; %s, as without it: fencing corrects effect, not belief. ",
 		u.span(fenced.Rejected), doubles, twoLeader)
-	fmt.Fprintf(b, "With the persistent trigger as well, %d batches were missed and %d left queued, at %s of delay.\n\n",
+	fmt.Fprintf(b, "With the persistent trigger as well, %d batches were missed and %d left queued, at %s of delay.",
 		both.Missed, both.Unresolved, u.span(both.DelayedRounds))
+	if d := rv.Deployed.Stats; d.PartialBatches > 0 {
+		fmt.Fprintf(b, " As deployed, %s cut mid-run: %s of their %s lines never written.",
+			plural(d.PartialBatches, "batch was", "batches were"), thousands(rv.partialLines(rv.Base, d), 0), thousands(float64(d.PartialBatches*rv.LinesPerBatch), 0))
+	}
+	b.WriteString("\n\n")
 }
 
 func (rv review) writeTimeline(b *strings.Builder) {
 	if rv.Tick == 0 {
-		b.WriteString("## Round by round (plain)\n\n![Timeline of the plain run](timeline.png)\n\n")
+		b.WriteString("## Round by round (as deployed)\n\n![Timeline of the run as deployed](timeline.png)\n\n")
 	} else {
-		b.WriteString("## Timeline (plain)\n\n![Timeline of the plain run](timeline.png)\n\n")
+		b.WriteString("## Timeline (as deployed)\n\n![Timeline of the run as deployed](timeline.png)\n\n")
 	}
 	u := unit{rv.Tick}
 	var leaderless, twoLeader []int
@@ -203,6 +293,10 @@ func (rv review) writeTimeline(b *strings.Builder) {
 	if len(events) > 0 {
 		fmt.Fprintf(b, "In order: %s.", strings.Join(events, "; "))
 	}
+	if d := rv.Deployed.Stats; d.PartialBatches > 0 {
+		fmt.Fprintf(b, " The run cuts %s mid-run (partial): %s lines never written, which the recommendation counts among the missed lines.",
+			plural(d.PartialBatches, "batch", "batches"), thousands(rv.partialLines(rv.Base, d), 0))
+	}
 	if sp := rv.IncidentSpread; len(sp.Runs) > 0 {
 		run := sp.Runs[0]
 		fmt.Fprintf(b, " This is the incident as written, one run of its spread (phase 0, seed %d: %s leaderless). %s", run.Seed, u.span(run.Stats.LeaderlessRounds), spreadSentences(rv.Tick, sp))
@@ -227,6 +321,12 @@ func (rv review) writeLease(b *strings.Builder) {
 	}
 	first, last := rg.Leases[0], rg.Leases[len(rg.Leases)-1]
 	lo, hi := at(first, rg.Long), at(last, rg.Long)
+	fmt.Fprintf(b, "The deployment as deployed with its lease varied, against two outages, the publication's long and short ones scaled to the lease (%s and %s), to show what the lease alone does",
+		u.span(rg.Long), u.span(rg.Short))
+	if rv.Base.RenewDeadline > 0 {
+		fmt.Fprintf(b, "; the renew deadline stays %s", u.span(rv.Base.RenewDeadline))
+	}
+	b.WriteString(". ")
 	if rv.Tick == 0 {
 		fmt.Fprintf(b, "Against an outage of %d rounds, leaderless rounds go from %d at lease %d to %d at lease %d. ",
 			rg.Long, lo.LeaderlessRounds, first, hi.LeaderlessRounds, last)
@@ -304,6 +404,7 @@ func (rv review) writeHeat(b *strings.Builder) {
 		}
 	}
 	maxOutage := rg.Outages[len(rg.Outages)-1]
+	b.WriteString("The deployment as deployed, its lease and outage varied, to show where each lease's window lies. ")
 	if rv.Tick == 0 {
 		fmt.Fprintf(b, "The worst cell is lease %d against an outage of %s: %s. ",
 			worst.Config.Lease, plural(worst.Config.Outage, "round", "rounds"), plural(WindowRounds(worst.Stats), "leaderless or two-leader round", "leaderless plus two-leader rounds"))
@@ -319,19 +420,60 @@ func (rv review) writeHeat(b *strings.Builder) {
 
 func (rv review) writeCost(b *strings.Builder) {
 	b.WriteString("## Invoice lines per year\n\n![Cost per outage rate](cost.png)\n\n")
-	fmt.Fprintf(b, "By the phase method, the one every yearly figure of this review uses: the model run with %s starting at every phase of the batch and renewal cycles, averaged.\n\n", rv.event())
-	b.WriteString("| outages/yr | missed batches/yr | lines not produced | double batches/yr | double lines |\n|---:|---:|---:|---:|---:|\n")
-	for _, p := range rv.CostAt(0).Projections(cost.Phase) {
-		fmt.Fprintf(b, "| %s | %.2f | %s | %.2f | %s |\n", rate(p.EventsPerYear), p.MissedBatches, thousands(p.MissedLines(), 0), p.DoubleBatches, thousands(p.DoubleLines(), 0))
+	u, cur := unit{rv.Tick}, rv.Current()
+	over := "its outage events"
+	if rv.Mix != nil {
+		over = "the mix"
 	}
-	ph := rv.CostAt(0).Projections(cost.Phase)[0]
+	fmt.Fprintf(b, "The summary's figures, the current settings as deployed over %s at %s outage events a year: %s lines never produced and %s produced twice a year",
+		over, rate(rv.EventsPerYear[0]), thousands(cur.MissedLines, 1), thousands(cur.DoubleLines, 1))
+	if rv.Base.BatchLen > 1 {
+		fmt.Fprintf(b, "; of the lines never produced, %s are of %s batches a year cut mid-run (partial batches: started, and some part of them never written, as their run could not reach the store or was stopped)",
+			thousands(cur.PartialLines, 1), thousands(cur.PartialBatches, 2))
+	}
+	weighted := ""
+	if rv.Mix != nil {
+		weighted = ", each outage of the mix weighted by its share"
+	}
+	fmt.Fprintf(b, ". They are the phase method's: the model run with %s starting at every phase of the batch and renewal cycles, averaged%s. The summary uses it because it counts batches, as the deployment's trigger policy and fencing treat them, and an event's phase against the batch.\n\n", rv.event(), weighted)
+	mix := rv.mix()
+	single := rv.Incident == nil && (len(mix) > 1 || mix[0].Outage != rv.Base.Outage)
+	if single {
+		fmt.Fprintf(b, "The table is the same method for one outage alone, the study outage of %s, at each rate, as deployed: it prices every event as that outage, so it differs from the summary's wherever the mix's other outages cost more or less.\n\n", u.span(rv.Base.Outage))
+	} else {
+		b.WriteString("The table is the same method at each rate, as deployed: at the summary's rate it is the summary's figure.\n\n")
+	}
+	partial := rv.Base.BatchLen > 1
+	b.WriteString("| outages/yr | missed batches/yr | lines not produced | double batches/yr | double lines |")
+	if partial {
+		b.WriteString(" partial batches/yr | their lines not produced |\n|---:|---:|---:|---:|---:|---:|---:|\n")
+	} else {
+		b.WriteString("\n|---:|---:|---:|---:|---:|\n")
+	}
+	deployed := rv.CostAt(0)
+	for _, p := range deployed.Projections(cost.Phase) {
+		fmt.Fprintf(b, "| %s | %.2f | %s | %.2f | %s |", rate(p.EventsPerYear), p.MissedBatches, thousands(p.MissedLines(), 0), p.DoubleBatches, thousands(p.DoubleLines(), 0))
+		if partial {
+			ph := deployed.Phase
+			fmt.Fprintf(b, " %.2f | %s |", p.EventsPerYear*ph.Partial, thousands(p.EventsPerYear*ph.Unwritten*p.LinesPerBatch, 0))
+		}
+		b.WriteString("\n")
+	}
+	ph := deployed.Projections(cost.Phase)[0]
 	fenced := rv.CostAt(1).Projections(cost.Phase)[0]
 	delay := fmt.Sprintf("%.2f rounds", rv.Cost[1].Result.Phase.DelayedRounds)
 	if rv.Tick != 0 {
 		delay = fmt.Sprintf("%.2fs", rv.Tick.Seconds(rv.Cost[1].Result.Phase.DelayedRounds))
 	}
-	fmt.Fprintf(b, "\nAt %s outage events a year, without fencing or a persistent trigger (the plain arrangement, the table's), %s lines are never produced and %s produced twice. With fencing and the persistent trigger, %s and %s, at a mean delay of %s per event. The publication's window method projects other figures; the appendix gives them and says why.\n\n",
-		rate(ph.EventsPerYear), thousands(ph.MissedLines(), 0), thousands(ph.DoubleLines(), 0), thousands(fenced.MissedLines(), 0), thousands(fenced.DoubleLines(), 0), delay)
+	what := rv.event()
+	if single {
+		what = "the " + u.span(rv.Base.Outage) + " outage alone"
+	}
+	fmt.Fprintf(b, "\nAt %s events a year of %s, as deployed, %s lines are never produced and %s produced twice. With fencing and the persistent trigger, %s and %s, at a mean delay of %s per event. ",
+		rate(ph.EventsPerYear), what, thousands(ph.MissedLines(), 0), thousands(ph.DoubleLines(), 0), thousands(fenced.MissedLines(), 0), thousands(fenced.DoubleLines(), 0), delay)
+	win := deployed.Projections(cost.Window)[0]
+	fmt.Fprintf(b, "The publication's window method projects %s and %s for the same: it reads the share of one run spent leaderless or with two leaders, not batches, so it cannot see a batch cut mid-run or queued; the appendix gives its figures and says why they differ.\n\n",
+		thousands(win.MissedLines(), 0), thousands(win.DoubleLines(), 0))
 }
 
 // writeWindowAppendix writes the publication's window method beside the
@@ -363,13 +505,26 @@ func (rv review) writeWindowAppendix(b *strings.Builder) {
 func (rv review) writeZone(b *strings.Builder) {
 	u, t := unit{rv.Tick}, rv.Tick
 	b.WriteString("## Quorum under a zone outage\n\n")
-	fmt.Fprintf(b, "| nodes | quorum | handovers | %s | %s | missed | started twice |\n|---:|---|---:|---:|---:|---:|---:|\n",
-		u.stat(model.LeaderlessRounds, "leaderless rounds"), u.stat(model.TwoLeaderRounds, "two-leader rounds"))
+	b.WriteString("The deployment as deployed, its node count and quorum varied, against a zone of nodes failing together.")
+	partial := rv.Base.BatchLen > 1
+	if partial {
+		b.WriteString(" Partial batches are the started batches cut mid-run, and their lines those never written.\n\n")
+		fmt.Fprintf(b, "| nodes | quorum | handovers | %s | %s | missed | partial | their lines never written | started twice |\n|---:|---|---:|---:|---:|---:|---:|---:|---:|\n",
+			u.stat(model.LeaderlessRounds, "leaderless rounds"), u.stat(model.TwoLeaderRounds, "two-leader rounds"))
+	} else {
+		b.WriteString("\n\n")
+		fmt.Fprintf(b, "| nodes | quorum | handovers | %s | %s | missed | started twice |\n|---:|---|---:|---:|---:|---:|---:|\n",
+			u.stat(model.LeaderlessRounds, "leaderless rounds"), u.stat(model.TwoLeaderRounds, "two-leader rounds"))
+	}
 	blocked := 0
 	for i, r := range rv.Zone {
 		st := r.Stats
-		fmt.Fprintf(b, "| %d | %t | %d | %s | %s | %d | %d |\n", r.Config.Nodes, r.Config.Quorum, st.Handovers,
-			t.AppendStat(nil, model.LeaderlessRounds, st.LeaderlessRounds), t.AppendStat(nil, model.TwoLeaderRounds, st.TwoLeaderRounds), st.Missed, st.DoubleStarts)
+		fmt.Fprintf(b, "| %d | %t | %d | %s | %s | %d |", r.Config.Nodes, r.Config.Quorum, st.Handovers,
+			t.AppendStat(nil, model.LeaderlessRounds, st.LeaderlessRounds), t.AppendStat(nil, model.TwoLeaderRounds, st.TwoLeaderRounds), st.Missed)
+		if partial {
+			fmt.Fprintf(b, " %d | %s |", st.PartialBatches, thousands(rv.partialLines(r.Config, st), 0))
+		}
+		fmt.Fprintf(b, " %d |\n", st.DoubleStarts)
 		if r.Config.Quorum && st.Handovers == 0 && rv.Zone[i-1].Stats.Handovers > 0 {
 			blocked = r.Config.Nodes
 		}
@@ -411,6 +566,7 @@ func quorumDiff(u unit, without, with model.Stats) string {
 		{"two leaders", without.TwoLeaderRounds, with.TwoLeaderRounds, true},
 		{"handovers", without.Handovers, with.Handovers, false},
 		{"missed", without.Missed, with.Missed, false},
+		{"partial", without.PartialBatches, with.PartialBatches, false},
 		{"started twice", without.DoubleStarts, with.DoubleStarts, false},
 	} {
 		switch {
@@ -444,27 +600,41 @@ func (rv review) writeNodes(b *strings.Builder) {
 		if float64(rounds) < study.StudyYears*rv.RoundsPerYear {
 			years = fmt.Sprintf("%.3g years, not %d: longer replicas would draw more than %.0g failure periods", float64(rounds)/rv.RoundsPerYear, study.StudyYears, float64(study.MaxStudyPeriods))
 		}
-		fmt.Fprintf(b, "In the plain arrangement, every node is up for %s, then down for %s, independently of the others; %s of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
+		fmt.Fprintf(b, "As deployed, every node is up for %s, then down for %s, independently of the others; %s of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
 			lengthsText(rv.Tick, mc.Up), lengthsText(rv.Tick, mc.Down), replicas, u.span(rounds), years, mc.Seed)
 	}
-	rv.writePhaseAverage(b)
+	rv.writeNodesMethod(b)
+	if mc.PhaseAverage {
+		rv.writePhaseAverage(b)
+	}
 	if mc.Precision > 0 {
 		rv.writePrecision(b)
 	}
-	b.WriteString("| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval |")
-	if mc.Precision > 0 {
-		b.WriteString(" replicas |\n|---:|---|---:|---:|---:|---:|---:|\n")
-	} else {
-		b.WriteString("\n|---:|---|---:|---:|---:|---:|\n")
+	partial := rv.Base.BatchLen > 1
+	b.WriteString("| nodes | quorum | missed lines/yr | 95% interval |")
+	align := "|---:|---|---:|---:|"
+	if partial {
+		b.WriteString(" of them in partial batches |")
+		align += "---:|"
 	}
+	b.WriteString(" double lines/yr | 95% interval |")
+	align += "---:|---:|"
+	if mc.Precision > 0 {
+		b.WriteString(" replicas |")
+		align += "---:|"
+	}
+	b.WriteString("\n" + align + "\n")
 	lines := func(s sweep.Summary) (float64, sweep.Interval, float64, sweep.Interval) {
 		k := mc.LinesPerBatch
 		return s.MissedPerYear * k, s.MissedPerYearCI95.Scale(k), s.DoublePerYear * k, s.DoublePerYearCI95.Scale(k)
 	}
 	for _, s := range rv.Nodes {
 		m, mci, d, dci := lines(s)
-		fmt.Fprintf(b, "| %d | %t | %s | %s-%s | %s | %s-%s |", s.Config.Nodes, s.Config.Quorum,
-			thousands(m, 0), thousands(mci.Lo, 0), thousands(mci.Hi, 0), thousands(d, 0), thousands(dci.Lo, 0), thousands(dci.Hi, 0))
+		fmt.Fprintf(b, "| %d | %t | %s | %s-%s |", s.Config.Nodes, s.Config.Quorum, thousands(m, 0), thousands(mci.Lo, 0), thousands(mci.Hi, 0))
+		if partial {
+			fmt.Fprintf(b, " %s |", thousands(rv.NodePartialLines(s), 0))
+		}
+		fmt.Fprintf(b, " %s | %s-%s |", thousands(d, 0), thousands(dci.Lo, 0), thousands(dci.Hi, 0))
 		switch {
 		case mc.Precision == 0:
 		case s.Precise:
@@ -486,6 +656,19 @@ func (rv review) writeNodes(b *strings.Builder) {
 	b.WriteString(". ")
 	qTwo, _, _, _ := lines(rv.NodeSummary(2, true))
 	fmt.Fprintf(b, "With quorum, two nodes miss %s lines a year: when either fails, the other alone is no majority.\n\n", thousands(qTwo, 0))
+}
+
+// writeNodesMethod says why the node-count study's figure for the
+// deployment's node count differs from the summary's: another method,
+// against another failure model.
+func (rv review) writeNodesMethod(b *strings.Builder) {
+	m := rv.NodeSummary(rv.Base.Nodes, rv.Base.Quorum).MissedPerYear * rv.NodeStudy.LinesPerBatch
+	quorum := ""
+	if rv.Base.Quorum {
+		quorum = " with quorum"
+	}
+	fmt.Fprintf(b, "This study is a sample, not the summary's method: every node fails on its own, the leader or not, where the summary's outage events each reach the leader. So its %s missed lines a year for %d nodes%s, an estimate with its sampling interval, differ from the summary's %s, an expectation over its outage events; the summary uses the phase method, which asks for each outage every phase of the batch. Use this study to compare node counts, not to price the deployment.\n\n",
+		thousands(m, 0), rv.Base.Nodes, quorum, thousands(rv.Current().MissedLines, 1))
 }
 
 // writePhaseAverage says that the node-count study averages over the

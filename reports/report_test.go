@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -505,6 +506,60 @@ func TestListedCandidates(t *testing.T) {
 		if tt.name == "lines" && (!strings.Contains(md.String(), "| 12s (two leaders: no margin) | 10s | 2s | as deployed |") || !strings.Contains(md.String(), "| **15s (kubernetes) (current)** | 10s | 2s | as deployed |") ||
 			!strings.Contains(md.String(), "| 45s | 40s | 2s | 2 nodes |")) {
 			t.Errorf("%s: the table:\n%.2000s", tt.name, md.String())
+		}
+	}
+}
+
+// TestPartialBatchesNamed: with a batch that takes time, the summary
+// names the current settings' lines of batches cut mid-run, and the cost
+// section gives the same figure; over the review's own outage alone its
+// table's row at the summary's rate is that figure too.
+func TestPartialBatchesNamed(t *testing.T) {
+	base := model.Default()
+	base.PersistentTrigger, base.BatchLen, base.Rounds = true, 4, 36
+	opt := study.DefaultReviewOptions(base)
+	opt.Replicas, opt.CandidateLeases = 2, []int{2, 4}
+	study.StudyOutage(&base, &opt, true, false, false)
+	rv, err := study.NewReview(context.Background(), base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cur := rv.Current()
+	if !(cur.PartialLines > 0) || cur.PartialLines > cur.MissedLines {
+		t.Fatalf("current settings: %.1f lines of partial batches of %.1f missed, want some, at most all", cur.PartialLines, cur.MissedLines)
+	}
+	ph := rv.Cost[0].Result.Phase
+	if got := rv.EventsPerYear[0] * ph.Unwritten * float64(rv.LinesPerBatch); math.Abs(got-cur.PartialLines) > 1e-9 {
+		t.Errorf("cost section's partial lines %.4f, summary's %.4f", got, cur.PartialLines)
+	}
+	var b bytes.Buffer
+	for _, f := range reports.Files(rv) {
+		if f.Name == "report.md" {
+			if err := f.Write(&b); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	md := b.String()
+	figure := func(re string) float64 {
+		m := regexp.MustCompile(re).FindStringSubmatch(md)
+		if m == nil {
+			t.Fatalf("report.md has no %s", re)
+		}
+		x, err := strconv.ParseFloat(strings.ReplaceAll(m[1], ",", ""), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	summary := figure(`Partial batches: of the current settings' [0-9,.]+ missed lines a year, ([0-9,.]+) are of batches cut mid-run`)
+	section := figure(`of the lines never produced, ([0-9,.]+) are of [0-9.]+ batches a year cut mid-run`)
+	if summary != section || math.Abs(summary-cur.PartialLines) > 0.05 {
+		t.Errorf("partial lines a year: the summary says %v, the cost section %v, want both %.1f", summary, section, cur.PartialLines)
+	}
+	for _, want := range []string{"| partial batches (cut mid-run) |", "**as deployed**", "| partial batches/yr |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md has no %q", want)
 		}
 	}
 }

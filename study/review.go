@@ -31,19 +31,24 @@ type Review struct {
 	Base model.Config
 	ReviewOptions
 
+	// Every section but the arrangements table runs the deployment as
+	// deployed, Base: its fencing, trigger policy, overlap and batch
+	// length, against its study outage (Base's outage, from its start).
+	// The arrangements table varies fencing and the persistent trigger,
+	// Deployed beside them.
 	Measure      Measure            // the publication's measure table of Base
 	Arrangements []Result           // plain, fencing, fencing+trigger, as Arrangements()
+	Deployed     Result             // Base as deployed, against its outage event
 	Ranges       Ranges             // the leases and outages the studies sweep
-	LeaseSweep   []Result           // Ranges.Leases × {Ranges.Long, Ranges.Short}, lease outermost
-	Heat         []Result           // Ranges.Leases × Ranges.Outages, lease outermost
-	Cost         [2]ArrangementCost // plain, and fencing + persistent trigger
-	Timeline     []model.TraceRound // the plain run, round by round (model.TraceWindow)
-	// IncidentSpread is the plain run's spread over the incident's phase
-	// and the followers' jitter, if the event is an incident: the
-	// timeline is its run at phase 0 and seed Seed, the incident as
-	// written.
+	LeaseSweep   []Result           // Base × Ranges.Leases × {Ranges.Long, Ranges.Short}, lease outermost
+	Heat         []Result           // Base × Ranges.Leases × Ranges.Outages, lease outermost
+	Cost         [2]ArrangementCost // Base as deployed, and Base with fencing + persistent trigger
+	Timeline     []model.TraceRound // Base's run, round by round (model.TraceWindow)
+	// IncidentSpread is Base's spread over the incident's phase and the
+	// followers' jitter, if the event is an incident: the timeline is its
+	// run at phase 0 and seed Seed, the incident as written.
 	IncidentSpread incident.Spread
-	Zone           []Result // a zone of ZoneDown(base) nodes failing together: ZoneDown … MostNodes nodes × quorum off, on
+	Zone           []Result // Base with a zone of ZoneDown(base) nodes failing together: ZoneDown … MostNodes nodes × quorum off, on
 	NodeStudy      *sweep.MonteCarlo
 	Nodes          []sweep.Summary // independent failures: StudyNodes × quorum off, on
 
@@ -102,6 +107,12 @@ type ReviewOptions struct {
 	// IncidentFile names it.
 	Incident     model.Windows
 	IncidentFile string
+
+	// OutageFromMix says that Base's outage, the study outage the single
+	// runs meet, is the mix's most common (StudyOutage), as none was
+	// given; MidBatch, that it starts halfway through the first batch, as
+	// no start was given and the batch takes time.
+	OutageFromMix, MidBatch bool
 
 	// The recommendation: the outage lengths an event has and their
 	// shares (nil: base's outage alone, or the incident), the settings to
@@ -312,16 +323,20 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	for i, a := range Arrangements() { // the measure table ran them
 		rv.Arrangements = append(rv.Arrangements, Result{a.Apply(base), rv.Measure.Arrangements[i]})
 	}
-	plain := Arrangements()[0].Apply(base)
+	st, err := cost.RunEvent(&r, base, opt.Incident)
+	if err != nil {
+		return nil, err
+	}
+	rv.Deployed = Result{base, st}
 	step("the lease sweep and the heat map")
 	for _, lease := range rv.Ranges.Leases {
 		for _, outage := range []int{rv.Ranges.Long, rv.Ranges.Short} {
-			if err := add(&rv.LeaseSweep, plain, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
+			if err := add(&rv.LeaseSweep, base, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
 				return nil, err
 			}
 		}
 		for _, outage := range rv.Ranges.Outages {
-			if err := add(&rv.Heat, plain, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
+			if err := add(&rv.Heat, base, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
 				return nil, err
 			}
 		}
@@ -331,12 +346,15 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		plotRates = append(plotRates, float64(h))
 	}
 	step("the cost section")
-	for i, v := range []Arrangement{Arrangements()[0], Arrangements()[2]} {
-		res, err := ComputeCost(ctx, CostInput{Config: v.Apply(base), EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch, Tick: opt.Tick, Seed: opt.Seed, Incident: opt.Incident}, cost.Window, cost.Phase)
+	for i, v := range []struct {
+		name string
+		c    model.Config
+	}{{"as deployed", base}, {Arrangements()[2].Name, Arrangements()[2].Apply(base)}} {
+		res, err := ComputeCost(ctx, CostInput{Config: v.c, EventsPerYear: plotRates, LinesPerBatch: opt.LinesPerBatch, Tick: opt.Tick, Seed: opt.Seed, Incident: opt.Incident}, cost.Window, cost.Phase)
 		if err != nil {
 			return nil, err
 		}
-		rv.Cost[i] = ArrangementCost{v.Name, res}
+		rv.Cost[i] = ArrangementCost{v.name, res}
 	}
 	mix := rv.mixAt(1)
 	mixes := [][]cost.MixEntry{mix}
@@ -356,28 +374,72 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		return nil, err
 	}
 	step("the timeline")
-	var event model.Schedule = plain.Schedule()
+	var event model.Schedule = base.Schedule()
 	if opt.Incident != nil {
 		event = opt.Incident
 	}
-	if rv.Timeline, _, err = r.TraceRounds(plain, event); err != nil {
+	if rv.Timeline, _, err = r.TraceRounds(base, event); err != nil {
 		return nil, err
 	}
 	if opt.Incident != nil {
-		if rv.IncidentSpread, err = incident.Of(opt.Incident).SpreadOf(plain, opt.Seed); err != nil {
+		if rv.IncidentSpread, err = incident.Of(opt.Incident).SpreadOf(base, opt.Seed); err != nil {
 			return nil, err
 		}
 	}
 	step("the zone study")
 	for nodes := ZoneDown(base); nodes <= MostNodes(base); nodes++ {
 		for _, quorum := range []bool{false, true} {
-			if err := add(&rv.Zone, plain, func(c *model.Config) { c.Nodes, c.Down, c.Quorum = nodes, ZoneDown(base), quorum }); err != nil {
+			if err := add(&rv.Zone, base, func(c *model.Config) { c.Nodes, c.Down, c.Quorum = nodes, ZoneDown(base), quorum }); err != nil {
 				return nil, err
 			}
 		}
 	}
 	step("the node-count study")
-	return rv, rv.studyNodes(ctx, plain)
+	return rv, rv.studyNodes(ctx)
+}
+
+// StudyOutage sets the study outage of base, the one outage the report's
+// single runs meet (the arrangements, the timeline, the cost table, the
+// zone study; the lease sweep and the heat map vary it), where the
+// review does not give it: the most common outage of opt's mix (the first
+// of those tied) unless outageGiven, and a start halfway through the
+// first batch, where a cut batch loses lines, unless startGiven or the
+// batch is instant. An incident is its own event: nothing changes. The
+// run's length follows the start unless roundsGiven, as without a tick
+// (four periods, and the start, the outage and the model's settling).
+// opt says what was chosen, for the report to say so.
+func StudyOutage(base *model.Config, opt *ReviewOptions, outageGiven, startGiven, roundsGiven bool) {
+	if opt.Incident != nil {
+		return
+	}
+	if len(opt.Mix) > 0 && !outageGiven {
+		common := opt.Mix[0]
+		for _, e := range opt.Mix[1:] {
+			if e.Weight > common.Weight {
+				common = e
+			}
+		}
+		base.Outage, opt.OutageFromMix = common.Outage, true
+	}
+	if base.BatchLen > 1 && !startGiven {
+		base.Start, opt.MidBatch = base.Period+base.BatchLen/2, true
+	}
+	if !roundsGiven && (opt.OutageFromMix || opt.MidBatch) {
+		base.Rounds = min(model.MaxRounds, max(base.Rounds, base.Start-1+cost.SettleRounds(*base)))
+	}
+}
+
+// DeployedAs is the index in Arrangements of the arrangement that is Base
+// as deployed, or -1 if none is: the persistent trigger without fencing,
+// or an overlap policy that buffers without the persistent trigger, which
+// the arrangements skip instead (Arrangement.Apply).
+func (rv *Review) DeployedAs() int {
+	for i, a := range rv.Arrangements {
+		if a.Config == rv.Base {
+			return i
+		}
+	}
+	return -1
 }
 
 // reviewSteps is the number of steps NewReview tells Progress of.
@@ -456,12 +518,13 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 	for _, k := range []float64{0.5, 2} {
 		vs = append(vs, Variant{"outage events a year", k, scaled(func(r cost.Rank) cost.Rank {
 			r.MissedLines, r.DoubleLines, r.DelayedRounds, r.Handovers = k*r.MissedLines, k*r.DoubleLines, k*r.DelayedRounds, k*r.Handovers
+			r.PartialLines, r.PartialBatches = k*r.PartialLines, k*r.PartialBatches
 			return r
 		})})
 	}
 	for _, k := range []float64{0.5, 2} {
 		vs = append(vs, Variant{"invoice lines a batch", k, scaled(func(r cost.Rank) cost.Rank {
-			r.MissedLines, r.DoubleLines = k*r.MissedLines, k*r.DoubleLines
+			r.MissedLines, r.DoubleLines, r.PartialLines = k*r.MissedLines, k*r.DoubleLines, k*r.PartialLines
 			return r
 		})})
 	}
@@ -503,16 +566,16 @@ func ZoneDown(base model.Config) int { return max(minZoneDown, base.Down) }
 // more than the base has, and at least 7, the publication's.
 func MostNodes(base model.Config) int { return max(minMostNodes, base.Nodes+2) }
 
-// studyNodes runs the node-count study: nodes 1 … MostNodes, quorum
-// off and on, every node failing independently, the yearly figures
-// averaged over the trigger's phase (the plain arrangement queues no
-// batch, sweep.MonteCarlo.PhaseAverage), each replica StudyYears
-// long or, where that would cost more than MaxStudyPeriods periods, as
-// long as fits: a long period (many rounds a year) with short up periods
-// would otherwise take minutes.
-func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
-	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(plain), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
-		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch), PhaseAverage: true}
+// studyNodes runs the node-count study of Base as deployed: nodes 1 …
+// MostNodes, quorum off and on, every node failing independently, the
+// yearly figures averaged over the trigger's phase where no batch queues
+// (without the persistent trigger, sweep.MonteCarlo.PhaseAverage), each
+// replica StudyYears long or, where that would cost more than
+// MaxStudyPeriods periods, as long as fits: a long period (many rounds a
+// year) with short up periods would otherwise take minutes.
+func (rv *Review) studyNodes(ctx context.Context) error {
+	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(rv.Base), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
+		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch), PhaseAverage: !rv.Base.PersistentTrigger}
 	mc.Grid.Tick = rv.Tick
 	mc.Grid.Values[model.Nodes], _ = sweep.ParseValues(0, model.Nodes, fmt.Sprintf("1:%d", MostNodes(rv.Base)))
 	mc.Grid.Values[model.Quorum] = sweep.ListOf(0, 1)
@@ -528,6 +591,19 @@ func (rv *Review) studyNodes(ctx context.Context, plain model.Config) error {
 	mc.Precision, mc.Floor, mc.MaxReplicas = rv.Precision, 1, rv.MaxReplicas
 	rv.NodeStudy = mc
 	return mc.Run(ctx, 0, func(s *sweep.Summary) error { rv.Nodes = append(rv.Nodes, *s); return nil }, nil)
+}
+
+// NodePartialLines is the invoice lines a year of batches cut mid-run
+// that no run wrote, in the node-count study's configuration of s: the
+// mean of its missed parts, scaled as its missed lines are
+// (sweep.MonteCarlo.Finish).
+func (rv *Review) NodePartialLines(s sweep.Summary) float64 {
+	mc, c := rv.NodeStudy, s.Config
+	scale := mc.RoundsPerYear / float64(c.Rounds) / float64(c.BatchLen)
+	if mc.PhaseAverage {
+		scale *= float64(c.PhasePeriod()) / float64(c.Period)
+	}
+	return scale * s.Mean[model.MissedParts] * mc.LinesPerBatch
 }
 
 // NodeSummary returns the node-count study's summary for a node count and

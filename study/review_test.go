@@ -320,3 +320,64 @@ func TestCandidates(t *testing.T) {
 		t.Errorf("DefaultRetryPeriods = %v, want %v", got, want)
 	}
 }
+
+// TestEverySectionIsTheDeployment: a deployment with the persistent
+// trigger and a batch that takes time is what every section runs, its
+// trigger policy, fencing and batch length kept (the arrangements table
+// varies them, the deployment beside them); its study outage is the
+// mix's most common, from halfway through the first batch, where none was
+// given.
+func TestEverySectionIsTheDeployment(t *testing.T) {
+	base := model.Default()
+	base.PersistentTrigger, base.BatchLen, base.Rounds = true, 4, 36
+	opt := study.DefaultReviewOptions(base)
+	opt.Replicas, opt.CandidateLeases = 2, []int{2, 4}
+	opt.Mix = []cost.MixEntry{{Outage: 2, Weight: 0.3}, {Outage: 4, Weight: 0.7}}
+	study.StudyOutage(&base, &opt, false, false, false)
+	if base.Outage != 4 || base.Start != base.Period+2 || !opt.OutageFromMix || !opt.MidBatch {
+		t.Fatalf("study outage %d from round %d (from mix %t, mid-batch %t), want 4 from %d", base.Outage, base.Start, opt.OutageFromMix, opt.MidBatch, base.Period+2)
+	}
+	rv, err := study.NewReview(context.Background(), base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same := func(c model.Config) bool {
+		return c.PersistentTrigger == base.PersistentTrigger && c.Fencing == base.Fencing && c.BatchLen == base.BatchLen && c.Overlap == base.Overlap
+	}
+	sections := map[string][]model.Config{"deployed": {rv.Deployed.Config}, "cost": {rv.Cost[0].Result.Config}}
+	for name, rs := range map[string][]study.Result{"lease sweep": rv.LeaseSweep, "heat map": rv.Heat, "zone": rv.Zone} {
+		for _, r := range rs {
+			sections[name] = append(sections[name], r.Config)
+		}
+	}
+	for _, s := range rv.Nodes {
+		sections["nodes"] = append(sections["nodes"], s.Config)
+	}
+	for name, cs := range sections {
+		if len(cs) == 0 {
+			t.Errorf("%s: no runs", name)
+		}
+		for _, c := range cs {
+			if !same(c) {
+				t.Errorf("%s runs trigger %t, fencing %t, batch %d, want the deployment's %t, %t, %d", name, c.PersistentTrigger, c.Fencing, c.BatchLen, base.PersistentTrigger, base.Fencing, base.BatchLen)
+				break
+			}
+		}
+	}
+	if rv.Deployed.Config != base || rv.DeployedAs() != -1 {
+		t.Errorf("deployed %+v (as arrangement %d), want the base, beside the three arrangements", rv.Deployed.Config, rv.DeployedAs())
+	}
+	if rv.Deployed.Stats.PartialBatches == 0 {
+		t.Errorf("the study outage mid-batch cuts no batch: %+v", rv.Deployed.Stats)
+	}
+	base.Fencing = true
+	if rv, err = study.NewReview(context.Background(), base, opt); err != nil || rv.DeployedAs() != 2 {
+		t.Errorf("fencing and the persistent trigger deployed: as arrangement %d (%v), want 2", rv.DeployedAs(), err)
+	}
+	given := model.Default()
+	opt.OutageFromMix, opt.MidBatch = false, false
+	study.StudyOutage(&given, &opt, true, true, true)
+	if given != model.Default() || opt.OutageFromMix || opt.MidBatch {
+		t.Errorf("a given outage and start changed: %+v", given)
+	}
+}

@@ -129,6 +129,10 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return usagef("invalid argument %q for \"--outage-history\" flag: %v", history, err)
 			}
 		}
+		study.StudyOutage(&base, &opt, fs.Changed("outage"), fs.Changed("start"), fs.Changed("rounds"))
+		if err := base.Validate(); err != nil {
+			return usage(err)
+		}
 		if candidates.Len() > maxRankedLeases {
 			return usagef("--candidates lists %d leases: the recommendation ranks at most %d", candidates.Len(), maxRankedLeases)
 		}

@@ -272,3 +272,18 @@ func TestCandidateList(t *testing.T) {
 		t.Errorf("--candidate-list: exit %d, stderr %q, want %q", code, stderr, want)
 	}
 }
+
+// TestStudyOutage: without --outage the single runs meet the mix's most
+// common outage, and without --start, for a batch that takes time, from
+// halfway through the first batch, and report.md says so; given, they
+// stay.
+func TestStudyOutage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	args := []string{"--batch-len", "4", "--persistent-trigger", "--outage-mix", "2:0.3,4:0.7", "--candidates", "3:4", "--replicas", "2"}
+	md := reportMD(t, filepath.Join(dir, "chosen"), args...)
+	hasAll(t, md, "| outage | 4 |", "| start | 8 |", "meet one outage of 4 rounds (the mix's most common, 70% of events), from round 8, halfway through the first batch",
+		"| **as deployed** |", "| partial batches (cut mid-run) |")
+	md = reportMD(t, filepath.Join(dir, "given"), append(args, "--outage", "2", "--start", "5")...)
+	hasAll(t, md, "| outage | 2 |", "| start | 5 |", "meet one outage of 2 rounds (the review's outage, 30% of the mix's events);")
+}
