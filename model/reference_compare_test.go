@@ -111,12 +111,6 @@ func refCompare(r *model.Runner, c model.Config, s model.Schedule, ws model.Wind
 	if d == "" {
 		return ""
 	}
-	for _, k := range refDivergences {
-		if refDiff(got, referenceWay(c, ws, k.way)) == "" {
-			known[k.name]++
-			return ""
-		}
-	}
 	if refHangingTurns(c, ws) {
 		known["a hanging outage turns into another kind"]++
 		return ""
@@ -150,28 +144,6 @@ func refHangingTurns(c model.Config, ws model.Windows) bool {
 		}
 	}
 	return false
-}
-
-// refDivergences are where the Runner and the reference are known to
-// disagree: each names the engine's way, which the reference takes on
-// when asked, and why it is not the docs'.
-var refDivergences = []struct {
-	name string
-	way  refWay
-}{
-	// docs/model.md: a follower takes over once the lease has run out
-	// since the last renewal, between two attempts of a leader that is
-	// back too. With a lease shorter than the retry period and a renewal
-	// off the retry rounds (a leader woken from a pause renews as it
-	// wakes), the lease runs out before the next attempt; the engine
-	// takes no lease to run out within a retry period of a renewal. Two
-	// nodes frozen in rounds 3-12, lease 2, retry period 3, renew deadline
-	// 1, renewal 0, period 2: node 0 wakes and renews in round 13, node 1
-	// polls in round 15, and by the docs takes over; the engine's does not
-	// (handovers 0, two_leader_rounds 0, double_starts 0, against 1, 2
-	// and 1). client-go's own check, lease > deadline > 1.2 × retry
-	// period, rules such settings out.
-	{"no takeover within a retry period of a renewal", refWay{leaseOutlastsRetry: true}},
 }
 
 // TestReferenceElection compares the Runner with the reference over a

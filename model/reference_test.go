@@ -112,19 +112,9 @@ func ceilScaled(x, drift int) int {
 	return (x*1000 + 1000 + drift - 1) / (1000 + drift)
 }
 
-// refWay is a way of reading docs/model.md other than the reference's
-// own: each field, set, makes the reference do what the engine does
-// where the two disagree (refDivergences).
-type refWay struct {
-	leaseOutlastsRetry bool // a follower takes over from a reachable leader only more than a retry period after its last renewal
-}
-
 // reference runs c under windows ws (nil: no node fails) round by round,
 // as docs/model.md describes it.
-func reference(c model.Config, ws model.Windows) model.Stats { return referenceWay(c, ws, refWay{}) }
-
-// referenceWay is reference, read the way w says.
-func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
+func reference(c model.Config, ws model.Windows) model.Stats {
 	var st model.Stats
 	var leaderless, twoLeader refEpisodes
 	n := c.Nodes
@@ -295,8 +285,7 @@ func referenceWay(c model.Config, ws model.Windows, w refWay) model.Stats {
 		}
 
 		// 2. Handover, in a retry round.
-		if t%c.RetryPeriod == 0 && (!c.Quorum || 2*up > n) &&
-			!(w.leaseOutlastsRetry && leader >= 0 && nodes[leader].believes && !down[leader] && t-renewed <= c.RetryPeriod) {
+		if t%c.RetryPeriod == 0 && (!c.Quorum || 2*up > n) {
 			for i := range n {
 				if down[i] || (i == leader && nodes[i].believes) {
 					continue

@@ -321,6 +321,9 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		if x.watching {
 			last = min(last, x.nextPoll-1)
 		}
+		if x.renewed == t && x.races(t+1) { // renewed off the followers' retry rounds, with a lease shorter than the retry period
+			last = t
+		}
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
 	default:
@@ -579,13 +582,21 @@ func (x *state) nextRenewal(t int) int {
 // between two attempts, nor between its last attempt and its deadline, and
 // it acts as leader until the deadline, beside a follower that took over
 // a lease after observing its last renewal. Without a deadline, or frozen
-// (it renews as it wakes), it never races.
+// (it renews as it wakes), it never races; nor within a retry period of
+// its last renewal if the lease lasts a retry period, as its next attempt
+// then comes first. A shorter lease can run out before that attempt when
+// the renewal fell off the followers' retry rounds (a woken leader renews
+// as it wakes): then a follower takes over at its poll.
 func (x *state) races(t int) bool {
-	if x.c.RenewDeadline == 0 || x.frozen || !x.hung && t-x.renewed <= x.c.RetryPeriod {
+	if x.c.RenewDeadline == 0 || x.frozen {
 		return false
 	}
 	soonest := x.renewed + shortestLease(x.c)
 	r := x.nextRenewal(t)
+	if !x.hung && t-x.renewed <= x.c.RetryPeriod &&
+		(soonest >= x.renewed+x.c.RetryPeriod || !x.c.Jitter && roundUp(max(soonest, t), x.c.RetryPeriod) >= r) {
+		return false
+	}
 	return r > t && soonest < x.giveUpRound() && soonest < r
 }
 
