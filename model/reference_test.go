@@ -8,7 +8,10 @@ import (
 // implementation written from docs/model.md alone, round by round and node
 // by node, without the engine's stretches, settled paths or believer
 // lists. The tests in reference_compare_test.go run it beside
-// model.Runner and compare every statistic.
+// model.Runner and compare every statistic, allowing no difference: where
+// the two disagreed, the engine was brought to the docs' rule (a lease
+// running out within a retry period of a renewal, a failure turning from
+// or into one whose calls hang, a leader woken still cut off).
 //
 // It takes every parameter but jitter: every failure kind (isolate, black
 // hole, slow, partition, pause, crash, release, as toggles and as a
@@ -273,8 +276,10 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 					case (kind[l] == refBlackHole || kind[l] == refSlow || kind[l] == refPartitionBlackHole) && c.RenewDeadline > 0:
 						inFlight, slowCall = true, kind[l] == refSlow
 						callAt = t + (c.RenewDeadline+1)/2
-					default:
-						attemptAt += c.RetryPeriod
+					default: // it fails at once, and so does an attempt that would start in this round
+						if attemptAt += c.RetryPeriod; attemptAt <= t {
+							attemptAt = t + c.RetryPeriod
+						}
 						callAt, reading = attemptAt, false
 					}
 					done = true
