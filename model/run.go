@@ -330,7 +330,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		if x.watching {
 			last = min(last, x.nextPoll-1)
 		}
-		if x.renewed == t && x.races(t+1) { // renewed off the followers' retry rounds, with a lease shorter than the retry period
+		if x.renewed == t && c.RenewDeadline > 0 && x.races(t+1) { // renewed off the followers' retry rounds, with a lease shorter than the retry period
 			last = t
 		}
 	case x.watching: // the next poll
