@@ -134,6 +134,21 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 			run = max(run, t+c.BatchLen-1)
 		}
 		v.Dequeued = dequeued
+	} else if x.queued > 0 && c.Overlap == OverlapBufferOne { // a run still runs: a backlog keeps one slot waiting
+		e := x.expired(t)
+		x.st.Missed += e
+		x.dropQueued(e)
+		v.Expired = e
+		if n := x.queued - 1 + b2i(slotNow); c.CatchUpOnce && n > 0 { // one run, for the latest slot: the one due now, if any
+			x.st.Missed += n
+			x.dropQueued(n)
+			v.Collapsed = n
+		}
+		if x.queued > 1 { // the earliest waits; the others are skipped
+			v.Skipped = x.queued - 1
+			x.skip(v.Skipped)
+			x.queued = 1
+		}
 	}
 	started := k
 	if k > 0 {

@@ -43,8 +43,10 @@ type state struct {
 	gaveUpAt               int  // the round the leader gave up or crashed in, while gaveUp
 	frozen                 bool // with Pause and a renew deadline, the leader froze since its last renewal: it renews at once when it wakes
 	wokeAt                 int  // while frozen, the round it wakes in: its renew deadline counts from there if it wakes still cut off
-	hung                   bool // with BlackHole or Slowed, the leader's calls have hung since its last renewal
-	answered               bool // while hung, its calls hung on a slow API (Slowed): the one in flight when it is back is answered
+	hung                   bool // the leader's renew attempts are followed call by call: a call hung since its last renewal (BlackHole, Slowed), or it woke still cut off
+	answered               bool // while hung, the call in flight hangs on a slow API (Slowed): it is answered when the leader is back
+	inFlight, reading      bool // while hung, a call is in flight (it ends in round callAt), and the next call or the one in flight is the attempt's read
+	attemptAt, callAt      int  // while hung, the round the latest attempt began in, and that of its next call or of the end of the one in flight
 	released               bool // with Release, the leader emptied the record as it stopped: the next poll takes over
 	believers              []believer
 
@@ -245,14 +247,21 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// unless it is racing: back too late to renew before a follower may
 	// take over, it makes no call until then, and the followers poll on.
 	renewing := !down[x.leader] && !x.gaveUp
-	if down[x.leader] && (x.fails(x.leader, BlackHoled) || x.fails(x.leader, Slowed)) && c.RenewDeadline > 0 && !x.fails(x.leader, Paused) {
-		x.hung = true // its calls hang while it is cut off, and time out after it is back, or are answered then (Slowed)
-		x.answered = x.fails(x.leader, Slowed)
+	if c.RenewDeadline > 0 && !x.gaveUp && !(down[x.leader] && x.fails(x.leader, Paused)) {
+		switch {
+		case x.frozen && x.wokeAt == t: // woken, its renew loop begins a cycle now: call by call if still cut off
+			x.hung = down[x.leader]
+			x.startCalls(t)
+		case down[x.leader] && !x.hung && (x.fails(x.leader, BlackHoled) || x.fails(x.leader, Slowed)):
+			// its calls hang from its first attempt in the outage on; those before failed at once
+			x.hung = true
+			x.startCalls(x.renewed + c.RetryPeriod + roundUp(max(t-x.renewed-c.RetryPeriod, 0), c.RetryPeriod))
+		}
 	}
 	racing := renewing && c.RenewDeadline > 0 && x.races(t)
 	handover, next := false, -1
 	switch {
-	case renewing && x.frozen: // woken, its renew loop begins a cycle at once, and the record is still its own
+	case renewing && x.frozen && !x.hung: // woken, its renew loop begins a cycle at once, and the record is still its own
 		x.renew(t)
 	case racing && c.Jitter:
 		next = x.watch(t)
@@ -322,6 +331,9 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		if x.watching {
 			last = min(last, x.nextPoll-1)
 		}
+		if x.renewed == t && c.RenewDeadline > 0 && x.races(t+1) { // renewed off the followers' retry rounds, with a lease shorter than the retry period
+			last = t
+		}
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
 	default:
@@ -366,6 +378,9 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	}
 	n := last - t + 1
+	if x.hung && down[x.leader] && !x.gaveUp && !x.fails(x.leader, Paused) {
+		x.callsThrough(last)
+	}
 	if (c.Pause || len(x.reach.failure) > 0) && c.RenewDeadline > 0 { // the frozen wake no earlier than round last+1
 		x.wakeFrozen(last + 1)
 	}
@@ -581,13 +596,21 @@ func (x *state) nextRenewal(t int) int {
 // between two attempts, nor between its last attempt and its deadline, and
 // it acts as leader until the deadline, beside a follower that took over
 // a lease after observing its last renewal. Without a deadline, or frozen
-// (it renews as it wakes), it never races.
+// (it renews as it wakes), it never races; nor within a retry period of
+// its last renewal if the lease lasts a retry period, as its next attempt
+// then comes first. A shorter lease can run out before that attempt when
+// the renewal fell off the followers' retry rounds (a woken leader renews
+// as it wakes): then a follower takes over at its poll.
 func (x *state) races(t int) bool {
-	if x.c.RenewDeadline == 0 || x.frozen || !x.hung && t-x.renewed <= x.c.RetryPeriod {
+	if x.c.RenewDeadline == 0 || x.frozen && !x.hung {
 		return false
 	}
 	soonest := x.renewed + shortestLease(x.c)
 	r := x.nextRenewal(t)
+	if !x.hung && t-x.renewed <= x.c.RetryPeriod &&
+		(soonest >= x.renewed+x.c.RetryPeriod || !x.c.Jitter && roundUp(max(soonest, t), x.c.RetryPeriod) >= r) {
+		return false
+	}
 	return r > t && soonest < x.giveUpRound() && soonest < r
 }
 
@@ -615,31 +638,63 @@ func (x *state) takerOver(t int) int {
 }
 
 // nextCall is the round at or after round t in which the leader, back
-// from an outage in which its calls hung, renews: at the first call it
-// starts from then, or, on a slow API (answered), in round t itself if a
-// call is still in flight; Never if none comes before its deadline. As
-// client-go's renew loop: attempts from a retry period after the last
-// renewal; each an update that hangs for half the renew deadline (the
-// client's timeout), then a read; the next attempt a retry period after
-// the last began, or when it ends if that is later. A black-holed call
-// hangs to its timeout whenever the node is back; a slow API answers the
-// calls in flight as it recovers, so the update that follows the answer
-// renews. The deadline cancels a call in flight.
+// from an outage in which its renew attempts are followed call by call
+// (hung), renews: at the next call it starts (the next attempt's update,
+// or the read of an update in flight, which starts as that times out),
+// or, on a slow API (answered), in round t itself if a call is still in
+// flight; Never if none comes before its deadline. The deadline cancels a
+// call in flight.
 func (x *state) nextCall(t int) int {
-	c := &x.c
-	hang, deadline := (c.RenewDeadline+1)/2, x.giveUpRound()
-	for a := x.renewed + c.RetryPeriod; a < deadline; a = max(a+c.RetryPeriod, a+2*hang) {
-		if a >= t {
-			return a
-		}
-		if x.answered && t < min(a+2*hang, deadline) { // the update or the read in flight is answered
-			return t
-		}
-		if read := a + hang; read < deadline && read >= t {
-			return read
-		}
+	call := x.callAt
+	switch {
+	case x.inFlight && x.answered:
+		call = t
+	case x.inFlight && x.reading: // the read times out: the next attempt starts a retry period after the last began, or then
+		call = max(x.attemptAt+x.c.RetryPeriod, x.callAt)
+	}
+	if call < x.giveUpRound() {
+		return call
 	}
 	return Never
+}
+
+// startCalls begins following the leader's renew attempts call by call
+// with an attempt in round a, none in flight.
+func (x *state) startCalls(a int) {
+	x.attemptAt, x.callAt, x.inFlight, x.reading, x.answered = a, a, false, false, false
+}
+
+// callsThrough runs the leader's calls through round last while it is cut
+// off, not frozen and believing, failing as its kind says, as client-go's
+// renew loop: each attempt an update and then a read; a call that starts
+// hangs for half the renew deadline, rounded up (the client's timeout;
+// on a slow API until the leader is back, see nextCall), or fails at once
+// and ends the attempt; the next attempt starts a retry period after the
+// last began, or when it ends if later (in the round the attempt failed
+// at once, that one fails at once too). No call starts at or after the
+// deadline.
+func (x *state) callsThrough(last int) {
+	c := &x.c
+	hangs := x.fails(x.leader, BlackHoled) || x.fails(x.leader, Slowed)
+	slow := x.fails(x.leader, Slowed)
+	end := min(last, x.giveUpRound()-1)
+	for x.callAt <= end {
+		switch now := x.callAt; {
+		case x.inFlight && x.reading: // the read timed out: the attempt ends
+			x.attemptAt = max(x.attemptAt+c.RetryPeriod, now)
+			x.callAt, x.inFlight, x.reading = x.attemptAt, false, false
+		case x.inFlight: // the update timed out: the read starts
+			x.inFlight, x.reading = false, true
+		case hangs:
+			x.inFlight, x.answered = true, slow
+			x.callAt += (c.RenewDeadline + 1) / 2
+		default: // it fails at once: the attempt ends
+			if x.attemptAt += c.RetryPeriod; x.attemptAt <= now {
+				x.attemptAt = now + c.RetryPeriod
+			}
+			x.callAt, x.reading = x.attemptAt, false
+		}
+	}
 }
 
 // renewThrough records the renewals of a leader reachable and believing
