@@ -7,7 +7,8 @@
 // (2 s): the takeover after the holder's process dies without revoking
 // its lease, the takeover after Resign, and, with the holder cut off from
 // the server by a proxy, when its Session.Done closes and when the next
-// candidate leads. Each is compared with settings' figures for the same
+// candidate leads, and that a holder let back in after half a second keeps
+// its lead. Each is compared with settings' figures for the same
 // TTL.
 //
 // It is a module of its own so that etcd and its dependencies stay out of
