@@ -27,10 +27,12 @@ soak:
 	bash .ci/check-all
 	bash .ci/fuzz $(FUZZ)
 
-# Real client-go electors against leasesim's figures (a module of its own,
-# so that client-go stays out of leasesim's dependencies).
+# Real client-go electors and a real etcd against leasesim's figures
+# (modules of their own, so that client-go and etcd stay out of leasesim's
+# dependencies).
 validate:
 	cd validate/clientgo && go test ./...
+	cd validate/etcd && go test ./...
 
 # Rewrite the golden files (each package's testdata/golden, the CLI's in
 # testdata/golden, model's scenarios in model/testdata/scenarios) in the
