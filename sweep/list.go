@@ -80,8 +80,8 @@ func (l List) min(floor int) int {
 	return m
 }
 
-// max returns the largest value.
-func (l List) max() int {
+// Max returns the largest value, 0 for an empty list.
+func (l List) Max() int {
 	m := 0
 	for _, s := range l.spans {
 		m = max(m, s.last())
