@@ -1,5 +1,16 @@
-// Package sweep expands grids of model configurations and runs them in
-// parallel, streaming one CSV row per configuration in grid order.
+// Package sweep holds grids of model configurations and the two things
+// that run every configuration of one in parallel, in grid order:
+//
+//   - the grids (Grid), made of lists of each parameter's values (List,
+//     ParseValues), never expanded, with which of their configurations go
+//     together (Grid.Valid);
+//   - the CSV writer (Write), one row per configuration, whole or in shards
+//     (Options.Shards), and Merge, which joins a sweep's shards into the
+//     unsharded CSV byte for byte;
+//   - the exhaustive check (Check, over CheckGrid by default): every
+//     configuration through model.Runner.Check.
+//
+// Monte Carlo studies over a grid are package montecarlo's.
 package sweep
 
 import (
