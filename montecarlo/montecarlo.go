@@ -22,9 +22,9 @@ import (
 	"github.com/leasesim/leasesim/sweep"
 )
 
-// MonteCarloParams are the parameters a Monte Carlo study varies; the
+// Params are the parameters a Monte Carlo study varies; the
 // others (outage, start, down) belong to the publication's fixed schedule.
-func MonteCarloParams() []model.Param {
+func Params() []model.Param {
 	return []model.Param{model.Nodes, model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Rounds, model.Period, model.BatchLen,
 		model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.Quorum, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole, model.Jitter, model.Drift}
 }
@@ -33,7 +33,7 @@ func MonteCarloParams() []model.Param {
 // configuration of Grid is run Replicas times, each replica with its own
 // random up and down periods.
 type MonteCarlo struct {
-	Grid     sweep.Grid // only MonteCarloParams() vary
+	Grid     sweep.Grid // only Params() vary
 	Up, Down model.Lengths
 	Also     []model.Process // further failure processes of every node, each its own kind (model.Alternating)
 	Replicas int
@@ -408,7 +408,7 @@ func (mc *MonteCarlo) Finish(s *Summary) {
 // tick, times are in seconds and named so (model.Tick).
 func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 	t := mc.Grid.Tick
-	b = t.AppendNames(b, MonteCarloParams()...)
+	b = t.AppendNames(b, Params()...)
 	b = append(b, "uptime,downtime,"...)
 	if len(mc.Also) > 0 {
 		b = append(b, "also,"...)
@@ -435,7 +435,7 @@ func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 // AppendRow appends one summary as a CSV row.
 func (mc *MonteCarlo) AppendRow(b []byte, s *Summary) []byte {
 	t := mc.Grid.Tick
-	for _, p := range MonteCarloParams() {
+	for _, p := range Params() {
 		b = t.AppendValue(b, p, s.Config.Get(p))
 		b = append(b, ',')
 	}

@@ -180,7 +180,7 @@ const maxPeriods = 1e11
 // monteCarloFlags are the model parameters montecarlo sweeps as lists.
 func monteCarloFlags() []model.Param {
 	var ps []model.Param
-	for _, p := range montecarlo.MonteCarloParams() {
+	for _, p := range montecarlo.Params() {
 		if p != model.Rounds {
 			ps = append(ps, p)
 		}
