@@ -184,7 +184,7 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 // every PhasePeriod rounds lose per outage event, over the event's phases,
 // Period/PhasePeriod times what c's own triggers lose: the identity behind
 // a Monte Carlo study that averages over the trigger's phase
-// (sweep.MonteCarlo.PhaseAverage). Over a grid of configurations with
+// (montecarlo.MonteCarlo.PhaseAverage). Over a grid of configurations with
 // every failure kind, batches that take time and the overlap policies
 // that need no queue; jitter draws its own per phase, so it is left out.
 func TestPhasePeriodLosesAlike(t *testing.T) {

@@ -21,7 +21,7 @@ func FuzzParseMix(f *testing.F) {
 		total := 0.0
 		seen := map[int]bool{}
 		for _, e := range mix {
-			if model.Outage.Check(e.Outage) != nil || seen[e.Outage] || !(e.Weight > 0) {
+			if model.Outage.Validate(e.Outage) != nil || seen[e.Outage] || !(e.Weight > 0) {
 				t.Fatalf("%q: bad entry %+v", s, e)
 			}
 			seen[e.Outage] = true

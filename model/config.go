@@ -49,8 +49,9 @@ func (p Param) Accepts() string {
 	return fmt.Sprintf("a whole number from %d to %d", lo, hi)
 }
 
-// Check returns a *RangeError if v is outside the parameter's range.
-func (p Param) Check(v int) error {
+// Validate returns a *RangeError if v is outside the parameter's range:
+// one value's part of Config.Validate.
+func (p Param) Validate(v int) error {
 	lo, hi := p.Range()
 	if v < lo || v > hi {
 		return &RangeError{Param: p, Value: v}
@@ -149,8 +150,8 @@ func (e *RelationError) format(t Tick, name func(Param) string) string {
 	return fmt.Sprintf(e.Format, args...)
 }
 
-// inRange is Check without the error, for a parameter known at compile
-// time: it inlines to two comparisons with constants.
+// inRange is Param.Validate without the error, for a parameter known at
+// compile time: it inlines to two comparisons with constants.
 func inRange(v int, p Param) bool {
 	lo, hi := p.Range()
 	return v >= lo && v <= hi

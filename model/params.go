@@ -158,7 +158,7 @@ func paramTable(p Param) paramInfo {
 func (p Param) Time() TimeKind {
 	switch p {
 	case Lease, Renewal, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow:
-		return Span
+		return Duration
 	case Start:
 		return Point
 	}

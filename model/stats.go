@@ -100,7 +100,7 @@ type Stats struct {
 // of the square of their rounds past the first. With the count itself
 // (the sum of the episodes' lengths) they give how many episodes a run
 // meets and the mean and spread of their lengths, which is what a Monte
-// Carlo interval of a rare count needs (sweep.EpisodeTally).
+// Carlo interval of a rare count needs (montecarlo.EpisodeTally).
 type Episodes struct {
 	Count   int // the episodes
 	Long    int // the episodes of more than one round

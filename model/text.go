@@ -40,7 +40,7 @@ func (p Param) ParseValue(s string) (int, error) {
 	} else {
 		v, err = strconv.Atoi(s)
 	}
-	if err != nil || p.Check(v) != nil {
+	if err != nil || p.Validate(v) != nil {
 		return 0, fmt.Errorf("want %s", p.Accepts())
 	}
 	return v, nil

@@ -10,17 +10,17 @@ import (
 )
 
 // TimeKind says whether a parameter is a time in rounds, and which kind:
-// a span of rounds (a lease of 3 rounds) or a round of the run (the
+// a duration in rounds (a lease of 3 rounds) or a round of the run (the
 // outage's first round). The kinds convert to real time differently: a
-// span of n rounds lasts n ticks, round t begins (t-1) ticks after the
+// duration of n rounds lasts n ticks, round t begins (t-1) ticks after the
 // run does.
 type TimeKind int
 
 // The kinds of parameters.
 const (
-	NotTime TimeKind = iota // a count or a toggle
-	Span                    // a number of rounds
-	Point                   // a round of the run, 1 … Rounds
+	NotTime  TimeKind = iota // a count or a toggle
+	Duration                 // a number of rounds
+	Point                    // a round of the run, 1 … Rounds
 )
 
 // Tick is the real length of one round: it turns the model's rounds into
@@ -112,7 +112,7 @@ func (t Tick) AppendValues(b []byte, c *Config) []byte {
 
 // AppendValue appends v, a value of p, in the unit of t: as
 // Param.AppendValue does for the zero Tick or a parameter that is not a
-// time, else in seconds from the run's start (a Point) or long (a Span).
+// time, else in seconds from the run's start (a Point) or long (a Duration).
 func (t Tick) AppendValue(b []byte, p Param, v int) []byte {
 	switch {
 	case t == 0 || p.Time() == NotTime:
@@ -173,7 +173,7 @@ func (t Tick) ParseValue(p Param, s string) (int, error) {
 	if p.Time() == Point {
 		v++
 	}
-	if p.Check(v) != nil {
+	if p.Validate(v) != nil {
 		return 0, fmt.Errorf("want %s", t.Accepts(p))
 	}
 	return v, nil

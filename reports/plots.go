@@ -11,8 +11,8 @@ import (
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/study"
-	"github.com/leasesim/leasesim/sweep"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
@@ -552,11 +552,11 @@ func (rv review) drawNodes(dc draw.Canvas) error {
 	var row []*plot.Plot
 	for _, part := range []struct {
 		title string
-		mean  func(s *sweep.Summary) float64
-		ci    func(s *sweep.Summary) sweep.Interval
+		mean  func(s *montecarlo.Summary) float64
+		ci    func(s *montecarlo.Summary) montecarlo.Interval
 	}{
-		{"Invoice lines never produced", func(s *sweep.Summary) float64 { return s.MissedPerYear }, func(s *sweep.Summary) sweep.Interval { return s.MissedPerYearCI95 }},
-		{"Invoice lines produced twice", func(s *sweep.Summary) float64 { return s.DoublePerYear }, func(s *sweep.Summary) sweep.Interval { return s.DoublePerYearCI95 }},
+		{"Invoice lines never produced", func(s *montecarlo.Summary) float64 { return s.MissedPerYear }, func(s *montecarlo.Summary) montecarlo.Interval { return s.MissedPerYearCI95 }},
+		{"Invoice lines produced twice", func(s *montecarlo.Summary) float64 { return s.DoublePerYear }, func(s *montecarlo.Summary) montecarlo.Interval { return s.DoublePerYearCI95 }},
 	} {
 		p := newPlot(part.title+", independent failures", "nodes", "lines per year (mean, 95% interval)")
 		for i, quorum := range []bool{false, true} {
@@ -593,7 +593,7 @@ func (rv review) drawNodes(dc draw.Canvas) error {
 		if p.Y.Max < 5 { // whole numbers would mark 0 alone
 			p.Y.Tick.Marker = plot.DefaultTicks{}
 		}
-		if seen := slices.ContainsFunc(rv.Nodes, func(s sweep.Summary) bool { return part.mean(&s) > 0 }); !seen {
+		if seen := slices.ContainsFunc(rv.Nodes, func(s montecarlo.Summary) bool { return part.mean(&s) > 0 }); !seen {
 			p.Title.Text += "\nnone in any replica: the bars reach the 95% upper bound"
 		}
 		row = append(row, p)

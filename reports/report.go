@@ -11,6 +11,7 @@ import (
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 )
@@ -624,7 +625,7 @@ func (rv review) writeNodes(b *strings.Builder) {
 		align += "---:|"
 	}
 	b.WriteString("\n" + align + "\n")
-	lines := func(s sweep.Summary) (float64, sweep.Interval, float64, sweep.Interval) {
+	lines := func(s montecarlo.Summary) (float64, montecarlo.Interval, float64, montecarlo.Interval) {
 		k := mc.LinesPerBatch
 		return s.MissedPerYear * k, s.MissedPerYearCI95.Scale(k), s.DoublePerYear * k, s.DoublePerYearCI95.Scale(k)
 	}
@@ -672,7 +673,7 @@ func (rv review) writeNodesMethod(b *strings.Builder) {
 }
 
 // writePhaseAverage says that the node-count study averages over the
-// trigger's phase (sweep.MonteCarlo.PhaseAverage), and why that measures
+// trigger's phase (montecarlo.MonteCarlo.PhaseAverage), and why that measures
 // what the deployment's own triggers lose.
 func (rv review) writePhaseAverage(b *strings.Builder) {
 	c, u := rv.Nodes[0].Config, unit{rv.Tick}

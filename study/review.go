@@ -9,6 +9,7 @@ import (
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/sweep"
 )
 
@@ -49,8 +50,8 @@ type Review struct {
 	// run at phase 0 and seed Seed, the incident as written.
 	IncidentSpread incident.Spread
 	Zone           []Result // Base with a zone of ZoneDown(base) nodes failing together: ZoneDown … MostNodes nodes × quorum off, on
-	NodeStudy      *sweep.MonteCarlo
-	Nodes          []sweep.Summary // independent failures: StudyNodes × quorum off, on
+	NodeStudy      *montecarlo.MonteCarlo
+	Nodes          []montecarlo.Summary // independent failures: StudyNodes × quorum off, on
 
 	// Recommendation ranks the candidates (Candidates, the base's
 	// settings among them) over Mix at the first of EventsPerYear, by the
@@ -90,7 +91,7 @@ type ReviewOptions struct {
 	// Precision, if above 0, runs the node-count study Replicas at a time
 	// until each configuration's missed and double lines a year are within
 	// ± this share, or ± one line a year, or MaxReplicas have run
-	// (sweep.MonteCarlo's Precision).
+	// (montecarlo.MonteCarlo's Precision).
 	Precision     float64
 	MaxReplicas   int
 	Seed          uint64  // the node-count study's failures, and every run's jitter
@@ -569,12 +570,12 @@ func MostNodes(base model.Config) int { return max(minMostNodes, base.Nodes+2) }
 // studyNodes runs the node-count study of Base as deployed: nodes 1 …
 // MostNodes, quorum off and on, every node failing independently, the
 // yearly figures averaged over the trigger's phase where no batch queues
-// (without the persistent trigger, sweep.MonteCarlo.PhaseAverage), each
+// (without the persistent trigger, montecarlo.MonteCarlo.PhaseAverage), each
 // replica StudyYears long or, where that would cost more than
 // MaxStudyPeriods periods, as long as fits: a long period (many rounds a
 // year) with short up periods would otherwise take minutes.
 func (rv *Review) studyNodes(ctx context.Context) error {
-	mc := &sweep.MonteCarlo{Grid: sweep.NewGrid(rv.Base), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
+	mc := &montecarlo.MonteCarlo{Grid: sweep.NewGrid(rv.Base), Up: rv.Up, Down: rv.Down, Replicas: rv.Replicas, Seed: rv.Seed,
 		RoundsPerYear: rv.RoundsPerYear, LinesPerBatch: float64(rv.LinesPerBatch), PhaseAverage: !rv.Base.PersistentTrigger}
 	mc.Grid.Tick = rv.Tick
 	mc.Grid.Values[model.Nodes], _ = sweep.ParseValues(0, model.Nodes, fmt.Sprintf("1:%d", MostNodes(rv.Base)))
@@ -590,14 +591,14 @@ func (rv *Review) studyNodes(ctx context.Context) error {
 	// batches precision takes.
 	mc.Precision, mc.Floor, mc.MaxReplicas = rv.Precision, 1, rv.MaxReplicas
 	rv.NodeStudy = mc
-	return mc.Run(ctx, 0, func(s *sweep.Summary) error { rv.Nodes = append(rv.Nodes, *s); return nil }, nil)
+	return mc.Run(ctx, 0, func(s *montecarlo.Summary) error { rv.Nodes = append(rv.Nodes, *s); return nil }, nil)
 }
 
 // NodePartialLines is the invoice lines a year of batches cut mid-run
 // that no run wrote, in the node-count study's configuration of s: the
 // mean of its missed parts, scaled as its missed lines are
-// (sweep.MonteCarlo.Finish).
-func (rv *Review) NodePartialLines(s sweep.Summary) float64 {
+// (montecarlo.MonteCarlo.Finish).
+func (rv *Review) NodePartialLines(s montecarlo.Summary) float64 {
 	mc, c := rv.NodeStudy, s.Config
 	scale := mc.RoundsPerYear / float64(c.Rounds) / float64(c.BatchLen)
 	if mc.PhaseAverage {
@@ -608,7 +609,7 @@ func (rv *Review) NodePartialLines(s sweep.Summary) float64 {
 
 // NodeSummary returns the node-count study's summary for a node count and
 // quorum setting.
-func (rv *Review) NodeSummary(nodes int, quorum bool) sweep.Summary {
+func (rv *Review) NodeSummary(nodes int, quorum bool) montecarlo.Summary {
 	for _, s := range rv.Nodes {
 		if s.Config.Nodes == nodes && s.Config.Quorum == quorum {
 			return s

@@ -25,10 +25,10 @@ func FuzzParseValues(f *testing.F) {
 		if vals.Len() == 0 {
 			t.Fatalf("%q: no values and no error", s)
 		}
-		if vals.Len() <= 100_000 { // a longer list is checked by its spans
+		if vals.Len() <= 100_000 { // a longer list is checked by its ranges
 			seen := map[int]bool{}
 			for v := range vals.All() {
-				if p.Check(v) != nil || seen[v] {
+				if p.Validate(v) != nil || seen[v] {
 					t.Fatalf("%s %q: value %d out of range or repeated", p.Name(), s, v)
 				}
 				seen[v] = true

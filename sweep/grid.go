@@ -1,5 +1,16 @@
-// Package sweep expands grids of model configurations and runs them in
-// parallel, streaming one CSV row per configuration in grid order.
+// Package sweep holds grids of model configurations and the two things
+// that run every configuration of one in parallel, in grid order:
+//
+//   - the grids (Grid), made of lists of each parameter's values (List,
+//     ParseValues), never expanded, with which of their configurations go
+//     together (Grid.Valid);
+//   - the CSV writer (Write), one row per configuration, whole or in shards
+//     (Options.Shards), and Merge, which joins a sweep's shards into the
+//     unsharded CSV byte for byte;
+//   - the exhaustive check (Check, over CheckGrid by default): every
+//     configuration through model.Runner.Check.
+//
+// Monte Carlo studies over a grid are package montecarlo's.
 package sweep
 
 import (
@@ -157,11 +168,11 @@ func (g *Grid) Config(i int) model.Config {
 
 // odometer walks the grid in row order: the last parameter turns fastest.
 // For each parameter it keeps the position in its list and the value there,
-// and of the span that position is in, where it ends and its step, so that
-// a step within a span costs an addition.
+// and of the range that position is in, where it ends and its step, so that
+// a step within a range costs an addition.
 type odometer struct {
-	idx, val, span, end, step [model.NumParams]int
-	last                      int // the last parameter whose list has more than one value: those after it never turn
+	idx, val, within, end, step [model.NumParams]int
+	last                        int // the last parameter whose list has more than one value: those after it never turn
 }
 
 func (o *odometer) seek(g *Grid, i int) {
@@ -175,15 +186,15 @@ func (o *odometer) seek(g *Grid, i int) {
 		l := &g.Values[p]
 		o.idx[p] = i % l.Len()
 		i /= l.Len()
-		o.enter(l, p, l.spanOf(o.idx[p]))
+		o.enter(l, p, l.rangeOf(o.idx[p]))
 		o.val[p] = l.At(o.idx[p])
 	}
 }
 
-// enter records that parameter p is in span k of its list l.
+// enter records that parameter p is in range k of its list l.
 func (o *odometer) enter(l *List, p, k int) {
-	s := &l.spans[k]
-	o.span[p], o.end[p], o.step[p] = k, s.first+s.n, s.step
+	s := &l.ranges[k]
+	o.within[p], o.end[p], o.step[p] = k, s.first+s.n, s.step
 }
 
 func (o *odometer) config(g *Grid) model.Config {
@@ -216,16 +227,16 @@ func (o *odometer) next(g *Grid, c *model.Config) model.Param {
 	return model.Param(p)
 }
 
-// wrap moves parameter p, past the end of its span, into the next span of
+// wrap moves parameter p, past the end of its range, into the next range of
 // its list l, or back to the list's first value after its last; it reports
 // whether it went back to the first.
 func (o *odometer) wrap(l *List, p int) bool {
-	k := o.span[p] + 1
+	k := o.within[p] + 1
 	if o.idx[p] == l.n {
 		k, o.idx[p] = 0, 0
 	}
 	o.enter(l, p, k)
-	o.val[p] = l.spans[k].lo
+	o.val[p] = l.ranges[k].lo
 	return k == 0
 }
 

@@ -15,23 +15,23 @@ import (
 // ListSyntax describes the list syntax in words, for help texts.
 const ListSyntax = "comma-separated values and inclusive ranges lo:hi or lo:hi:step, e.g. 1:4,8,16"
 
-// List is one parameter's values in a grid, in order: a sequence of spans,
-// each lo, lo+step, … (a single value is a span of one). A list is never
-// expanded: its length and its i-th value come from the spans, so that a
+// List is one parameter's values in a grid, in order: a sequence of ranges,
+// each lo, lo+step, … (a single value is a range of one). A list is never
+// expanded: its length and its i-th value come from the ranges, so that a
 // list of a billion values costs a few words, and a grid is counted, and
 // refused if too large, before anything is run.
 type List struct {
-	spans []span
-	n     int // values in all spans
+	ranges []valueRange
+	n      int // values in all ranges
 }
 
-// span is n values lo, lo+step, …, lo+(n-1)·step, the first of them value
+// valueRange is n values lo, lo+step, …, lo+(n-1)·step, the first of them value
 // number first of its list.
-type span struct {
+type valueRange struct {
 	first, lo, step, n int
 }
 
-func (s span) last() int { return s.lo + (s.n-1)*s.step }
+func (s valueRange) last() int { return s.lo + (s.n-1)*s.step }
 
 // ListOf returns the list of vals, in order.
 func ListOf(vals ...int) List {
@@ -43,7 +43,7 @@ func ListOf(vals ...int) List {
 }
 
 func (l *List) add(lo, step, n int) {
-	l.spans = append(l.spans, span{l.n, lo, step, n})
+	l.ranges = append(l.ranges, valueRange{l.n, lo, step, n})
 	l.n += n
 }
 
@@ -52,21 +52,21 @@ func (l List) Len() int { return l.n }
 
 // At returns value i, 0 ≤ i < Len().
 func (l List) At(i int) int {
-	s := l.spans[l.spanOf(i)]
+	s := l.ranges[l.rangeOf(i)]
 	return s.lo + (i-s.first)*s.step
 }
 
-// spanOf returns the index of the span holding value i.
-func (l List) spanOf(i int) int {
-	return sort.Search(len(l.spans), func(k int) bool { return l.spans[k].first+l.spans[k].n > i })
+// rangeOf returns the index of the range holding value i.
+func (l List) rangeOf(i int) int {
+	return sort.Search(len(l.ranges), func(k int) bool { return l.ranges[k].first+l.ranges[k].n > i })
 }
 
 // min returns the smallest value above floor, or 0 if there is none.
 func (l List) min(floor int) int {
 	m, found := 0, false
-	for _, s := range l.spans {
+	for _, s := range l.ranges {
 		lo := s.lo
-		if lo <= floor { // the first value of the span above floor
+		if lo <= floor { // the first value of the range above floor
 			k := (floor-s.lo)/s.step + 1
 			if k >= s.n {
 				continue
@@ -80,10 +80,10 @@ func (l List) min(floor int) int {
 	return m
 }
 
-// max returns the largest value.
-func (l List) max() int {
+// Max returns the largest value, 0 for an empty list.
+func (l List) Max() int {
 	m := 0
-	for _, s := range l.spans {
+	for _, s := range l.ranges {
 		m = max(m, s.last())
 	}
 	return m
@@ -92,7 +92,7 @@ func (l List) max() int {
 // All yields the values in order.
 func (l List) All() iter.Seq[int] {
 	return func(yield func(int) bool) {
-		for _, s := range l.spans {
+		for _, s := range l.ranges {
 			for k := range s.n {
 				if !yield(s.lo + k*s.step) {
 					return
@@ -106,7 +106,7 @@ func (l List) All() iter.Seq[int] {
 // lo:hi:step, toggles as false and true.
 func (l List) Format(p model.Param) string {
 	var b []byte
-	for i, s := range l.spans {
+	for i, s := range l.ranges {
 		if i > 0 {
 			b = append(b, ',')
 		}
@@ -156,7 +156,7 @@ func ParseValues(t model.Tick, p model.Param, s string) (List, error) {
 	return l, nil
 }
 
-// parseItem parses one item of a list as a span.
+// parseItem parses one item of a list as a range.
 func parseItem(t model.Tick, p model.Param, item string) (lo, step, n int, err error) {
 	if p.Bool() {
 		switch item {
@@ -195,7 +195,7 @@ func parseItem(t model.Tick, p model.Param, item string) (lo, step, n int, err e
 		return 0, 0, 0, fmt.Errorf("range %q has step %d: want a step of 1 or more", item, step)
 	case hi < lo:
 		return 0, 0, 0, fmt.Errorf("range %q is empty: want lo <= hi", item)
-	case p.Check(lo) != nil || p.Check(hi) != nil:
+	case p.Validate(lo) != nil || p.Validate(hi) != nil:
 		return 0, 0, 0, fmt.Errorf("%q is out of range: want %s", item, p.Accepts())
 	}
 	return lo, step, (hi-lo)/step + 1, nil
@@ -208,7 +208,7 @@ func parseTimeItem(t model.Tick, p model.Param, item string, parts []string) (lo
 	for i, part := range parts {
 		q := p
 		if i == 2 {
-			q = model.Rounds // a step is a span of at least one tick, whatever p is
+			q = model.Rounds // a step is at least one tick, whatever p is
 		}
 		if nums[i], err = t.ParseValue(q, strings.TrimSpace(part)); err != nil {
 			return 0, 0, 0, fmt.Errorf("%q in %q: %v", part, item, err)
@@ -224,11 +224,11 @@ func parseTimeItem(t model.Tick, p model.Param, item string, parts []string) (lo
 	return lo, step, (hi-lo)/step + 1, nil
 }
 
-// duplicate returns the smallest value that two spans share, if any.
+// duplicate returns the smallest value that two ranges share, if any.
 func (l List) duplicate() (int, bool) {
 	found, dup := false, math.MaxInt
-	for i, a := range l.spans {
-		for _, b := range l.spans[i+1:] {
+	for i, a := range l.ranges {
+		for _, b := range l.ranges[i+1:] {
 			if v, ok := common(a, b); ok && v < dup {
 				found, dup = true, v
 			}
@@ -237,12 +237,12 @@ func (l List) duplicate() (int, bool) {
 	return dup, found
 }
 
-// common returns the smallest value in both spans, if any: the values
+// common returns the smallest value in both ranges, if any: the values
 // x ≡ a.lo (mod a.step) and x ≡ b.lo (mod b.step) are, by the Chinese
 // remainder theorem, one residue modulo lcm(a.step, b.step), or none.
 // Values and steps are at most the model's bounds (about 10^9), so every
 // product below fits in an int.
-func common(a, b span) (int, bool) {
+func common(a, b valueRange) (int, bool) {
 	lo, hi := max(a.lo, b.lo), min(a.last(), b.last())
 	if lo > hi {
 		return 0, false

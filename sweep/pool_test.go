@@ -35,29 +35,3 @@ func TestWriteStopsOnWriterError(t *testing.T) {
 		}
 	}
 }
-
-// TestMonteCarloStopsOnEmitError: an error from emit (the output failed)
-// ends the study with that error after the configuration it came from.
-func TestMonteCarloStopsOnEmitError(t *testing.T) {
-	base := model.Default()
-	base.Rounds = 2000
-	mc := study(t, base, "geometric:50", "fixed:3", 40)
-	mc.Grid.Values[model.Lease] = sweep.ListOf(1, 2, 3, 4, 5, 6, 7, 8)
-	for _, workers := range []int{1, 2, 8} {
-		for _, after := range []int{0, 1, 7} {
-			emitted := 0
-			err := returnsWithin(t, "MonteCarlo.Run", func() error {
-				return mc.Run(context.Background(), workers, func(*sweep.Summary) error {
-					if emitted == after {
-						return testio.ErrFull
-					}
-					emitted++
-					return nil
-				}, nil)
-			})
-			if !errors.Is(err, testio.ErrFull) || emitted != after {
-				t.Errorf("workers %d, emit failing after %d: error %v after %d summaries", workers, after, err, emitted)
-			}
-		}
-	}
-}

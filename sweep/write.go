@@ -15,7 +15,7 @@ import (
 // runs every row with GOMAXPROCS workers.
 type Options struct {
 	// Shard K of Shards: rows Shard(size, K, Shards) of the grid, written
-	// in the shard format that Merge reads (ShardHeader). Shards 0 means
+	// in the shard format that Merge reads (ShardColumn). Shards 0 means
 	// the whole grid, in the plain format.
 	K, Shards int
 	Workers   int // goroutines running configurations; 0 means GOMAXPROCS

@@ -93,7 +93,7 @@ func (v candidateListValue) Set(s string) error {
 
 func (v candidateListValue) Type() string { return "candidates" }
 
-func (v candidateListValue) kind() model.TimeKind { return model.Span }
+func (v candidateListValue) kind() model.TimeKind { return model.Duration }
 
 // resolve reads the list in the unit of t. Its error names the entry,
 // and it returns that entry's text, which the flag's error echoes.

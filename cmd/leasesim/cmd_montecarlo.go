@@ -13,6 +13,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -21,7 +22,7 @@ import (
 func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
 	base.Rounds = 100_000
-	mc := sweep.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: study.PublicationLinesPerBatch}
+	mc := montecarlo.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: study.PublicationLinesPerBatch}
 	mc.Up, _ = model.ParseLengths("geometric:2000")
 	mc.Down, _ = model.ParseLengths("lognormal:1.2,0.6")
 	params := monteCarloFlags()
@@ -128,7 +129,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 					return err
 				}
 			}
-			err := mc.Run(ctx, workers, func(s *sweep.Summary) error {
+			err := mc.Run(ctx, workers, func(s *montecarlo.Summary) error {
 				if csv != nil {
 					row = mc.AppendRow(row[:0], s)
 					if _, err := csv.Write(row); err != nil {
@@ -179,7 +180,7 @@ const maxPeriods = 1e11
 // monteCarloFlags are the model parameters montecarlo sweeps as lists.
 func monteCarloFlags() []model.Param {
 	var ps []model.Param
-	for _, p := range sweep.MonteCarloParams() {
+	for _, p := range montecarlo.Params() {
 		if p != model.Rounds {
 			ps = append(ps, p)
 		}
@@ -188,7 +189,7 @@ func monteCarloFlags() []model.Param {
 }
 
 // writeMonteCarloHead writes the line that opens montecarlo's table.
-func writeMonteCarloHead(w io.Writer, mc *sweep.MonteCarlo, rounds int) error {
+func writeMonteCarloHead(w io.Writer, mc *montecarlo.MonteCarlo, rounds int) error {
 	t := mc.Grid.Tick
 	length, up := fmt.Sprintf("%d rounds", rounds), mc.Up.String()+" rounds"
 	if t != 0 {
@@ -209,7 +210,7 @@ func writeMonteCarloHead(w io.Writer, mc *sweep.MonteCarlo, rounds int) error {
 }
 
 // writeMonteCarloSummary writes one configuration's block of the table.
-func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary) error {
+func writeMonteCarloSummary(w io.Writer, mc *montecarlo.MonteCarlo, s *montecarlo.Summary) error {
 	var b strings.Builder
 	c, t := s.Config, mc.Grid.Tick
 	timing := ""
@@ -275,7 +276,7 @@ func writeMonteCarloSummary(w io.Writer, mc *sweep.MonteCarlo, s *sweep.Summary)
 		for _, row := range []struct {
 			what string
 			mean float64
-			ci   sweep.Interval
+			ci   montecarlo.Interval
 		}{{"missed batches", s.MissedPerYear, s.MissedPerYearCI95}, {"double batches", s.DoublePerYear, s.DoublePerYearCI95}} {
 			lines := row.ci.Scale(mc.LinesPerBatch)
 			fmt.Fprintf(&b, "  %-22s%16.3f  [%.3f, %.3f]  = %.1f [%.1f, %.1f] lines\n", row.what, row.mean, row.ci.Lo, row.ci.Hi, row.mean*mc.LinesPerBatch, lines.Lo, lines.Hi)

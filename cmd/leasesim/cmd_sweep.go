@@ -11,6 +11,7 @@ import (
 
 	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
@@ -188,8 +189,8 @@ func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("no input files: want the shards of one sweep or one Monte Carlo study, in shard order")
 		}
 		merge := sweep.Merge
-		if sweep.IsMonteCarloShard(files[0]) {
-			merge = sweep.MergeMonteCarlo
+		if montecarlo.IsMonteCarloShard(files[0]) {
+			merge = montecarlo.MergeMonteCarlo
 		}
 		err := writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, files) })
 		var bad *sweep.ShardError

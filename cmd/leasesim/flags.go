@@ -753,7 +753,7 @@ func (v alsoValue) resolve(t model.Tick) (string, error) {
 	return strings.Join(*v.texts, " "), nil
 }
 
-func (v alsoValue) kind() model.TimeKind { return model.Span }
+func (v alsoValue) kind() model.TimeKind { return model.Duration }
 
 func (v alsoValue) Type() string { return "process" }
 
@@ -815,6 +815,6 @@ func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
 	return model.EmpiricalLengths(path, samples)
 }
 
-func (v lengthsValue) kind() model.TimeKind { return model.Span }
+func (v lengthsValue) kind() model.TimeKind { return model.Duration }
 
 func (v lengthsValue) Type() string { return "dist" }

@@ -146,7 +146,7 @@ func TestTickScalesRounds(t *testing.T) {
 	names, rv, kv := strings.Split(r[0], ","), strings.Split(r[1], ","), strings.Split(k[1], ",")
 	for i, name := range names {
 		want := rv[i]
-		if p, ok := model.ParamByName(name); strings.Contains(name, "_rounds") || ok && p.Time() == model.Span {
+		if p, ok := model.ParamByName(name); strings.Contains(name, "_rounds") || ok && p.Time() == model.Duration {
 			n, _ := strconv.Atoi(rv[i])
 			want = strconv.FormatFloat(float64(n)/10, 'f', -1, 64)
 		}

@@ -29,7 +29,7 @@ type param struct {
 	toggle   bool   // a bool field, 0 or 1 as a Param value
 	lo, hi   string // the range, Go expressions (toggles: 0 … 1)
 	def      string // the default, a Go expression (the publication's scenario)
-	time     string // "Span" or "Point" for a time in rounds (model.TimeKind), else ""
+	time     string // "Duration" or "Point" for a time in rounds (model.TimeKind), else ""
 	names    string // an enumeration's value names, comma-separated, value 0 first; else ""
 	scenario bool   // a field of Scenario (the failures a run meets) rather than of Policy
 }
@@ -38,18 +38,18 @@ type param struct {
 func params() []param {
 	return []param{
 		{"Nodes", "nodes", "number of nodes that can lead", "nodes that can lead; node 0 leads first", false, "1", "MaxNodes", "5", "", "", false},
-		{"Lease", "lease", "rounds without renewal after which a standby takes over", "rounds without renewal before a standby takes over", false, "1", "MaxRounds", "3", "Span", "", false},
-		{"Renewal", "renewal", "a node that believes it leads re-reads the record every this many rounds and stops believing if it lost (0: never, only its renew deadline ends a belief, as in client-go)", "believers re-read the record every Renewal rounds; 0: never", false, "0", "MaxRounds", "3", "Span", "", false},
-		{"RetryPeriod", "retry_period", "the leader renews, and the others poll the record, every this many rounds (client-go's RetryPeriod)", "the leader renews and followers poll in rounds t with t % RetryPeriod == 0", false, "1", "MaxRounds", "1", "Span", "", false},
-		{"RenewDeadline", "renew_deadline", "a leader that cannot renew gives up this long after its first failed attempt: retry period + renew deadline after its last renewal (client-go's RenewDeadline; 0: never)", "a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never", false, "0", "MaxRounds", "0", "Span", "", false},
-		{"Outage", "outage", "rounds the failing nodes stay unreachable", "rounds the failing nodes stay unreachable", false, "0", "MaxRounds", "5", "Span", "", true},
+		{"Lease", "lease", "rounds without renewal after which a standby takes over", "rounds without renewal before a standby takes over", false, "1", "MaxRounds", "3", "Duration", "", false},
+		{"Renewal", "renewal", "a node that believes it leads re-reads the record every this many rounds and stops believing if it lost (0: never, only its renew deadline ends a belief, as in client-go)", "believers re-read the record every Renewal rounds; 0: never", false, "0", "MaxRounds", "3", "Duration", "", false},
+		{"RetryPeriod", "retry_period", "the leader renews, and the others poll the record, every this many rounds (client-go's RetryPeriod)", "the leader renews and followers poll in rounds t with t % RetryPeriod == 0", false, "1", "MaxRounds", "1", "Duration", "", false},
+		{"RenewDeadline", "renew_deadline", "a leader that cannot renew gives up this long after its first failed attempt: retry period + renew deadline after its last renewal (client-go's RenewDeadline; 0: never)", "a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never", false, "0", "MaxRounds", "0", "Duration", "", false},
+		{"Outage", "outage", "rounds the failing nodes stay unreachable", "rounds the failing nodes stay unreachable", false, "0", "MaxRounds", "5", "Duration", "", true},
 		{"Start", "start", "first round of the outage", "first round of the outage", false, "1", "MaxRounds", "6", "Point", "", true},
-		{"Rounds", "rounds", "rounds in the run", "rounds in the run, t = 1 … Rounds", false, "1", "MaxRounds", "24", "Span", "", true},
-		{"Period", "period", "the batch must start every this many rounds", "the batch must start in every round t with t % Period == 0", false, "1", "MaxRounds", "6", "Span", "", false},
-		{"BatchLen", "batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while the token it started with is the record's (1: the publication's instant batch)", "a started batch writes a part of its lines in each of this many rounds", false, "1", "MaxRounds", "1", "Span", "", false},
+		{"Rounds", "rounds", "rounds in the run", "rounds in the run, t = 1 … Rounds", false, "1", "MaxRounds", "24", "Duration", "", true},
+		{"Period", "period", "the batch must start every this many rounds", "the batch must start in every round t with t % Period == 0", false, "1", "MaxRounds", "6", "Duration", "", false},
+		{"BatchLen", "batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while the token it started with is the record's (1: the publication's instant batch)", "a started batch writes a part of its lines in each of this many rounds", false, "1", "MaxRounds", "1", "Duration", "", false},
 		{"Fencing", "fencing", "the record refuses work from a node with a stale fencing token", "refuse work carrying a stale fencing token", true, "0", "1", "false", "", "", false},
 		{"PersistentTrigger", "persistent_trigger", "a trigger no node accepts is queued for the next leader", "queue a trigger that no node accepts", true, "0", "1", "false", "", "", false},
-		{"CatchUpWindow", "catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit", "with PersistentTrigger, queued batches older than this are missed; 0: no limit", false, "0", "MaxRounds", "0", "Span", "", false},
+		{"CatchUpWindow", "catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit", "with PersistentTrigger, queued batches older than this are missed; 0: no limit", false, "0", "MaxRounds", "0", "Duration", "", false},
 		{"CatchUpOnce", "catch_up_once", "with the persistent trigger, the queued batches a node could start run once, for the latest slot (the one due then, if any), and the earlier slots are missed (CronJob, Quartz's fire-once-now misfire instruction); false runs every queued slot", "with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed", true, "0", "1", "false", "", "", false},
 		{"IdempotencyKey", "idempotency_key", "the store refuses a second run of the same slot (CronJob's Job name, Temporal's workflow id): a batch two nodes start runs once (the leader's start, else the lowest-numbered node's), the second start deduplicated", "the store refuses a second run of a slot: a second start is deduplicated, not double", true, "0", "1", "false", "", "", false},
 		{"Overlap", "overlap", "what the scheduler does with a slot that falls due while an earlier run of the batch still runs (batch_len over 1): allow it beside, skip it, buffer-one or buffer-all to start when the run ends (in the persistent trigger's queue), or cancel-other, stopping the run (Temporal's overlap policies; CronJob's Forbid is skip, Replace cancel-other)", "what a slot due while an earlier run still runs does: OverlapAllow, OverlapSkip, OverlapBufferOne, OverlapBufferAll or OverlapCancelOther", false, "0", "4", "0", "", "allow,skip,buffer-one,buffer-all,cancel-other", false},
@@ -146,7 +146,7 @@ func Generate() []byte {
 
 	p("// Time says whether the parameter is a time in rounds, and which kind.\n")
 	p("func (p Param) Time() TimeKind {\n\tswitch p {\n")
-	for _, kind := range []string{"Span", "Point"} {
+	for _, kind := range []string{"Duration", "Point"} {
 		var fields []string
 		for _, x := range ps {
 			if x.time == kind {

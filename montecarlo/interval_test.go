@@ -1,4 +1,4 @@
-package sweep_test
+package montecarlo_test
 
 import (
 	"math"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/leasesim/leasesim/model"
-	"github.com/leasesim/leasesim/sweep"
+	"github.com/leasesim/leasesim/montecarlo"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -14,7 +14,7 @@ import (
 // are the whole's to the bit, and so is the interval computed from them.
 func TestTallyMerge(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var whole, a, b sweep.Tally
+	var whole, a, b montecarlo.Tally
 	for i := range 10_000 {
 		x := r.Uint64N(1 << 40) // large counts: their squares overflow 64 bits
 		if i%5 == 0 {
@@ -43,7 +43,7 @@ func TestTallyMerge(t *testing.T) {
 // its lower end is above zero; with a single replica it is Garwood's for
 // its count.
 func TestIntervalRare(t *testing.T) {
-	var none sweep.Tally
+	var none montecarlo.Tally
 	for range 100 {
 		none.Add(0)
 	}
@@ -55,12 +55,12 @@ func TestIntervalRare(t *testing.T) {
 	if ci := one.Interval95(); ci.Lo <= 0 || ci.Lo > one.Mean() || ci.Hi < one.Mean() {
 		t.Errorf("one event in 101 replicas: %v around mean %v", ci, one.Mean())
 	}
-	var single sweep.Tally
+	var single montecarlo.Tally
 	single.Add(5)
 	if ci := single.Interval95(); math.Abs(ci.Lo-1.6235) > 1e-4 || math.Abs(ci.Hi-11.6683) > 1e-4 {
 		t.Errorf("a single replica of 5: %v, want Garwood's [1.6235, 11.6683]", ci)
 	}
-	var clumped, spread sweep.Tally // 150 rounds: three failures of 50 rounds each, or 150 of one round
+	var clumped, spread montecarlo.Tally // 150 rounds: three failures of 50 rounds each, or 150 of one round
 	for i := range 200 {
 		if i%70 == 0 {
 			clumped.Add(50)
@@ -100,7 +100,7 @@ func TestDispersion(t *testing.T) {
 		{"clumps of 1 and 3 in ten replicas", []uint64{1, 0, 0, 0, 3, 0, 0, 0, 0, 0}, 0.8*2 + 2.0/2*widen(2)},
 		{"every replica, varying", []uint64{10, 12, 14, 10, 12, 14}, 16.0 / 5 / 12 * widen(6)},
 	} {
-		var tl sweep.Tally
+		var tl montecarlo.Tally
 		for _, x := range tt.counts {
 			tl.Add(x)
 		}
@@ -126,9 +126,9 @@ func TestEpisodeInterval(t *testing.T) {
 		rounds int
 		ep     model.Episodes
 	}
-	tally := func(rs []replica, n int) (sweep.EpisodeTally, sweep.Tally) {
-		var e sweep.EpisodeTally
-		var r sweep.Tally
+	tally := func(rs []replica, n int) (montecarlo.EpisodeTally, montecarlo.Tally) {
+		var e montecarlo.EpisodeTally
+		var r montecarlo.Tally
 		for i := range n {
 			x := replica{}
 			if i < len(rs) {
@@ -179,8 +179,8 @@ func TestEpisodeInterval(t *testing.T) {
 // in any order, are the whole's to the bit, and so is the interval.
 func TestEpisodeTallyMerge(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	var whole, a, b sweep.EpisodeTally
-	var rounds, ra, rb sweep.Tally
+	var whole, a, b montecarlo.EpisodeTally
+	var rounds, ra, rb montecarlo.Tally
 	for i := range 10_000 {
 		var ep model.Episodes
 		n := 0

@@ -1,4 +1,11 @@
-package sweep
+// Package montecarlo runs Monte Carlo studies: every configuration of a
+// sweep's grid run over many replicas, each node failing independently
+// (model.Alternating), summarised by exact integer tallies (Tally, and
+// EpisodeTally for the leaderless and two-leader rounds' episodes) with
+// their 95% intervals, to a replica count or to a precision. A study can
+// run in replica shards (RunShard) that MergeMonteCarlo adds up to the
+// unsharded study's CSV byte for byte.
+package montecarlo
 
 import (
 	"cmp"
@@ -12,11 +19,12 @@ import (
 	"sync"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
 )
 
-// MonteCarloParams are the parameters a Monte Carlo study varies; the
+// Params are the parameters a Monte Carlo study varies; the
 // others (outage, start, down) belong to the publication's fixed schedule.
-func MonteCarloParams() []model.Param {
+func Params() []model.Param {
 	return []model.Param{model.Nodes, model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Rounds, model.Period, model.BatchLen,
 		model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.Quorum, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole, model.Jitter, model.Drift}
 }
@@ -25,7 +33,7 @@ func MonteCarloParams() []model.Param {
 // configuration of Grid is run Replicas times, each replica with its own
 // random up and down periods.
 type MonteCarlo struct {
-	Grid     Grid // only MonteCarloParams() vary
+	Grid     sweep.Grid // only Params() vary
 	Up, Down model.Lengths
 	Also     []model.Process // further failure processes of every node, each its own kind (model.Alternating)
 	Replicas int
@@ -252,7 +260,7 @@ func splitmix(x uint64) uint64 {
 // Queues reports whether any configuration of the study has the
 // persistent trigger: its queued batches depend on the triggers before
 // them, so such a study cannot average over the trigger's phase.
-func (mc *MonteCarlo) Queues() bool { return mc.Grid.Values[model.PersistentTrigger].max() == 1 }
+func (mc *MonteCarlo) Queues() bool { return mc.Grid.Values[model.PersistentTrigger].Max() == 1 }
 
 // Run runs the study and calls emit with each configuration's summary, in
 // grid order, but for configurations whose settings do not go together
@@ -400,7 +408,7 @@ func (mc *MonteCarlo) Finish(s *Summary) {
 // tick, times are in seconds and named so (model.Tick).
 func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 	t := mc.Grid.Tick
-	b = t.AppendNames(b, MonteCarloParams()...)
+	b = t.AppendNames(b, Params()...)
 	b = append(b, "uptime,downtime,"...)
 	if len(mc.Also) > 0 {
 		b = append(b, "also,"...)
@@ -427,7 +435,7 @@ func (mc *MonteCarlo) AppendHeader(b []byte) []byte {
 // AppendRow appends one summary as a CSV row.
 func (mc *MonteCarlo) AppendRow(b []byte, s *Summary) []byte {
 	t := mc.Grid.Tick
-	for _, p := range MonteCarloParams() {
+	for _, p := range Params() {
 		b = t.AppendValue(b, p, s.Config.Get(p))
 		b = append(b, ',')
 	}

@@ -1,4 +1,4 @@
-package sweep_test
+package montecarlo_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/sweep"
 )
 
@@ -22,14 +23,14 @@ func lengths(t testing.TB, s string) model.Lengths {
 	return l
 }
 
-func study(t testing.TB, base model.Config, up, down string, replicas int) *sweep.MonteCarlo {
-	return &sweep.MonteCarlo{Grid: sweep.NewGrid(base), Up: lengths(t, up), Down: lengths(t, down), Replicas: replicas, Seed: 7}
+func study(t testing.TB, base model.Config, up, down string, replicas int) *montecarlo.MonteCarlo {
+	return &montecarlo.MonteCarlo{Grid: sweep.NewGrid(base), Up: lengths(t, up), Down: lengths(t, down), Replicas: replicas, Seed: 7}
 }
 
-func summaries(t testing.TB, mc *sweep.MonteCarlo, workers int) []sweep.Summary {
+func summaries(t testing.TB, mc *montecarlo.MonteCarlo, workers int) []montecarlo.Summary {
 	t.Helper()
-	var out []sweep.Summary
-	err := mc.Run(context.Background(), workers, func(s *sweep.Summary) error { out = append(out, *s); return nil }, nil)
+	var out []montecarlo.Summary
+	err := mc.Run(context.Background(), workers, func(s *montecarlo.Summary) error { out = append(out, *s); return nil }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestFixedEqualsSchedule(t *testing.T) {
 		}
 		s := summaries(t, study(t, c, "fixed:7", "fixed:3", 5), 2)[0]
 		for k, v := range want.Values() {
-			wantCI := sweep.Interval{Lo: float64(v), Hi: float64(v)}
+			wantCI := montecarlo.Interval{Lo: float64(v), Hi: float64(v)}
 			if v == 0 {
 				wantCI.Hi = 0.738
 			}
@@ -228,7 +229,7 @@ func BenchmarkMonteCarlo(b *testing.B) {
 
 // expectedEvents is the failure events a study's replicas of c meet on
 // average: every node changes twice a cycle of mean up plus mean down.
-func expectedEvents(mc *sweep.MonteCarlo, c model.Config) float64 {
+func expectedEvents(mc *montecarlo.MonteCarlo, c model.Config) float64 {
 	return float64(mc.Replicas) * float64(c.Nodes) * 2 * float64(c.Rounds) / (mc.Up.Mean() + mc.Down.Mean())
 }
 
@@ -398,7 +399,7 @@ func TestPhaseAverage(t *testing.T) {
 	}{{1, false}, {4, false}, {1, true}, {4, true}} {
 		base := model.Default()
 		base.Nodes, base.Period, base.BatchLen, base.Rounds, base.Partition = 3, 1000, tt.batchLen, 20_000, tt.partition
-		var got [2]sweep.Summary
+		var got [2]montecarlo.Summary
 		for i, phased := range []bool{false, true} {
 			mc := study(t, base, "geometric:300", "geometric:30", 300)
 			mc.RoundsPerYear, mc.LinesPerBatch, mc.PhaseAverage = 20_000, 1, phased
@@ -408,7 +409,7 @@ func TestPhaseAverage(t *testing.T) {
 		f := struct {
 			name       string
 			own, phase float64
-			ownCI, ci  sweep.Interval
+			ownCI, ci  montecarlo.Interval
 		}{"missed", own.MissedPerYear, phased.MissedPerYear, own.MissedPerYearCI95, phased.MissedPerYearCI95}
 		if tt.partition {
 			f.name, f.own, f.phase, f.ownCI, f.ci = "double", own.DoublePerYear, phased.DoublePerYear, own.DoublePerYearCI95, phased.DoublePerYearCI95
@@ -434,7 +435,7 @@ func TestPhaseAverageNeedsNoQueue(t *testing.T) {
 	mc := study(t, base, "geometric:300", "geometric:30", 10)
 	mc.PhaseAverage = true
 	mc.Grid.Values[model.PersistentTrigger] = sweep.ListOf(0, 1)
-	err := mc.Run(context.Background(), 1, func(*sweep.Summary) error { return nil }, nil)
+	err := mc.Run(context.Background(), 1, func(*montecarlo.Summary) error { return nil }, nil)
 	if err == nil || !strings.Contains(err.Error(), "needs persistent_trigger false") {
 		t.Errorf("phase average with the persistent trigger: %v", err)
 	}

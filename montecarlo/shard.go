@@ -1,4 +1,4 @@
-package sweep
+package montecarlo
 
 import (
 	"bufio"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/sweep"
 )
 
 // A Monte Carlo shard (montecarlo --shard K/N) holds, for every
@@ -27,6 +28,11 @@ import (
 // tallies (Summary.tallies), then the two words of each of the episodes'
 // cross sums (Summary.crosses).
 const monteCarloShardMagic = "leasesim montecarlo shard"
+
+// maxLine bounds the length of a line a merge reads, as a sweep's merge
+// does: a shard's lines are a few kilobytes at most, so a longer one is
+// not a shard's, and reading it whole could fill memory.
+const maxLine = 64 << 10
 
 // monteCarloSpec is what a shard says of its study: everything the
 // unsharded CSV is computed from but the replicas' results.
@@ -104,7 +110,7 @@ func (s monteCarloSpec) studyOf() (*MonteCarlo, error) {
 		if !ok {
 			return nil, fmt.Errorf("the study names no list of %s", p.Name())
 		}
-		if mc.Grid.Values[p], err = ParseValues(0, p, text); err != nil {
+		if mc.Grid.Values[p], err = sweep.ParseValues(0, p, text); err != nil {
 			return nil, fmt.Errorf("%s: %v", p.Name(), err)
 		}
 	}
@@ -158,11 +164,11 @@ func IsMonteCarloShard(name string) bool {
 // files of its shards, given in shard order: every shard once, of one
 // study, each with every configuration. It reads the shards side by side,
 // a configuration at a time, so memory stays flat, and writes nothing
-// unless all of them check; if not, the error is a *ShardError.
+// unless all of them check; if not, the error is a *sweep.ShardError.
 func MergeMonteCarlo(w io.Writer, files []string) error {
 	mc, err := checkMonteCarloShards(files)
 	if err != nil {
-		return &ShardError{err}
+		return &sweep.ShardError{Err: err}
 	}
 	out := bufio.NewWriter(w)
 	if _, err := out.Write(mc.AppendHeader(nil)); err != nil {
