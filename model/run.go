@@ -230,13 +230,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		return
 	}
 
-	// The renew deadline: a leader that has not renewed for a retry period
-	// and its deadline gives up, and so does a stale believer.
-	if c.RenewDeadline > 0 {
-		x.expireBeliefs(t)
-	}
-	if c.Crash || c.Release || len(x.reach.failure) > 0 {
-		x.crash(t)
+	if c.RenewDeadline > 0 || c.Crash || c.Release || len(x.reach.failure) > 0 {
+		x.expireAndCrash(t)
 	}
 
 	// 1. Renew, a retry period after the last renewal (when calls hang, at
@@ -452,6 +447,19 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	x.t = last + 1
 	if view != nil {
 		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Collapsed: collapsed, Cut: x.st.PartialBatches - partial, Deduplicating: c.IdempotencyKey}
+	}
+}
+
+// expireAndCrash is the renew deadline of docs/model.md (the paragraph
+// after step 6) and the crashes, in round t, before step 1: a leader that
+// has not renewed for a retry period and its deadline gives up, and so
+// does a stale believer; a crashed or stopped node loses its belief.
+func (x *state) expireAndCrash(t int) {
+	if x.c.RenewDeadline > 0 {
+		x.expireBeliefs(t)
+	}
+	if x.c.Crash || x.c.Release || len(x.reach.failure) > 0 {
+		x.crash(t)
 	}
 }
 
