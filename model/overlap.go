@@ -138,50 +138,33 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 	k, after := stepsThrough(first, last, c.Period)
 	slotNow := k > 0 && first == t
 	dequeued := 0
-	start := func(slot int) { // a queued slot starts in round t
-		x.st.Started++
-		x.st.DelayedRounds += t - slot
-		x.extraStarts(accepted - 1)
-		dequeued = 1
-	}
 	if x.queued > 0 && !(x.buffers() && run >= t) {
-		e := x.expired(t)
-		x.st.Missed += e
-		x.dropQueued(e)
-		v.Expired = e
-		if n := x.queued - 1 + b2i(slotNow); c.CatchUpOnce && n > 0 { // one run, for the latest slot: the one due now, if any
-			x.st.Missed += n
-			x.dropQueued(n)
-			v.Collapsed = n
-		}
+		v.Expired, v.Collapsed = x.catchUp(t, slotNow)
 		n := x.queued
 		switch {
 		case n == 0: // every queued slot was past the catch-up window
 		case o.buffers:
-			start(x.queuedFirst)
-			x.dropQueued(1)
+			dequeued = x.dequeue(t, 1, accepted)
 			if o.limit > 0 && x.queued > o.limit { // the next wait; the others are skipped
 				v.Skipped = x.queued - o.limit
 				x.skip(v.Skipped)
 				x.queued = o.limit
 			}
-		case !o.cancels: // skip
+		case !o.cancels: // skip: the earliest runs, unless a run still runs
 			if run < t {
-				start(x.queuedFirst)
-				n--
+				dequeued = x.dequeue(t, 1, accepted)
 			}
-			x.skip(n)
-			x.queued = 0
-			v.Skipped = n
-		default: // cancel
-			if slotNow {
-				v.Skipped = n
-			} else {
-				v.Cancelled = x.cancelRuns(t)
-				start(x.queuedSlot(n - 1))
-				v.Skipped = n - 1
-			}
+			v.Skipped = x.queued
 			x.skip(v.Skipped)
+			x.queued = 0
+		default: // cancel: the latest runs, unless a slot falls due now
+			v.Skipped = n - 1 + b2i(slotNow)
+			x.skip(v.Skipped)
+			x.dropQueued(v.Skipped)
+			if !slotNow {
+				v.Cancelled = x.cancelRuns(t)
+				dequeued = x.dequeue(t, 1, accepted)
+			}
 			x.queued = 0
 		}
 		if dequeued > 0 {
@@ -189,15 +172,7 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 		}
 		v.Dequeued = dequeued
 	} else if x.queued > 0 && o.limit > 0 { // a run still runs: a backlog keeps limit slots waiting
-		e := x.expired(t)
-		x.st.Missed += e
-		x.dropQueued(e)
-		v.Expired = e
-		if n := x.queued - 1 + b2i(slotNow); c.CatchUpOnce && n > 0 { // one run, for the latest slot: the one due now, if any
-			x.st.Missed += n
-			x.dropQueued(n)
-			v.Collapsed = n
-		}
+		v.Expired, v.Collapsed = x.catchUp(t, slotNow)
 		if x.queued > o.limit { // the earliest wait; the others are skipped
 			v.Skipped = x.queued - o.limit
 			x.skip(v.Skipped)
@@ -227,6 +202,34 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 	}
 	x.batches(last, first+(k-started)*c.Period, started, dequeued, working)
 	return v
+}
+
+// catchUp drops from the queue, in round t, the slots a node starting
+// then may no longer run (step 5 of docs/model.md, C3 and C4): those past
+// the catch-up window and, with catch_up_once, all but the latest (every
+// one, if a slot falls due now, slotNow: that slot is the latest). Each is
+// missed. It returns how many expired and how many it collapsed.
+func (x *state) catchUp(t int, slotNow bool) (expired, collapsed int) {
+	expired = x.expired(t)
+	x.st.Missed += expired
+	x.dropQueued(expired)
+	if n := x.queued - 1 + b2i(slotNow); x.c.CatchUpOnce && n > 0 {
+		x.st.Missed += n
+		x.dropQueued(n)
+		collapsed = n
+	}
+	return expired, collapsed
+}
+
+// dequeue starts, in round t, the n earliest queued slots on each of the
+// accepted nodes (step 5, C2 and C5): each is late by t less its slot. It
+// returns n.
+func (x *state) dequeue(t, n, accepted int) int {
+	x.st.Started += n
+	x.st.DelayedRounds += n*t - x.queuedSum(n)
+	x.extraStarts(n * (accepted - 1))
+	x.dropQueued(n)
+	return n
 }
 
 // skip counts n slots missed because a run still ran or started instead.

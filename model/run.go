@@ -453,25 +453,9 @@ func (x *state) trigger(last, accepted int, working bool, view *RoundView) {
 		}
 	}
 	dequeued, expired, collapsed := 0, 0, 0
-	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t
-		// but those past the catch-up window, which are missed
-		e := x.expired(t)
-		n := x.queued - e
-		x.st.Missed += e
-		switch {
-		case c.CatchUpOnce && k > 0 && first == t: // the slot due now is the latest: its run is the one
-			collapsed, n = n, 0
-			x.st.Missed += collapsed
-		case c.CatchUpOnce && n > 1: // one run, for the latest slot
-			collapsed, n = n-1, 1
-			x.st.Missed += collapsed
-			x.st.DelayedRounds += t - x.queuedSlot(x.queued-1)
-		default:
-			x.st.DelayedRounds += n*t - (x.queuedSum(x.queued) - x.queuedSum(e))
-		}
-		x.st.Started += n
-		x.extraStarts(n * (accepted - 1))
-		dequeued, expired, x.queued = n, e, 0
+	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t, but those the catch-up drops
+		expired, collapsed = x.catchUp(t, k > 0 && first == t)
+		dequeued = x.dequeue(t, x.queued, accepted)
 	}
 	partial := x.st.PartialBatches
 	if c.BatchLen > 1 {
