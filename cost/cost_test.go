@@ -206,7 +206,7 @@ func TestPhasePeriodLosesAlike(t *testing.T) {
 		tm := timings[pick(len(timings))]
 		c := model.Config{
 			Policy: model.Policy{Nodes: 1 + pick(3), Lease: 1 + 2*pick(3), Renewal: pick(4), RetryPeriod: tm.retry, RenewDeadline: tm.deadline,
-				Period: []int{4, 6, 9, 12}[pick(4)], BatchLen: 1 + pick(3), Overlap: []int{model.OverlapAllow, model.OverlapSkip, model.OverlapCancelOther}[pick(3)],
+				Period: []int{4, 6, 9, 12}[pick(4)], BatchLen: 1 + pick(3), Overlap: []model.OverlapPolicy{model.OverlapAllow, model.OverlapSkip, model.OverlapCancelOther}[pick(3)],
 				Fencing: pick(2) == 1, Quorum: pick(2) == 1, IdempotencyKey: pick(2) == 1},
 			Scenario: model.Scenario{Outage: []int{0, 2, 5, 9}[pick(4)], Start: 1, Rounds: 1, Down: 1 + pick(2), DownFrom: pick(2)},
 		}

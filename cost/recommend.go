@@ -100,7 +100,7 @@ type Candidate struct {
 	CatchUpWindow     int
 	CatchUpOnce       bool
 	IdempotencyKey    bool
-	Overlap           int
+	Overlap           model.OverlapPolicy
 }
 
 // CandidateOf is c's own settings as a candidate.

@@ -139,13 +139,3 @@ func (x *state) batches(last, first, k, dequeued int, leaderWorks bool) {
 		x.st.DoubledParts += (k - 1) * x.c.BatchLen * (runs - 1)
 	}
 }
-
-// The overlap policies (Config.Overlap): what the scheduler does with a
-// slot that falls due while an earlier run of the batch still runs.
-const (
-	OverlapAllow       = iota // start it beside the running one
-	OverlapSkip               // skip it: the slot is missed
-	OverlapBufferOne          // queue it to start when the run ends, one at most; the others are skipped
-	OverlapBufferAll          // queue every such slot, to start one after another
-	OverlapCancelOther        // stop the running one, and start it
-)

@@ -104,8 +104,8 @@ func (c *Config) relationError() error {
 	switch {
 	case c.BatchLen > c.Period:
 		return &RelationError{"%[1]s %[3]s must be at most %[2]s %[4]s: every run would overlap the next slot's, which the model does not take (the overlap policy decides only for a run that started late)", []Param{BatchLen, Period}, []int{c.BatchLen, c.Period}}
-	case c.BatchLen > 1 && (c.Overlap == OverlapBufferOne || c.Overlap == OverlapBufferAll) && !c.PersistentTrigger:
-		return &RelationError{"%[1]s %[4]s needs %[2]s true when %[3]s is over 1: the slots it buffers wait in the persistent trigger's queue", []Param{Overlap, PersistentTrigger, BatchLen}, []int{c.Overlap, 0, c.BatchLen}}
+	case c.Buffers() && !c.PersistentTrigger:
+		return &RelationError{"%[1]s %[4]s needs %[2]s true when %[3]s is over 1: the slots it buffers wait in the persistent trigger's queue", []Param{Overlap, PersistentTrigger, BatchLen}, []int{int(c.Overlap), 0, c.BatchLen}}
 	case c.RenewDeadline == 0 && c.Renewal == 0:
 		return &RelationError{"%[1]s 0 (never re-read) needs a %[2]s above 0: otherwise a stale leader believes for ever", []Param{Renewal, RenewDeadline}, []int{0, 0}}
 	case c.RenewDeadline == 0:

@@ -60,7 +60,7 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 	case c.PersistentTrigger && c.CatchUpWindow == 0 && !c.CatchUpOnce && !skips(c) && st.Missed != 0:
 		return fmt.Errorf("missed = %d with the persistent trigger, every queued slot run, no catch-up window and no slot skipped", st.Missed)
 	case st.Skipped > st.Missed || !skips(c) && st.Skipped != 0:
-		return fmt.Errorf("skipped = %d, missed = %d: want at most missed, and none unless overlap %s may skip", st.Skipped, st.Missed, Overlap.AppendValue(nil, c.Overlap))
+		return fmt.Errorf("skipped = %d, missed = %d: want at most missed, and none unless overlap %s may skip", st.Skipped, st.Missed, Overlap.AppendValue(nil, int(c.Overlap)))
 	case c.PersistentTrigger && c.CatchUpOnce && st.Unresolved > 1:
 		return fmt.Errorf("unresolved = %d with one run for the queued slots", st.Unresolved)
 	case st.PartialBatches > st.Started || st.MissedParts > st.PartialBatches*c.BatchLen || st.MissedParts < st.PartialBatches:
@@ -202,13 +202,13 @@ func (r *Runner) Check(c Config, s Schedule) error {
 // same computed round by round, and changes no round and no handover, as
 // a policy decides what runs, not who leads.
 func (r *Runner) checkOverlap(c Config, s Schedule, st Stats) error {
-	for policy := range len(Overlap.Names()) {
+	for policy := range OverlapPolicy(NumOverlapPolicies) {
 		other := c
 		other.Overlap = policy
 		if policy == c.Overlap || other.Validate() != nil {
 			continue
 		}
-		name := "overlap " + string(Overlap.AppendValue(nil, policy))
+		name := "overlap " + string(Overlap.AppendValue(nil, int(policy)))
 		ot, err := r.checkVariant(other, s, name)
 		if err != nil {
 			return err
@@ -241,7 +241,7 @@ func (r *Runner) checkOnce(c Config, s Schedule, st Stats) error {
 	switch {
 	case !sameLeadership(once, all):
 		return fmt.Errorf("catch_up_once changed the rounds or handovers: %+v against every slot's %+v", once, all)
-	case !(c.BatchLen > 1 && c.Overlap == OverlapBufferOne) && (once.Started > all.Started || once.DelayedRounds > all.DelayedRounds || once.Unresolved > all.Unresolved || once.Missed < all.Missed):
+	case !(c.BatchLen > 1 && c.Overlap.traits().limit > 0) && (once.Started > all.Started || once.DelayedRounds > all.DelayedRounds || once.Unresolved > all.Unresolved || once.Missed < all.Missed):
 		return fmt.Errorf("one run for the queued slots %+v against every slot run %+v: more started, delayed or unresolved, or fewer missed", once, all)
 	}
 	return nil
@@ -273,10 +273,10 @@ func sameLeadership(a, b Stats) bool {
 		a.HandoverRounds == b.HandoverRounds && a.Handovers == b.Handovers
 }
 
-// skips reports whether c's overlap policy may skip a slot: skip,
-// buffer-one and cancel-other do, with batches that take time.
+// skips reports whether c's overlap policy may skip a slot, with batches
+// that take time (overlapTraits.skips).
 func skips(c Config) bool {
-	return c.BatchLen > 1 && (c.Overlap == OverlapSkip || c.Overlap == OverlapBufferOne || c.Overlap == OverlapCancelOther)
+	return c.BatchLen > 1 && c.Overlap.traits().skips
 }
 
 // check returns an error if e cannot be the episodes of a count of rounds.

@@ -27,6 +27,62 @@ package model
 // A slot is due a period after the one before and a run lasts at most a
 // period, so only the first slot of a stretch can meet a running run.
 
+// OverlapPolicy is a value of Config.Overlap: what the scheduler does with
+// a slot that falls due while an earlier run of the batch still runs.
+type OverlapPolicy int
+
+// The overlap policies, in the order of their Param values; each is a row
+// of overlapTable.
+const (
+	OverlapAllow       OverlapPolicy = iota // start it beside the running one
+	OverlapSkip                             // skip it: the slot is missed
+	OverlapBufferOne                        // queue it to start when the run ends, one at most; the others are skipped
+	OverlapBufferAll                        // queue every such slot, to start one after another
+	OverlapCancelOther                      // stop the running one, and start it
+	NumOverlapPolicies int           = iota // how many policies there are
+)
+
+// overlapTraits is what an overlap policy does, a row of overlapTable.
+// A policy that neither buffers nor cancels skips; one with no traits at
+// all (allow) starts every slot beside the running runs.
+type overlapTraits struct {
+	name    string // its Param value name
+	buffers bool   // a slot due while a run still runs waits in the persistent trigger's queue
+	limit   int    // with buffers, how many slots wait at most, the others skipped; 0: no limit
+	skips   bool   // a slot can be missed because a run still runs or another starts instead (Stats.Skipped)
+	cancels bool   // a new start stops every running run
+}
+
+// overlapTable is the policies' traits, indexed by OverlapPolicy. It is a
+// function so that the package keeps no mutable globals.
+func overlapTable() [NumOverlapPolicies]overlapTraits {
+	return [...]overlapTraits{
+		OverlapAllow:       {name: "allow"},
+		OverlapSkip:        {name: "skip", skips: true},
+		OverlapBufferOne:   {name: "buffer-one", buffers: true, limit: 1, skips: true},
+		OverlapBufferAll:   {name: "buffer-all", buffers: true},
+		OverlapCancelOther: {name: "cancel-other", skips: true, cancels: true},
+	}
+}
+
+// overlapPolicyNames returns the policies' names, indexed by
+// OverlapPolicy (Overlap.Names).
+func overlapPolicyNames() []string {
+	names := make([]string, NumOverlapPolicies)
+	for p, o := range overlapTable() {
+		names[p] = o.name
+	}
+	return names
+}
+
+// traits returns p's row of overlapTable.
+func (p OverlapPolicy) traits() overlapTraits { return overlapTable()[p] }
+
+// Buffers reports whether a slot of c can wait in the persistent
+// trigger's queue for a running run to end: its batches take time and its
+// overlap policy buffers.
+func (c *Config) Buffers() bool { return c.BatchLen > 1 && c.Overlap.traits().buffers }
+
 // lives reports whether run r's process lives in the stretch being run.
 func (x *state) lives(r batchRun) bool {
 	return !r.dead && !(x.reach.down[r.node] && (x.fails(r.node, Crashed) || x.fails(r.node, Released)))
@@ -49,9 +105,7 @@ func (x *state) runningEnd(t int) int {
 }
 
 // buffers reports whether the overlap policy waits for a running run.
-func (x *state) buffers() bool {
-	return x.c.Overlap == OverlapBufferOne || x.c.Overlap == OverlapBufferAll
-}
+func (x *state) buffers() bool { return x.c.Buffers() }
 
 // overlapCut returns the last round of the stretch from t, at most last,
 // such that every overlap decision falls on a stretch's first round: a
@@ -66,7 +120,7 @@ func (x *state) overlapCut(t, last int, accepting bool) int {
 	switch {
 	case x.buffers() && run >= t:
 		return min(last, run)
-	case x.c.Overlap == OverlapCancelOther && x.nextTrigger > t && x.nextTrigger <= run:
+	case x.c.Overlap.traits().cancels && x.nextTrigger > t && x.nextTrigger <= run:
 		return min(last, x.nextTrigger-1)
 	}
 	return last
@@ -77,77 +131,52 @@ func (x *state) overlapCut(t, last int, accepting bool) int {
 // slots and those due in the stretch, counts what the runs write, and
 // returns the view's trigger fields.
 func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
-	c := &x.c
+	c, o := &x.c, x.c.Overlap.traits()
 	var v RoundView
 	run := x.runningEnd(t)
 	first := x.nextTrigger
 	k, after := stepsThrough(first, last, c.Period)
 	slotNow := k > 0 && first == t
 	dequeued := 0
-	start := func(slot int) { // a queued slot starts in round t
-		x.st.Started++
-		x.st.DelayedRounds += t - slot
-		x.extraStarts(accepted - 1)
-		dequeued = 1
-	}
 	if x.queued > 0 && !(x.buffers() && run >= t) {
-		e := x.expired(t)
-		x.st.Missed += e
-		x.dropQueued(e)
-		v.Expired = e
-		if n := x.queued - 1 + b2i(slotNow); c.CatchUpOnce && n > 0 { // one run, for the latest slot: the one due now, if any
-			x.st.Missed += n
-			x.dropQueued(n)
-			v.Collapsed = n
-		}
+		v.Expired, v.Collapsed = x.catchUp(t, slotNow)
 		n := x.queued
 		switch {
 		case n == 0: // every queued slot was past the catch-up window
-		case c.Overlap == OverlapSkip:
-			if run < t {
-				start(x.queuedFirst)
-				n--
-			}
-			x.skip(n)
-			x.queued = 0
-			v.Skipped = n
-		case x.buffers():
-			start(x.queuedFirst)
-			x.dropQueued(1)
-			if c.Overlap == OverlapBufferOne && x.queued > 1 { // the next waits; the others are skipped
-				v.Skipped = x.queued - 1
+		case o.buffers:
+			dequeued = x.dequeue(t, 1, accepted)
+			if o.limit > 0 && x.queued > o.limit { // the next wait; the others are skipped
+				v.Skipped = x.queued - o.limit
 				x.skip(v.Skipped)
-				x.queued = 1
+				x.queued = o.limit
 			}
-		default: // cancel-other
-			if slotNow {
-				v.Skipped = n
-			} else {
-				v.Cancelled = x.cancelRuns(t)
-				start(x.queuedSlot(n - 1))
-				v.Skipped = n - 1
+		case !o.cancels: // skip: the earliest runs, unless a run still runs
+			if run < t {
+				dequeued = x.dequeue(t, 1, accepted)
 			}
+			v.Skipped = x.queued
 			x.skip(v.Skipped)
+			x.queued = 0
+		default: // cancel: the latest runs, unless a slot falls due now
+			v.Skipped = n - 1 + b2i(slotNow)
+			x.skip(v.Skipped)
+			x.dropQueued(v.Skipped)
+			if !slotNow {
+				v.Cancelled = x.cancelRuns(t)
+				dequeued = x.dequeue(t, 1, accepted)
+			}
 			x.queued = 0
 		}
 		if dequeued > 0 {
 			run = max(run, t+c.BatchLen-1)
 		}
 		v.Dequeued = dequeued
-	} else if x.queued > 0 && c.Overlap == OverlapBufferOne { // a run still runs: a backlog keeps one slot waiting
-		e := x.expired(t)
-		x.st.Missed += e
-		x.dropQueued(e)
-		v.Expired = e
-		if n := x.queued - 1 + b2i(slotNow); c.CatchUpOnce && n > 0 { // one run, for the latest slot: the one due now, if any
-			x.st.Missed += n
-			x.dropQueued(n)
-			v.Collapsed = n
-		}
-		if x.queued > 1 { // the earliest waits; the others are skipped
-			v.Skipped = x.queued - 1
+	} else if x.queued > 0 && o.limit > 0 { // a run still runs: a backlog keeps limit slots waiting
+		v.Expired, v.Collapsed = x.catchUp(t, slotNow)
+		if x.queued > o.limit { // the earliest wait; the others are skipped
+			v.Skipped = x.queued - o.limit
 			x.skip(v.Skipped)
-			x.queued = 1
+			x.queued = o.limit
 		}
 	}
 	started := k
@@ -156,9 +185,9 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 		v.Trigger = TriggerStarted
 		if run >= first { // a run still runs: the first slot waits, is skipped, or stops it
 			switch {
-			case c.Overlap == OverlapCancelOther:
+			case o.cancels:
 				v.Cancelled += x.cancelRuns(t)
-			case c.Overlap == OverlapSkip || c.Overlap == OverlapBufferOne && x.queued > 0:
+			case !o.buffers || o.limit > 0 && x.queued >= o.limit:
 				x.skip(1)
 				started--
 				v.Trigger = TriggerSkipped
@@ -173,6 +202,34 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 	}
 	x.batches(last, first+(k-started)*c.Period, started, dequeued, working)
 	return v
+}
+
+// catchUp drops from the queue, in round t, the slots a node starting
+// then may no longer run (step 5 of docs/model.md, C3 and C4): those past
+// the catch-up window and, with catch_up_once, all but the latest (every
+// one, if a slot falls due now, slotNow: that slot is the latest). Each is
+// missed. It returns how many expired and how many it collapsed.
+func (x *state) catchUp(t int, slotNow bool) (expired, collapsed int) {
+	expired = x.expired(t)
+	x.st.Missed += expired
+	x.dropQueued(expired)
+	if n := x.queued - 1 + b2i(slotNow); x.c.CatchUpOnce && n > 0 {
+		x.st.Missed += n
+		x.dropQueued(n)
+		collapsed = n
+	}
+	return expired, collapsed
+}
+
+// dequeue starts, in round t, the n earliest queued slots on each of the
+// accepted nodes (step 5, C2 and C5): each is late by t less its slot. It
+// returns n.
+func (x *state) dequeue(t, n, accepted int) int {
+	x.st.Started += n
+	x.st.DelayedRounds += n*t - x.queuedSum(n)
+	x.extraStarts(n * (accepted - 1))
+	x.dropQueued(n)
+	return n
 }
 
 // skip counts n slots missed because a run still ran or started instead.

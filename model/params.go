@@ -47,21 +47,21 @@ type Config struct {
 // Policy is what a deployment sets: its nodes, lease settings, trigger
 // policy, fencing and quorum.
 type Policy struct {
-	Nodes             int  // nodes that can lead; node 0 leads first
-	Lease             int  // rounds without renewal before a standby takes over
-	Renewal           int  // believers re-read the record every Renewal rounds; 0: never
-	RetryPeriod       int  // the leader renews and followers poll in rounds t with t % RetryPeriod == 0
-	RenewDeadline     int  // a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never
-	Period            int  // the batch must start in every round t with t % Period == 0
-	BatchLen          int  // a started batch writes a part of its lines in each of this many rounds
-	Fencing           bool // refuse work carrying a stale fencing token
-	PersistentTrigger bool // queue a trigger that no node accepts
-	CatchUpWindow     int  // with PersistentTrigger, queued batches older than this are missed; 0: no limit
-	CatchUpOnce       bool // with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed
-	IdempotencyKey    bool // the store refuses a second run of a slot: a second start is deduplicated, not double
-	Overlap           int  // what a slot due while an earlier run still runs does: OverlapAllow, OverlapSkip, OverlapBufferOne, OverlapBufferAll or OverlapCancelOther
-	Quorum            bool // a handover needs a strict majority reachable
-	Jitter            bool // followers poll with client-go's jitter and count the lease from when they observed the last renewal
+	Nodes             int           // nodes that can lead; node 0 leads first
+	Lease             int           // rounds without renewal before a standby takes over
+	Renewal           int           // believers re-read the record every Renewal rounds; 0: never
+	RetryPeriod       int           // the leader renews and followers poll in rounds t with t % RetryPeriod == 0
+	RenewDeadline     int           // a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never
+	Period            int           // the batch must start in every round t with t % Period == 0
+	BatchLen          int           // a started batch writes a part of its lines in each of this many rounds
+	Fencing           bool          // refuse work carrying a stale fencing token
+	PersistentTrigger bool          // queue a trigger that no node accepts
+	CatchUpWindow     int           // with PersistentTrigger, queued batches older than this are missed; 0: no limit
+	CatchUpOnce       bool          // with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed
+	IdempotencyKey    bool          // the store refuses a second run of a slot: a second start is deduplicated, not double
+	Overlap           OverlapPolicy // what a slot due while an earlier run still runs does (the OverlapPolicy constants)
+	Quorum            bool          // a handover needs a strict majority reachable
+	Jitter            bool          // followers poll with client-go's jitter and count the lease from when they observed the last renewal
 }
 
 // Scenario is the failures a run meets, and how long it lasts: Run's
@@ -170,7 +170,7 @@ func (p Param) Time() TimeKind {
 func (p Param) Names() []string {
 	switch p {
 	case Overlap:
-		return []string{"allow", "skip", "buffer-one", "buffer-all", "cancel-other"}
+		return overlapPolicyNames()
 	}
 	return nil
 }
@@ -190,7 +190,7 @@ func (p Param) Range() (min, max int) {
 	case Renewal, RenewDeadline, Outage, CatchUpWindow:
 		return 0, MaxRounds
 	case Overlap:
-		return 0, 4
+		return 0, NumOverlapPolicies - 1
 	case Down, DownFrom:
 		return 0, MaxNodes
 	case Drift:
@@ -233,7 +233,7 @@ func (c *Config) Get(p Param) int {
 	case IdempotencyKey:
 		return b2i(c.IdempotencyKey)
 	case Overlap:
-		return c.Overlap
+		return int(c.Overlap)
 	case Down:
 		return c.Down
 	case DownFrom:
@@ -260,7 +260,7 @@ func (c *Config) Get(p Param) int {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), c.Overlap, c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -297,7 +297,7 @@ func (c *Config) Set(p Param, v int) {
 	case IdempotencyKey:
 		c.IdempotencyKey = v != 0
 	case Overlap:
-		c.Overlap = v
+		c.Overlap = OverlapPolicy(v)
 	case Down:
 		c.Down = v
 	case DownFrom:
@@ -326,7 +326,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(c.Overlap, Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {

@@ -20,7 +20,7 @@ func drawConfig(t *rapid.T) model.Config {
 	}
 	period := rapid.OneOf(rapid.IntRange(1, 12), rapid.IntRange(13, 1000)).Draw(t, "period")
 	persistent := rapid.Bool().Draw(t, "persistent_trigger")
-	policies := []int{model.OverlapAllow, model.OverlapSkip, model.OverlapCancelOther}
+	policies := []model.OverlapPolicy{model.OverlapAllow, model.OverlapSkip, model.OverlapCancelOther}
 	if persistent { // the buffers are its queue
 		policies = append(policies, model.OverlapBufferOne, model.OverlapBufferAll)
 	}

@@ -201,7 +201,11 @@ func (x *state) settleAhead(a *Alternating) int {
 // Alternating, a settled stretch may make its changes ahead
 // (settleAhead); the stretches before and of observed rounds pass none,
 // as they must end where those begin and end. The schedules of replays
-// and of the publication's outage change too seldom to need it.
+// and of the publication's outage change too seldom to need it. Past the
+// settled stretch its phases follow docs/model.md: the renew deadline and
+// crashes (expireAndCrash), renew or hand over (steps 1 and 2), counting
+// (steps 3 and 4), the stretch's end (with step 6's re-read) and the
+// trigger (step 5, trigger).
 func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	c, down, t := &x.c, x.reach.down, x.t
 
@@ -230,13 +234,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		return
 	}
 
-	// The renew deadline: a leader that has not renewed for a retry period
-	// and its deadline gives up, and so does a stale believer.
-	if c.RenewDeadline > 0 {
-		x.expireBeliefs(t)
-	}
-	if c.Crash || c.Release || len(x.reach.failure) > 0 {
-		x.crash(t)
+	if c.RenewDeadline > 0 || c.Crash || c.Release || len(x.reach.failure) > 0 {
+		x.expireAndCrash(t)
 	}
 
 	// 1. Renew, a retry period after the last renewal (when calls hang, at
@@ -396,12 +395,41 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		x.renewThrough(last)
 	}
 
-	// 5. Trigger, at every multiple of the period in the stretch (C7).
+	// 5. Trigger (trigger), skipped where no slot falls due in the
+	// stretch, none waits and no run writes.
+	if x.nextTrigger <= last || x.queued > 0 || c.BatchLen > 1 || view != nil {
+		x.trigger(last, accepted, working, view)
+	}
+	x.t = last + 1
+	if view != nil {
+		view.Handover, view.Active, view.Accepted, view.Deduplicating = handover, active, accepted, c.IdempotencyKey
+	}
+}
+
+// expireAndCrash is the renew deadline of docs/model.md (the paragraph
+// after step 6) and the crashes, in round t, before step 1: a leader that
+// has not renewed for a retry period and its deadline gives up, and so
+// does a stale believer; a crashed or stopped node loses its belief.
+func (x *state) expireAndCrash(t int) {
+	if x.c.RenewDeadline > 0 {
+		x.expireBeliefs(t)
+	}
+	if x.c.Crash || x.c.Release || len(x.reach.failure) > 0 {
+		x.crash(t)
+	}
+}
+
+// trigger is step 5 of docs/model.md in the stretch t … last: the batch
+// starts, or is queued or missed, at every multiple of the period in the
+// stretch (C7), and the queued slots start once work is accepted (C2 to
+// C5); under an overlap policy with batches that take time overlapStarts
+// decides. It records in view, if not nil, what the trigger did; stretch
+// adds what the rounds before it saw.
+func (x *state) trigger(last, accepted int, working bool, view *RoundView) {
+	c, t := &x.c, x.t
 	if c.Overlap != OverlapAllow && c.BatchLen > 1 && accepted > 0 {
 		v := x.overlapStarts(t, last, accepted, working)
-		x.t = last + 1
 		if view != nil {
-			v.Handover, v.Active, v.Accepted, v.Deduplicating = handover, active, accepted, c.IdempotencyKey
 			*view = v
 		}
 		return
@@ -425,33 +453,16 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	}
 	dequeued, expired, collapsed := 0, 0, 0
-	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t
-		// but those past the catch-up window, which are missed
-		e := x.expired(t)
-		n := x.queued - e
-		x.st.Missed += e
-		switch {
-		case c.CatchUpOnce && k > 0 && first == t: // the slot due now is the latest: its run is the one
-			collapsed, n = n, 0
-			x.st.Missed += collapsed
-		case c.CatchUpOnce && n > 1: // one run, for the latest slot
-			collapsed, n = n-1, 1
-			x.st.Missed += collapsed
-			x.st.DelayedRounds += t - x.queuedSlot(x.queued-1)
-		default:
-			x.st.DelayedRounds += n*t - (x.queuedSum(x.queued) - x.queuedSum(e))
-		}
-		x.st.Started += n
-		x.extraStarts(n * (accepted - 1))
-		dequeued, expired, x.queued = n, e, 0
+	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t, but those the catch-up drops
+		expired, collapsed = x.catchUp(t, k > 0 && first == t)
+		dequeued = x.dequeue(t, x.queued, accepted)
 	}
 	partial := x.st.PartialBatches
 	if c.BatchLen > 1 {
 		x.batches(last, first, b2i(trigger == TriggerStarted)*k, dequeued, working)
 	}
-	x.t = last + 1
 	if view != nil {
-		*view = RoundView{Handover: handover, Active: active, Accepted: accepted, Trigger: trigger, Dequeued: dequeued, Expired: expired, Collapsed: collapsed, Cut: x.st.PartialBatches - partial, Deduplicating: c.IdempotencyKey}
+		*view = RoundView{Trigger: trigger, Dequeued: dequeued, Expired: expired, Collapsed: collapsed, Cut: x.st.PartialBatches - partial}
 	}
 }
 

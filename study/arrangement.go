@@ -29,15 +29,10 @@ func Arrangements() []Arrangement {
 // (Review.Warnings says so).
 func (a Arrangement) Apply(c model.Config) model.Config {
 	c.Fencing, c.PersistentTrigger = a.Fencing, a.PersistentTrigger
-	if !c.PersistentTrigger && buffers(c) {
+	if !c.PersistentTrigger && c.Buffers() {
 		c.Overlap = model.OverlapSkip
 	}
 	return c
-}
-
-// buffers reports whether c's overlap policy keeps slots waiting.
-func buffers(c model.Config) bool {
-	return c.BatchLen > 1 && (c.Overlap == model.OverlapBufferOne || c.Overlap == model.OverlapBufferAll)
 }
 
 // LeaseBlock returns the configurations behind the measure table's lease

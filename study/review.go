@@ -643,9 +643,9 @@ func (rv *Review) Projections() []cost.ConfigProjection {
 // persistent trigger cannot keep (Arrangement.Apply).
 func (rv *Review) Warnings() []string {
 	w := shortRun(rv.Tick, rv.Base, "lease sweep", rv.Ranges.Long, rv.Ranges.Leases[len(rv.Ranges.Leases)-1])
-	if buffers(rv.Base) {
+	if rv.Base.Buffers() {
 		w = append(w, fmt.Sprintf("the plain and fencing arrangements have no persistent trigger, so no queue: there overlap %s skips a slot that falls due while a run still runs",
-			model.Overlap.AppendValue(nil, rv.Base.Overlap)))
+			model.Overlap.AppendValue(nil, int(rv.Base.Overlap))))
 	}
 	return w
 }

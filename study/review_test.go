@@ -168,8 +168,9 @@ func TestDeploymentFailures(t *testing.T) {
 // warns of it; other policies, and instant batches, are kept as given.
 func TestArrangementsWithoutAQueue(t *testing.T) {
 	for _, tt := range []struct {
-		batchLen, overlap, plain int
-		warned                   bool
+		batchLen       int
+		overlap, plain model.OverlapPolicy
+		warned         bool
 	}{
 		{3, model.OverlapBufferAll, model.OverlapSkip, true},
 		{3, model.OverlapBufferOne, model.OverlapSkip, true},

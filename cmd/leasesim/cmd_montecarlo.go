@@ -238,7 +238,7 @@ func writeMonteCarloSummary(w io.Writer, mc *montecarlo.MonteCarlo, s *montecarl
 		}
 	}
 	if c.Overlap != model.OverlapAllow {
-		trigger += ", overlap " + string(model.Overlap.AppendValue(nil, c.Overlap))
+		trigger += ", overlap " + string(model.Overlap.AppendValue(nil, int(c.Overlap)))
 	}
 	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s%s, fencing %t, persistent trigger %t, quorum %t\n",
 		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), trigger, c.Fencing, c.PersistentTrigger, c.Quorum)

@@ -30,7 +30,7 @@ type param struct {
 	lo, hi   string // the range, Go expressions (toggles: 0 … 1)
 	def      string // the default, a Go expression (the publication's scenario)
 	time     string // "Duration" or "Point" for a time in rounds (model.TimeKind), else ""
-	names    string // an enumeration's value names, comma-separated, value 0 first; else ""
+	enum     string // an enumeration's Go type T, the field's type, whose values' names tNames returns (value 0 first); else ""
 	scenario bool   // a field of Scenario (the failures a run meets) rather than of Policy
 }
 
@@ -52,7 +52,7 @@ func params() []param {
 		{"CatchUpWindow", "catch_up_window", "with the persistent trigger, a queued batch whose slot is more than this before the round a node could start it is missed instead (CronJob's startingDeadlineSeconds, Temporal's catch-up window); 0: no limit", "with PersistentTrigger, queued batches older than this are missed; 0: no limit", false, "0", "MaxRounds", "0", "Duration", "", false},
 		{"CatchUpOnce", "catch_up_once", "with the persistent trigger, the queued batches a node could start run once, for the latest slot (the one due then, if any), and the earlier slots are missed (CronJob, Quartz's fire-once-now misfire instruction); false runs every queued slot", "with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed", true, "0", "1", "false", "", "", false},
 		{"IdempotencyKey", "idempotency_key", "the store refuses a second run of the same slot (CronJob's Job name, Temporal's workflow id): a batch two nodes start runs once (the leader's start, else the lowest-numbered node's), the second start deduplicated", "the store refuses a second run of a slot: a second start is deduplicated, not double", true, "0", "1", "false", "", "", false},
-		{"Overlap", "overlap", "what the scheduler does with a slot that falls due while an earlier run of the batch still runs (batch_len over 1): allow it beside, skip it, buffer-one or buffer-all to start when the run ends (in the persistent trigger's queue), or cancel-other, stopping the run (Temporal's overlap policies; CronJob's Forbid is skip, Replace cancel-other)", "what a slot due while an earlier run still runs does: OverlapAllow, OverlapSkip, OverlapBufferOne, OverlapBufferAll or OverlapCancelOther", false, "0", "4", "0", "", "allow,skip,buffer-one,buffer-all,cancel-other", false},
+		{"Overlap", "overlap", "what the scheduler does with a slot that falls due while an earlier run of the batch still runs (batch_len over 1): allow it beside, skip it, buffer-one or buffer-all to start when the run ends (in the persistent trigger's queue), or cancel-other, stopping the run (Temporal's overlap policies; CronJob's Forbid is skip, Replace cancel-other)", "what a slot due while an earlier run still runs does (the OverlapPolicy constants)", false, "0", "NumOverlapPolicies-1", "0", "", "OverlapPolicy", false},
 		{"Down", "down", "nodes 0 … down-1 are unreachable together during the outage (from down-from on, with it)", "nodes DownFrom … DownFrom+Down-1 fail together", false, "0", "MaxNodes", "1", "", "", true},
 		{"DownFrom", "down_from", "the first of the down nodes: 0, the leader's zone; 1, a zone of standbys beside it", "the first failing node: 0 takes the leader with it", false, "0", "MaxNodes", "0", "", "", true},
 		{"Quorum", "quorum", "a handover needs a strict majority of all nodes reachable", "a handover needs a strict majority reachable", true, "0", "1", "false", "", "", false},
@@ -83,6 +83,8 @@ func fields(b *bytes.Buffer, ps []param, part string, scenario bool) {
 		typ := "int"
 		if x.toggle {
 			typ = "bool"
+		} else if x.enum != "" {
+			typ = x.enum
 		}
 		fmt.Fprintf(b, "\t%s %s // %s\n", x.field, typ, x.fieldDoc)
 	}
@@ -162,8 +164,8 @@ func Generate() []byte {
 	p("// Names returns the names of an enumeration's values, indexed by value;\n// nil for a parameter that is no enumeration.\n")
 	p("func (p Param) Names() []string {\n\tswitch p {\n")
 	for _, x := range ps {
-		if x.names != "" {
-			p("\tcase %s:\n\t\treturn %#v\n", x.field, strings.Split(x.names, ","))
+		if x.enum != "" {
+			p("\tcase %s:\n\t\treturn %s%sNames()\n", x.field, strings.ToLower(x.enum[:1]), x.enum[1:])
 		}
 	}
 	p("\t}\n\treturn nil\n}\n\n")
@@ -209,12 +211,16 @@ func Generate() []byte {
 	read := func(x param) string {
 		if x.toggle {
 			return "b2i(c." + x.field + ")"
+		} else if x.enum != "" {
+			return "int(c." + x.field + ")"
 		}
 		return "c." + x.field
 	}
 	write := func(x param) string {
 		if x.toggle {
 			return "c." + x.field + " = v != 0"
+		} else if x.enum != "" {
+			return "c." + x.field + " = " + x.enum + "(v)"
 		}
 		return "c." + x.field + " = v"
 	}
@@ -246,7 +252,7 @@ func Generate() []byte {
 	var checks []string
 	for _, x := range ps {
 		if !x.toggle {
-			checks = append(checks, fmt.Sprintf("inRange(c.%s, %s)", x.field, x.field))
+			checks = append(checks, fmt.Sprintf("inRange(%s, %s)", read(x), x.field))
 		}
 	}
 	p("%s {\n\t\treturn c.checkRelations() // the common case, without building the values\n\t}\n", strings.Join(checks, " && "))
