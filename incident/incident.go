@@ -35,8 +35,8 @@ import (
 // the model's failure kinds (model.Failure).
 func Kinds() []string {
 	var names []string
-	for f := model.Isolated; f <= model.Released; f++ {
-		names = append(names, f.String())
+	for _, b := range model.Kinds() {
+		names = append(names, b.Name)
 	}
 	return names
 }

@@ -38,27 +38,95 @@ const (
 	Paused               // frozen
 	Crashed              // forgets that it led
 	Released             // stops cleanly, emptying the record if it holds it
+	numKinds             // the number of kinds, AsConfigured included
 )
 
-// failureNames are the kinds' names, in Failure order, AsConfigured's
-// empty: a kind of its own is named as incidents and flags name it.
-func failureNames() []string {
-	return []string{"", "isolate", "black-hole", "slow", "partition", "pause", "crash", "release"}
+// Does is what a kind of failure does to a node while it is down: a set
+// of behaviours, none of them for a node that is merely isolated.
+type Does uint8
+
+// The behaviours a kind of failure may have.
+const (
+	Stops              Does = 1 << iota // its process stops: it forgets that it led and comes back as a follower
+	Releases                            // with Stops, it stops cleanly, emptying the record if it holds it
+	Freezes                             // it is frozen: no timer of its fires, and its work reaches nowhere
+	ReachesStore                        // its work reaches the store where the batch writes, though not the record
+	Hangs                               // its calls hang until they time out, after half the renew deadline
+	HangsUntilAnswered                  // with Hangs, a call hangs until the API answers again, when the node is back, or it times out
+)
+
+// Behaviour is one row of the table of failure kinds (Kinds): a kind,
+// its names and what it does.
+type Behaviour struct {
+	Failure Failure
+	Name    string // as incidents and flags name it
+	Said    string // as a sentence says a node failed so: "node 1 crashed"
+	Does    Does
+	Toggle  Param // the Scenario toggle that makes the failing nodes fail so; NumParams for none
 }
+
+// kindTable is the table of failure kinds, in Failure order, AsConfigured
+// first and unnamed: a kind of its own is named as incidents and flags
+// name it.
+func kindTable() [numKinds]Behaviour {
+	none := Param(NumParams)
+	return [numKinds]Behaviour{
+		{AsConfigured, "", "unreachable", 0, none},
+		{Isolated, "isolate", "isolated", 0, none},
+		{BlackHoled, "black-hole", "black-holed", Hangs, BlackHole},
+		{Slowed, "slow", "slowed", Hangs | HangsUntilAnswered, none},
+		{Partitioned, "partition", "partitioned", ReachesStore, Partition},
+		{Paused, "pause", "paused", Freezes, Pause},
+		{Crashed, "crash", "crashed", Stops, Crash},
+		{Released, "release", "stopped cleanly", Stops | Releases, Release},
+	}
+}
+
+// Kinds is the table of the kinds of failure a node may have of its own,
+// in Failure order (AsConfigured not among them): the one list the
+// engine's invariants, the parsers and the command line read.
+func Kinds() []Behaviour {
+	t := kindTable()
+	return t[1:]
+}
+
+// Behaviour is the kind's row of the table.
+func (f Failure) Behaviour() Behaviour { return kindTable()[f] }
 
 // String is the kind's name: isolate, black-hole, slow, partition, pause,
 // crash or release ("" for AsConfigured).
-func (f Failure) String() string { return failureNames()[f] }
+func (f Failure) String() string { return f.Behaviour().Name }
 
 // ParseFailure reads a kind of failure by its name.
 func ParseFailure(name string) (Failure, error) {
-	names := failureNames()
-	for f, n := range names {
-		if f > 0 && n == name {
-			return Failure(f), nil
+	var names []string
+	for _, b := range Kinds() {
+		if b.Name == name {
+			return b.Failure, nil
+		}
+		names = append(names, b.Name)
+	}
+	return 0, fmt.Errorf("kind %q: want one of %s", name, strings.Join(names, ", "))
+}
+
+// DoesAs is what a node of kind f does when down in a run of c: a kind
+// of its own does as its row says; AsConfigured does what every kind
+// whose toggle c sets does, except that a frozen node reaches no store.
+func (c *Config) DoesAs(f Failure) Does {
+	t := kindTable()
+	if f != AsConfigured {
+		return t[f].Does
+	}
+	var d Does
+	for _, b := range t {
+		if b.Toggle != Param(NumParams) && c.Get(b.Toggle) != 0 {
+			d |= b.Does
 		}
 	}
-	return 0, fmt.Errorf("kind %q: want one of %s", name, strings.Join(names[1:], ", "))
+	if d&Freezes != 0 { // a frozen node works nowhere
+		d &^= ReachesStore
+	}
+	return d
 }
 
 func (r *Reachability) reset(nodes int) {
