@@ -90,6 +90,30 @@ func Kinds() []Behaviour {
 	return t[1:]
 }
 
+// KindToggles are the Scenario toggles of the kinds that have one, in
+// parameter order: the flags and columns that make the failing nodes fail
+// one way or another.
+func KindToggles() []Param {
+	var ps []Param
+	for _, b := range Kinds() {
+		if b.Toggle != Param(NumParams) {
+			ps = append(ps, b.Toggle)
+		}
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+// KindNames are the names of the kinds of failure, in Failure order, as a
+// sentence lists them: "isolate, black-hole, …, crash or release".
+func KindNames() string {
+	var names []string
+	for _, b := range Kinds() {
+		names = append(names, b.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // Behaviour is the kind's row of the table.
 func (f Failure) Behaviour() Behaviour { return kindTable()[f] }
 
