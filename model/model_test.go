@@ -522,7 +522,7 @@ func TestJitterTakeoverBounds(t *testing.T) {
 // round). Every pair of kinds for the leader and a standby, overlapping
 // or not, under the publication's and client-go's timing.
 func TestOwnKindsCheck(t *testing.T) {
-	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released}
+	kinds := ownKinds()
 	var r model.Runner
 	n := 0
 	for _, timing := range []func(*model.Config){

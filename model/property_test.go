@@ -58,9 +58,18 @@ func drawConfig(t *rapid.T) model.Config {
 	}
 }
 
+// ownKinds are the kinds a node may have of its own, from the table.
+func ownKinds() []model.Failure {
+	var fs []model.Failure
+	for _, b := range model.Kinds() {
+		fs = append(fs, b.Failure)
+	}
+	return fs
+}
+
 // failureKinds draws a kind of failure, AsConfigured included.
 func failureKinds() *rapid.Generator[model.Failure] {
-	return rapid.SampledFrom([]model.Failure{model.AsConfigured, model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released})
+	return rapid.SampledFrom(append([]model.Failure{model.AsConfigured}, ownKinds()...))
 }
 
 // drawWindows draws several failures of each of c's first nodes, in time

@@ -166,7 +166,7 @@ func refSchedules() []refSchedule {
 			}
 		}
 	}
-	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released}
+	kinds := ownKinds()
 	for _, a := range kinds {
 		for _, b := range kinds {
 			ss = append(ss,
