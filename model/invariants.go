@@ -107,7 +107,7 @@ type failing struct {
 
 // add counts a way of failing, kind, as c's kinds say if it is AsConfigured.
 func (f *failing) add(c *Config, kind Failure) {
-	does := c.DoesAs(kind)
+	does := c.DoesAs(kind.Kind)
 	f.forget = does&Stops != 0 && (f.forget || f.ways == 0)
 	f.release = f.release || does&Releases != 0
 	f.pause = f.pause || does&Freezes != 0
@@ -124,12 +124,12 @@ func failingIn(c *Config, s Schedule) failing {
 			f.add(c, w.Failure)
 		}
 	case *Alternating:
-		f.add(c, AsConfigured)
+		f.add(c, Failure{})
 		for _, p := range s.Also {
 			f.add(c, p.Failure)
 		}
 	default:
-		f.add(c, AsConfigured)
+		f.add(c, Failure{})
 	}
 	return f
 }

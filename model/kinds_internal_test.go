@@ -21,7 +21,7 @@ func TestFailsAsKindsSay(t *testing.T) {
 			var x state
 			x.c = c
 			x.reach.reset(1)
-			x.reach.Fail(0, f)
+			x.reach.Fail(0, Failure{Kind: f})
 			does := func(d Does, yes bool) Does {
 				if yes {
 					return d
@@ -34,6 +34,25 @@ func TestFailsAsKindsSay(t *testing.T) {
 			if want := c.DoesAs(f); got != want {
 				t.Errorf("toggles %05b, kind %q: the engine does %06b, the table %06b", set, f, got, want)
 			}
+		}
+	}
+}
+
+// TestParseFailure reads every kind back from its name, and refuses a
+// parameter given to a kind that takes none and a name that is no kind.
+func TestParseFailure(t *testing.T) {
+	for _, b := range Kinds() {
+		f := Failure{Kind: b.Kind}
+		if got, err := ParseFailure(f.String()); err != nil || got != f {
+			t.Errorf("ParseFailure(%q) = %v, %v; want %v", f.String(), got, err, f)
+		}
+	}
+	for _, tt := range []struct{ text, err string }{
+		{"pause:3", `kind "pause:3": pause takes no parameter`},
+		{"freeze", `kind "freeze": want one of isolate, black-hole, slow, partition, pause, crash, release`},
+	} {
+		if _, err := ParseFailure(tt.text); err == nil || err.Error() != tt.err {
+			t.Errorf("ParseFailure(%q): %v, want %s", tt.text, err, tt.err)
 		}
 	}
 }

@@ -87,7 +87,7 @@ func incidentFailing(t model.Tick, name string, ws model.Windows) string {
 }
 
 // failedAs says how a node failed, for a sentence.
-func failedAs(f model.Failure) string { return f.Behaviour().Said }
+func failedAs(f model.Failure) string { return f.Kind.Behaviour().Said }
 
 // groupFailing says which nodes the group outage of c cuts off, when.
 func groupFailing(t model.Tick, c model.Config) string {
