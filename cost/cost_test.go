@@ -514,7 +514,7 @@ func TestPhaseMethodSeed(t *testing.T) {
 func TestIncidentEvent(t *testing.T) {
 	c := model.Default()
 	c.Lease, c.Outage = 4, 7
-	ws := model.Windows{{Node: 0, First: c.Start, Last: c.Start + c.Outage - 1, Failure: model.Isolated}}
+	ws := model.Windows{{Node: 0, First: c.Start, Last: c.Start + c.Outage - 1, Failure: model.Failure{Kind: model.Isolated}}}
 	wantW, _ := WindowMethod(c, 0, nil)
 	gotW, err := WindowMethod(c, 0, ws)
 	if err != nil || gotW != wantW {
@@ -583,7 +583,7 @@ func TestPhaseMethodQuietPhases(t *testing.T) {
 	jitter.Jitter, jitter.Period = true, 20000
 	jitterLong := long
 	jitterLong.Jitter, jitterLong.Period = true, 20000
-	incident := model.Windows{{Node: 0, First: 1, Last: 8, Failure: model.Partitioned}, {Node: 1, First: 3, Last: 5, Failure: model.Crashed}}
+	incident := model.Windows{{Node: 0, First: 1, Last: 8, Failure: model.Failure{Kind: model.Partitioned}}, {Node: 1, First: 3, Last: 5, Failure: model.Failure{Kind: model.Crashed}}}
 	tests := []struct {
 		name     string
 		c        model.Config

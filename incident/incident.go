@@ -35,17 +35,17 @@ import (
 // the model's failure kinds (model.Failure).
 func Kinds() []string {
 	var names []string
-	for f := model.Isolated; f <= model.Released; f++ {
-		names = append(names, f.String())
+	for _, b := range model.Kinds() {
+		names = append(names, b.Name)
 	}
 	return names
 }
 
 // Failure is one line: a node unreachable in rounds First … Last, failing
-// the way Kind names.
+// the way Kind says (read once, as the line is parsed).
 type Failure struct {
 	Node, First, Last int
-	Kind              string
+	Kind              model.Failure
 	Line              int // its line in the file, for messages
 }
 
@@ -94,8 +94,8 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 		if err != nil || node < 0 || node >= model.MaxNodes {
 			return fail("node %q: want a node number from 0 to %d", fields[0], model.MaxNodes-1)
 		}
-		kind := fields[1]
-		if _, err := model.ParseFailure(kind); err != nil {
+		kind, err := model.ParseFailure(fields[1])
+		if err != nil {
 			return fail("%v", err)
 		}
 		start, err := parseStart(fields[2], t, epoch)
@@ -214,8 +214,7 @@ func needsTick(t model.Tick, s string) string {
 func (in Incident) Schedule() model.Windows {
 	var ws model.Windows
 	for _, f := range in.Failures {
-		failure, _ := model.ParseFailure(f.Kind) // Parse checked it
-		ws = append(ws, model.Window{Node: f.Node, First: f.First, Last: f.Last, Failure: failure})
+		ws = append(ws, model.Window{Node: f.Node, First: f.First, Last: f.Last, Failure: f.Kind})
 	}
 	return ws
 }
@@ -470,7 +469,7 @@ func b2i(b bool) int {
 func Of(ws model.Windows) Incident {
 	var in Incident
 	for _, w := range ws {
-		in.Failures = append(in.Failures, Failure{Node: w.Node, First: w.First, Last: w.Last, Kind: w.Failure.String()})
+		in.Failures = append(in.Failures, Failure{Node: w.Node, First: w.First, Last: w.Last, Kind: w.Failure})
 	}
 	return in
 }

@@ -16,23 +16,25 @@ import (
 // same rounds; comments and blank lines are skipped.
 func TestParse(t *testing.T) {
 	epoch := time.Date(2026, 11, 30, 23, 58, 0, 0, time.UTC)
+	isolate, partition := model.Failure{Kind: model.Isolated}, model.Failure{Kind: model.Partitioned}
+	crash, pause := model.Failure{Kind: model.Crashed}, model.Failure{Kind: model.Paused}
 	for _, tt := range []struct {
 		name, text string
 		tick       model.Tick
 		want       []incident.Failure
 	}{
 		{"rounds", "# node kind start length\n0, isolate, 6, 5\n\n2 isolate 8 1 # a standby\n", 0,
-			[]incident.Failure{{Node: 0, First: 6, Last: 10, Kind: "isolate", Line: 2}, {Node: 2, First: 8, Last: 8, Kind: "isolate", Line: 4}}},
+			[]incident.Failure{{Node: 0, First: 6, Last: 10, Kind: isolate, Line: 2}, {Node: 2, First: 8, Last: 8, Kind: isolate, Line: 4}}},
 		{"durations, each node its own kind", "0,partition,2m,40s\n1,crash,2m10s,5s\n", model.Tick(time.Second),
-			[]incident.Failure{{Node: 0, First: 121, Last: 160, Kind: "partition", Line: 1}, {Node: 1, First: 131, Last: 135, Kind: "crash", Line: 2}}},
+			[]incident.Failure{{Node: 0, First: 121, Last: 160, Kind: partition, Line: 1}, {Node: 1, First: 131, Last: 135, Kind: crash, Line: 2}}},
 		{"timestamps", "1\tpause\t2026-11-30T23:59:10Z\t1m\n", model.Tick(time.Second),
-			[]incident.Failure{{Node: 1, First: 71, Last: 130, Kind: "pause", Line: 1}}},
+			[]incident.Failure{{Node: 1, First: 71, Last: 130, Kind: pause, Line: 1}}},
 		{"a CSV export's header and byte order mark", "\ufeffnode,kind,start,length\n0,crash,6,5\n", 0,
-			[]incident.Failure{{Node: 0, First: 6, Last: 10, Kind: "crash", Line: 2}}},
+			[]incident.Failure{{Node: 0, First: 6, Last: 10, Kind: crash, Line: 2}}},
 		{"a header after a comment, in capitals", "# from the post-mortem\nNode, Kind, Start, Length\n1 isolate 3 2\n", 0,
-			[]incident.Failure{{Node: 1, First: 3, Last: 4, Kind: "isolate", Line: 3}}},
+			[]incident.Failure{{Node: 1, First: 3, Last: 4, Kind: isolate, Line: 3}}},
 		{"one node's failures back to back, later first", "0, isolate, 7, 2\n0, isolate, 5, 2\n", 0,
-			[]incident.Failure{{Node: 0, First: 7, Last: 8, Kind: "isolate", Line: 1}, {Node: 0, First: 5, Last: 6, Kind: "isolate", Line: 2}}},
+			[]incident.Failure{{Node: 0, First: 7, Last: 8, Kind: isolate, Line: 1}, {Node: 0, First: 5, Last: 6, Kind: isolate, Line: 2}}},
 	} {
 		in, err := incident.Parse(strings.NewReader(tt.text), tt.tick, epoch)
 		if err != nil {
@@ -298,7 +300,7 @@ func TestSpreadOfBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back := incident.Of(in.Schedule()); back.Failures[0].Kind != "partition" || back.Failures[1].Kind != "crash" || back.Failures[1].First != 25 || back.Failures[1].Last != 29 {
+	if back := incident.Of(in.Schedule()); back.Failures[0].Kind.String() != "partition" || back.Failures[1].Kind.String() != "crash" || back.Failures[1].First != 25 || back.Failures[1].Last != 29 {
 		t.Errorf("Of(Schedule()) = %+v", back.Failures)
 	}
 	for _, tt := range []struct {

@@ -107,12 +107,10 @@ type failing struct {
 
 // add counts a way of failing, kind, as c's kinds say if it is AsConfigured.
 func (f *failing) add(c *Config, kind Failure) {
-	own := kind != AsConfigured
-	release := kind == Released || !own && c.Release
-	forget := release || kind == Crashed || !own && c.Crash
-	f.forget = forget && (f.forget || f.ways == 0)
-	f.release = f.release || release
-	f.pause = f.pause || kind == Paused || !own && c.Pause
+	does := c.DoesAs(kind.Kind)
+	f.forget = does&Stops != 0 && (f.forget || f.ways == 0)
+	f.release = f.release || does&Releases != 0
+	f.pause = f.pause || does&Freezes != 0
 	f.ways++
 }
 
@@ -126,12 +124,12 @@ func failingIn(c *Config, s Schedule) failing {
 			f.add(c, w.Failure)
 		}
 	case *Alternating:
-		f.add(c, AsConfigured)
+		f.add(c, Failure{})
 		for _, p := range s.Also {
 			f.add(c, p.Failure)
 		}
 	default:
-		f.add(c, AsConfigured)
+		f.add(c, Failure{})
 	}
 	return f
 }

@@ -214,8 +214,8 @@ func TestRandomRunAllocatesNothing(t *testing.T) {
 	up, _ := model.ParseLengths("geometric:20")
 	down, _ := model.ParseLengths("geometric:5")
 	s := &model.Alternating{Up: up, Down: down, Also: []model.Process{
-		{Up: up, Down: down, Failure: model.Paused},
-		{Up: up, Down: down, Failure: model.Partitioned, Zone: []int{0, 1}},
+		{Up: up, Down: down, Failure: model.Failure{Kind: model.Paused}},
+		{Up: up, Down: down, Failure: model.Failure{Kind: model.Partitioned}, Zone: []int{0, 1}},
 	}}
 	var r model.Runner
 	if _, err := r.RunSchedule(c, s); err != nil {
@@ -233,7 +233,7 @@ func TestWindowsRunAllocatesNothing(t *testing.T) {
 	for _, n := range []int{4, 1000} {
 		var ws model.Windows
 		for i := range n {
-			ws = append(ws, model.Window{Node: i % 3, First: 1 + 4*i, Last: 2 + 4*i, Failure: model.Failure(i % 3)})
+			ws = append(ws, model.Window{Node: i % 3, First: 1 + 4*i, Last: 2 + 4*i, Failure: model.Failure{Kind: model.Kind(i % 3)}})
 		}
 		var s model.Schedule = ws
 		c := model.Default()
@@ -429,10 +429,10 @@ func TestInvariantsOfOwnKinds(t *testing.T) {
 	twoLeaders, early := good, good
 	twoLeaders.TwoLeaderRounds, twoLeaders.TwoLeaderEpisodes = 1, model.Episodes{Count: 1}
 	early.HandoverRounds = early.Handovers
-	windows := func(kinds ...model.Failure) model.Windows {
+	windows := func(kinds ...model.Kind) model.Windows {
 		var ws model.Windows
 		for i, k := range kinds {
-			ws = append(ws, model.Window{Node: i, First: 6, Last: 10, Failure: k})
+			ws = append(ws, model.Window{Node: i, First: 6, Last: 10, Failure: model.Failure{Kind: k}})
 		}
 		return ws
 	}
@@ -522,7 +522,7 @@ func TestJitterTakeoverBounds(t *testing.T) {
 // round). Every pair of kinds for the leader and a standby, overlapping
 // or not, under the publication's and client-go's timing.
 func TestOwnKindsCheck(t *testing.T) {
-	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released}
+	kinds := ownKinds()
 	var r model.Runner
 	n := 0
 	for _, timing := range []func(*model.Config){
@@ -536,7 +536,7 @@ func TestOwnKindsCheck(t *testing.T) {
 						c := model.Default()
 						c.Nodes, c.Rounds, c.Period, c.PersistentTrigger = 3, 60, 5, persistent
 						timing(&c)
-						ws := model.Windows{{Node: 0, First: 6, Last: 20, Failure: a}, {Node: 1, First: second[0], Last: second[1], Failure: b}}
+						ws := model.Windows{{Node: 0, First: 6, Last: 20, Failure: model.Failure{Kind: a}}, {Node: 1, First: second[0], Last: second[1], Failure: model.Failure{Kind: b}}}
 						run, err := r.RunSchedule(c, ws)
 						if err != nil {
 							t.Fatal(err)
@@ -572,20 +572,20 @@ func TestAlternatingAlso(t *testing.T) {
 		a    model.Alternating
 		want model.Windows
 	}{
-		{"a pause beside no outage", model.Alternating{Up: never, Down: never, Also: []model.Process{{Up: fixed(10), Down: fixed(8), Failure: model.Paused}}},
-			model.Windows{{Node: 0, First: 11, Last: 18, Failure: model.Paused}, {Node: 0, First: 29, Last: 36, Failure: model.Paused},
-				{Node: 1, First: 11, Last: 18, Failure: model.Paused}, {Node: 1, First: 29, Last: 36, Failure: model.Paused},
-				{Node: 2, First: 11, Last: 18, Failure: model.Paused}, {Node: 2, First: 29, Last: 36, Failure: model.Paused}}},
-		{"a zone of nodes 0 and 2 cut off together, beside no outage", model.Alternating{Up: never, Down: never, Also: []model.Process{{Up: fixed(10), Down: fixed(8), Failure: model.Isolated, Zone: []int{0, 2}}}},
-			model.Windows{{Node: 0, First: 11, Last: 18, Failure: model.Isolated}, {Node: 0, First: 29, Last: 36, Failure: model.Isolated},
-				{Node: 2, First: 11, Last: 18, Failure: model.Isolated}, {Node: 2, First: 29, Last: 36, Failure: model.Isolated}}},
-		{"a partition, then a crash that outlasts it", model.Alternating{Up: fixed(10), Down: fixed(5), Also: []model.Process{{Up: fixed(12), Down: fixed(6), Failure: model.Crashed}}},
+		{"a pause beside no outage", model.Alternating{Up: never, Down: never, Also: []model.Process{{Up: fixed(10), Down: fixed(8), Failure: model.Failure{Kind: model.Paused}}}},
+			model.Windows{{Node: 0, First: 11, Last: 18, Failure: model.Failure{Kind: model.Paused}}, {Node: 0, First: 29, Last: 36, Failure: model.Failure{Kind: model.Paused}},
+				{Node: 1, First: 11, Last: 18, Failure: model.Failure{Kind: model.Paused}}, {Node: 1, First: 29, Last: 36, Failure: model.Failure{Kind: model.Paused}},
+				{Node: 2, First: 11, Last: 18, Failure: model.Failure{Kind: model.Paused}}, {Node: 2, First: 29, Last: 36, Failure: model.Failure{Kind: model.Paused}}}},
+		{"a zone of nodes 0 and 2 cut off together, beside no outage", model.Alternating{Up: never, Down: never, Also: []model.Process{{Up: fixed(10), Down: fixed(8), Failure: model.Failure{Kind: model.Isolated}, Zone: []int{0, 2}}}},
+			model.Windows{{Node: 0, First: 11, Last: 18, Failure: model.Failure{Kind: model.Isolated}}, {Node: 0, First: 29, Last: 36, Failure: model.Failure{Kind: model.Isolated}},
+				{Node: 2, First: 11, Last: 18, Failure: model.Failure{Kind: model.Isolated}}, {Node: 2, First: 29, Last: 36, Failure: model.Failure{Kind: model.Isolated}}}},
+		{"a partition, then a crash that outlasts it", model.Alternating{Up: fixed(10), Down: fixed(5), Also: []model.Process{{Up: fixed(12), Down: fixed(6), Failure: model.Failure{Kind: model.Crashed}}}},
 			nil},
 	} {
 		if tt.want == nil { // node by node: partition 11-15, crash 13-18 (16-18 on its own), partition 26-30, crash 31-36
 			for n := range c.Nodes {
-				tt.want = append(tt.want, model.Window{Node: n, First: 11, Last: 15, Failure: model.AsConfigured}, model.Window{Node: n, First: 16, Last: 18, Failure: model.Crashed},
-					model.Window{Node: n, First: 26, Last: 30, Failure: model.AsConfigured}, model.Window{Node: n, First: 31, Last: 36, Failure: model.Crashed})
+				tt.want = append(tt.want, model.Window{Node: n, First: 11, Last: 15, Failure: model.Failure{Kind: model.AsConfigured}}, model.Window{Node: n, First: 16, Last: 18, Failure: model.Failure{Kind: model.Crashed}},
+					model.Window{Node: n, First: 26, Last: 30, Failure: model.Failure{Kind: model.AsConfigured}}, model.Window{Node: n, First: 31, Last: 36, Failure: model.Failure{Kind: model.Crashed}})
 			}
 		}
 		var r model.Runner

@@ -58,9 +58,18 @@ func drawConfig(t *rapid.T) model.Config {
 	}
 }
 
+// ownKinds are the kinds a node may have of its own, from the table.
+func ownKinds() []model.Kind {
+	var fs []model.Kind
+	for _, b := range model.Kinds() {
+		fs = append(fs, b.Kind)
+	}
+	return fs
+}
+
 // failureKinds draws a kind of failure, AsConfigured included.
-func failureKinds() *rapid.Generator[model.Failure] {
-	return rapid.SampledFrom([]model.Failure{model.AsConfigured, model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released})
+func failureKinds() *rapid.Generator[model.Kind] {
+	return rapid.SampledFrom(append([]model.Kind{model.AsConfigured}, ownKinds()...))
 }
 
 // drawWindows draws several failures of each of c's first nodes, in time
@@ -79,7 +88,7 @@ func drawSomeWindows(t *rapid.T, c model.Config, lo, hi int) model.Windows {
 		for range rapid.IntRange(lo, hi).Draw(t, "windows") {
 			first += rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 200)).Draw(t, "gap")
 			last := first + rapid.IntRange(0, 200).Draw(t, "length")
-			ws = append(ws, model.Window{Node: node, First: first, Last: last, Failure: failureKinds().Draw(t, "kind")})
+			ws = append(ws, model.Window{Node: node, First: first, Last: last, Failure: model.Failure{Kind: failureKinds().Draw(t, "kind")}})
 			first = last + 1
 		}
 	}
@@ -103,7 +112,7 @@ func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
 		for range rapid.IntRange(0, 2).Draw(t, "also") {
 			up, _ := model.ParseLengths(dist.Draw(t, "also_uptime"))
 			down, _ := model.ParseLengths(dist.Draw(t, "also_downtime"))
-			p := model.Process{Up: up, Down: down, Failure: kind.Filter(func(f model.Failure) bool { return f != model.AsConfigured }).Draw(t, "also_kind")}
+			p := model.Process{Up: up, Down: down, Failure: model.Failure{Kind: kind.Filter(func(f model.Kind) bool { return f != model.AsConfigured }).Draw(t, "also_kind")}}
 			if rapid.Bool().Draw(t, "zone") {
 				p.Zone = []int{0, rapid.IntRange(1, 3).Draw(t, "zone_node")}
 			}

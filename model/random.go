@@ -403,7 +403,7 @@ func (a *Alternating) turn(r *Reachability, node, p int, down bool) {
 	r.SetReachable(node, true)
 	for q, isDown := range state {
 		if isDown {
-			f := AsConfigured
+			var f Failure
 			if q > 0 {
 				f = a.Also[q-1].Failure
 			}

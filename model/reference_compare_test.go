@@ -166,13 +166,13 @@ func refSchedules() []refSchedule {
 			}
 		}
 	}
-	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.Crashed, model.Released}
+	kinds := ownKinds()
 	for _, a := range kinds {
 		for _, b := range kinds {
 			ss = append(ss,
-				refSchedule{ws: model.Windows{{Node: 0, First: 4, Last: 15, Failure: a}, {Node: 1, First: 7, Last: 10, Failure: b}}},
-				refSchedule{ws: model.Windows{{Node: 0, First: 3, Last: 6, Failure: a}, {Node: 1, First: 9, Last: 20, Failure: b}}},
-				refSchedule{ws: model.Windows{{Node: 0, First: 4, Last: 7, Failure: a}, {Node: 0, First: 8, Last: 13, Failure: b}}})
+				refSchedule{ws: model.Windows{{Node: 0, First: 4, Last: 15, Failure: model.Failure{Kind: a}}, {Node: 1, First: 7, Last: 10, Failure: model.Failure{Kind: b}}}},
+				refSchedule{ws: model.Windows{{Node: 0, First: 3, Last: 6, Failure: model.Failure{Kind: a}}, {Node: 1, First: 9, Last: 20, Failure: model.Failure{Kind: b}}}},
+				refSchedule{ws: model.Windows{{Node: 0, First: 4, Last: 7, Failure: model.Failure{Kind: a}}, {Node: 0, First: 8, Last: 13, Failure: model.Failure{Kind: b}}}})
 		}
 	}
 	return ss
@@ -307,7 +307,7 @@ func TestReferenceTurns(t *testing.T) {
 	timings := [][4]int{ // lease, renew deadline, retry period, renewal
 		{6, 5, 1, 0}, {7, 6, 2, 0}, {4, 3, 1, 2}, {9, 5, 3, 0}, {10, 8, 2, 3},
 	}
-	kinds := []model.Failure{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.AsConfigured}
+	kinds := []model.Kind{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.AsConfigured}
 	lengths, starts := []int{1, 2, 3, 4}, []int{1, 3}
 	n, bad := 0, 0
 	grid([]int{len(timings), 2, len(starts), len(kinds), len(lengths), len(kinds), len(lengths), len(kinds) + 1, len(lengths), 2}, soak.Every(11, 101), func(ix []int) {
@@ -317,10 +317,10 @@ func TestReferenceTurns(t *testing.T) {
 			Scenario: model.Scenario{Rounds: 30, Start: 1, Outage: 1, Down: 1, BlackHole: ix[9] == 1},
 		}
 		first := starts[ix[2]]
-		ws := model.Windows{{Node: 0, First: first, Last: first + lengths[ix[4]] - 1, Failure: kinds[ix[3]]}}
-		ws = append(ws, model.Window{Node: 0, First: ws[0].Last + 1, Last: ws[0].Last + lengths[ix[6]], Failure: kinds[ix[5]]})
+		ws := model.Windows{{Node: 0, First: first, Last: first + lengths[ix[4]] - 1, Failure: model.Failure{Kind: kinds[ix[3]]}}}
+		ws = append(ws, model.Window{Node: 0, First: ws[0].Last + 1, Last: ws[0].Last + lengths[ix[6]], Failure: model.Failure{Kind: kinds[ix[5]]}})
 		if ix[7] < len(kinds) {
-			ws = append(ws, model.Window{Node: 0, First: ws[1].Last + 1, Last: ws[1].Last + lengths[ix[8]], Failure: kinds[ix[7]]})
+			ws = append(ws, model.Window{Node: 0, First: ws[1].Last + 1, Last: ws[1].Last + lengths[ix[8]], Failure: model.Failure{Kind: kinds[ix[7]]}})
 		} else if ix[8] > 0 {
 			return
 		}

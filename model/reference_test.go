@@ -44,7 +44,7 @@ const (
 // or not, and makes no call); black holes say how the calls of the others
 // fail, partitioned or not.
 func refKindOf(c model.Config, f model.Failure) refKind {
-	switch f {
+	switch f.Kind {
 	case model.Isolated:
 		return refIsolate
 	case model.Partitioned:

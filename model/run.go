@@ -553,7 +553,7 @@ func (x *state) wakeFrozen(w int) {
 // partition (a frozen node works nowhere). Isolated, BlackHoled and
 // Slowed nodes are not Partitioned; BlackHoled and Slowed are the kinds
 // whose calls hang, Slowed a kind of its own only.
-func (x *state) fails(node int, f Failure) bool {
+func (x *state) fails(node int, f Kind) bool {
 	s := &x.c.Scenario // the kinds that windows without their own fail as
 	switch own := x.reach.failureOf(node); {
 	case own != AsConfigured:

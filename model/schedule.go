@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -19,46 +20,171 @@ type Reachability struct {
 
 	// How each down node fails, where a schedule says (Fail): in a
 	// replayed incident each node may fail its own way. Empty until then;
-	// a node without one fails as the configuration's kinds say.
-	failure []Failure
+	// a node without one fails as the configuration's kinds say. Only the
+	// kind: no kind's behaviour reads a parameter yet, and the first that
+	// does keeps it beside its kind here.
+	failure []Kind
 }
 
-// Failure is how a node that is down fails: as the configuration's kinds
+// Kind is how a node that is down fails: as the configuration's kinds
 // (Pause, Crash, Release, Partition, BlackHole) say, or one kind of its own.
-type Failure uint8
+type Kind uint8
+
+// Failure is how one node fails as it goes down (a window's, a process's,
+// an incident line's): its kind, and the kind's parameter where its row
+// takes one (Behaviour.Param), 0 otherwise.
+type Failure struct {
+	Kind  Kind
+	Param int
+}
 
 // The kinds of failure. A node of its own kind fails that way whatever
 // the configuration's toggles.
 const (
-	AsConfigured Failure = iota
-	Isolated             // reaches neither the record nor the store
-	BlackHoled           // isolated, its calls hanging until they time out
-	Slowed               // isolated, its calls hanging until the API answers again, or they time out
-	Partitioned          // reaches the store but not the record
-	Paused               // frozen
-	Crashed              // forgets that it led
-	Released             // stops cleanly, emptying the record if it holds it
+	AsConfigured Kind = iota
+	Isolated          // reaches neither the record nor the store
+	BlackHoled        // isolated, its calls hanging until they time out
+	Slowed            // isolated, its calls hanging until the API answers again, or they time out
+	Partitioned       // reaches the store but not the record
+	Paused            // frozen
+	Crashed           // forgets that it led
+	Released          // stops cleanly, emptying the record if it holds it
+	numKinds          // the number of kinds, AsConfigured included
 )
 
-// failureNames are the kinds' names, in Failure order, AsConfigured's
-// empty: a kind of its own is named as incidents and flags name it.
-func failureNames() []string {
-	return []string{"", "isolate", "black-hole", "slow", "partition", "pause", "crash", "release"}
+// Does is what a kind of failure does to a node while it is down: a set
+// of behaviours, none of them for a node that is merely isolated.
+type Does uint8
+
+// The behaviours a kind of failure may have.
+const (
+	Stops              Does = 1 << iota // its process stops: it forgets that it led and comes back as a follower
+	Releases                            // with Stops, it stops cleanly, emptying the record if it holds it
+	Freezes                             // it is frozen: no timer of its fires, and its work reaches nowhere
+	ReachesStore                        // its work reaches the store where the batch writes, though not the record
+	Hangs                               // its calls hang until they time out, after half the renew deadline
+	HangsUntilAnswered                  // with Hangs, a call hangs until the API answers again, when the node is back, or it times out
+)
+
+// Behaviour is one row of the table of failure kinds (Kinds): a kind,
+// its names and what it does.
+type Behaviour struct {
+	Kind   Kind
+	Name   string // as incidents and flags name it
+	Said   string // as a sentence says a node failed so: "node 1 crashed"
+	Does   Does
+	Toggle Param  // the Scenario toggle that makes the failing nodes fail so; NumParams for none
+	Param  string // what the kind's parameter is, as KIND:VALUE gives it; "" for a kind that takes none
 }
+
+// kindTable is the table of failure kinds, in Failure order, AsConfigured
+// first and unnamed: a kind of its own is named as incidents and flags
+// name it.
+func kindTable() [numKinds]Behaviour {
+	none := Param(NumParams)
+	return [numKinds]Behaviour{
+		{AsConfigured, "", "unreachable", 0, none, ""},
+		{Isolated, "isolate", "isolated", 0, none, ""},
+		{BlackHoled, "black-hole", "black-holed", Hangs, BlackHole, ""},
+		{Slowed, "slow", "slowed", Hangs | HangsUntilAnswered, none, ""},
+		{Partitioned, "partition", "partitioned", ReachesStore, Partition, ""},
+		{Paused, "pause", "paused", Freezes, Pause, ""},
+		{Crashed, "crash", "crashed", Stops, Crash, ""},
+		{Released, "release", "stopped cleanly", Stops | Releases, Release, ""},
+	}
+}
+
+// Kinds is the table of the kinds of failure a node may have of its own,
+// in Failure order (AsConfigured not among them): the one list the
+// engine's invariants, the parsers and the command line read.
+func Kinds() []Behaviour {
+	t := kindTable()
+	return t[1:]
+}
+
+// KindToggles are the Scenario toggles of the kinds that have one, in
+// parameter order: the flags and columns that make the failing nodes fail
+// one way or another.
+func KindToggles() []Param {
+	var ps []Param
+	for _, b := range Kinds() {
+		if b.Toggle != Param(NumParams) {
+			ps = append(ps, b.Toggle)
+		}
+	}
+	slices.Sort(ps)
+	return ps
+}
+
+// KindNames are the names of the kinds of failure, in Failure order, as a
+// sentence lists them: "isolate, black-hole, …, crash or release".
+func KindNames() string {
+	var names []string
+	for _, b := range Kinds() {
+		names = append(names, b.Name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// Behaviour is the kind's row of the table.
+func (k Kind) Behaviour() Behaviour { return kindTable()[k] }
 
 // String is the kind's name: isolate, black-hole, slow, partition, pause,
 // crash or release ("" for AsConfigured).
-func (f Failure) String() string { return failureNames()[f] }
+func (k Kind) String() string { return k.Behaviour().Name }
 
-// ParseFailure reads a kind of failure by its name.
-func ParseFailure(name string) (Failure, error) {
-	names := failureNames()
-	for f, n := range names {
-		if f > 0 && n == name {
-			return Failure(f), nil
+// String is the failure as incidents and --also give it: its kind's
+// name, and KIND:VALUE for a kind that takes a parameter.
+func (f Failure) String() string {
+	if b := f.Kind.Behaviour(); b.Param != "" {
+		return b.Name + ":" + strconv.Itoa(f.Param)
+	}
+	return f.Kind.String()
+}
+
+// ParseFailure reads a failure as String writes it: a kind by its name,
+// KIND:VALUE for a kind that takes a parameter.
+func ParseFailure(text string) (Failure, error) {
+	name, value, hasValue := strings.Cut(text, ":")
+	var names []string
+	for _, b := range Kinds() {
+		if b.Name != name {
+			names = append(names, b.Name)
+			continue
+		}
+		switch {
+		case b.Param == "" && hasValue:
+			return Failure{}, fmt.Errorf("kind %q: %s takes no parameter", text, name)
+		case b.Param == "":
+			return Failure{Kind: b.Kind}, nil
+		}
+		v, err := strconv.Atoi(value)
+		if !hasValue || err != nil {
+			return Failure{}, fmt.Errorf("kind %q: want %s:VALUE, VALUE %s", text, name, b.Param)
+		}
+		return Failure{Kind: b.Kind, Param: v}, nil
+	}
+	return Failure{}, fmt.Errorf("kind %q: want one of %s", text, strings.Join(names, ", "))
+}
+
+// DoesAs is what a node of kind f does when down in a run of c: a kind
+// of its own does as its row says; AsConfigured does what every kind
+// whose toggle c sets does, except that a frozen node reaches no store.
+func (c *Config) DoesAs(f Kind) Does {
+	t := kindTable()
+	if f != AsConfigured {
+		return t[f].Does
+	}
+	var d Does
+	for _, b := range t {
+		if b.Toggle != Param(NumParams) && c.Get(b.Toggle) != 0 {
+			d |= b.Does
 		}
 	}
-	return 0, fmt.Errorf("kind %q: want one of %s", name, strings.Join(names[1:], ", "))
+	if d&Freezes != 0 { // a frozen node works nowhere
+		d &^= ReachesStore
+	}
+	return d
 }
 
 func (r *Reachability) reset(nodes int) {
@@ -75,21 +201,21 @@ func (r *Reachability) reset(nodes int) {
 // Fail marks node down, failing the way f says.
 func (r *Reachability) Fail(node int, f Failure) {
 	r.SetReachable(node, false)
-	if f == AsConfigured && len(r.failure) == 0 {
+	if f.Kind == AsConfigured && len(r.failure) == 0 {
 		return
 	}
 	if len(r.failure) < len(r.down) { // the run's first node of its own kind
 		if cap(r.failure) < len(r.down) {
-			r.failure = make([]Failure, len(r.down))
+			r.failure = make([]Kind, len(r.down))
 		}
 		r.failure = r.failure[:len(r.down)]
 		clear(r.failure)
 	}
-	r.failure[node] = f
+	r.failure[node] = f.Kind
 }
 
 // failureOf is how a down node fails.
-func (r *Reachability) failureOf(node int) Failure {
+func (r *Reachability) failureOf(node int) Kind {
 	if len(r.failure) == 0 {
 		return AsConfigured
 	}

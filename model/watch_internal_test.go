@@ -22,7 +22,7 @@ func TestWatchHungPolls(t *testing.T) {
 	gap := PollGap(&g, 2)
 	tests := []struct {
 		name     string
-		kind     Failure
+		kind     Kind
 		sent     float64 // node 1's poll, observed at 0.5 if over 5
 		back     int     // the round node 1 is back, 0 for never
 		rounds   []int   // the rounds the watch runs
@@ -41,8 +41,8 @@ func TestWatchHungPolls(t *testing.T) {
 		var x state
 		x.c = Config{Policy: Policy{Nodes: 2, Lease: 10, RenewDeadline: 6, RetryPeriod: 2, Period: 100, BatchLen: 1, Jitter: true}, Scenario: Scenario{Rounds: 100}}
 		x.reach.reset(2)
-		x.reach.Fail(0, Isolated)
-		x.reach.Fail(1, tt.kind)
+		x.reach.Fail(0, Failure{Kind: Isolated})
+		x.reach.Fail(1, Failure{Kind: tt.kind})
 		x.watching = true
 		x.polls = []poll{newPoll(math.Inf(1)), newPoll(tt.sent)}
 		if tt.sent > 5 {

@@ -25,8 +25,9 @@ import (
 // Params are the parameters a Monte Carlo study varies; the
 // others (outage, start, down) belong to the publication's fixed schedule.
 func Params() []model.Param {
-	return []model.Param{model.Nodes, model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Rounds, model.Period, model.BatchLen,
-		model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.Quorum, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole, model.Jitter, model.Drift}
+	ps := []model.Param{model.Nodes, model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Rounds, model.Period, model.BatchLen,
+		model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.Quorum, model.Jitter, model.Drift}
+	return slices.Sorted(slices.Values(append(ps, model.KindToggles()...))) // in parameter order, every kind's toggle among them
 }
 
 // MonteCarlo is a study in which every node fails independently: each

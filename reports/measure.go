@@ -87,27 +87,7 @@ func incidentFailing(t model.Tick, name string, ws model.Windows) string {
 }
 
 // failedAs says how a node failed, for a sentence.
-func failedAs(f model.Failure) string {
-	switch f {
-	case model.AsConfigured:
-		return "unreachable"
-	case model.Isolated:
-		return "isolated"
-	case model.BlackHoled:
-		return "black-holed"
-	case model.Slowed:
-		return "slowed"
-	case model.Partitioned:
-		return "partitioned"
-	case model.Paused:
-		return "paused"
-	case model.Crashed:
-		return "crashed"
-	case model.Released:
-		return "stopped cleanly"
-	}
-	return f.String()
-}
+func failedAs(f model.Failure) string { return f.Kind.Behaviour().Said }
 
 // groupFailing says which nodes the group outage of c cuts off, when.
 func groupFailing(t model.Tick, c model.Config) string {

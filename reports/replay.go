@@ -248,8 +248,8 @@ func drawReplay(dc draw.Canvas, t model.Tick, in incident.Incident, rows []Repla
 		}
 		var how []string
 		for _, f := range in.Failures {
-			if f.Node == ns[i] && !slices.Contains(how, f.Kind) {
-				how = append(how, f.Kind)
+			if f.Node == ns[i] && !slices.Contains(how, f.Kind.String()) {
+				how = append(how, f.Kind.String())
 			}
 		}
 		ticks = append(ticks, plot.Tick{Value: y, Label: fmt.Sprintf("node %d: %s", ns[i], strings.Join(how, ", "))})

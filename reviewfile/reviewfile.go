@@ -22,6 +22,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/leasesim/leasesim/model"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -56,8 +57,11 @@ func Keys() []Key {
 	}
 	add("deployment", "preset", "tick", "nodes", "lease", "renewal", "retry-period", "renew-deadline", "jitter", "fencing", "quorum")
 	add("schedule", "period", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap")
-	add("failures", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds",
-		"down", "down-from", "pause", "crash", "release", "partition", "black-hole", "drift", "uptime", "downtime")
+	add("failures", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds", "down", "down-from")
+	for _, p := range model.KindToggles() { // every kind's toggle
+		add("failures", p.Flag())
+	}
+	add("failures", "drift", "uptime", "downtime")
 	add("candidates", "candidates", "candidate-renew-deadline", "candidate-retry-period", "candidate-list")
 	add("prices", "cost-missed-line", "cost-double-line", "cost-delay-hour", "cost-handover")
 	add("study", "seed", "replicas", "precision", "max-replicas")

@@ -210,8 +210,8 @@ func TestIncidentReview(t *testing.T) {
 	base := model.Default()
 	base.Nodes, base.Lease, base.Start, base.Outage = 3, 4, 6, 5 // the outage fields: the incident's span
 	incident := model.Windows{
-		{Node: 0, First: 6, Last: 10, Failure: model.Partitioned},
-		{Node: 1, First: 7, Last: 9, Failure: model.Crashed},
+		{Node: 0, First: 6, Last: 10, Failure: model.Failure{Kind: model.Partitioned}},
+		{Node: 1, First: 7, Last: 9, Failure: model.Failure{Kind: model.Crashed}},
 	}
 	opt := study.DefaultReviewOptions(base)
 	opt.Replicas = 2
@@ -245,8 +245,8 @@ func TestIncidentReview(t *testing.T) {
 		t.Error("the incident's recommendation is the group outage's")
 	}
 	stretched := model.Windows{
-		{Node: 0, First: 6, Last: 15, Failure: model.Partitioned},
-		{Node: 1, First: 7, Last: 12, Failure: model.Crashed},
+		{Node: 0, First: 6, Last: 15, Failure: model.Failure{Kind: model.Partitioned}},
+		{Node: 1, First: 7, Last: 12, Failure: model.Failure{Kind: model.Crashed}},
 	}
 	long := base
 	long.Outage = 10

@@ -19,8 +19,13 @@ func CheckGrid() Grid {
 		model.RetryPeriod: {1, 2}, model.RenewDeadline: {0, 3},
 		model.Outage: {0, 1, 4, 7}, model.Start: {1, 3}, model.Rounds: {8, 24},
 		model.Period: {1, 2, 4}, model.BatchLen: {1, 2}, model.Fencing: {0, 1}, model.PersistentTrigger: {0, 1}, model.IdempotencyKey: {0, 1},
-		model.Down: {0, 1, 2, 3}, model.Quorum: {0, 1}, model.Jitter: {0, 1}, model.BlackHole: {0, 1}, model.Partition: {0, 1}, model.Crash: {0, 1}, model.Release: {0, 1}, model.Pause: {0, 1},
+		model.Down: {0, 1, 2, 3}, model.Quorum: {0, 1}, model.Jitter: {0, 1},
 		model.Drift: {0, -400, 1000},
+	}
+	for _, b := range model.Kinds() { // every kind's toggle, off and on
+		if b.Toggle != model.Param(model.NumParams) {
+			lists[b.Toggle] = []int{0, 1}
+		}
 	}
 	g := NewGrid(model.Default()) // a parameter left out keeps its default
 	for p, vals := range lists {

@@ -424,9 +424,9 @@ func TestWriteSkips(t *testing.T) {
 func TestFingerprintSchedule(t *testing.T) {
 	g := sweep.NewGrid(model.Default())
 	plain := g.Fingerprint()
-	g.Schedule = model.Windows{{Node: 0, First: 6, Last: 10, Failure: model.Partitioned}}
+	g.Schedule = model.Windows{{Node: 0, First: 6, Last: 10, Failure: model.Failure{Kind: model.Partitioned}}}
 	one := g.Fingerprint()
-	g.Schedule[0].Failure = model.Crashed
+	g.Schedule[0].Failure = model.Failure{Kind: model.Crashed}
 	if other := g.Fingerprint(); plain == one || one == other {
 		t.Errorf("fingerprints %x, %x, %x: want three", plain, one, other)
 	}

@@ -21,8 +21,7 @@ import (
 func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	c := model.Default()
 	// The incident says who fails when, and how: its file, not these flags.
-	addModelFlags(fs, &c, model.Lease, model.Outage, model.Start, model.Down, model.DownFrom,
-		model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole)
+	addModelFlags(fs, &c, append([]model.Param{model.Lease}, incidentParams...)...)
 	fs.Lookup("rounds").DefValue = "the incident and the rounds it needs to settle"
 	leases := sweep.ListOf(c.Lease)
 	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "leases to compare: "+sweep.ListSyntax)

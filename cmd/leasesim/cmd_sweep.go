@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,8 +162,9 @@ func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 	return nil
 }
 
-// incidentParams are the parameters an incident sets: who fails when, and how.
-var incidentParams = []model.Param{model.Outage, model.Start, model.Down, model.DownFrom, model.Pause, model.Crash, model.Release, model.Partition, model.BlackHole}
+// incidentParams are the parameters an incident sets, in parameter order:
+// who fails when, and how (every kind's toggle).
+var incidentParams = slices.Sorted(slices.Values(append([]model.Param{model.Outage, model.Start, model.Down, model.DownFrom}, model.KindToggles()...)))
 
 // incidentFlag reads the file of an --incident flag, refusing the flags it
 // overrules: who fails when, and how.

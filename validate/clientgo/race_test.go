@@ -66,7 +66,7 @@ func modelOutage(t *testing.T, s settings.Settings, down int, phase, length time
 }
 
 // modelFault is modelOutage with the nodes failing as kind says.
-func modelFault(t *testing.T, s settings.Settings, down int, kind model.Failure, phase, length time.Duration, seed uint64) raced {
+func modelFault(t *testing.T, s settings.Settings, down int, kind model.Kind, phase, length time.Duration, seed uint64) raced {
 	tick := model.Tick(time.Second)
 	c := model.Default()
 	c.Nodes, c.Renewal, c.Jitter, c.Down = s.Nodes, 0, true, down
@@ -78,7 +78,7 @@ func modelFault(t *testing.T, s settings.Settings, down int, kind model.Failure,
 	c.Period = c.Rounds
 	var ws model.Windows
 	for n := range down {
-		ws = append(ws, model.Window{Node: n, First: c.Start, Last: c.Start + c.Outage - 1, Failure: kind})
+		ws = append(ws, model.Window{Node: n, First: c.Start, Last: c.Start + c.Outage - 1, Failure: model.Failure{Kind: kind}})
 	}
 	r := model.Runner{JitterSeed: model.JitterSeed(seed)}
 	st, err := r.RunSchedule(c, ws)
@@ -250,7 +250,7 @@ func TestSlowAPI(t *testing.T) {
 	const length = 95 * time.Second
 	for _, tt := range []struct {
 		kind     fault
-		failure  model.Failure
+		failure  model.Kind
 		survives bool
 	}{{slowAPI, model.Slowed, true}, {blackHole, model.BlackHoled, false}} {
 		for range 5 {
@@ -267,7 +267,7 @@ func TestSlowAPI(t *testing.T) {
 		c.Rounds, c.Period = renewed+4*c.Lease, renewed+4*c.Lease
 		var ws model.Windows
 		for n := range c.Nodes {
-			ws = append(ws, model.Window{Node: n, First: renewed + 1, Last: renewed + int(length/time.Second), Failure: tt.failure})
+			ws = append(ws, model.Window{Node: n, First: renewed + 1, Last: renewed + int(length/time.Second), Failure: model.Failure{Kind: tt.failure}})
 		}
 		var r model.Runner
 		st, err := r.RunSchedule(c, ws)
@@ -303,7 +303,7 @@ func TestHungBrownout(t *testing.T) {
 	const length = 150 * time.Second
 	for _, tt := range []struct {
 		kind    fault
-		failure model.Failure
+		failure model.Kind
 	}{{fastFail, model.Isolated}, {blackHole, model.BlackHoled}, {slowAPI, model.Slowed}} {
 		const runs = 1000
 		var cg, lm []time.Duration // the takeover after the brownout's end
