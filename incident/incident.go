@@ -41,9 +41,9 @@ func Kinds() []string {
 	return names
 }
 
-// Failure is one line: a node unreachable in rounds First … Last, failing
+// Window is one line: a node unreachable in rounds First … Last, failing
 // the way Kind says (read once, as the line is parsed).
-type Failure struct {
+type Window struct {
 	Node, First, Last int
 	Kind              model.Failure
 	Line              int // its line in the file, for messages
@@ -51,7 +51,7 @@ type Failure struct {
 
 // Incident is a whole file: its failures, each node failing its own way.
 type Incident struct {
-	Failures []Failure
+	Windows []Window
 }
 
 // maxLine is the longest line Parse reads, in bytes: bufio.Scanner's.
@@ -106,14 +106,14 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 		if err != nil || length < 1 {
 			return fail("length %q: want %s, at least one round%s", fields[3], t.Accepts(model.Outage), needsTick(t, fields[3]))
 		}
-		in.Failures = append(in.Failures, Failure{Node: node, First: start, Last: start + length - 1, Kind: kind, Line: line})
+		in.Windows = append(in.Windows, Window{Node: node, First: start, Last: start + length - 1, Kind: kind, Line: line})
 	}
 	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
 		return Incident{}, fmt.Errorf("line %d: longer than %d bytes: want node, kind, start, length", line+1, maxLine)
 	} else if err != nil {
 		return Incident{}, err
 	}
-	if len(in.Failures) == 0 {
+	if len(in.Windows) == 0 {
 		return Incident{}, fmt.Errorf("no failure: want lines of node, kind, start, length")
 	}
 	if f, g, ok := in.overlap(); ok {
@@ -127,9 +127,9 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 // earlier one if and only if it begins before the latest end so far of its
 // node's; of the pairs so found it returns the one whose later line comes
 // first.
-func (in Incident) overlap() (f, g Failure, found bool) {
-	byStart := slices.Clone(in.Failures)
-	slices.SortFunc(byStart, func(a, b Failure) int {
+func (in Incident) overlap() (f, g Window, found bool) {
+	byStart := slices.Clone(in.Windows)
+	slices.SortFunc(byStart, func(a, b Window) int {
 		return cmp.Or(cmp.Compare(a.Node, b.Node), cmp.Compare(a.First, b.First), cmp.Compare(a.Line, b.Line))
 	})
 	for i, reach := 1, byStart[0]; i < len(byStart); i++ {
@@ -213,7 +213,7 @@ func needsTick(t model.Tick, s string) string {
 // Schedule is the incident as the model's failure schedule.
 func (in Incident) Schedule() model.Windows {
 	var ws model.Windows
-	for _, f := range in.Failures {
+	for _, f := range in.Windows {
 		ws = append(ws, model.Window{Node: f.Node, First: f.First, Last: f.Last, Failure: f.Kind})
 	}
 	return ws
@@ -221,13 +221,13 @@ func (in Incident) Schedule() model.Windows {
 
 // Beyond returns the first failure of a node a run of nodes nodes does
 // not have, if any: the window schedule would pass it by in silence.
-func (in Incident) Beyond(nodes int) (Failure, bool) {
-	for _, f := range in.Failures {
+func (in Incident) Beyond(nodes int) (Window, bool) {
+	for _, f := range in.Windows {
 		if f.Node >= nodes {
 			return f, true
 		}
 	}
-	return Failure{}, false
+	return Window{}, false
 }
 
 // Span is the first and last round any node is down.
@@ -246,10 +246,10 @@ type Span struct{ First, Last int }
 
 // Moved is the incident with every failure k rounds later.
 func (in Incident) Moved(k int) Incident {
-	out := Incident{Failures: slices.Clone(in.Failures)}
-	for i := range out.Failures {
-		out.Failures[i].First += k
-		out.Failures[i].Last += k
+	out := Incident{Windows: slices.Clone(in.Windows)}
+	for i := range out.Windows {
+		out.Windows[i].First += k
+		out.Windows[i].Last += k
 	}
 	return out
 }
@@ -469,7 +469,7 @@ func b2i(b bool) int {
 func Of(ws model.Windows) Incident {
 	var in Incident
 	for _, w := range ws {
-		in.Failures = append(in.Failures, Failure{Node: w.Node, First: w.First, Last: w.Last, Kind: w.Failure})
+		in.Windows = append(in.Windows, Window{Node: w.Node, First: w.First, Last: w.Last, Kind: w.Failure})
 	}
 	return in
 }

@@ -21,31 +21,31 @@ func TestParse(t *testing.T) {
 	for _, tt := range []struct {
 		name, text string
 		tick       model.Tick
-		want       []incident.Failure
+		want       []incident.Window
 	}{
 		{"rounds", "# node kind start length\n0, isolate, 6, 5\n\n2 isolate 8 1 # a standby\n", 0,
-			[]incident.Failure{{Node: 0, First: 6, Last: 10, Kind: isolate, Line: 2}, {Node: 2, First: 8, Last: 8, Kind: isolate, Line: 4}}},
+			[]incident.Window{{Node: 0, First: 6, Last: 10, Kind: isolate, Line: 2}, {Node: 2, First: 8, Last: 8, Kind: isolate, Line: 4}}},
 		{"durations, each node its own kind", "0,partition,2m,40s\n1,crash,2m10s,5s\n", model.Tick(time.Second),
-			[]incident.Failure{{Node: 0, First: 121, Last: 160, Kind: partition, Line: 1}, {Node: 1, First: 131, Last: 135, Kind: crash, Line: 2}}},
+			[]incident.Window{{Node: 0, First: 121, Last: 160, Kind: partition, Line: 1}, {Node: 1, First: 131, Last: 135, Kind: crash, Line: 2}}},
 		{"timestamps", "1\tpause\t2026-11-30T23:59:10Z\t1m\n", model.Tick(time.Second),
-			[]incident.Failure{{Node: 1, First: 71, Last: 130, Kind: pause, Line: 1}}},
+			[]incident.Window{{Node: 1, First: 71, Last: 130, Kind: pause, Line: 1}}},
 		{"a CSV export's header and byte order mark", "\ufeffnode,kind,start,length\n0,crash,6,5\n", 0,
-			[]incident.Failure{{Node: 0, First: 6, Last: 10, Kind: crash, Line: 2}}},
+			[]incident.Window{{Node: 0, First: 6, Last: 10, Kind: crash, Line: 2}}},
 		{"a header after a comment, in capitals", "# from the post-mortem\nNode, Kind, Start, Length\n1 isolate 3 2\n", 0,
-			[]incident.Failure{{Node: 1, First: 3, Last: 4, Kind: isolate, Line: 3}}},
+			[]incident.Window{{Node: 1, First: 3, Last: 4, Kind: isolate, Line: 3}}},
 		{"one node's failures back to back, later first", "0, isolate, 7, 2\n0, isolate, 5, 2\n", 0,
-			[]incident.Failure{{Node: 0, First: 7, Last: 8, Kind: isolate, Line: 1}, {Node: 0, First: 5, Last: 6, Kind: isolate, Line: 2}}},
+			[]incident.Window{{Node: 0, First: 7, Last: 8, Kind: isolate, Line: 1}, {Node: 0, First: 5, Last: 6, Kind: isolate, Line: 2}}},
 	} {
 		in, err := incident.Parse(strings.NewReader(tt.text), tt.tick, epoch)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
-		if len(in.Failures) != len(tt.want) {
-			t.Fatalf("%s: %+v, want %+v", tt.name, in.Failures, tt.want)
+		if len(in.Windows) != len(tt.want) {
+			t.Fatalf("%s: %+v, want %+v", tt.name, in.Windows, tt.want)
 		}
 		for i := range tt.want {
-			if in.Failures[i] != tt.want[i] {
-				t.Errorf("%s: failure %d is %+v, want %+v", tt.name, i, in.Failures[i], tt.want[i])
+			if in.Windows[i] != tt.want[i] {
+				t.Errorf("%s: failure %d is %+v, want %+v", tt.name, i, in.Windows[i], tt.want[i])
 			}
 		}
 	}
@@ -170,8 +170,8 @@ func TestParseManyLines(t *testing.T) {
 	}
 	text := b.String()
 	in, err := incident.Parse(strings.NewReader(text), 0, time.Time{})
-	if err != nil || len(in.Failures) != n {
-		t.Fatalf("%d failures, %v; want %d", len(in.Failures), err, n)
+	if err != nil || len(in.Windows) != n {
+		t.Fatalf("%d failures, %v; want %d", len(in.Windows), err, n)
 	}
 	if first, last := in.Span(); first != 1 || last != 2*n-1 {
 		t.Errorf("span %d-%d, want 1-%d", first, last, 2*n-1)
@@ -300,8 +300,8 @@ func TestSpreadOfBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back := incident.Of(in.Schedule()); back.Failures[0].Kind.String() != "partition" || back.Failures[1].Kind.String() != "crash" || back.Failures[1].First != 25 || back.Failures[1].Last != 29 {
-		t.Errorf("Of(Schedule()) = %+v", back.Failures)
+	if back := incident.Of(in.Schedule()); back.Windows[0].Kind.String() != "partition" || back.Windows[1].Kind.String() != "crash" || back.Windows[1].First != 25 || back.Windows[1].Last != 29 {
+		t.Errorf("Of(Schedule()) = %+v", back.Windows)
 	}
 	for _, tt := range []struct {
 		name                   string

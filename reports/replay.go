@@ -34,11 +34,11 @@ func WriteReplay(w io.Writer, t model.Tick, in incident.Incident, rows []ReplayR
 	var b strings.Builder
 	u := unit{t}
 	var failures []string
-	for _, f := range in.Failures {
+	for _, f := range in.Windows {
 		failures = append(failures, fmt.Sprintf("node %d %s %s", f.Node, f.Kind, u.during(f.First, f.Last)))
 	}
 	first, last := in.Span()
-	fmt.Fprintf(&b, "incident: %s, %s\n", plural(len(in.Failures), "failure", "failures"), u.during(first, last))
+	fmt.Fprintf(&b, "incident: %s, %s\n", plural(len(in.Windows), "failure", "failures"), u.during(first, last))
 	for _, f := range failures {
 		fmt.Fprintf(&b, "  %s\n", f)
 	}
@@ -198,7 +198,7 @@ func drawReplay(dc draw.Canvas, t model.Tick, in incident.Incident, rows []Repla
 	lo, hi = max(1, lo-margin), hi+margin
 	// Round r covers (r−1, r] on the axis, in rounds or seconds.
 	x := func(r int) float64 { return u.value(float64(r)) }
-	p := newPlot(fmt.Sprintf("Incident: %s, %s", plural(len(in.Failures), "failure", "failures"), u.during(first, last)), u.axis("time from the run's start"), "")
+	p := newPlot(fmt.Sprintf("Incident: %s, %s", plural(len(in.Windows), "failure", "failures"), u.during(first, last)), u.axis("time from the run's start"), "")
 	bar := func(y float64, s incident.Span, c color.Color) error {
 		poly, err := plotter.NewPolygon(plotter.XYs{{X: x(s.First - 1), Y: y - 0.3}, {X: x(s.Last), Y: y - 0.3}, {X: x(s.Last), Y: y + 0.3}, {X: x(s.First - 1), Y: y + 0.3}})
 		if err != nil {
@@ -239,7 +239,7 @@ func drawReplay(dc draw.Canvas, t model.Tick, in incident.Incident, rows []Repla
 	}
 	slices.Sort(ns)
 	for i := len(ns) - 1; i >= 0; i-- {
-		for _, f := range in.Failures {
+		for _, f := range in.Windows {
 			if f.Node == ns[i] {
 				if err := bar(y, incident.Span{First: f.First, Last: f.Last}, grey); err != nil {
 					return err
@@ -247,7 +247,7 @@ func drawReplay(dc draw.Canvas, t model.Tick, in incident.Incident, rows []Repla
 			}
 		}
 		var how []string
-		for _, f := range in.Failures {
+		for _, f := range in.Windows {
 			if f.Node == ns[i] && !slices.Contains(how, f.Kind.String()) {
 				how = append(how, f.Kind.String())
 			}
@@ -283,7 +283,7 @@ func ReplayFigureRows(in incident.Incident, settings int) int {
 
 func nodes(in incident.Incident) map[int]bool {
 	m := map[int]bool{}
-	for _, f := range in.Failures {
+	for _, f := range in.Windows {
 		m[f.Node] = true
 	}
 	return m

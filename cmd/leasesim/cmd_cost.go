@@ -41,7 +41,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if f, ok := inc.Beyond(in.Config.Nodes); ok {
 				return usagef("--incident: %s: line %d: node %d, but the run has %d nodes (--nodes)", *incident.file, f.Line, f.Node, in.Config.Nodes)
 			}
-			for _, f := range inc.Failures { // the phase method sets its runs' rounds itself
+			for _, f := range inc.Windows { // the phase method sets its runs' rounds itself
 				if method != "phase" && f.Last > in.Config.Rounds {
 					return usagef("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", *incident.file, f.Line, in.Tick.FormatValue(model.Rounds, f.Last), in.Tick.FormatValue(model.Rounds, in.Config.Rounds))
 				}

@@ -85,7 +85,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if f, ok := in.Beyond(base.Nodes); ok {
 				return usagef("--incident: %s: line %d: node %d, but the deployment has %d nodes (--nodes)", file, f.Line, f.Node, base.Nodes)
 			}
-			for _, f := range in.Failures {
+			for _, f := range in.Windows {
 				if f.Last > base.Rounds {
 					return usagef("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", file, f.Line, t.FormatValue(model.Rounds, f.Last), t.FormatValue(model.Rounds, base.Rounds))
 				}

@@ -153,7 +153,7 @@ func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 	if f, ok := in.Beyond(fewest); ok {
 		return usagef("--incident: %s: line %d: node %d, but the sweep has configurations of %d nodes (--nodes)", name, f.Line, f.Node, fewest)
 	}
-	for _, f := range in.Failures {
+	for _, f := range in.Windows {
 		if f.Last > shortest {
 			return usagef("--incident: %s: line %d: the failure ends in round %d, after the shortest run's %d (--rounds)", name, f.Line, f.Last, shortest)
 		}
