@@ -299,10 +299,10 @@ func (a *Alternating) Begin(r *Reachability) int {
 	return int(a.soonest[1] >> 32)
 }
 
-// Apply implements Schedule: each change costs a draw and O(log nodes). A
+// ChangeAt implements Schedule: each change costs a draw and O(log nodes). A
 // process's next period is drawn a change ahead, so that finding the next
 // change never waits on a draw.
-func (a *Alternating) Apply(t int, r *Reachability) int {
+func (a *Alternating) ChangeAt(t int, r *Reachability) int {
 	return a.advance(t, r)
 }
 

@@ -141,7 +141,7 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	a, _ := s.(*Alternating) // a schedule a settled stretch may run on through
 	for x.t <= c.Rounds {
 		for x.t == x.change {
-			x.change = s.Apply(x.t, &x.reach)
+			x.change = s.ChangeAt(x.t, &x.reach)
 		}
 		switch {
 		case observe == nil || x.t > last:

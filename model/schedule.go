@@ -270,9 +270,9 @@ type Schedule interface {
 	// Begin sets the reachability before round 1 (every node starts
 	// reachable) and returns the first round in which it changes, or Never.
 	Begin(r *Reachability) (next int)
-	// Apply makes the changes that take effect in round t and returns the
+	// ChangeAt makes the changes that take effect in round t and returns the
 	// next round, after t, in which reachability changes, or Never.
-	Apply(t int, r *Reachability) (next int)
+	ChangeAt(t int, r *Reachability) (next int)
 }
 
 // GroupOutage makes nodes From … From+Down-1 unreachable together in
@@ -291,8 +291,8 @@ func (g *GroupOutage) Begin(r *Reachability) int {
 	return g.Start
 }
 
-// Apply implements Schedule.
-func (g *GroupOutage) Apply(t int, r *Reachability) int {
+// ChangeAt implements Schedule.
+func (g *GroupOutage) ChangeAt(t int, r *Reachability) int {
 	up := t != g.Start
 	for n := g.From; n < min(g.From+g.Down, r.Nodes()); n++ {
 		r.SetReachable(n, up)
@@ -335,11 +335,11 @@ func (ws Windows) Span() (first, last int) {
 // Begin implements Schedule.
 func (ws Windows) Begin(*Reachability) int { return ws.after(0) }
 
-// Apply implements Schedule. The windows that end make their nodes
+// ChangeAt implements Schedule. The windows that end make their nodes
 // reachable before those that begin make theirs fail, so that a node whose
 // window begins the round after another ends stays down, whichever is
 // listed first.
-func (ws Windows) Apply(t int, r *Reachability) int {
+func (ws Windows) ChangeAt(t int, r *Reachability) int {
 	for _, w := range ws {
 		if w.Node < r.Nodes() && t == w.Last+1 {
 			r.SetReachable(w.Node, true)
@@ -408,9 +408,9 @@ func windowLast(w Window) int  { return w.Last }
 // Begin implements Schedule.
 func (ix *windowIndex) Begin(*Reachability) int { return ix.after(0) }
 
-// Apply implements Schedule, as Windows.Apply does: the windows that end
+// ChangeAt implements Schedule, as Windows.ChangeAt does: the windows that end
 // first, then those that begin.
-func (ix *windowIndex) Apply(t int, r *Reachability) int {
+func (ix *windowIndex) ChangeAt(t int, r *Reachability) int {
 	for _, w := range ix.ends[from(ix.ends, t-1, windowLast):] {
 		if w.Last != t-1 {
 			break
