@@ -433,36 +433,54 @@ func (rv review) policyVaries() bool {
 	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool { return !r.SamePolicy(current.Candidate) })
 }
 
-// policy is what k changes against current beyond the lease settings,
-// in words: "2 nodes", "fencing", "no persistent trigger", "a catch-up
-// window of 1h0m0s", "overlap skip".
-func (rv review) policy(k, current cost.Candidate) []string {
-	u := unit{rv.Tick}
-	var ws []string
+// policyChange is one thing a candidate changes beyond the lease
+// settings, said two ways: as what it has ("fencing", "no persistent
+// trigger") and as what to do ("turn on fencing").
+type policyChange struct{ has, do string }
+
+// policyDiff is what setting k instead of current changes beyond the
+// lease settings: the node count, fencing and the trigger policy, in that
+// order.
+func policyDiff(k, current cost.Candidate, u unit) []policyChange {
+	var cs []policyChange
 	if k.Nodes != current.Nodes {
-		ws = append(ws, plural(k.Nodes, "node", "nodes"))
+		n := plural(k.Nodes, "node", "nodes")
+		cs = append(cs, policyChange{n, "run " + n})
 	}
 	for _, f := range []struct {
-		on, was bool
-		what    string
-	}{{k.Fencing, current.Fencing, "fencing"}, {k.PersistentTrigger, current.PersistentTrigger, "persistent trigger"},
-		{k.CatchUpOnce, current.CatchUpOnce, "catch-up once"}, {k.IdempotencyKey, current.IdempotencyKey, "idempotency key"}} {
+		on, was   bool
+		what, the string // the switch, and as the instruction names it
+	}{{k.Fencing, current.Fencing, "fencing", "fencing"}, {k.PersistentTrigger, current.PersistentTrigger, "persistent trigger", "the persistent trigger"},
+		{k.CatchUpOnce, current.CatchUpOnce, "catch-up once", "catch-up once"}, {k.IdempotencyKey, current.IdempotencyKey, "idempotency key", "the idempotency key"}} {
 		switch {
 		case f.on && !f.was:
-			ws = append(ws, f.what)
+			cs = append(cs, policyChange{f.what, "turn on " + f.the})
 		case !f.on && f.was:
-			ws = append(ws, "no "+f.what)
+			cs = append(cs, policyChange{"no " + f.what, "turn off " + f.the})
 		}
 	}
 	switch {
 	case k.CatchUpWindow == current.CatchUpWindow:
 	case k.CatchUpWindow == 0:
-		ws = append(ws, "no catch-up window")
+		cs = append(cs, policyChange{"no catch-up window", "drop the catch-up window"})
 	default:
-		ws = append(ws, "a catch-up window of "+u.span(k.CatchUpWindow))
+		w := u.span(k.CatchUpWindow)
+		cs = append(cs, policyChange{"a catch-up window of " + w, "set the catch-up window to " + w})
 	}
 	if k.Overlap != current.Overlap {
-		ws = append(ws, "overlap "+model.Overlap.Names()[k.Overlap])
+		o := model.Overlap.Names()[k.Overlap]
+		cs = append(cs, policyChange{"overlap " + o, "set the overlap policy to " + o})
+	}
+	return cs
+}
+
+// policy is what k changes against current beyond the lease settings,
+// in words: "2 nodes", "fencing", "no persistent trigger", "a catch-up
+// window of 1h0m0s", "overlap skip".
+func (rv review) policy(k, current cost.Candidate) []string {
+	var ws []string
+	for _, c := range policyDiff(k, current, unit{rv.Tick}) {
+		ws = append(ws, c.has)
 	}
 	return ws
 }
@@ -473,30 +491,8 @@ func (rv review) policy(k, current cost.Candidate) []string {
 // "set the overlap policy to skip".
 func policyChanges(k, current cost.Candidate, u unit) []string {
 	var cs []string
-	if k.Nodes != current.Nodes {
-		cs = append(cs, "run "+plural(k.Nodes, "node", "nodes"))
-	}
-	for _, f := range []struct {
-		on, was bool
-		what    string
-	}{{k.Fencing, current.Fencing, "fencing"}, {k.PersistentTrigger, current.PersistentTrigger, "the persistent trigger"},
-		{k.CatchUpOnce, current.CatchUpOnce, "catch-up once"}, {k.IdempotencyKey, current.IdempotencyKey, "the idempotency key"}} {
-		switch {
-		case f.on && !f.was:
-			cs = append(cs, "turn on "+f.what)
-		case !f.on && f.was:
-			cs = append(cs, "turn off "+f.what)
-		}
-	}
-	switch {
-	case k.CatchUpWindow == current.CatchUpWindow:
-	case k.CatchUpWindow == 0:
-		cs = append(cs, "drop the catch-up window")
-	default:
-		cs = append(cs, "set the catch-up window to "+u.span(k.CatchUpWindow))
-	}
-	if k.Overlap != current.Overlap {
-		cs = append(cs, "set the overlap policy to "+model.Overlap.Names()[k.Overlap])
+	for _, c := range policyDiff(k, current, u) {
+		cs = append(cs, c.do)
 	}
 	return cs
 }
