@@ -15,9 +15,7 @@ import (
 // generous guard: it catches a hang, it does not time a run.
 func returnsWithin(t *testing.T, what string, f func() error) error {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	return testio.Await(t, done, what+", its output failing")
+	return testio.Returns(t, what+", its output failing", f)
 }
 
 // TestMonteCarloStopsOnEmitError: an error from emit (the output failed)

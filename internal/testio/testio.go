@@ -31,6 +31,15 @@ func (w *FailWriter) Write(p []byte) (int, error) {
 // makes of them, so only a real hang reaches it. It times nothing else.
 const HangAfter = 2 * time.Minute
 
+// Returns runs f and returns its error, or fails the test as a hang of
+// what once HangAfter has passed: it catches a hang, it times nothing.
+func Returns(t testing.TB, what string, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	return Await(t, done, what)
+}
+
 // Await returns what done delivers, or fails the test as a hang of what
 // once HangAfter has passed.
 func Await[T any](t testing.TB, done <-chan T, what string) T {
