@@ -357,15 +357,7 @@ func TestCandidatesAgreeWithAnswer(t *testing.T) {
 		{"unpriced", cost.Weights{}, "No prices were given"},
 	} {
 		rv.Weights = tt.weights
-		var md, csv bytes.Buffer
-		for _, f := range reports.Files(rv) {
-			switch f.Name {
-			case "report.md":
-				f.Write(&md)
-			case "candidates.csv":
-				f.Write(&csv)
-			}
-		}
+		md, csv := rendered(t, rv, "report.md"), rendered(t, rv, "candidates.csv")
 		var answer string
 		for _, line := range strings.Split(md.String(), "\n") {
 			if strings.HasPrefix(line, tt.answer) && !strings.HasPrefix(line, "**Warning") {
@@ -470,15 +462,7 @@ func TestListedCandidates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var md, csv bytes.Buffer
-		for _, f := range reports.Files(rv) {
-			switch f.Name {
-			case "report.md":
-				f.Write(&md)
-			case "candidates.csv":
-				f.Write(&csv)
-			}
-		}
+		md, csv := rendered(t, rv, "report.md"), rendered(t, rv, "candidates.csv")
 		m := answer.FindStringSubmatch(md.String())
 		if m == nil || m[1] != tt.say || m[2] != tt.top {
 			t.Errorf("%s: the answer %q, want **%s** (%s)", tt.name, m, tt.say, tt.top)
@@ -562,4 +546,21 @@ func TestPartialBatchesNamed(t *testing.T) {
 			t.Errorf("report.md has no %q", want)
 		}
 	}
+}
+
+// rendered is the file of rv's report called name, as reports.Files
+// writes it.
+func rendered(t *testing.T, rv *study.Review, name string) *bytes.Buffer {
+	t.Helper()
+	var b bytes.Buffer
+	for _, f := range reports.Files(rv) {
+		if f.Name == name {
+			if err := f.Write(&b); err != nil {
+				t.Fatal(err)
+			}
+			return &b
+		}
+	}
+	t.Fatalf("no %s among the report's files", name)
+	return nil
 }
