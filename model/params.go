@@ -32,6 +32,8 @@ const (
 	BlackHole
 	Jitter
 	Drift
+	Protocol
+	LockDelay
 	NumParams int = iota
 )
 
@@ -62,6 +64,8 @@ type Policy struct {
 	Overlap           OverlapPolicy // what a slot due while an earlier run still runs does (the OverlapPolicy constants)
 	Quorum            bool          // a handover needs a strict majority reachable
 	Jitter            bool          // followers poll with client-go's jitter and count the lease from when they observed the last renewal
+	Protocol          LockProtocol  // the lock's protocol (the LockProtocol constants): who ends the lease, how a waiter learns, when a cut-off holder gives up
+	LockDelay         int           // with ProtocolConsul, rounds after an expiry before anyone may take the lock
 }
 
 // Scenario is the failures a run meets, and how long it lasts: Run's
@@ -150,6 +154,10 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"jitter", "followers poll every retry period stretched by client-go's jitter, RP·(1 + U[0, 1.2)), and count the lease from when they saw the last renewal; drawn from the run's seed"}
 	case Drift:
 		return paramInfo{"drift", "the failing nodes' clocks run this many thousandths fast (negative: slow), the whole run: a leader among them gives up its renew deadline, and a follower counts the lease, in its own time (-500 is half speed, 1000 double)"}
+	case Protocol:
+		return paramInfo{"protocol", "the lock's protocol: client-go (the followers poll and count the lease; the leader gives up at its renew deadline or a re-read), etcd, consul, curator or curator-session (the service ends the lease and the next candidate watches; each holder gives up by its library's rule: docs/model.md, Lock protocols)"}
+	case LockDelay:
+		return paramInfo{"lock_delay", "with protocol consul, rounds after the service expires a lease (not after a release) during which nobody may take the lock (Consul's session lock-delay)"}
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
@@ -157,7 +165,7 @@ func paramTable(p Param) paramInfo {
 // Time says whether the parameter is a time in rounds, and which kind.
 func (p Param) Time() TimeKind {
 	switch p {
-	case Lease, Renewal, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow:
+	case Lease, Renewal, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay:
 		return Duration
 	case Start:
 		return Point
@@ -171,6 +179,8 @@ func (p Param) Names() []string {
 	switch p {
 	case Overlap:
 		return overlapPolicyNames()
+	case Protocol:
+		return lockProtocolNames()
 	}
 	return nil
 }
@@ -187,7 +197,7 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxNodes
 	case Lease, RetryPeriod, Start, Rounds, Period, BatchLen:
 		return 1, MaxRounds
-	case Renewal, RenewDeadline, Outage, CatchUpWindow:
+	case Renewal, RenewDeadline, Outage, CatchUpWindow, LockDelay:
 		return 0, MaxRounds
 	case Overlap:
 		return 0, NumOverlapPolicies - 1
@@ -195,6 +205,8 @@ func (p Param) Range() (min, max int) {
 		return 0, MaxNodes
 	case Drift:
 		return -500, 1000
+	case Protocol:
+		return 0, NumProtocols - 1
 	}
 	return 0, 1
 }
@@ -254,13 +266,17 @@ func (c *Config) Get(p Param) int {
 		return b2i(c.Jitter)
 	case Drift:
 		return c.Drift
+	case Protocol:
+		return int(c.Protocol)
+	case LockDelay:
+		return c.LockDelay
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift}
+	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay}
 }
 
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
@@ -318,6 +334,10 @@ func (c *Config) Set(p Param, v int) {
 		c.Jitter = v != 0
 	case Drift:
 		c.Drift = v
+	case Protocol:
+		c.Protocol = LockProtocol(v)
+	case LockDelay:
+		c.LockDelay = v
 	default:
 		panic("model: unknown parameter " + strconv.Itoa(int(p)))
 	}
@@ -326,7 +346,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) && inRange(int(c.Protocol), Protocol) && inRange(c.LockDelay, LockDelay) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {
