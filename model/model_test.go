@@ -28,12 +28,20 @@ func TestValidate(t *testing.T) {
 		{"client-go: deadline just above 1.2 × retry", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod, c.Jitter = 10, 7, 5, true }, -1, ""},
 		{"another lock: deadline below the retry period", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod = 90, 1, 15 }, -1, ""},
 		{"etcd", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod, c.Renewal = model.ProtocolEtcd, 60, 20, 0 }, -1, ""},
-		{"consul with its lock-delay", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.LockDelay = model.ProtocolConsul, 30, 7, 0, 15 }, -1, ""},
-		{"a lock-delay under etcd", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.LockDelay = model.ProtocolEtcd, 60, 20, 0, 15 }, -1, "lock_delay 15 needs protocol consul"},
+		{"consul with its lock-delay", func(c *model.Config) {
+			c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.LockDelay = model.ProtocolConsul, 30, 7, 0, 15
+		}, -1, ""},
+		{"a lock-delay under etcd", func(c *model.Config) {
+			c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.LockDelay = model.ProtocolEtcd, 60, 20, 0, 15
+		}, -1, "lock_delay 15 needs protocol consul"},
 		{"a lock-delay under client-go", func(c *model.Config) { c.LockDelay = 15 }, -1, "lock_delay 15 needs protocol consul"},
 		{"a re-read under etcd", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod = model.ProtocolEtcd, 60, 20 }, -1, "renewal 3 (a re-read of the record) is client-go's"},
-		{"a renew deadline under curator", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.RenewDeadline = model.ProtocolCurator, 40, 13, 0, 10 }, -1, "renew_deadline 10 is client-go's"},
-		{"jitter under consul", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.Jitter = model.ProtocolConsul, 30, 7, 0, true }, -1, "jitter is client-go's followers' polling"},
+		{"a renew deadline under curator", func(c *model.Config) {
+			c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.RenewDeadline = model.ProtocolCurator, 40, 13, 0, 10
+		}, -1, "renew_deadline 10 is client-go's"},
+		{"jitter under consul", func(c *model.Config) {
+			c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.Jitter = model.ProtocolConsul, 30, 7, 0, true
+		}, -1, "jitter is client-go's followers' polling"},
 		{"a lease of one retry period under etcd", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod, c.Renewal = model.ProtocolEtcd, 20, 20, 0 }, -1, "lease 20 must be longer than retry_period 20"},
 		{"protocol out of range", func(c *model.Config) { c.Protocol = model.LockProtocol(model.NumProtocols) }, model.Protocol, ""},
 		{"nodes 0", func(c *model.Config) { c.Nodes = 0 }, model.Nodes, ""},
