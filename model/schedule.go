@@ -19,12 +19,13 @@ type Reachability struct {
 	down  []bool
 	count int // reachable nodes
 
-	// What a down node does: kinds, by kind, in this run (kindsRead, the
-	// toggles deciding AsConfigured's); does, by node, once a schedule gave some node a kind of
-	// its own (Fail), as in a replayed incident each node may fail its own
-	// way: empty until then, every node doing as AsConfigured. Only what
-	// its kind does: no kind's behaviour reads a parameter yet, and the
-	// first that does keeps it beside the node's behaviours here.
+	// What a down node does: kinds, by kind, in this run (failAs, the
+	// toggles deciding AsConfigured's); does, by node, once a schedule gave
+	// some node a kind of its own (Fail), as in a replayed incident each
+	// node may fail its own way: empty until then, every node doing as
+	// AsConfigured. Only what its kind does: no kind's behaviour reads a
+	// parameter yet, and the first that does keeps it beside the node's
+	// behaviours here.
 	kinds [numKinds]Does
 	does  []Does
 	may   Does // every behaviour a node down in this run may have: AsConfigured's and those Fail gave
