@@ -6,12 +6,15 @@ import (
 )
 
 // believer is a node that believes it leads but is no longer the record's
-// leader, with the fencing token it was handed when it took over and the
+// leader, with the fencing token it was handed when it took over, the
 // round in which its renew deadline makes it give up (never without a
-// renew deadline). The record's leader holds the current token and
-// believes unless it has given up, so it is not listed.
+// renew deadline; under a service protocol, the round its own clock's
+// rule makes it, the first it is not frozen from then on) and the round
+// of its last renewal, from which a service protocol's rule counts. The
+// record's leader holds the current token and believes unless it has
+// given up, so it is not listed.
 type believer struct {
-	node, token, giveUp int
+	node, token, giveUp, renewed int
 }
 
 // Runner runs configurations of the round model. It keeps its scratch space
@@ -48,6 +51,9 @@ type state struct {
 	inFlight, reading      bool // while hung, a call is in flight (it ends in round callAt), and the next call or the one in flight is the attempt's read
 	attemptAt, callAt      int  // while hung, the round the latest attempt began in, and that of its next call or of the end of the one in flight
 	released               bool // with Release, the leader emptied the record as it stopped: the next poll takes over
+	overdue                bool // under a service protocol, the leader was down, believing, at the end of the latest stretch: back, it renews at once if a retry period has passed
+	slept                  bool // while overdue, it was frozen then: it wakes in the next round it is not frozen
+	cut                    int  // under curator's rule, the round the leader was disconnected in, if after its last renewal
 	believers              []believer
 
 	queued       int // batches waiting in the persistent trigger's queue
@@ -127,8 +133,8 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
-	x.watching, x.hung, x.frozen, x.released = false, false, false, false // apart from begin, which must stay small enough to inline
-	x.reach.failure = x.reach.failure[:0]                                 // no node has a kind of its own until a schedule gives it one
+	x.watching, x.hung, x.frozen, x.released, x.overdue, x.cut = false, false, false, false, false, 0 // apart from begin, which must stay small enough to inline
+	x.reach.failure = x.reach.failure[:0]                                                             // no node has a kind of its own until a schedule gives it one
 	x.groups, x.runs = x.groups[:0], x.runs[:0]
 	if c.Jitter {
 		x.seed(r.JitterSeed)
@@ -214,7 +220,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// followers no longer watch the record (they do until it renews). The
 	// leader renews a retry period after each renewal and starts every
 	// batch; nothing else happens, whatever the other nodes do.
-	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.watching && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
+	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.overdue && !x.watching && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
 		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
 		last := min(end, c.Rounds)
 		if ahead != nil && len(x.groups) == 0 {
@@ -234,7 +240,9 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		return
 	}
 
-	if c.RenewDeadline > 0 || c.Crash || c.Release || len(x.reach.failure) > 0 {
+	if c.Protocol != ProtocolClientGo {
+		x.loseLocks(t)
+	} else if c.RenewDeadline > 0 || c.Crash || c.Release || len(x.reach.failure) > 0 {
 		x.expireAndCrash(t)
 	}
 
@@ -273,6 +281,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		} else if x.watching {
 			x.watch(t) // the followers poll on until it renews; not racing, it renews or gives up before any can take over
 		}
+	case renewing && x.overdue: // back under a service protocol: it renews at once if a retry period has passed
+		if t-x.renewed >= c.RetryPeriod {
+			x.renew(t)
+		}
 	case renewing:
 		if c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0 { // a retry period after its last renewal
 			x.renew(t)
@@ -281,6 +293,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
+	case c.Protocol != ProtocolClientGo: // the service freed the lock: the watch tells at once
+		next = x.lockTaker(t)
 	default:
 		next = x.takerOver(t)
 	}
@@ -290,7 +304,11 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		if x.gaveUp {
 			x.believers = dropBelief(x.believers, next)
 		} else {
-			x.believers = handOver(x.believers, x.leader, x.token, x.giveUpRound(), next)
+			old := believer{node: x.leader, token: x.token, giveUp: x.giveUpRound(), renewed: x.renewed}
+			if c.Protocol != ProtocolClientGo {
+				old.giveUp = x.lockDue()
+			}
+			x.believers = handOver(x.believers, old, next)
 		}
 		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released = next, t, false, false, false, false, false
 		x.token++
@@ -335,6 +353,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
+	case c.Protocol != ProtocolClientGo: // the service frees the lock; freed and not taken, only a change of reachability can let someone
+		if free := x.lockFree(); !x.released && free > t {
+			last = min(last, free-1)
+		}
 	default:
 		// The next retry round in which the lease has expired; if that is
 		// this one and nobody took over, only a change of reachability
@@ -366,6 +388,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 				last = min(last, b.giveUp-1)
 			}
 		}
+	} else if c.Protocol != ProtocolClientGo {
+		last = x.lockTimers(t, last)
 	}
 	if c.Overlap != OverlapAllow && c.BatchLen > 1 {
 		last = x.overlapCut(t, last, accepted > 0)
@@ -927,11 +951,10 @@ func stepsThrough(next, last, step int) (n, after int) {
 	return n, next + n*step
 }
 
-// handOver updates the stale believers when next takes over from leader,
-// which held token, still believes and gives up in round giveUp: the old
-// leader becomes stale and next, if it was a stale believer, now leads.
-func handOver(bel []believer, leader, token, giveUp, next int) []believer {
-	old := believer{node: leader, token: token, giveUp: giveUp}
+// handOver updates the stale believers when next takes over from the
+// record's leader, old, which still believes: the old leader becomes
+// stale and next, if it was a stale believer, now leads.
+func handOver(bel []believer, old believer, next int) []believer {
 	for i := range bel {
 		if bel[i].node == next {
 			bel[i] = old
