@@ -267,7 +267,7 @@ func TestReferenceTriggers(t *testing.T) {
 
 // drawRefConfig draws a configuration as drawConfig does, without jitter
 // and with at most 3,000 rounds and 40 nodes, so that the reference stays
-// quick, under client-go's protocol or, half the time, a lock service's:
+// quick, under drawConfig's protocol or, half the time, a lock service's:
 // then without a renew deadline or re-reads, with a lease longer than the
 // retry period (often just so) and, under Consul, a lock-delay now and
 // then.
@@ -282,6 +282,7 @@ func drawRefConfig(t *rapid.T) model.Config {
 		if c.Lease <= c.RetryPeriod {
 			c.Lease = c.RetryPeriod + rapid.OneOf(rapid.Just(1), rapid.IntRange(1, 3*c.RetryPeriod)).Draw(t, "lease past the retry period")
 		}
+		c.LockDelay = 0
 		if c.Protocol == model.ProtocolConsul {
 			c.LockDelay = rapid.OneOf(rapid.Just(0), rapid.IntRange(1, 5), rapid.IntRange(6, 200)).Draw(t, "lock_delay")
 		}
