@@ -211,7 +211,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		}
 
 		if service {
-			serviceGiveUp(c, t, nodes, leader, renewed, down, kind, frozeBefore, scaled)
+			serviceGiveUp(c, t, nodes, leader, renewed, down, kind, frozeBefore, scaled, kill)
 		}
 
 		// Failures that begin and pauses that end.
@@ -551,10 +551,10 @@ func (e *refEpisodes) episodes() model.Episodes {
 // serviceGiveUp is the give-up step of round t under a lock service
 // (docs/model.md, Lock protocols), before step 1 and before the failures
 // that begin in round t: every believer that gives up by its protocol's
-// rule stops believing. leader and renewed are the record's; scaled(i, x)
-// is x rounds of node i's clock. A give-up does not end the node's
-// process (only client-go's exits), so its runs write on.
-func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, down []bool, kind []refKind, frozeBefore []bool, scaled func(i, x int) int) {
+// rule stops believing and its runs write no more, as at client-go's
+// renew deadline (kill). leader and renewed are the record's; scaled(i,
+// x) is x rounds of node i's clock.
+func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, down []bool, kind []refKind, frozeBefore []bool, scaled func(i, x int) int, kill func(i int)) {
 	for i := range nodes {
 		nd := &nodes[i]
 		if !nd.believes {
@@ -586,6 +586,7 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, 
 		}
 		if giveUp {
 			nd.believes, nd.lost = false, 0
+			kill(i)
 		}
 	}
 }
