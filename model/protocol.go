@@ -78,17 +78,18 @@ func lockProtocolNames() []string {
 func (p LockProtocol) traits() protocolTraits { return protocolTable()[p] }
 
 // loseLocks is the give-up of docs/model.md's lock protocols in round t,
-// before step 1, under a service protocol: a node that crashes or stops
-// gives up as it goes down, the record's leader by its row's rule or as
-// it reaches the service (or wakes) at or after its lease's end, and a
-// stale believer by the rule or as it reaches the service or wakes. A
-// frozen node's timers stand still.
+// before step 1, under a service protocol: the record's leader by its
+// row's rule or as it reaches the service (or wakes) at or after its
+// lease's end, a node that crashes or stops as it goes down (after a timer
+// due in that round, as client-go's deadline comes first), and a stale
+// believer by the rule or as it reaches the service or wakes. A frozen
+// node's timers stand still.
 func (x *state) loseLocks(t int) {
-	if x.c.Crash || x.c.Release || len(x.reach.failure) > 0 {
-		x.crash(t)
-	}
 	if !x.gaveUp && x.losesLock(t) {
 		x.giveUp(t)
+	}
+	if x.reach.may&Stops != 0 {
+		x.crash(t)
 	}
 	kept := x.believers[:0]
 	for _, b := range x.believers {
@@ -102,19 +103,23 @@ func (x *state) loseLocks(t int) {
 }
 
 // losesLock reports whether the record's leader, believing, gives up in
-// round t: reaching the service, or woken, at or after its lease's end;
-// cut off, by its row's rule. Under curator's rule it records the round
-// it is disconnected in (cut).
+// round t: reaching the service at or after its lease's end, or woken
+// then; cut off, by its row's rule, or by its own clock as it stops or a
+// freeze begins. Under curator's rule it records the round it is
+// disconnected in (cut), and, back, that it is connected again.
 func (x *state) losesLock(t int) bool {
 	c, n, r := &x.c, x.leader, x.renewed
-	down := x.reach.down[n]
+	woke := x.overdue && x.slept // it was frozen at the end of the latest stretch
 	switch {
-	case down && x.fails(n, Paused):
-		return false
-	case t >= r+c.Lease && (!down || x.overdue && x.slept):
+	case !x.reach.down[n]: // before its lease's end it renews
+		x.cut = r
+		return t >= r+c.Lease
+	case x.fails(n, Stops):
+		return t >= x.lockDue() || woke && t >= r+c.Lease
+	case x.fails(n, Freezes):
+		return !woke && t >= x.lockDue()
+	case woke && t >= r+c.Lease:
 		return true
-	case !down: // before its lease's end it renews
-		return false
 	}
 	lock := c.Protocol.traits()
 	if lock.giveUp == giveUpAtDisconnect && x.cut <= r && x.disconnects(n, r, t) {
@@ -123,26 +128,28 @@ func (x *state) losesLock(t int) bool {
 			return true
 		}
 	}
-	return lock.giveUp == giveUpAtFailedCall && !x.hangs(n) || t >= x.lockDue()
+	return lock.giveUp == giveUpAtFailedCall && !x.fails(n, Hangs) || t >= x.lockDue()
 }
 
 // staleGivesUp reports whether the stale believer b gives up in round t:
 // as it reaches the service or wakes (its lock was taken over, so its
 // lease has ended), when its own clock's rule fires (b.giveUp), or, cut
 // off, by its row's rule; under curator-session's it records, as it is
-// disconnected, the round its LOST comes.
+// disconnected, the round its LOST comes. One that stops is dropped by
+// crash.
 func (x *state) staleGivesUp(b *believer, t int) bool {
 	n := b.node
-	down := x.reach.down[n]
 	switch {
-	case down && x.fails(n, Paused):
+	case !x.reach.down[n] || x.fails(n, Stops):
+		return true
+	case x.fails(n, Freezes):
 		return false
-	case !down || t >= b.giveUp:
+	case t >= b.giveUp:
 		return true
 	}
 	switch lock := x.c.Protocol.traits(); lock.giveUp {
 	case giveUpAtFailedCall:
-		return !x.hangs(n)
+		return !x.fails(n, Hangs)
 	case giveUpAtDisconnect:
 		if b.giveUp == Never && x.disconnects(n, b.renewed, t) {
 			if !lock.afterLost {
@@ -168,18 +175,12 @@ func (x *state) lockDue() int {
 	return Never
 }
 
-// hangs reports whether node, down and neither stopped nor frozen, is
-// hanging: its calls hang (BlackHoled, Slowed) rather than failing at once.
-func (x *state) hangs(node int) bool {
-	return x.fails(node, BlackHoled) || x.fails(node, Slowed)
-}
-
 // disconnects reports whether node, down in round t and neither stopped
 // nor frozen, with its last renewal in round r, is disconnected by the
 // ZooKeeper client: at once if its calls fail at once, else once its
 // read timeout, ⌈2·lease/3⌉ on its own clock, has passed.
 func (x *state) disconnects(node, r, t int) bool {
-	return !x.hangs(node) || t >= r+x.inRounds((2*x.c.Lease+2)/3, node)
+	return !x.fails(node, Hangs) || t >= r+x.inRounds((2*x.c.Lease+2)/3, node)
 }
 
 // lockFree is the round in which the service frees the lock after an
@@ -211,13 +212,13 @@ func (x *state) lockTaker(t int) int {
 func (x *state) lockTimers(t, last int) int {
 	l := x.leader
 	x.overdue = x.reach.down[l] && !x.gaveUp
-	x.slept = x.overdue && x.fails(l, Paused)
+	x.slept = x.overdue && x.fails(l, Freezes)
 	if x.overdue && !x.slept {
 		last = x.lockCut(l, x.renewed, x.lockDue(), t, last)
 	}
 	for i := range x.believers {
 		b := &x.believers[i]
-		if x.fails(b.node, Paused) { // stale believers are down: those that reach the service gave up
+		if x.fails(b.node, Freezes) { // stale believers are down: those that reach the service gave up
 			b.giveUp = min(b.giveUp, t)
 		} else {
 			last = x.lockCut(b.node, b.renewed, b.giveUp, t, last)
@@ -231,7 +232,7 @@ func (x *state) lockTimers(t, last int) int {
 // in round due, gives up or, hanging under curator's rule, is
 // disconnected, if that is sooner.
 func (x *state) lockCut(node, r, due, t, last int) int {
-	if x.c.Protocol.traits().giveUp == giveUpAtDisconnect && due == Never && x.hangs(node) {
+	if x.c.Protocol.traits().giveUp == giveUpAtDisconnect && due == Never && x.fails(node, Hangs) {
 		due = r + x.inRounds((2*x.c.Lease+2)/3, node)
 	}
 	if due > t {

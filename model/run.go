@@ -26,6 +26,9 @@ type Runner struct {
 	outage GroupOutage // the publication's schedule, kept here so it needs no allocation
 	index  windowIndex // a long Windows schedule, sorted, kept here for the same reason
 
+	kinds      kindsRead // the table of kinds, as the engine reads it, once kindsKnown
+	kindsKnown bool
+
 	// JitterSeed seeds the followers' jitter of a configuration with
 	// Jitter. Every run starts from it afresh, so a run repeats.
 	JitterSeed [2]uint64
@@ -134,7 +137,12 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
 	x.watching, x.hung, x.frozen, x.released, x.overdue, x.cut = false, false, false, false, false, 0 // apart from begin, which must stay small enough to inline
-	x.reach.failure = x.reach.failure[:0]                                                             // no node has a kind of its own until a schedule gives it one
+	// What each kind of failure does in this run, from the table of kinds
+	// read once: no node has a kind of its own until a schedule gives it one.
+	if !r.kindsKnown {
+		r.kinds, r.kindsKnown = readKinds(), true
+	}
+	x.reach.failAs(&r.kinds, c.toggles())
 	x.groups, x.runs = x.groups[:0], x.runs[:0]
 	if c.Jitter {
 		x.seed(r.JitterSeed)
@@ -242,7 +250,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 
 	if c.Protocol != ProtocolClientGo {
 		x.loseLocks(t)
-	} else if c.RenewDeadline > 0 || c.Crash || c.Release || len(x.reach.failure) > 0 {
+	} else if c.RenewDeadline > 0 || x.reach.may&Stops != 0 {
 		x.expireAndCrash(t)
 	}
 
@@ -254,12 +262,12 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// unless it is racing: back too late to renew before a follower may
 	// take over, it makes no call until then, and the followers poll on.
 	renewing := !down[x.leader] && !x.gaveUp
-	if c.RenewDeadline > 0 && !x.gaveUp && !(down[x.leader] && x.fails(x.leader, Paused)) {
+	if c.RenewDeadline > 0 && !x.gaveUp && !(down[x.leader] && x.fails(x.leader, Freezes)) {
 		switch {
 		case x.frozen && x.wokeAt == t: // woken, its renew loop begins a cycle now: call by call if still cut off
 			x.hung = down[x.leader]
 			x.startCalls(t)
-		case down[x.leader] && !x.hung && (x.fails(x.leader, BlackHoled) || x.fails(x.leader, Slowed)):
+		case down[x.leader] && !x.hung && x.fails(x.leader, Hangs):
 			// its calls hang from its first attempt in the outage on; those before failed at once
 			x.hung = true
 			x.startCalls(x.renewed + c.RetryPeriod + roundUp(max(t-x.renewed-c.RetryPeriod, 0), c.RetryPeriod))
@@ -323,10 +331,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// re-read; in a partition the others cannot read it.
 	stale, readers := 0, 0
 	for _, b := range x.believers {
-		stale += b2i(!down[b.node] || x.fails(b.node, Partitioned))
+		stale += b2i(!down[b.node] || x.fails(b.node, ReachesStore))
 		readers += b2i(!down[b.node])
 	}
-	working := renewing || x.fails(x.leader, Partitioned) && !x.gaveUp // the leader, reaching the store
+	working := renewing || x.fails(x.leader, ReachesStore) && !x.gaveUp // the leader, reaching the store
 	active, accepted := b2i(working)+stale, b2i(working)
 	if !c.Fencing {
 		accepted += stale
@@ -380,11 +388,11 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	}
 	if c.RenewDeadline > 0 { // a frozen believer's deadline cannot fire
-		if !x.gaveUp && (!renewing || racing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Paused)) {
+		if !x.gaveUp && (!renewing || racing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Freezes)) {
 			last = min(last, x.giveUpRound()-1)
 		}
 		for _, b := range x.believers {
-			if !(down[b.node] && x.fails(b.node, Paused)) {
+			if !(down[b.node] && x.fails(b.node, Freezes)) {
 				last = min(last, b.giveUp-1)
 			}
 		}
@@ -401,10 +409,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	}
 	n := last - t + 1
-	if x.hung && down[x.leader] && !x.gaveUp && !x.fails(x.leader, Paused) {
+	if x.hung && down[x.leader] && !x.gaveUp && !x.fails(x.leader, Freezes) {
 		x.callsThrough(last)
 	}
-	if (c.Pause || len(x.reach.failure) > 0) && c.RenewDeadline > 0 { // the frozen wake no earlier than round last+1
+	if x.reach.may&Freezes != 0 && c.RenewDeadline > 0 { // the frozen wake no earlier than round last+1
 		x.wakeFrozen(last + 1)
 	}
 	if active > 1 {
@@ -438,7 +446,7 @@ func (x *state) expireAndCrash(t int) {
 	if x.c.RenewDeadline > 0 {
 		x.expireBeliefs(t)
 	}
-	if x.c.Crash || x.c.Release || len(x.reach.failure) > 0 {
+	if x.reach.may&Stops != 0 {
 		x.crash(t)
 	}
 }
@@ -561,40 +569,20 @@ func (x *state) leaseRunOut(t int) int {
 // another node now holds, tries in vain and gives up its renew deadline
 // after waking, acting on its belief until then.
 func (x *state) wakeFrozen(w int) {
-	if x.reach.down[x.leader] && !x.gaveUp && x.fails(x.leader, Paused) {
+	if x.reach.down[x.leader] && !x.gaveUp && x.fails(x.leader, Freezes) {
 		x.frozen, x.wokeAt = true, w
 	}
 	for i := range x.believers {
-		if n := x.believers[i].node; x.reach.down[n] && x.fails(n, Paused) {
+		if n := x.believers[i].node; x.reach.down[n] && x.fails(n, Freezes) {
 			x.believers[i].giveUp = w + x.inRounds(x.c.RenewDeadline, n)
 		}
 	}
 }
 
-// fails reports whether node, when down, fails as f: by a kind of its
-// own (Reachability.Fail), or, without one, by the configuration's
-// toggles, of which a crash or stop wins over a pause, and a pause over a
-// partition (a frozen node works nowhere). Isolated, BlackHoled and
-// Slowed nodes are not Partitioned; BlackHoled and Slowed are the kinds
-// whose calls hang, Slowed a kind of its own only.
-func (x *state) fails(node int, f Kind) bool {
-	s := &x.c.Scenario // the kinds that windows without their own fail as
-	switch own := x.reach.failureOf(node); {
-	case own != AsConfigured:
-		return own == f
-	case f == Crashed:
-		return s.Crash
-	case f == Released:
-		return s.Release
-	case f == Paused:
-		return s.Pause
-	case f == Partitioned:
-		return s.Partition && !s.Pause
-	case f == BlackHoled:
-		return s.BlackHole
-	}
-	return false
-}
+// fails reports whether node, when down, does d: what its kind of its
+// own does (Reachability.Fail), or, without one, what the configuration's
+// toggles say together (Config.DoesAs).
+func (x *state) fails(node int, d Does) bool { return x.reach.doesOf(node)&d != 0 }
 
 // deadlineFirst reports whether the leader, believing and reachable from
 // round t, meets its renew deadline before its next retry round: it came
@@ -710,8 +698,8 @@ func (x *state) startCalls(a int) {
 // deadline.
 func (x *state) callsThrough(last int) {
 	c := &x.c
-	hangs := x.fails(x.leader, BlackHoled) || x.fails(x.leader, Slowed)
-	slow := x.fails(x.leader, Slowed)
+	hangs := x.fails(x.leader, Hangs)
+	slow := x.fails(x.leader, HangsUntilAnswered)
 	end := min(last, x.giveUpRound()-1)
 	for x.callAt <= end {
 		switch now := x.callAt; {
@@ -793,13 +781,13 @@ func (x *state) watch(t int) int {
 			asked, reachable := tau, round < t || !x.reach.down[j]
 			if p.hung { // the end of a call to a slow API: answered now, or timed out
 				p.hung, asked = false, p.sent
-			} else if !reachable && hang > 0 && !x.fails(j, Paused) {
+			} else if !reachable && hang > 0 && !x.fails(j, Freezes) {
 				switch { // the poll hangs
-				case x.fails(j, Slowed):
+				case x.fails(j, HangsUntilAnswered):
 					p.hung, p.sent = true, tau
 					p.at(tau + hang)
 					continue
-				case x.fails(j, BlackHoled):
+				case x.fails(j, Hangs):
 					tau += hang
 				}
 			}
@@ -858,10 +846,10 @@ func (x *state) giveUp(t int) {
 // runs out, and its restarted process polls like any follower; one that
 // stopped cleanly emptied the record first, so the next poll takes over.
 func (x *state) crash(t int) {
-	stops := func(n int) bool { return x.reach.down[n] && (x.fails(n, Crashed) || x.fails(n, Released)) }
+	stops := func(n int) bool { return x.reach.down[n] && x.fails(n, Stops) }
 	if stops(x.leader) && !x.gaveUp {
 		x.giveUp(t)
-		x.released = x.fails(x.leader, Released)
+		x.released = x.fails(x.leader, Releases)
 	}
 	kept := x.believers[:0]
 	for _, b := range x.believers {
