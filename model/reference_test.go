@@ -109,7 +109,7 @@ type refNode struct {
 	token    int // the fencing token it took over with, while it believes
 	renewed  int // its own last renewal
 	wokeBy   int // a believer woken from a pause gives up in this round; 0: as its renewal says
-	lost     int // under curator-session, the first round since its last renewal it was disconnected (it gives up a lease later); 0: none
+	lost     int // under curator-session, the round it was disconnected, since when it has not been back (it gives up a lease later); 0: connected
 }
 
 // ceilScaled is ⌈x·1000/(1000+drift)⌉: x rounds of a clock that runs
@@ -163,7 +163,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 	attemptAt, callAt, reading, inFlight, slowCall := c.RetryPeriod, c.RetryPeriod, false, false, false
 	renew := func(t int) {
 		renewed = t
-		nodes[leader].renewed, nodes[leader].wokeBy, nodes[leader].lost = t, 0, 0
+		nodes[leader].renewed, nodes[leader].wokeBy = t, 0
 		attemptAt, callAt, reading, inFlight = t+c.RetryPeriod, t+c.RetryPeriod, false, false
 	}
 	frozeBefore := make([]bool, n) // frozen in the round before
@@ -565,6 +565,9 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, 
 		stands := frozeBefore[i] && frozen // a frozen node's timers stand still
 		failsAtOnce := down[i] && (kind[i] == refIsolate || kind[i] == refPartition)
 		hangs := down[i] && (kind[i] == refBlackHole || kind[i] == refSlow || kind[i] == refPartitionBlackHole)
+		if !down[i] {
+			nd.lost = 0 // back: connected again
+		}
 		// Reaching the service (or waking) at or after its lease's end,
 		// or, stale, at all.
 		giveUp := (!down[i] || woke) && (i != leader || t >= renewed+c.Lease)
