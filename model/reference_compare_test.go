@@ -218,14 +218,16 @@ func refSchedules() []refSchedule {
 // small grid of what becomes of the batch: periods, batch lengths, the
 // persistent trigger, catch-up windows, one run for the queued slots,
 // idempotency keys, every overlap policy and fencing, under the
-// publication's timing, client-go's and each lock service's, crossed with
-// refSchedules.
+// publication's timing and client-go's, crossed with refSchedules; and
+// the same, more sparsely, under each lock service's timing.
 func TestReferenceTriggers(t *testing.T) {
 	var r model.Runner
-	timings := []func(*model.Config){
+	clientGo := []func(*model.Config){
 		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 3, 3, 1, 0 },
 		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 6, 0, 2, 3 },
 		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 2, 1, 1, 0 },
+	}
+	services := []func(*model.Config){
 		func(c *model.Config) { c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolEtcd, 3, 0, 1 },
 		func(c *model.Config) {
 			c.Protocol, c.Lease, c.Renewal, c.RetryPeriod, c.LockDelay = model.ProtocolConsul, 4, 0, 2, 2
@@ -238,30 +240,34 @@ func TestReferenceTriggers(t *testing.T) {
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
 	n, bad := 0, 0
-	grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, soak.Every(41, 509), func(ix []int) {
-		c := model.Config{
-			Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
-				CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1},
-			Scenario: model.Scenario{Rounds: 40, Start: 1},
-		}
-		timings[ix[1]](&c)
-		sc := schedules[ix[2]]
-		var s model.Schedule = sc.ws
-		ws := sc.ws
-		if ws == nil {
-			c.Down, c.Start, c.Outage = sc.down, sc.start, sc.outage
-			refKinds[sc.kind](&c)
-			s, ws = c.Schedule(), refWindows(c)
-		}
-		if c.Validate() != nil || bad > 10 {
-			return
-		}
-		if d := refCompare(&r, c, s, ws); d != "" {
-			t.Error(d)
-			bad++
-		}
-		n++
-	})
+	walk := func(timings []func(*model.Config), every int) {
+		grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, every, func(ix []int) {
+			c := model.Config{
+				Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
+					CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1},
+				Scenario: model.Scenario{Rounds: 40, Start: 1},
+			}
+			timings[ix[1]](&c)
+			sc := schedules[ix[2]]
+			var s model.Schedule = sc.ws
+			ws := sc.ws
+			if ws == nil {
+				c.Down, c.Start, c.Outage = sc.down, sc.start, sc.outage
+				refKinds[sc.kind](&c)
+				s, ws = c.Schedule(), refWindows(c)
+			}
+			if c.Validate() != nil || bad > 10 {
+				return
+			}
+			if d := refCompare(&r, c, s, ws); d != "" {
+				t.Error(d)
+				bad++
+			}
+			n++
+		})
+	}
+	walk(clientGo, soak.Every(17, 211))
+	walk(services, soak.Every(67, 701))
 	t.Logf("%d configurations", n)
 }
 
