@@ -11,7 +11,10 @@ import (
 // model.Runner and compare every statistic, allowing no difference: where
 // the two disagreed, the engine was brought to the docs' rule (a lease
 // running out within a retry period of a renewal, a failure turning from
-// or into one whose calls hang, a leader woken still cut off).
+// or into one whose calls hang, a leader woken still cut off, a lock
+// service's give-up timer due as its holder stops cleanly), or, where
+// the docs left a choice, the docs were made to say which (the lock
+// services' give-ups: docs/model.md, Lock protocols, Give up).
 //
 // It takes every parameter but jitter: every failure kind (isolate, black
 // hole, slow, partition, pause, crash, release, as toggles and as a
@@ -21,9 +24,9 @@ import (
 // idempotency key, batches that take time and every overlap policy,
 // under any schedule given as windows, and every lock protocol (etcd,
 // Consul with its lock-delay, Curator and its session policy beside
-// client-go's). docs/model.md gives jitter's
-// distribution, not the order of its draws from the seed, so the
-// reference cannot repeat a jittered run (refCovers).
+// client-go's). docs/model.md gives jitter's distribution, not the order
+// of its draws from the seed, so the reference cannot repeat a jittered
+// run (refCovers).
 
 // refKind is how a down node fails, in the words of docs/model.md.
 type refKind int
