@@ -6,24 +6,6 @@ import (
 	"github.com/leasesim/leasesim/model"
 )
 
-// FuzzParseLengths: an accepted distribution reads back the same from its
-// String.
-func FuzzParseLengths(f *testing.F) {
-	for _, s := range []string{"fixed:5", "geometric:2000", "lognormal:1.2,0.6", "fixed:0", "geometric:0.5", "lognormal:1", "lognormal:20.7,10", "weibull:2", ""} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		l, err := model.ParseLengths(s)
-		if err != nil {
-			return
-		}
-		again, err := model.ParseLengths(l.String())
-		if err != nil || again.Kind != l.Kind || again.A != l.A || again.B != l.B {
-			t.Fatalf("%q reads back from %q as %+v, %v", s, l.String(), again, err)
-		}
-	})
-}
-
 // FuzzRun: any configuration, valid or not, gives an error or a run that
 // passes every check; nothing panics.
 func FuzzRun(f *testing.F) {

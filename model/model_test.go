@@ -8,6 +8,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 )
 
 func TestValidate(t *testing.T) {
@@ -211,8 +212,8 @@ func TestRunAllocatesNothing(t *testing.T) {
 func TestRandomRunAllocatesNothing(t *testing.T) {
 	c := model.Default()
 	c.Rounds = 5000
-	up, _ := model.ParseLengths("geometric:20")
-	down, _ := model.ParseLengths("geometric:5")
+	up, _ := parse.Lengths(0, "geometric:20")
+	down, _ := parse.Lengths(0, "geometric:5")
 	s := &model.Alternating{Up: up, Down: down, Also: []model.Process{
 		{Up: up, Down: down, Failure: model.Failure{Kind: model.Paused}},
 		{Up: up, Down: down, Failure: model.Failure{Kind: model.Partitioned}, Zone: []int{0, 1}},
@@ -317,36 +318,6 @@ func TestQuietStretchesSkipped(t *testing.T) {
 					}
 				}
 			}
-		}
-	}
-}
-
-func TestParseLengths(t *testing.T) {
-	tests := []struct{ in, want, wantErr string }{
-		{"fixed:5", "fixed:5", ""},
-		{"geometric:2000", "geometric:2000", ""},
-		{"geometric:1.5", "geometric:1.5", ""},
-		{"lognormal:1.2,0.6", "lognormal:1.2,0.6", ""},
-		{"fixed:0", "", "want a whole number of rounds from 1"},
-		{"fixed:2.5", "", "want a whole number of rounds"},
-		{"geometric:0.5", "", "want a mean from 1"},
-		{"lognormal:1", "", "want fixed:N, geometric:MEAN or lognormal:MU,SIGMA"},
-		{"lognormal:1,-1", "", "SIGMA from 0 to 10"},
-		{"lognormal:99,1", "", "want MU up to"},
-		{"weibull:2", "", "want fixed:N"},
-		{"geometric:NaN", "", "want fixed:N"},
-		{"", "", "want fixed:N"},
-	}
-	for _, tt := range tests {
-		l, err := model.ParseLengths(tt.in)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("ParseLengths(%q) error %v, want %q", tt.in, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil || l.String() != tt.want {
-			t.Errorf("ParseLengths(%q) = %v, %v", tt.in, l, err)
 		}
 	}
 }
@@ -562,8 +533,8 @@ func TestOwnKindsCheck(t *testing.T) {
 // as the first: with fixed lengths, the schedule is the window schedule it
 // describes, and the runs are the same.
 func TestAlternatingAlso(t *testing.T) {
-	never, _ := model.ParseLengths("fixed:1000000000")
-	fixed := func(n int) model.Lengths { l, _ := model.ParseLengths(fmt.Sprintf("fixed:%d", n)); return l }
+	never, _ := parse.Lengths(0, "fixed:1000000000")
+	fixed := func(n int) model.Lengths { l, _ := parse.Lengths(0, fmt.Sprintf("fixed:%d", n)); return l }
 	c := model.Default()
 	c.Nodes, c.Rounds, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Period = 3, 40, 6, 0, 3, 1, 5
 	c.Partition = true // the Up/Down process's kind: a leader cut off works to its deadline
@@ -634,8 +605,8 @@ func TestFencingKeepsTheWatch(t *testing.T) {
 		Policy:   model.Policy{Nodes: 50, Lease: 11, Renewal: 15, RetryPeriod: 2, Period: 2, BatchLen: 1, PersistentTrigger: true, Jitter: true},
 		Scenario: model.Scenario{Start: 1, Rounds: 24102},
 	}
-	up, _ := model.ParseLengths("fixed:3")
-	down, _ := model.ParseLengths("lognormal:1,0.8")
+	up, _ := parse.Lengths(0, "fixed:3")
+	down, _ := parse.Lengths(0, "lognormal:1,0.8")
 	s := &model.Alternating{Up: up, Down: down, Seed: [2]uint64{0x77, 1}}
 	var r model.Runner
 	if err := r.Check(c, s); err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"pgregory.net/rapid"
 )
 
@@ -106,12 +107,12 @@ func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
 		return rapid.Permutation(drawWindows(t, c)).Draw(t, "order")
 	case 2:
 		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
-		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
-		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
+		up, _ := parse.Lengths(0, dist.Draw(t, "uptime"))
+		down, _ := parse.Lengths(0, dist.Draw(t, "downtime"))
 		a := &model.Alternating{Up: up, Down: down, Seed: [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}}
 		for range rapid.IntRange(0, 2).Draw(t, "also") {
-			up, _ := model.ParseLengths(dist.Draw(t, "also_uptime"))
-			down, _ := model.ParseLengths(dist.Draw(t, "also_downtime"))
+			up, _ := parse.Lengths(0, dist.Draw(t, "also_uptime"))
+			down, _ := parse.Lengths(0, dist.Draw(t, "also_downtime"))
 			p := model.Process{Up: up, Down: down, Failure: model.Failure{Kind: kind.Filter(func(f model.Kind) bool { return f != model.AsConfigured }).Draw(t, "also_kind")}}
 			if rapid.Bool().Draw(t, "zone") {
 				p.Zone = []int{0, rapid.IntRange(1, 3).Draw(t, "zone_node")}

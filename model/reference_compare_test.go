@@ -9,6 +9,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"pgregory.net/rapid"
 )
 
@@ -48,7 +49,7 @@ func TestReferenceScenarios(t *testing.T) {
 					continue
 				}
 				p, _ := model.ParamByName(arg.Key)
-				v, err := p.ParseValue(arg.Vals[0])
+				v, err := parse.Value(0, p, arg.Vals[0])
 				if err != nil {
 					d.Fatalf(t, "%s: %v", arg, err)
 				}
@@ -264,8 +265,8 @@ func TestPropertyReferenceRandom(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawRefConfig(t)
 		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
-		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
-		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
+		up, _ := parse.Lengths(0, dist.Draw(t, "uptime"))
+		down, _ := parse.Lengths(0, dist.Draw(t, "downtime"))
 		seed := [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}
 		var ws model.Windows
 		from := make([]int, c.Nodes) // the first round of each node's current window, 0 while up

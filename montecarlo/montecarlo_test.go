@@ -10,13 +10,14 @@ import (
 
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/sweep"
 )
 
 func lengths(t testing.TB, s string) model.Lengths {
 	t.Helper()
-	l, err := model.ParseLengths(s)
+	l, err := parse.Lengths(0, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"k8s.io/klog/v2"
 )
@@ -119,7 +120,7 @@ func TestGiveUp(t *testing.T) {
 }
 
 func rounds(t *testing.T, tick model.Tick, d time.Duration) int {
-	n, err := tick.ParseValue(model.Lease, d.String())
+	n, err := parse.Value(tick, model.Lease, d.String())
 	if err != nil {
 		t.Fatal(err)
 	}
