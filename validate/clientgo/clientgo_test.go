@@ -25,8 +25,8 @@ func TestMain(m *testing.M) {
 		}
 	}
 	klog.SetOutput(io.Discard)
-	if url := os.Getenv(frozenNodeEnv); url != "" { // TestFreeze's node 0
-		runFrozenNode(url)
+	if url := os.Getenv(pausedNodeEnv); url != "" { // TestPause's node 0
+		runPausedNode(url)
 	}
 	os.Exit(m.Run())
 }
