@@ -531,7 +531,7 @@ func (x *state) leaseRunOut(t int) int {
 }
 
 // wakeFrozen readies the frozen believers (Pause) to wake in round w, as
-// client-go's renew loop does after a process freeze: its timers ran on
+// client-go's renew loop does after a pause: its timers ran on
 // while it was frozen, so it begins a renew cycle the moment it wakes. The
 // record's leader renews then (frozen); a stale believer, whose record
 // another node now holds, tries in vain and gives up its renew deadline
