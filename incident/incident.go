@@ -351,12 +351,12 @@ const MaxRunNodes = 10_000_000
 // falls due. Above MaxRuns it returns MaxRuns+1: too many anyway.
 func Phases(c model.Config) int {
 	n := max(1, c.RetryPeriod)
-	if c.Renewal > 0 {
-		a, b := n, c.Renewal
+	if c.RereadPeriod > 0 {
+		a, b := n, c.RereadPeriod
 		for b != 0 {
 			a, b = b, a%b
 		}
-		n = n / a * c.Renewal // at most MaxRounds², which fits an int
+		n = n / a * c.RereadPeriod // at most MaxRounds², which fits an int
 	}
 	return min(n, MaxRuns+1)
 }
@@ -481,7 +481,7 @@ func Of(ws model.Windows) Incident {
 func (in Incident) SpreadOf(c model.Config, seed uint64) (Spread, error) {
 	s := SampleOf(c, seed)
 	if s.Count() > MaxRuns {
-		return Spread{}, fmt.Errorf("the incident's spread would be more than %d runs: its phases, lcm(retry_period %d, renewal %d), times its jitter seeds at each, %d", MaxRuns, c.RetryPeriod, c.Renewal, s.Seeds)
+		return Spread{}, fmt.Errorf("the incident's spread would be more than %d runs: its phases, lcm(retry_period %d, renewal %d), times its jitter seeds at each, %d", MaxRuns, c.RetryPeriod, c.RereadPeriod, s.Seeds)
 	}
 	if n := s.Count() * (c.Rounds + s.Phases); n > MaxRunRounds {
 		return Spread{}, fmt.Errorf("the incident's spread would be %d runs of %d rounds or more, more than %d rounds together: give fewer rounds", s.Count(), c.Rounds, MaxRunRounds)

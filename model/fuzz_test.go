@@ -16,9 +16,9 @@ func FuzzRun(f *testing.F) {
 	f.Add(1_000_001, 1, 1, 1, 1, 1_000_000_001, 1, uint8(1), 1, 1, 0)
 	f.Add(3, 15, 0, 40, 30, 200, 60, uint8(3), 1, 2, 10) // client-go's defaults in seconds
 	f.Add(3, 11, 2, 13, 7, 100, 5, uint8(0), 1, 2, 10)   // a lease short of retry + deadline
-	f.Fuzz(func(t *testing.T, nodes, lease, renewal, outage, start, rounds, period int, toggles uint8, down, retry, deadline int) {
+	f.Fuzz(func(t *testing.T, nodes, lease, reread, outage, start, rounds, period int, toggles uint8, down, retry, deadline int) {
 		c := model.Config{
-			Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline, Period: period, Fencing: toggles&1 != 0, PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0},
+			Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, RereadPeriod: reread, RetryPeriod: retry, RenewDeadline: deadline, Period: period, Fencing: toggles&1 != 0, PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0},
 			Scenario: model.Scenario{Outage: outage, Start: start, Rounds: min(rounds, 5000), Down: down},
 		}
 		c.Nodes = min(c.Nodes, 5000)

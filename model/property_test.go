@@ -14,10 +14,10 @@ func drawConfig(t *rapid.T) model.Config {
 	nodes := rapid.OneOf(rapid.IntRange(1, 8), rapid.IntRange(9, 2000)).Draw(t, "nodes")
 	lease := rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "lease")
 	retry := rapid.OneOf(rapid.Just(1), rapid.IntRange(1, lease)).Draw(t, "retry_period")
-	deadline, renewal := 0, rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "renewal")
+	deadline, reread := 0, rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "renewal")
 	if lo := 6*retry/5 + 1; lo < lease && rapid.Bool().Draw(t, "client-go") { // lease > deadline > 1.2 × retry
 		deadline = rapid.IntRange(lo, lease-1).Draw(t, "renew_deadline")
-		renewal = rapid.OneOf(rapid.Just(0), rapid.Just(renewal)).Draw(t, "renewal 0")
+		reread = rapid.OneOf(rapid.Just(0), rapid.Just(reread)).Draw(t, "renewal 0")
 	}
 	period := rapid.OneOf(rapid.IntRange(1, 12), rapid.IntRange(13, 1000)).Draw(t, "period")
 	persistent := rapid.Bool().Draw(t, "persistent_trigger")
@@ -29,7 +29,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Policy: model.Policy{
 			Nodes:             nodes,
 			Lease:             lease,
-			Renewal:           renewal,
+			RereadPeriod:      reread,
 			RetryPeriod:       retry,
 			RenewDeadline:     deadline,
 			Period:            period,

@@ -371,8 +371,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		last = x.overlapCut(t, last, accepted > 0)
 	}
 	x.dropStale = false
-	if readers > 0 && c.Renewal > 0 {
-		if reread := roundUp(t, c.Renewal); reread <= last {
+	if readers > 0 && c.RereadPeriod > 0 {
+		if reread := roundUp(t, c.RereadPeriod); reread <= last {
 			last, x.dropStale = reread, true
 		}
 	}
@@ -902,7 +902,7 @@ func (x *state) reread() {
 func (x *state) observed() *RoundView {
 	v := &x.view
 	v.Round, v.Leader, v.Token = x.t-1, x.leader, x.token
-	v.Reread = x.c.Renewal > 0 && v.Round%x.c.Renewal == 0
+	v.Reread = x.c.RereadPeriod > 0 && v.Round%x.c.RereadPeriod == 0
 	v.gaveUp = x.gaveUp
 	v.reach, v.believers = &x.reach, x.believers
 	return v

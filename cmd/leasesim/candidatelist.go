@@ -174,7 +174,7 @@ func (e candidateEntry) candidate(base model.Config, t model.Tick) (cost.Candida
 	c := base
 	if e.hasPreset {
 		for p, d := range presetTimes(e.preset) {
-			if p == model.Renewal {
+			if p == model.RereadPeriod {
 				continue // the deployment's: a candidate chooses its lease settings, not the model's re-read
 			}
 			n, err := parse.Value(t, p, d.String())

@@ -242,7 +242,7 @@ func writeMonteCarloSummary(w io.Writer, mc *montecarlo.MonteCarlo, s *montecarl
 		trigger += ", overlap " + string(model.Overlap.AppendValue(nil, int(c.Overlap)))
 	}
 	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s%s, fencing %t, persistent trigger %t, quorum %t\n",
-		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), trigger, c.Fencing, c.PersistentTrigger, c.Quorum)
+		c.Nodes, t.Count(c.Lease), t.Count(c.RereadPeriod), timing, t.Count(c.Period), trigger, c.Fencing, c.PersistentTrigger, c.Quorum)
 	if mc.Precision > 0 {
 		var loose []string
 		format := "%s %.3f ±%.3f (want ±%.3f)" // as the table below gives them: per replica, or lines a year

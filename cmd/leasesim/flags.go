@@ -469,9 +469,9 @@ func (v presetsValue) Set(s string) error {
 func (v presetsValue) Type() string { return "names" }
 
 // presetTimes is the model's times a preset sets: its lease settings, and
-// renewal 0 (only the renew deadline ends a belief).
+// re-read period 0 (only the renew deadline ends a belief).
 func presetTimes(p settings.Preset) map[model.Param]time.Duration {
-	return map[model.Param]time.Duration{model.Lease: p.LeaseDuration, model.RenewDeadline: p.RenewDeadline, model.RetryPeriod: p.RetryPeriod, model.Renewal: 0}
+	return map[model.Param]time.Duration{model.Lease: p.LeaseDuration, model.RenewDeadline: p.RenewDeadline, model.RetryPeriod: p.RetryPeriod, model.RereadPeriod: 0}
 }
 
 // hasUnit reports whether s holds a number followed by a unit of time, as

@@ -277,7 +277,7 @@ func TestPause(t *testing.T) {
 
 			// The round model, one round a tick, frozen from the round after a renewal.
 			c := model.Default()
-			c.Nodes, c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal = 3, 10, 6, 2, 0
+			c.Nodes, c.Lease, c.RenewDeadline, c.RetryPeriod, c.RereadPeriod = 3, 10, 6, 2, 0
 			c.Jitter, c.Pause, c.Start, c.Outage, c.Rounds = true, true, 21, int(tc.pause/pauseScale(1).tick()), 80
 			for seed := range uint64(50) {
 				r := model.Runner{JitterSeed: model.JitterSeed(seed)}
