@@ -379,8 +379,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		last = x.overlapCut(t, last, accepted > 0)
 	}
 	x.dropStale = false
-	if readers > 0 && c.Renewal > 0 {
-		if reread := roundUp(t, c.Renewal); reread <= last {
+	if readers > 0 && c.RereadPeriod > 0 {
+		if reread := roundUp(t, c.RereadPeriod); reread <= last {
 			last, x.dropStale = reread, true
 		}
 	}
@@ -539,7 +539,7 @@ func (x *state) leaseRunOut(t int) int {
 }
 
 // wakeFrozen readies the frozen believers (Pause) to wake in round w, as
-// client-go's renew loop does after a process freeze: its timers ran on
+// client-go's renew loop does after a pause: its timers ran on
 // while it was frozen, so it begins a renew cycle the moment it wakes. The
 // record's leader renews then (frozen); a stale believer, whose record
 // another node now holds, tries in vain and gives up its renew deadline
@@ -890,7 +890,7 @@ func (x *state) reread() {
 func (x *state) observed() *RoundView {
 	v := &x.view
 	v.Round, v.Leader, v.Token = x.t-1, x.leader, x.token
-	v.Reread = x.c.Renewal > 0 && v.Round%x.c.Renewal == 0
+	v.Reread = x.c.RereadPeriod > 0 && v.Round%x.c.RereadPeriod == 0
 	v.gaveUp = x.gaveUp
 	v.reach, v.believers = &x.reach, x.believers
 	return v

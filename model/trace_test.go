@@ -8,7 +8,7 @@ import (
 )
 
 func TestTraceWindow(t *testing.T) {
-	d := model.Default() // lease 3, renewal 3, outage 5 from round 6, period 6, 24 rounds
+	d := model.Default() // lease 3, re-read period 3, outage 5 from round 6, period 6, 24 rounds
 	tests := []struct {
 		name        string
 		edit        func(*model.Config)
