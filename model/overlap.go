@@ -129,7 +129,8 @@ func (x *state) overlapCut(t, last int, accepting bool) int {
 // overlapStarts is step 5 of a stretch under an overlap policy, when a node
 // can start batches (accepted > 0): it starts, queues or skips the queued
 // slots and those due in the stretch, counts what the runs write, and
-// returns the view's trigger fields.
+// returns the view's trigger fields (Cut as the plain trigger has it: the
+// runs cut by what they write, not those a start cancels).
 func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 	c, o := &x.c, x.c.Overlap.traits()
 	var v RoundView
@@ -200,7 +201,9 @@ func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
 		x.st.Started += started
 		x.extraStarts(started * (accepted - 1))
 	}
+	partial := x.st.PartialBatches
 	x.batches(last, first+(k-started)*c.Period, started, dequeued, working)
+	v.Cut = x.st.PartialBatches - partial
 	return v
 }
 
