@@ -74,9 +74,12 @@ type state struct {
 	src      rand.PCG
 
 	// With BatchLen, the runs of batches still writing, in start order
-	// (batch.go).
-	groups []batchGroup
-	runs   []batchRun
+	// (batch.go); the overlap policy's traits the run follows, and whether
+	// it has anything to decide (overlap.go).
+	groups  []batchGroup
+	runs    []batchRun
+	overlap overlapTraits
+	decides bool
 
 	view RoundView // what observers get, reused so traces allocate nothing
 }
@@ -129,6 +132,8 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 // stretches of one round.
 func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
+	x.overlap = c.overlap()
+	x.decides = x.overlap.decides()
 	x.begin()
 	x.watching, x.hung, x.frozen, x.released = false, false, false, false // apart from begin, which must stay small enough to inline
 	// What each kind of failure does in this run, from the table of kinds
@@ -221,9 +226,12 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// reachable, nobody else believes it leads, nothing is queued and the
 	// followers no longer watch the record (they do until it renews). The
 	// leader renews a retry period after each renewal and starts every
-	// batch; nothing else happens, whatever the other nodes do.
+	// batch; nothing else happens, whatever the other nodes do. Its
+	// trigger is step 5's (trigger) with the leader alone accepted, nothing
+	// queued and no run an overlap policy could meet, written out: a call
+	// would cost the publication's run 6%.
 	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.watching && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
-		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
+		(len(x.groups) == 0 || !x.decides) {
 		last := min(end, c.Rounds)
 		if ahead != nil && len(x.groups) == 0 {
 			last = x.settleAhead(ahead)
@@ -375,7 +383,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 			}
 		}
 	}
-	if c.Overlap != OverlapAllow && c.BatchLen > 1 {
+	if x.decides {
 		last = x.overlapCut(t, last, accepted > 0)
 	}
 	x.dropStale = false
@@ -430,48 +438,49 @@ func (x *state) expireAndCrash(t int) {
 // trigger is step 5 of docs/model.md in the stretch t … last: the batch
 // starts, or is queued or missed, at every multiple of the period in the
 // stretch (C7), and the queued slots start once work is accepted (C2 to
-// C5); under an overlap policy with batches that take time overlapStarts
-// decides. It records in view, if not nil, what the trigger did; stretch
-// adds what the rounds before it saw.
+// C5). Where slots wait or the overlap policy decides, overlapStarts
+// starts them as the policy's traits have it. It records in view, if not
+// nil, what the trigger did; stretch adds what the rounds before it saw.
 func (x *state) trigger(last, accepted int, working bool, view *RoundView) {
 	c, t := &x.c, x.t
-	if c.Overlap != OverlapAllow && c.BatchLen > 1 && accepted > 0 {
-		v := x.overlapStarts(t, last, accepted, working)
-		if view != nil {
-			*view = v
-		}
-		return
-	}
+	var v triggerView
 	first := x.nextTrigger
-	trigger := NoTrigger
 	k, after := stepsThrough(first, last, c.Period)
-	if k > 0 {
-		x.nextTrigger = after
-		switch {
-		case accepted > 0:
-			x.st.Started += k
-			x.extraStarts(k * (accepted - 1))
-			trigger = TriggerStarted
-		case c.PersistentTrigger:
-			x.enqueue(first, k)
-			trigger = TriggerQueued
-		default:
-			x.st.Missed += k
-			trigger = TriggerMissed
+	started := 0
+	switch {
+	case accepted > 0:
+		started = k
+		if k > 0 {
+			v.trigger = TriggerStarted
 		}
+		if x.queued > 0 || x.decides { // queued slots start, or the policy decides
+			started = x.overlapStarts(t, first, k, accepted, &v)
+		}
+		x.st.Started += started
+		x.extraStarts(started * (accepted - 1))
+	case k == 0:
+	case c.PersistentTrigger:
+		x.enqueue(first, k)
+		v.trigger = TriggerQueued
+	default:
+		x.st.Missed += k
+		v.trigger = TriggerMissed
 	}
-	dequeued, expired, collapsed := 0, 0, 0
-	if x.queued > 0 && accepted > 0 { // C2, C3, C4, C5: all start in round t, but those the catch-up drops
-		expired, collapsed = x.catchUp(t, k > 0 && first == t)
-		dequeued = x.dequeue(t, x.queued, accepted)
-	}
+	x.nextTrigger = after
 	partial := x.st.PartialBatches
 	if c.BatchLen > 1 {
-		x.batches(last, first, b2i(trigger == TriggerStarted)*k, dequeued, working)
+		x.batches(last, first+(k-started)*c.Period, started, v.dequeued, working)
 	}
 	if view != nil {
-		*view = RoundView{Trigger: trigger, Dequeued: dequeued, Expired: expired, Collapsed: collapsed, Cut: x.st.PartialBatches - partial}
+		*view = RoundView{Trigger: v.trigger, Dequeued: v.dequeued, Expired: v.expired, Collapsed: v.collapsed, Skipped: v.skipped, Cancelled: v.cancelled, Cut: x.st.PartialBatches - partial}
 	}
+}
+
+// triggerView is what the trigger did in a stretch's first round: the
+// trigger's fields of its RoundView.
+type triggerView struct {
+	trigger                                          Outcome
+	dequeued, expired, collapsed, skipped, cancelled int
 }
 
 // extraStarts counts n starts of batches already started in their round
