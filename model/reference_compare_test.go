@@ -194,7 +194,7 @@ func TestReferenceTriggers(t *testing.T) {
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
 	n, bad := 0, 0
-	grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, soak.Every(17, 211), func(ix []int) {
+	grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, model.NumOverlapPolicies, 2}, soak.Every(17, 211), func(ix []int) {
 		c := model.Config{
 			Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
 				CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1},
