@@ -9,6 +9,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"pgregory.net/rapid"
 )
 
@@ -48,7 +49,7 @@ func TestReferenceScenarios(t *testing.T) {
 					continue
 				}
 				p, _ := model.ParamByName(arg.Key)
-				v, err := p.ParseValue(arg.Vals[0])
+				v, err := parse.Value(0, p, arg.Vals[0])
 				if err != nil {
 					d.Fatalf(t, "%s: %v", arg, err)
 				}
@@ -120,12 +121,12 @@ func refCompare(r *model.Runner, c model.Config, s model.Schedule, ws model.Wind
 // the persistent trigger, with instant batches.
 func TestReferenceElection(t *testing.T) {
 	var r model.Runner
-	nodes, leases, renewals, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 1, 2, 3, 6}
+	nodes, leases, rereads, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 1, 2, 3, 6}
 	outages, starts, drifts := []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
 	n, bad := 0, 0
 	grid([]int{3, 4, 3, 3, 5, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) {
 		c := model.Config{
-			Policy: model.Policy{Nodes: nodes[ix[0]], Lease: leases[ix[1]], Renewal: renewals[ix[2]], RetryPeriod: retries[ix[3]], RenewDeadline: deadlines[ix[4]],
+			Policy: model.Policy{Nodes: nodes[ix[0]], Lease: leases[ix[1]], RereadPeriod: rereads[ix[2]], RetryPeriod: retries[ix[3]], RenewDeadline: deadlines[ix[4]],
 				Period: 2, BatchLen: 1, Fencing: ix[11] == 1, Quorum: ix[12] == 1, PersistentTrigger: ix[13] == 1},
 			Scenario: model.Scenario{Outage: outages[ix[5]], Start: starts[ix[6]], Rounds: 30, Down: 1 + ix[7], DownFrom: ix[8], Drift: drifts[ix[10]]},
 		}
@@ -223,25 +224,29 @@ func refSchedules() []refSchedule {
 func TestReferenceTriggers(t *testing.T) {
 	var r model.Runner
 	clientGo := []func(*model.Config){
-		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 3, 3, 1, 0 },
-		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 6, 0, 2, 3 },
-		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 2, 1, 1, 0 },
+		func(c *model.Config) { c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline = 3, 3, 1, 0 },
+		func(c *model.Config) { c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline = 6, 0, 2, 3 },
+		func(c *model.Config) { c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline = 2, 1, 1, 0 },
 	}
 	services := []func(*model.Config){
-		func(c *model.Config) { c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolEtcd, 3, 0, 1 },
 		func(c *model.Config) {
-			c.Protocol, c.Lease, c.Renewal, c.RetryPeriod, c.LockDelay = model.ProtocolConsul, 4, 0, 2, 2
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolEtcd, 3, 0, 1
 		},
-		func(c *model.Config) { c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolCurator, 6, 0, 2 },
 		func(c *model.Config) {
-			c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolCuratorSession, 5, 0, 3
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod, c.LockDelay = model.ProtocolConsul, 4, 0, 2, 2
+		},
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolCurator, 6, 0, 2
+		},
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolCuratorSession, 5, 0, 3
 		},
 	}
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
 	n, bad := 0, 0
 	walk := func(timings []func(*model.Config), every int) {
-		grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, every, func(ix []int) {
+		grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, model.NumOverlapPolicies, 2}, every, func(ix []int) {
 			c := model.Config{
 				Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
 					CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1},
@@ -284,7 +289,7 @@ func drawRefConfig(t *rapid.T) model.Config {
 	c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
 	if rapid.Bool().Draw(t, "lock service") {
 		c.Protocol = rapid.SampledFrom([]model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession}).Draw(t, "protocol")
-		c.Renewal, c.RenewDeadline = 0, 0
+		c.RereadPeriod, c.RenewDeadline = 0, 0
 		if c.Lease <= c.RetryPeriod {
 			c.Lease = c.RetryPeriod + rapid.OneOf(rapid.Just(1), rapid.IntRange(1, 3*c.RetryPeriod)).Draw(t, "lease past the retry period")
 		}
@@ -329,8 +334,8 @@ func TestPropertyReferenceRandom(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawRefConfig(t)
 		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
-		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
-		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
+		up, _ := parse.Lengths(0, dist.Draw(t, "uptime"))
+		down, _ := parse.Lengths(0, dist.Draw(t, "downtime"))
 		seed := [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}
 		var ws model.Windows
 		from := make([]int, c.Nodes) // the first round of each node's current window, 0 while up
@@ -363,9 +368,9 @@ func TestPropertyReferenceRandom(t *testing.T) {
 // refTurnTiming is one timing of TestReferenceTurns: the lease settings,
 // the lock protocol, its lock-delay and the leader's clock drift.
 type refTurnTiming struct {
-	lease, deadline, retry, renewal int
-	protocol                        model.LockProtocol
-	lockDelay, drift                int
+	lease, deadline, retry, reread int
+	protocol                       model.LockProtocol
+	lockDelay, drift               int
 }
 
 // TestReferenceTurns compares the Runner with the reference where the
@@ -400,7 +405,7 @@ func TestReferenceTurns(t *testing.T) {
 		grid([]int{len(timings), 2, len(starts), len(kinds), len(lengths), len(kinds), len(lengths), len(kinds) + 1, len(lengths), 2}, every, func(ix []int) {
 			tm := timings[ix[0]]
 			c := model.Config{
-				Policy: model.Policy{Nodes: 1 + ix[1], Lease: tm.lease, RenewDeadline: tm.deadline, RetryPeriod: tm.retry, Renewal: tm.renewal,
+				Policy: model.Policy{Nodes: 1 + ix[1], Lease: tm.lease, RenewDeadline: tm.deadline, RetryPeriod: tm.retry, RereadPeriod: tm.reread,
 					Protocol: tm.protocol, LockDelay: tm.lockDelay, Period: 2, BatchLen: 1},
 				Scenario: model.Scenario{Rounds: 30, Start: 1, Outage: 1, Down: 1, BlackHole: ix[9] == 1, Drift: tm.drift},
 			}

@@ -19,7 +19,7 @@ import (
 // It takes every parameter but jitter: every failure kind (isolate, black
 // hole, slow, partition, pause, crash, release, as toggles and as a
 // window's own kind), clock drift, quorum, fencing, retry periods, renew
-// deadlines (the deadline race included) and renewal 0, the persistent
+// deadlines (the deadline race included) and re-read period 0, the persistent
 // trigger, the catch-up window, one run for the queued slots, the
 // idempotency key, batches that take time and every overlap policy,
 // under any schedule given as windows, and every lock protocol (etcd,
@@ -474,7 +474,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		}
 
 		// 6. Re-read.
-		if c.Renewal > 0 && t%c.Renewal == 0 {
+		if c.RereadPeriod > 0 && t%c.RereadPeriod == 0 {
 			for i := range n {
 				if nodes[i].believes && i != leader && !down[i] {
 					nodes[i].believes = false

@@ -9,6 +9,7 @@ import (
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/study"
 )
@@ -143,7 +144,7 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 			return e, fmt.Errorf("unknown key %q: want preset or one of %s", key, keyNames())
 		}
 		p := candidateKeys[i]
-		v, err := t.ParseValue(p, value)
+		v, err := parse.Value(t, p, value)
 		if err != nil {
 			return e, fmt.Errorf("%s %q: %v", key, value, err)
 		}
@@ -173,10 +174,10 @@ func (e candidateEntry) candidate(base model.Config, t model.Tick) (cost.Candida
 	c := base
 	if e.hasPreset {
 		for p, d := range presetTimes(e.preset) {
-			if p == model.Renewal {
+			if p == model.RereadPeriod {
 				continue // the deployment's: a candidate chooses its lease settings, not the model's re-read
 			}
-			n, err := t.ParseValue(p, d.String())
+			n, err := parse.Value(t, p, d.String())
 			if err != nil {
 				return cost.Candidate{}, usagef("--candidate-list entry %d (%s): preset %s sets %s %s, which --tick %s cannot hold", e.n, e.text, e.preset.Name, p.Name(), d, t)
 			}
@@ -231,7 +232,7 @@ func presetsIn(t model.Tick) []study.Preset {
 			dst *int
 			p   model.Param
 		}{{&r.Lease, model.Lease}, {&r.RenewDeadline, model.RenewDeadline}, {&r.RetryPeriod, model.RetryPeriod}} {
-			if *f.dst, err = t.ParseValue(f.p, presetTimes(p)[f.p].String()); err != nil {
+			if *f.dst, err = parse.Value(t, f.p, presetTimes(p)[f.p].String()); err != nil {
 				break
 			}
 		}

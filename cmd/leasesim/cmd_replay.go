@@ -12,6 +12,7 @@ import (
 	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/sweep"
@@ -247,7 +248,7 @@ func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []s
 				if !ok || fs.Changed(param.Flag()) {
 					continue
 				}
-				n, err := t.ParseValue(param, d.String())
+				n, err := parse.Value(t, param, d.String())
 				if err != nil {
 					return nil, usagef("--preset %s sets %s %s, which --tick %s cannot hold: %v", p.Name, param.Flag(), d, t, err)
 				}
