@@ -338,3 +338,55 @@ func TestShippedReviews(t *testing.T) {
 		})
 	}
 }
+
+// TestCandidateListLocks: a review of client-go as configured can rank
+// other locks by their own protocols beside it, each a candidate-list
+// entry with its preset and its library's options, in a review file as
+// on the command line: candidates.csv gives each its protocol, its lease
+// and retry period from the options (etcd's TTL and TTL/3, Consul's 2·TTL
+// and TTL/2), Consul's lock-delay as its waiters meet it (12 s, three 5 s
+// tries: 15 s), no renew deadline and no jitter, and names the one at a
+// preset's defaults for it; report.md's table says what each changes.
+func TestCandidateListLocks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	review := filepath.Join(dir, "review.yaml")
+	text := "deployment:\n  preset: kubernetes\n  nodes: 3\nschedule:\n  period: 1h\nfailures:\n  outage: 30s\n  start: 59m50s\n  rounds: 1h30m\n" +
+		"candidates:\n  candidates: 15s\n  candidate_renew_deadline: 10s\n  candidate_retry_period: 2s\n  candidate_list: |\n" +
+		"    preset=etcd session_ttl=9s\n    preset=etcd\n    preset=consul, session_ttl=10s, lock_delay=12s\n" +
+		"prices:\n  cost_missed_line: 1\nstudy:\n  replicas: 2\n"
+	if err := os.WriteFile(review, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runCmd(t, "report", "--out", out, review); code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	csv, md := read("candidates.csv"), read("report.md")
+	var got []string
+	for _, row := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
+		f := strings.Split(row, ",")
+		got = append(got, strings.Join(append(f[:3:3], f[len(f)-4:]...), ","))
+	}
+	want := []string{ // lease, renew deadline, retry period; protocol, lock-delay, jitter, preset
+		"9,0,3,etcd,0,false,",
+		"15,10,2,client-go,0,true,kubernetes",
+		"20,0,5,consul,15,false,",
+		"60,0,20,etcd,0,false,etcd",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("candidates.csv:\n%s\nwant (but the figures):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, s := range []string{"| 9s | 0s | 3s | etcd's protocol |", "| 20s | 0s | 5s | consul's protocol and a lock-delay of 15s |", "| 1m0s (etcd) | 0s | 20s | etcd's protocol |"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("report.md has no row %q", s)
+		}
+	}
+}
