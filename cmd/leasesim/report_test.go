@@ -77,6 +77,8 @@ func TestReviewFile(t *testing.T) {
 		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
 		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, session_ttl, session_timeout, tick_time, error_policy`},
 		{"prices:\n  cost_delay_hour: 5\n", review + ":2: prices.cost_delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
+		// A lock's option its preset does not take, traced to both lines.
+		{"deployment:\n  preset: zookeeper\n  session_ttl: 9s\n", review + ":3: deployment.session_ttl, " + review + ":2: deployment.preset: --session-ttl is not an option of --preset zookeeper, which takes --session-timeout, --tick-time, --error-policy"},
 	}
 	for _, tt := range bad {
 		write(tt.text)
