@@ -199,8 +199,21 @@ func addJitterSeedFlag(fs *pflag.FlagSet, seed *uint64) {
 // --scheduler, which sets the trigger policy of a scheduler's defaults
 // (settings.Schedulers) the same way.
 func addPresetFlag(fs *pflag.FlagSet) {
-	fs.Var(namedValue[settings.Preset]{new(settings.Preset), settings.PresetByName, "replay compares a list of presets"}, "preset", presetUsage)
+	fs.Var(namedValue[settings.Preset]{new(settings.Preset), settings.PresetByName, "replay and sweep compare a list of presets"}, "preset", presetUsage)
 	addLockOptionFlags(fs)
+	addSchedulerFlag(fs)
+}
+
+// addPresetsFlag is addPresetFlag for a command that compares presets:
+// its --preset takes a list, which the command applies itself.
+func addPresetsFlag(fs *pflag.FlagSet, presets *[]settings.Preset, usage string) {
+	fs.Var(presetsValue{presets}, "preset", usage)
+	addLockOptionFlags(fs)
+	addSchedulerFlag(fs)
+}
+
+// addSchedulerFlag registers --scheduler.
+func addSchedulerFlag(fs *pflag.FlagSet) {
 	fs.Var(namedValue[settings.Scheduler]{new(settings.Scheduler), settings.SchedulerByName, "a scheduler's settings go to sweep and check as lists of their own flags"}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window, idempotency-key and overlap: "+settings.SchedulerNames()+" (temporal's one-year window needs --tick)")
 }
 

@@ -147,6 +147,9 @@ func TestLockPresets(t *testing.T) {
 		// Curator's 60 s asked for, 40 s negotiated (20 ticks of 2 s),
 		// pings every 13.333 s: rounds of 1 ms.
 		{"run-preset-zookeeper-session.txt", []string{"run", "--preset", "zookeeper", "--error-policy", "session", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
+		// client-go as configured beside etcd with a 9 s TTL (keep-alives
+		// every 3 s, whole seconds): each preset's grid in turn, one CSV.
+		{"sweep-presets.csv", []string{"sweep", "--preset", "kubernetes,etcd", "--session-ttl", "9s", "--outage", "0s:40s:20s", "--start", "1m", "--rounds", "5m", "--period", "1m", "--nodes", "3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
@@ -244,6 +247,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--preset", "zookeeper", "--error-policy", "lost"}, `leasesim run: invalid argument "lost" for "--error-policy" flag: want standard (StandardConnectionStateErrorPolicy) or session (SessionConnectionStateErrorPolicy)`},
 		{[]string{"sweep", "--preset", "etcd", "--session-ttl", "10s,20s"}, `leasesim sweep: invalid argument "10s,20s" for "--session-ttl" flag: want one value here, not a list (a lock's option takes one value; a sweep varies the model's lease and retry period under --protocol instead)`},
 		{[]string{"sweep", "--preset", "consul", "--lock-delay", "5s,10s"}, `leasesim sweep: invalid argument "5s,10s" for "--lock-delay" flag: want one value here, not a list (Consul's lock-delay under --preset consul takes one value)`},
+		{[]string{"sweep", "--preset", "kubernetes,etcd", "--shard", "0/2"}, `leasesim sweep: --shard goes with one --preset: the shards of several presets' grids would not merge into one sweep`},
+		{[]string{"sweep", "--preset", "kubernetes,consul"}, `leasesim sweep: --preset consul's rounds are 500ms, kubernetes's 1s: give --tick to sweep them together`},
 		// A preset's times that --tick does not hold are refused; without
 		// --tick the preset takes the tick where they are whole.
 		{[]string{"run", "--preset", "zookeeper", "--tick", "1s"}, `leasesim run: --preset zookeeper sets retry-period 13.333s, which --tick 1s cannot hold: 13.333s is not a whole number of ticks: want a duration from 1s to 277777h46m40s in whole ticks of 1s; without --tick the preset takes 1ms, where its times are whole`},
@@ -286,8 +291,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"settings", "--nodes", "3,5"}, `leasesim settings: invalid argument "3,5" for "--nodes" flag: want one whole number from 1 to 1000, not a list`},
 		{[]string{"recommend", "--cost-missed-line", "1,2"}, `leasesim recommend: invalid argument "1,2" for "--cost-missed-line" flag: want one number from 0 to 1e12, not a list`},
 		{[]string{"montecarlo", "--replicas", "10:20"}, `leasesim montecarlo: invalid argument "10:20" for "--replicas" flag: want one whole number from 1 to 1000000, not a list`},
-		{[]string{"run", "--preset", "kubernetes,etcd"}, `leasesim run: invalid argument "kubernetes,etcd" for "--preset" flag: want one value here, not a list (replay compares a list of presets)`},
-		{[]string{"settings", "--preset", "kubernetes,etcd"}, `leasesim settings: invalid argument "kubernetes,etcd" for "--preset" flag: want one value here, not a list (replay compares a list of presets)`},
+		{[]string{"run", "--preset", "kubernetes,etcd"}, `leasesim run: invalid argument "kubernetes,etcd" for "--preset" flag: want one value here, not a list (replay and sweep compare a list of presets)`},
+		{[]string{"settings", "--preset", "kubernetes,etcd"}, `leasesim settings: invalid argument "kubernetes,etcd" for "--preset" flag: want one value here, not a list (replay and sweep compare a list of presets)`},
 		{[]string{"check", "--scheduler", "cronjob,quartz"}, `leasesim check: invalid argument "cronjob,quartz" for "--scheduler" flag: want one value here, not a list (a scheduler's settings go to sweep and check as lists of their own flags)`},
 		{[]string{"run", "--foo"}, `leasesim run: unknown flag: --foo`},
 		{[]string{"run", "extra"}, `leasesim run: unexpected argument "extra": run takes only flags`},
