@@ -27,7 +27,7 @@ type batchRun struct {
 // writes reports whether run r writes in the rounds of the stretch now
 // being run.
 func (x *state) writes(r batchRun) bool {
-	reaches := !x.reach.down[r.node] || x.fails(r.node, Partitioned)
+	reaches := !x.reach.down[r.node] || x.fails(r.node, ReachesStore)
 	return !r.dead && reaches && (!x.c.Fencing || r.token == x.token)
 }
 
@@ -50,7 +50,7 @@ func (x *state) writeRuns(t, last int) {
 		writers := 0
 		for j := i; j < i+g.runs; j++ {
 			r := &x.runs[j]
-			if x.reach.down[r.node] && (x.fails(r.node, Crashed) || x.fails(r.node, Released)) {
+			if x.reach.down[r.node] && x.fails(r.node, Stops) {
 				r.dead = true // its process is gone, and stays gone when the node is back
 			}
 			writers += b2i(x.writes(*r))
@@ -102,7 +102,7 @@ func (x *state) startRuns(r, last, slots int, leaderWorks bool) (runs int) {
 		kept := -1 // with a key, the lowest-numbered accepted believer
 		for i, b := range x.believers {
 			switch {
-			case x.reach.down[b.node] && !x.fails(b.node, Partitioned): // its work does not reach the store
+			case x.reach.down[b.node] && !x.fails(b.node, ReachesStore): // its work does not reach the store
 			case !x.c.IdempotencyKey:
 				add(b.node, b.token)
 			case kept < 0 || b.node < x.believers[kept].node:

@@ -21,8 +21,14 @@ import "fmt"
 //     without fencing no work is rejected;
 //   - no count is negative, no round is both leaderless and two-leader, and
 //     every handover waited at least the lease as the fastest clock counts
-//     it (Drift), unless the leader released the record as it stopped
-//     (Release);
+//     it (Drift), under a service protocol the lease and the lock-delay
+//     since the last renewal (the service's clock does not drift), unless
+//     the leader released the record as it stopped (Release);
+//   - under etcd's and curator's rules, without drift, no round has two
+//     leaders and no batch starts twice: the holder gives up no later than
+//     the service frees its lock; under consul's, none unless some failing
+//     node's calls hang (BlackHole, Slowed), as its holder gives up only
+//     when a call fails;
 //   - with a renew deadline a leader gives up at most the retry period
 //     plus the deadline minus the lease after anyone can take over, so a
 //     handover makes at most that many two-leader rounds; with a lease at
@@ -43,6 +49,10 @@ import "fmt"
 // any stops cleanly, no deadline margin if any freezes).
 func CheckInvariants(c Config, s Schedule, st Stats) error {
 	f := failingIn(&c, s)
+	waited := shortestLease(c)
+	if c.Protocol.traits().serverExpiry {
+		waited = c.Lease + c.LockDelay
+	}
 	for s := Stat(0); int(s) < NumStats; s++ {
 		if st.Get(s) < 0 {
 			return fmt.Errorf("%s = %d is negative", s.Name(), st.Get(s))
@@ -75,8 +85,15 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		return fmt.Errorf("rejected = %d without fencing", st.Rejected)
 	case st.TwoLeaderRounds+st.LeaderlessRounds > c.Rounds:
 		return fmt.Errorf("two_leader_rounds %d + leaderless_rounds %d > %d rounds", st.TwoLeaderRounds, st.LeaderlessRounds, c.Rounds)
-	case !f.release && st.HandoverRounds < st.Handovers*shortestLease(c):
-		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, shortestLease(c))
+	case !f.release && st.HandoverRounds < st.Handovers*waited:
+		if c.LockDelay > 0 {
+			return fmt.Errorf("handover_rounds %d < handovers %d × (lease %d + lock_delay %d)", st.HandoverRounds, st.Handovers, c.Lease, c.LockDelay)
+		}
+		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, waited)
+	case (c.Protocol == ProtocolEtcd || c.Protocol == ProtocolCurator) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
+		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
+	case c.Protocol == ProtocolConsul && !f.hang && st.TwoLeaderRounds+st.DoubleStarts > 0:
+		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol consul although no failing node's calls hang", st.TwoLeaderRounds, st.DoubleStarts)
 	case f.forget && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although failing nodes crash or stop", st.TwoLeaderRounds, st.DoubleStarts)
 	case c.RenewDeadline > 0 && !f.pause && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*max(0, c.RetryPeriod+c.RenewDeadline-c.Lease):
@@ -102,6 +119,7 @@ type failing struct {
 	forget  bool // every way forgets that the node led (a crash, a clean stop)
 	release bool // some way stops cleanly, releasing the record at once
 	pause   bool // some way freezes the node, so its renew deadline cannot fire
+	hang    bool // some way hangs the node's calls (and neither stops nor freezes it)
 	ways    int
 }
 
@@ -111,6 +129,7 @@ func (f *failing) add(c *Config, kind Failure) {
 	f.forget = does&Stops != 0 && (f.forget || f.ways == 0)
 	f.release = f.release || does&Releases != 0
 	f.pause = f.pause || does&Freezes != 0
+	f.hang = f.hang || does&Hangs != 0 && does&(Stops|Freezes) == 0
 	f.ways++
 }
 

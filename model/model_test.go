@@ -378,6 +378,9 @@ func TestCheckInvariantsCatches(t *testing.T) {
 	trigger.PersistentTrigger = true
 	short := c // its leader gives up 2 rounds after the lease runs out
 	short.Lease, short.RetryPeriod, short.RenewDeadline, short.Renewal = 6, 3, 5, 0
+	etcd, consul := c, c // the seed's two-leader rounds, under protocols that allow none there
+	etcd.Protocol, etcd.Lease, etcd.RetryPeriod, etcd.Renewal = model.ProtocolEtcd, 6, 2, 0
+	consul.Protocol, consul.Lease, consul.RetryPeriod, consul.Renewal, consul.LockDelay = model.ProtocolConsul, 6, 2, 0, 2
 	tests := []struct {
 		name string
 		c    model.Config
@@ -391,6 +394,11 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"negative", c, func(s *model.Stats) { s.DelayedRounds = -1 }, "delayed_rounds = -1 is negative"},
 		{"too many window rounds", c, func(s *model.Stats) { s.LeaderlessRounds = 23 }, "> 24 rounds"},
 		{"handover before the lease", c, func(s *model.Stats) { s.HandoverRounds = 2 }, "handover_rounds 2 < handovers 1 × lease 3"},
+		{"a handover inside the lock-delay", consul, func(s *model.Stats) {
+			s.HandoverRounds, s.TwoLeaderRounds, s.TwoLeaderEpisodes = 7, 0, model.Episodes{}
+		}, "handover_rounds 7 < handovers 1 × (lease 6 + lock_delay 2)"},
+		{"two leaders under etcd", etcd, func(s *model.Stats) { s.HandoverRounds = 6 }, "two_leader_rounds 2, double_starts 1 under protocol etcd without drift"},
+		{"two leaders under consul, no call hanging", consul, func(s *model.Stats) { s.HandoverRounds = 8 }, "under protocol consul although no failing node's calls hang"},
 		{"two leaders past the deadline", short, func(s *model.Stats) { s.HandoverRounds, s.TwoLeaderRounds = 6, 3 }, "two_leader_rounds 3 > handovers 1 × (retry_period 3 + renew_deadline 5 − lease 6)"},
 		{"a round outside the episodes", c, func(s *model.Stats) { s.LeaderlessRounds++ }, "leaderless rounds: the squares of"},
 		{"two-leader rounds in no episode", c, func(s *model.Stats) { s.TwoLeaderEpisodes = model.Episodes{} }, "two-leader rounds: 0 episodes of"},

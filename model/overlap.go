@@ -85,7 +85,7 @@ func (c *Config) Buffers() bool { return c.BatchLen > 1 && c.Overlap.traits().bu
 
 // lives reports whether run r's process lives in the stretch being run.
 func (x *state) lives(r batchRun) bool {
-	return !r.dead && !(x.reach.down[r.node] && (x.fails(r.node, Crashed) || x.fails(r.node, Released)))
+	return !r.dead && !(x.reach.down[r.node] && x.fails(r.node, Stops))
 }
 
 // runningEnd is the last round of the runs that still run in round t, or 0

@@ -279,6 +279,13 @@ func (c *Config) values() [NumParams]int {
 	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay}
 }
 
+// toggles returns the Scenario's toggles that are set, each as the bit
+// 1<<p of its Param p: a run reads the table of failure kinds again only
+// when they change (Runner.run).
+func (s *Scenario) toggles() uint64 {
+	return uint64(b2i(s.Pause))<<Pause | uint64(b2i(s.Crash))<<Crash | uint64(b2i(s.Release))<<Release | uint64(b2i(s.Partition))<<Partition | uint64(b2i(s.BlackHole))<<BlackHole
+}
+
 // Set sets parameter p to v; toggles take 0 or 1. It does not validate.
 func (c *Config) Set(p Param, v int) {
 	switch p {

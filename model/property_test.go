@@ -8,7 +8,7 @@ import (
 )
 
 // drawConfig draws a valid configuration, often small, sometimes with a
-// long horizon or many nodes.
+// long horizon or many nodes, a third of them under a service protocol.
 func drawConfig(t *rapid.T) model.Config {
 	nodes := rapid.OneOf(rapid.IntRange(1, 8), rapid.IntRange(9, 2000)).Draw(t, "nodes")
 	lease := rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "lease")
@@ -17,6 +17,15 @@ func drawConfig(t *rapid.T) model.Config {
 	if lo := 6*retry/5 + 1; lo < lease && rapid.Bool().Draw(t, "client-go") { // lease > deadline > 1.2 × retry
 		deadline = rapid.IntRange(lo, lease-1).Draw(t, "renew_deadline")
 		renewal = rapid.OneOf(rapid.Just(0), rapid.Just(renewal)).Draw(t, "renewal 0")
+	}
+	protocol, lockDelay := model.ProtocolClientGo, 0
+	if lease > 1 && rapid.IntRange(0, 2).Draw(t, "service") == 0 { // a service protocol: client-go's deadline, re-read and jitter are 0
+		protocol = model.LockProtocol(rapid.IntRange(1, model.NumProtocols-1).Draw(t, "protocol"))
+		retry = min(retry, lease-1)
+		deadline, renewal = 0, 0
+		if protocol == model.ProtocolConsul {
+			lockDelay = rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 20)).Draw(t, "lock_delay")
+		}
 	}
 	period := rapid.OneOf(rapid.IntRange(1, 12), rapid.IntRange(13, 1000)).Draw(t, "period")
 	persistent := rapid.Bool().Draw(t, "persistent_trigger")
@@ -37,7 +46,9 @@ func drawConfig(t *rapid.T) model.Config {
 			PersistentTrigger: persistent,
 			Overlap:           rapid.SampledFrom(policies).Draw(t, "overlap"),
 			Quorum:            rapid.Bool().Draw(t, "quorum"),
-			Jitter:            rapid.Bool().Draw(t, "jitter"),
+			Jitter:            protocol == model.ProtocolClientGo && rapid.Bool().Draw(t, "jitter"),
+			Protocol:          protocol,
+			LockDelay:         lockDelay,
 			CatchUpWindow:     rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 30)).Draw(t, "catch_up_window"),
 			CatchUpOnce:       rapid.Bool().Draw(t, "catch_up_once"),
 			IdempotencyKey:    rapid.Bool().Draw(t, "idempotency_key"),

@@ -76,3 +76,167 @@ func lockProtocolNames() []string {
 
 // traits returns p's row of protocolTable.
 func (p LockProtocol) traits() protocolTraits { return protocolTable()[p] }
+
+// loseLocks is the give-up of docs/model.md's lock protocols in round t,
+// before step 1, under a service protocol: the record's leader by its
+// row's rule or as it reaches the service (or wakes) at or after its
+// lease's end, a node that crashes or stops as it goes down (after a timer
+// due in that round, as client-go's deadline comes first), and a stale
+// believer by the rule or as it reaches the service or wakes. A frozen
+// node's timers stand still.
+func (x *state) loseLocks(t int) {
+	if !x.gaveUp && x.losesLock(t) {
+		x.giveUp(t)
+	}
+	if x.reach.may&Stops != 0 {
+		x.crash(t)
+	}
+	kept := x.believers[:0]
+	for _, b := range x.believers {
+		if !x.staleGivesUp(&b, t) {
+			kept = append(kept, b)
+		} else if x.c.BatchLen > 1 {
+			x.stopRuns(b.node, -1)
+		}
+	}
+	x.believers = kept
+}
+
+// losesLock reports whether the record's leader, believing, gives up in
+// round t: reaching the service at or after its lease's end, or woken
+// then; cut off, by its row's rule, or by its own clock as it stops or a
+// freeze begins. Under curator's rule it records the round it is
+// disconnected in (cut), and, back, that it is connected again.
+func (x *state) losesLock(t int) bool {
+	c, n, r := &x.c, x.leader, x.renewed
+	woke := x.overdue && x.slept // it was frozen at the end of the latest stretch
+	switch {
+	case !x.reach.down[n]: // before its lease's end it renews
+		x.cut = r
+		return t >= r+c.Lease
+	case x.fails(n, Stops):
+		return t >= x.lockDue() || woke && t >= r+c.Lease
+	case x.fails(n, Freezes):
+		return !woke && t >= x.lockDue()
+	case woke && t >= r+c.Lease:
+		return true
+	}
+	lock := c.Protocol.traits()
+	if lock.giveUp == giveUpAtDisconnect && x.cut <= r && x.disconnects(n, r, t) {
+		x.cut = t
+		if !lock.afterLost {
+			return true
+		}
+	}
+	return lock.giveUp == giveUpAtFailedCall && !x.fails(n, Hangs) || t >= x.lockDue()
+}
+
+// staleGivesUp reports whether the stale believer b gives up in round t:
+// as it reaches the service or wakes (its lock was taken over, so its
+// lease has ended), when its own clock's rule fires (b.giveUp), or, cut
+// off, by its row's rule; under curator-session's it records, as it is
+// disconnected, the round its LOST comes. One that stops is dropped by
+// crash.
+func (x *state) staleGivesUp(b *believer, t int) bool {
+	n := b.node
+	switch {
+	case !x.reach.down[n] || x.fails(n, Stops):
+		return true
+	case x.fails(n, Freezes):
+		return false
+	case t >= b.giveUp:
+		return true
+	}
+	switch lock := x.c.Protocol.traits(); lock.giveUp {
+	case giveUpAtFailedCall:
+		return !x.fails(n, Hangs)
+	case giveUpAtDisconnect:
+		if b.giveUp == Never && x.disconnects(n, b.renewed, t) {
+			if !lock.afterLost {
+				return true
+			}
+			b.giveUp = t + x.leaseOf(n)
+		}
+	}
+	return false
+}
+
+// lockDue is the round in which the record's leader, cut off, gives up by
+// its own clock under a service protocol: a lease after its last renewal
+// (etcd), or a lease after it was disconnected (curator-session, once it
+// was); Never if no such timer runs.
+func (x *state) lockDue() int {
+	switch lock := x.c.Protocol.traits(); {
+	case lock.giveUp == giveUpAtLease:
+		return x.renewed + x.leaseOf(x.leader)
+	case lock.afterLost && x.cut > x.renewed:
+		return x.cut + x.leaseOf(x.leader)
+	}
+	return Never
+}
+
+// disconnects reports whether node, down in round t and neither stopped
+// nor frozen, with its last renewal in round r, is disconnected by the
+// ZooKeeper client: at once if its calls fail at once, else once its
+// read timeout, ⌈2·lease/3⌉ on its own clock, has passed.
+func (x *state) disconnects(node, r, t int) bool {
+	return !x.fails(node, Hangs) || t >= r+x.inRounds((2*x.c.Lease+2)/3, node)
+}
+
+// lockFree is the round in which the service frees the lock after an
+// expiry: a lease after the last renewal, on its own clock, and the
+// lock-delay (0 but under consul).
+func (x *state) lockFree() int { return x.renewed + x.c.Lease + x.c.LockDelay }
+
+// lockTaker returns, under a service protocol, the node that takes the
+// lock in round t, or -1: once the service has freed it (at lockFree, or
+// as its holder stopped cleanly), the lowest-numbered reachable node, the
+// old holder too once it gave up.
+func (x *state) lockTaker(t int) int {
+	if !x.released && t < x.lockFree() {
+		return -1
+	}
+	except := x.leader
+	if x.gaveUp {
+		except = -1
+	}
+	return x.reach.lowestReachableExcept(except)
+}
+
+// lockTimers ends a stretch from round t under a service protocol before
+// the next round in which a believer cut off gives up or is disconnected
+// by its own clock, and returns its new last round. It notes what the
+// next stretch needs: whether the leader is down, believing (overdue:
+// back, it renews at once), and frozen (slept: it wakes then); a frozen
+// stale believer gives up in the first round it is not frozen.
+func (x *state) lockTimers(t, last int) int {
+	l := x.leader
+	x.overdue = x.reach.down[l] && !x.gaveUp
+	x.slept = x.overdue && x.fails(l, Freezes)
+	if x.overdue && !x.slept {
+		last = x.lockCut(l, x.renewed, x.lockDue(), t, last)
+	}
+	for i := range x.believers {
+		b := &x.believers[i]
+		if x.fails(b.node, Freezes) { // stale believers are down: those that reach the service gave up
+			b.giveUp = min(b.giveUp, t)
+		} else {
+			last = x.lockCut(b.node, b.renewed, b.giveUp, t, last)
+		}
+	}
+	return last
+}
+
+// lockCut is last, or the round before node, cut off and not frozen from
+// round t with its last renewal in round r and its own clock's give-up
+// in round due, gives up or, hanging under curator's rule, is
+// disconnected, if that is sooner.
+func (x *state) lockCut(node, r, due, t, last int) int {
+	if x.c.Protocol.traits().giveUp == giveUpAtDisconnect && due == Never && x.fails(node, Hangs) {
+		due = r + x.inRounds((2*x.c.Lease+2)/3, node)
+	}
+	if due > t {
+		last = min(last, due-1)
+	}
+	return last
+}

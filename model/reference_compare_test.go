@@ -142,6 +142,42 @@ func TestReferenceElection(t *testing.T) {
 	t.Logf("%d configurations", n)
 }
 
+// refServiceKinds are the failure kinds of TestReferenceProtocols, as
+// toggles: every kind of refKinds and calls that hang while the store is
+// reached (black holes with partition).
+var refServiceKinds = append(refKinds[:len(refKinds):len(refKinds)], func(c *model.Config) { c.Partition, c.BlackHole = true, true })
+
+// TestReferenceProtocols compares the Runner with the reference under
+// the lock services (etcd, Consul, Curator and its session policy) over a
+// small grid of who leads: node counts, leases just above and well above
+// the retry period, Consul's lock-delay, outages of zones of the leader
+// or of standbys, every kind of failure as toggles, clock drift, quorum,
+// fencing and the persistent trigger, with instant batches.
+func TestReferenceProtocols(t *testing.T) {
+	var r model.Runner
+	protocols := []model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession}
+	timings := [][2]int{{2, 1}, {3, 2}, {4, 3}, {5, 1}, {7, 2}, {10, 3}} // lease, retry period
+	nodes, delays, outages, starts, drifts := []int{1, 2, 3}, []int{0, 1, 3}, []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
+	n, bad := 0, 0
+	grid([]int{len(protocols), 3, len(timings), 3, 4, 3, 2, 2, len(refServiceKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) {
+		c := model.Config{
+			Policy: model.Policy{Nodes: nodes[ix[1]], Lease: timings[ix[2]][0], RetryPeriod: timings[ix[2]][1], Protocol: protocols[ix[0]], LockDelay: delays[ix[3]],
+				Period: 2, BatchLen: 1, Fencing: ix[10] == 1, Quorum: ix[11] == 1, PersistentTrigger: ix[12] == 1},
+			Scenario: model.Scenario{Outage: outages[ix[4]], Start: starts[ix[5]], Rounds: 30, Down: 1 + ix[6], DownFrom: ix[7], Drift: drifts[ix[9]]},
+		}
+		refServiceKinds[ix[8]](&c)
+		if c.Validate() != nil || bad > 10 {
+			return
+		}
+		if d := refCompare(&r, c, c.Schedule(), refWindows(c)); d != "" {
+			t.Error(d)
+			bad++
+		}
+		n++
+	})
+	t.Logf("%d configurations", n)
+}
+
 // refSchedule is one failure scenario of TestReferenceTriggers: the
 // group outage (ws nil) with a kind as toggles, or windows, each of its
 // own kind.
@@ -182,18 +218,27 @@ func refSchedules() []refSchedule {
 // small grid of what becomes of the batch: periods, batch lengths, the
 // persistent trigger, catch-up windows, one run for the queued slots,
 // idempotency keys, every overlap policy and fencing, under the
-// publication's timing and client-go's, crossed with refSchedules.
+// publication's timing, client-go's and each lock service's, crossed with
+// refSchedules.
 func TestReferenceTriggers(t *testing.T) {
 	var r model.Runner
 	timings := []func(*model.Config){
 		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 3, 3, 1, 0 },
 		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 6, 0, 2, 3 },
 		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 2, 1, 1, 0 },
+		func(c *model.Config) { c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolEtcd, 3, 0, 1 },
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.Renewal, c.RetryPeriod, c.LockDelay = model.ProtocolConsul, 4, 0, 2, 2
+		},
+		func(c *model.Config) { c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolCurator, 6, 0, 2 },
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolCuratorSession, 5, 0, 3
+		},
 	}
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
 	n, bad := 0, 0
-	grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, soak.Every(17, 211), func(ix []int) {
+	grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, soak.Every(41, 509), func(ix []int) {
 		c := model.Config{
 			Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
 				CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1},
@@ -222,12 +267,26 @@ func TestReferenceTriggers(t *testing.T) {
 
 // drawRefConfig draws a configuration as drawConfig does, without jitter
 // and with at most 3,000 rounds and 40 nodes, so that the reference stays
-// quick.
+// quick, under drawConfig's protocol or, half the time, a lock service's:
+// then without a renew deadline or re-reads, with a lease longer than the
+// retry period (often just so) and, under Consul, a lock-delay now and
+// then.
 func drawRefConfig(t *rapid.T) model.Config {
 	c := drawConfig(t)
 	c.Jitter = false
 	c.Rounds, c.Nodes = min(c.Rounds, 3000), min(c.Nodes, 40)
 	c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
+	if rapid.Bool().Draw(t, "lock service") {
+		c.Protocol = rapid.SampledFrom([]model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession}).Draw(t, "protocol")
+		c.Renewal, c.RenewDeadline = 0, 0
+		if c.Lease <= c.RetryPeriod {
+			c.Lease = c.RetryPeriod + rapid.OneOf(rapid.Just(1), rapid.IntRange(1, 3*c.RetryPeriod)).Draw(t, "lease past the retry period")
+		}
+		c.LockDelay = 0
+		if c.Protocol == model.ProtocolConsul {
+			c.LockDelay = rapid.OneOf(rapid.Just(0), rapid.IntRange(1, 5), rapid.IntRange(6, 200)).Draw(t, "lock_delay")
+		}
+	}
 	return c
 }
 
@@ -306,15 +365,25 @@ func TestReferenceTurns(t *testing.T) {
 	var r model.Runner
 	timings := [][4]int{ // lease, renew deadline, retry period, renewal
 		{6, 5, 1, 0}, {7, 6, 2, 0}, {4, 3, 1, 2}, {9, 5, 3, 0}, {10, 8, 2, 3},
+		{4, 0, 1, 0}, {5, 0, 2, 0}, {3, 0, 2, 0}, {6, 0, 1, 0}, // under each lock service
 	}
+	protocols := []model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession}
 	kinds := []model.Kind{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.AsConfigured}
 	lengths, starts := []int{1, 2, 3, 4}, []int{1, 3}
 	n, bad := 0, 0
-	grid([]int{len(timings), 2, len(starts), len(kinds), len(lengths), len(kinds), len(lengths), len(kinds) + 1, len(lengths), 2}, soak.Every(11, 101), func(ix []int) {
+	grid([]int{len(timings), 2, len(starts), len(kinds), len(lengths), len(kinds), len(lengths), len(kinds) + 1, len(lengths), 2, 3}, soak.Every(19, 173), func(ix []int) {
 		tm := timings[ix[0]]
 		c := model.Config{
 			Policy:   model.Policy{Nodes: 1 + ix[1], Lease: tm[0], RenewDeadline: tm[1], RetryPeriod: tm[2], Renewal: tm[3], Period: 2, BatchLen: 1},
 			Scenario: model.Scenario{Rounds: 30, Start: 1, Outage: 1, Down: 1, BlackHole: ix[9] == 1},
+		}
+		if p := ix[0] - 5; p >= 0 { // a lock service's timing, with a lock-delay of 0, 1 or 3 under Consul
+			c.Protocol, c.LockDelay = protocols[p], []int{0, 1, 3}[ix[10]]
+			if c.Protocol != model.ProtocolConsul && ix[10] > 0 {
+				return
+			}
+		} else if ix[10] > 0 {
+			return
 		}
 		first := starts[ix[2]]
 		ws := model.Windows{{Node: 0, First: first, Last: first + lengths[ix[4]] - 1, Failure: model.Failure{Kind: kinds[ix[3]]}}}

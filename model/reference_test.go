@@ -19,7 +19,9 @@ import (
 // deadlines (the deadline race included) and renewal 0, the persistent
 // trigger, the catch-up window, one run for the queued slots, the
 // idempotency key, batches that take time and every overlap policy,
-// under any schedule given as windows. docs/model.md gives jitter's
+// under any schedule given as windows, and every lock protocol (etcd,
+// Consul with its lock-delay, Curator and its session policy beside
+// client-go's). docs/model.md gives jitter's
 // distribution, not the order of its draws from the seed, so the
 // reference cannot repeat a jittered run (refCovers).
 
@@ -107,6 +109,7 @@ type refNode struct {
 	token    int // the fencing token it took over with, while it believes
 	renewed  int // its own last renewal
 	wokeBy   int // a believer woken from a pause gives up in this round; 0: as its renewal says
+	lost     int // under curator-session, the round it was disconnected, since when it has not been back (it gives up a lease later); 0: connected
 }
 
 // ceilScaled is ⌈x·1000/(1000+drift)⌉: x rounds of a clock that runs
@@ -121,6 +124,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 	var st model.Stats
 	var leaderless, twoLeader refEpisodes
 	n := c.Nodes
+	service := c.Protocol != model.ProtocolClientGo // the lock service ends the lease and waiters watch
 	drifts := func(i int) bool { return c.Drift != 0 && i >= c.DownFrom && i < c.DownFrom+c.Down }
 	leaseOf := func(i int) int { // rounds after the last renewal at which node i finds the lease run out
 		if drifts(i) {
@@ -206,6 +210,10 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			}
 		}
 
+		if service {
+			serviceGiveUp(c, t, nodes, leader, renewed, down, kind, frozeBefore, scaled, kill)
+		}
+
 		// Failures that begin and pauses that end.
 		for i := range n {
 			if down[i] && (!wasDown[i] || kind[i] != wasKind[i]) {
@@ -248,7 +256,13 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		// deadline, rounded up, a slow API answering as soon as the leader
 		// is back. The next attempt starts a retry period after the last
 		// began, or when it ends if later.
-		if leader >= 0 && nodes[leader].believes && !frozen(leader) {
+		if service {
+			// Every round at least a retry period after the last renewal,
+			// while it is up: at once when it is back.
+			if leader >= 0 && nodes[leader].believes && !down[leader] && t-renewed >= c.RetryPeriod {
+				renew(t)
+			}
+		} else if leader >= 0 && nodes[leader].believes && !frozen(leader) {
 			l := leader
 			for !inFlight && callAt < t { // attempts while frozen, without a deadline, are not made
 				attemptAt += c.RetryPeriod
@@ -289,8 +303,25 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			}
 		}
 
-		// 2. Handover, in a retry round.
-		if t%c.RetryPeriod == 0 && (!c.Quorum || 2*up > n) {
+		// 2. Handover: under a lock service in every round from the one it
+		// frees the lock (a lease after the last renewal, plus Consul's
+		// lock-delay, or at a release); under client-go in a retry round.
+		if service {
+			if (leader < 0 || t >= renewed+c.Lease+c.LockDelay) && (!c.Quorum || 2*up > n) {
+				for i := range n {
+					if down[i] || (i == leader && nodes[i].believes) {
+						continue
+					}
+					st.Handovers++
+					st.HandoverRounds += t - renewed
+					token++
+					leader = i
+					nodes[i] = refNode{believes: true, token: token}
+					renew(t)
+					break
+				}
+			}
+		} else if t%c.RetryPeriod == 0 && (!c.Quorum || 2*up > n) {
 			for i := range n {
 				if down[i] || (i == leader && nodes[i].believes) {
 					continue
@@ -515,4 +546,50 @@ func (e *refEpisodes) episodes() model.Episodes {
 		ep.ExtraSq += (l - 1) * (l - 1)
 	}
 	return ep
+}
+
+// serviceGiveUp is the give-up step of round t under a lock service
+// (docs/model.md, Lock protocols), before step 1 and before the failures
+// that begin in round t: every believer that gives up by its protocol's
+// rule stops believing and its runs write no more, as at client-go's
+// renew deadline (kill). leader and renewed are the record's; scaled(i,
+// x) is x rounds of node i's clock.
+func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, down []bool, kind []refKind, frozeBefore []bool, scaled func(i, x int) int, kill func(i int)) {
+	for i := range nodes {
+		nd := &nodes[i]
+		if !nd.believes {
+			continue
+		}
+		frozen := down[i] && kind[i] == refPause
+		woke := frozeBefore[i] && !frozen
+		stands := frozeBefore[i] && frozen // a frozen node's timers stand still
+		failsAtOnce := down[i] && (kind[i] == refIsolate || kind[i] == refPartition)
+		hangs := down[i] && (kind[i] == refBlackHole || kind[i] == refSlow || kind[i] == refPartitionBlackHole)
+		if !down[i] {
+			nd.lost = 0 // back: connected again
+		}
+		// Reaching the service (or waking) at or after its lease's end,
+		// or, stale, at all.
+		giveUp := (!down[i] || woke) && (i != leader || t >= renewed+c.Lease)
+		switch c.Protocol {
+		case model.ProtocolEtcd:
+			giveUp = giveUp || !stands && t >= nd.renewed+scaled(i, c.Lease)
+		case model.ProtocolConsul:
+			giveUp = giveUp || failsAtOnce
+		case model.ProtocolCurator, model.ProtocolCuratorSession:
+			disconnected := failsAtOnce || hangs && t >= nd.renewed+scaled(i, (2*c.Lease+2)/3)
+			if c.Protocol == model.ProtocolCurator {
+				giveUp = giveUp || disconnected
+				break
+			}
+			if disconnected && nd.lost == 0 {
+				nd.lost = t
+			}
+			giveUp = giveUp || nd.lost > 0 && !stands && t >= nd.lost+scaled(i, c.Lease)
+		}
+		if giveUp {
+			nd.believes, nd.lost = false, 0
+			kill(i)
+		}
+	}
 }

@@ -6,12 +6,15 @@ import (
 )
 
 // believer is a node that believes it leads but is no longer the record's
-// leader, with the fencing token it was handed when it took over and the
+// leader, with the fencing token it was handed when it took over, the
 // round in which its renew deadline makes it give up (never without a
-// renew deadline). The record's leader holds the current token and
-// believes unless it has given up, so it is not listed.
+// renew deadline; under a service protocol, the round its own clock's
+// rule makes it, the first it is not frozen from then on) and the round
+// of its last renewal, from which a service protocol's rule counts. The
+// record's leader holds the current token and believes unless it has
+// given up, so it is not listed.
 type believer struct {
-	node, token, giveUp int
+	node, token, giveUp, renewed int
 }
 
 // Runner runs configurations of the round model. It keeps its scratch space
@@ -22,6 +25,9 @@ type Runner struct {
 	state
 	outage GroupOutage // the publication's schedule, kept here so it needs no allocation
 	index  windowIndex // a long Windows schedule, sorted, kept here for the same reason
+
+	kinds      kindsRead // the table of kinds, as the engine reads it, once kindsKnown
+	kindsKnown bool
 
 	// JitterSeed seeds the followers' jitter of a configuration with
 	// Jitter. Every run starts from it afresh, so a run repeats.
@@ -48,6 +54,9 @@ type state struct {
 	inFlight, reading      bool // while hung, a call is in flight (it ends in round callAt), and the next call or the one in flight is the attempt's read
 	attemptAt, callAt      int  // while hung, the round the latest attempt began in, and that of its next call or of the end of the one in flight
 	released               bool // with Release, the leader emptied the record as it stopped: the next poll takes over
+	overdue                bool // under a service protocol, the leader was down, believing, at the end of the latest stretch: back, it renews at once if a retry period has passed
+	slept                  bool // while overdue, it was frozen then: it wakes in the next round it is not frozen
+	cut                    int  // under curator's rule, the round the leader was disconnected in, if after its last renewal
 	believers              []believer
 
 	queued       int // batches waiting in the persistent trigger's queue
@@ -127,8 +136,13 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x, c := &r.state, &r.c
 	x.begin()
-	x.watching, x.hung, x.frozen, x.released = false, false, false, false // apart from begin, which must stay small enough to inline
-	x.reach.failure = x.reach.failure[:0]                                 // no node has a kind of its own until a schedule gives it one
+	x.watching, x.hung, x.frozen, x.released, x.overdue, x.cut = false, false, false, false, false, 0 // apart from begin, which must stay small enough to inline
+	// What each kind of failure does in this run, from the table of kinds
+	// read once: no node has a kind of its own until a schedule gives it one.
+	if !r.kindsKnown {
+		r.kinds, r.kindsKnown = readKinds(), true
+	}
+	x.reach.failAs(&r.kinds, c.toggles())
 	x.groups, x.runs = x.groups[:0], x.runs[:0]
 	if c.Jitter {
 		x.seed(r.JitterSeed)
@@ -214,7 +228,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// followers no longer watch the record (they do until it renews). The
 	// leader renews a retry period after each renewal and starts every
 	// batch; nothing else happens, whatever the other nodes do.
-	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.watching && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
+	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.overdue && !x.watching && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
 		(c.Overlap == OverlapAllow || len(x.groups) == 0) {
 		last := min(end, c.Rounds)
 		if ahead != nil && len(x.groups) == 0 {
@@ -234,7 +248,9 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		return
 	}
 
-	if c.RenewDeadline > 0 || c.Crash || c.Release || len(x.reach.failure) > 0 {
+	if c.Protocol != ProtocolClientGo {
+		x.loseLocks(t)
+	} else if c.RenewDeadline > 0 || x.reach.may&Stops != 0 {
 		x.expireAndCrash(t)
 	}
 
@@ -246,12 +262,12 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// unless it is racing: back too late to renew before a follower may
 	// take over, it makes no call until then, and the followers poll on.
 	renewing := !down[x.leader] && !x.gaveUp
-	if c.RenewDeadline > 0 && !x.gaveUp && !(down[x.leader] && x.fails(x.leader, Paused)) {
+	if c.RenewDeadline > 0 && !x.gaveUp && !(down[x.leader] && x.fails(x.leader, Freezes)) {
 		switch {
 		case x.frozen && x.wokeAt == t: // woken, its renew loop begins a cycle now: call by call if still cut off
 			x.hung = down[x.leader]
 			x.startCalls(t)
-		case down[x.leader] && !x.hung && (x.fails(x.leader, BlackHoled) || x.fails(x.leader, Slowed)):
+		case down[x.leader] && !x.hung && x.fails(x.leader, Hangs):
 			// its calls hang from its first attempt in the outage on; those before failed at once
 			x.hung = true
 			x.startCalls(x.renewed + c.RetryPeriod + roundUp(max(t-x.renewed-c.RetryPeriod, 0), c.RetryPeriod))
@@ -273,6 +289,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		} else if x.watching {
 			x.watch(t) // the followers poll on until it renews; not racing, it renews or gives up before any can take over
 		}
+	case renewing && x.overdue: // back under a service protocol: it renews at once if a retry period has passed
+		if t-x.renewed >= c.RetryPeriod {
+			x.renew(t)
+		}
 	case renewing:
 		if c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0 { // a retry period after its last renewal
 			x.renew(t)
@@ -281,6 +301,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
+	case c.Protocol != ProtocolClientGo: // the service freed the lock: the watch tells at once
+		next = x.lockTaker(t)
 	default:
 		next = x.takerOver(t)
 	}
@@ -290,7 +312,11 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		if x.gaveUp {
 			x.believers = dropBelief(x.believers, next)
 		} else {
-			x.believers = handOver(x.believers, x.leader, x.token, x.giveUpRound(), next)
+			old := believer{node: x.leader, token: x.token, giveUp: x.giveUpRound(), renewed: x.renewed}
+			if c.Protocol != ProtocolClientGo {
+				old.giveUp = x.lockDue()
+			}
+			x.believers = handOver(x.believers, old, next)
 		}
 		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released = next, t, false, false, false, false, false
 		x.token++
@@ -305,10 +331,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// re-read; in a partition the others cannot read it.
 	stale, readers := 0, 0
 	for _, b := range x.believers {
-		stale += b2i(!down[b.node] || x.fails(b.node, Partitioned))
+		stale += b2i(!down[b.node] || x.fails(b.node, ReachesStore))
 		readers += b2i(!down[b.node])
 	}
-	working := renewing || x.fails(x.leader, Partitioned) && !x.gaveUp // the leader, reaching the store
+	working := renewing || x.fails(x.leader, ReachesStore) && !x.gaveUp // the leader, reaching the store
 	active, accepted := b2i(working)+stale, b2i(working)
 	if !c.Fencing {
 		accepted += stale
@@ -335,6 +361,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
+	case c.Protocol != ProtocolClientGo: // the service frees the lock; freed and not taken, only a change of reachability can let someone
+		if free := x.lockFree(); !x.released && free > t {
+			last = min(last, free-1)
+		}
 	default:
 		// The next retry round in which the lease has expired; if that is
 		// this one and nobody took over, only a change of reachability
@@ -358,14 +388,16 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	}
 	if c.RenewDeadline > 0 { // a frozen believer's deadline cannot fire
-		if !x.gaveUp && (!renewing || racing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Paused)) {
+		if !x.gaveUp && (!renewing || racing || x.deadlineFirst(t)) && !(down[x.leader] && x.fails(x.leader, Freezes)) {
 			last = min(last, x.giveUpRound()-1)
 		}
 		for _, b := range x.believers {
-			if !(down[b.node] && x.fails(b.node, Paused)) {
+			if !(down[b.node] && x.fails(b.node, Freezes)) {
 				last = min(last, b.giveUp-1)
 			}
 		}
+	} else if c.Protocol != ProtocolClientGo {
+		last = x.lockTimers(t, last)
 	}
 	if c.Overlap != OverlapAllow && c.BatchLen > 1 {
 		last = x.overlapCut(t, last, accepted > 0)
@@ -377,10 +409,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	}
 	n := last - t + 1
-	if x.hung && down[x.leader] && !x.gaveUp && !x.fails(x.leader, Paused) {
+	if x.hung && down[x.leader] && !x.gaveUp && !x.fails(x.leader, Freezes) {
 		x.callsThrough(last)
 	}
-	if (c.Pause || len(x.reach.failure) > 0) && c.RenewDeadline > 0 { // the frozen wake no earlier than round last+1
+	if x.reach.may&Freezes != 0 && c.RenewDeadline > 0 { // the frozen wake no earlier than round last+1
 		x.wakeFrozen(last + 1)
 	}
 	if active > 1 {
@@ -414,7 +446,7 @@ func (x *state) expireAndCrash(t int) {
 	if x.c.RenewDeadline > 0 {
 		x.expireBeliefs(t)
 	}
-	if x.c.Crash || x.c.Release || len(x.reach.failure) > 0 {
+	if x.reach.may&Stops != 0 {
 		x.crash(t)
 	}
 }
@@ -537,40 +569,20 @@ func (x *state) leaseRunOut(t int) int {
 // another node now holds, tries in vain and gives up its renew deadline
 // after waking, acting on its belief until then.
 func (x *state) wakeFrozen(w int) {
-	if x.reach.down[x.leader] && !x.gaveUp && x.fails(x.leader, Paused) {
+	if x.reach.down[x.leader] && !x.gaveUp && x.fails(x.leader, Freezes) {
 		x.frozen, x.wokeAt = true, w
 	}
 	for i := range x.believers {
-		if n := x.believers[i].node; x.reach.down[n] && x.fails(n, Paused) {
+		if n := x.believers[i].node; x.reach.down[n] && x.fails(n, Freezes) {
 			x.believers[i].giveUp = w + x.inRounds(x.c.RenewDeadline, n)
 		}
 	}
 }
 
-// fails reports whether node, when down, fails as f: by a kind of its
-// own (Reachability.Fail), or, without one, by the configuration's
-// toggles, of which a crash or stop wins over a pause, and a pause over a
-// partition (a frozen node works nowhere). Isolated, BlackHoled and
-// Slowed nodes are not Partitioned; BlackHoled and Slowed are the kinds
-// whose calls hang, Slowed a kind of its own only.
-func (x *state) fails(node int, f Kind) bool {
-	s := &x.c.Scenario // the kinds that windows without their own fail as
-	switch own := x.reach.failureOf(node); {
-	case own != AsConfigured:
-		return own == f
-	case f == Crashed:
-		return s.Crash
-	case f == Released:
-		return s.Release
-	case f == Paused:
-		return s.Pause
-	case f == Partitioned:
-		return s.Partition && !s.Pause
-	case f == BlackHoled:
-		return s.BlackHole
-	}
-	return false
-}
+// fails reports whether node, when down, does d: what its kind of its
+// own does (Reachability.Fail), or, without one, what the configuration's
+// toggles say together (Config.DoesAs).
+func (x *state) fails(node int, d Does) bool { return x.reach.doesOf(node)&d != 0 }
 
 // deadlineFirst reports whether the leader, believing and reachable from
 // round t, meets its renew deadline before its next retry round: it came
@@ -686,8 +698,8 @@ func (x *state) startCalls(a int) {
 // deadline.
 func (x *state) callsThrough(last int) {
 	c := &x.c
-	hangs := x.fails(x.leader, BlackHoled) || x.fails(x.leader, Slowed)
-	slow := x.fails(x.leader, Slowed)
+	hangs := x.fails(x.leader, Hangs)
+	slow := x.fails(x.leader, HangsUntilAnswered)
 	end := min(last, x.giveUpRound()-1)
 	for x.callAt <= end {
 		switch now := x.callAt; {
@@ -769,13 +781,13 @@ func (x *state) watch(t int) int {
 			asked, reachable := tau, round < t || !x.reach.down[j]
 			if p.hung { // the end of a call to a slow API: answered now, or timed out
 				p.hung, asked = false, p.sent
-			} else if !reachable && hang > 0 && !x.fails(j, Paused) {
+			} else if !reachable && hang > 0 && !x.fails(j, Freezes) {
 				switch { // the poll hangs
-				case x.fails(j, Slowed):
+				case x.fails(j, HangsUntilAnswered):
 					p.hung, p.sent = true, tau
 					p.at(tau + hang)
 					continue
-				case x.fails(j, BlackHoled):
+				case x.fails(j, Hangs):
 					tau += hang
 				}
 			}
@@ -834,10 +846,10 @@ func (x *state) giveUp(t int) {
 // runs out, and its restarted process polls like any follower; one that
 // stopped cleanly emptied the record first, so the next poll takes over.
 func (x *state) crash(t int) {
-	stops := func(n int) bool { return x.reach.down[n] && (x.fails(n, Crashed) || x.fails(n, Released)) }
+	stops := func(n int) bool { return x.reach.down[n] && x.fails(n, Stops) }
 	if stops(x.leader) && !x.gaveUp {
 		x.giveUp(t)
-		x.released = x.fails(x.leader, Released)
+		x.released = x.fails(x.leader, Releases)
 	}
 	kept := x.believers[:0]
 	for _, b := range x.believers {
@@ -927,11 +939,10 @@ func stepsThrough(next, last, step int) (n, after int) {
 	return n, next + n*step
 }
 
-// handOver updates the stale believers when next takes over from leader,
-// which held token, still believes and gives up in round giveUp: the old
-// leader becomes stale and next, if it was a stale believer, now leads.
-func handOver(bel []believer, leader, token, giveUp, next int) []believer {
-	old := believer{node: leader, token: token, giveUp: giveUp}
+// handOver updates the stale believers when next takes over from the
+// record's leader, old, which still believes: the old leader becomes
+// stale and next, if it was a stale believer, now leads.
+func handOver(bel []believer, old believer, next int) []believer {
 	for i := range bel {
 		if bel[i].node == next {
 			bel[i] = old

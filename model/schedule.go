@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,12 +19,16 @@ type Reachability struct {
 	down  []bool
 	count int // reachable nodes
 
-	// How each down node fails, where a schedule says (Fail): in a
-	// replayed incident each node may fail its own way. Empty until then;
-	// a node without one fails as the configuration's kinds say. Only the
-	// kind: no kind's behaviour reads a parameter yet, and the first that
-	// does keeps it beside its kind here.
-	failure []Kind
+	// What a down node does: kinds, by kind, in this run (failAs, the
+	// toggles deciding AsConfigured's); does, by node, once a schedule gave
+	// some node a kind of its own (Fail), as in a replayed incident each
+	// node may fail its own way: empty until then, every node doing as
+	// AsConfigured. Only what its kind does: no kind's behaviour reads a
+	// parameter yet, and the first that does keeps it beside the node's
+	// behaviours here.
+	kinds [numKinds]Does
+	does  []Does
+	may   Does // every behaviour a node down in this run may have: AsConfigured's and those Fail gave
 }
 
 // Kind is how a node that is down fails: as the configuration's kinds
@@ -171,15 +176,42 @@ func ParseFailure(text string) (Failure, error) {
 // of its own does as its row says; AsConfigured does what every kind
 // whose toggle c sets does, except that a frozen node reaches no store.
 func (c *Config) DoesAs(f Kind) Does {
-	t := kindTable()
+	k := readKinds()
 	if f != AsConfigured {
-		return t[f].Does
+		return k.does[f]
 	}
-	var d Does
-	for _, b := range t {
-		if b.Toggle != Param(NumParams) && c.Get(b.Toggle) != 0 {
-			d |= b.Does
+	return k.asConfigured(c.toggles())
+}
+
+// kindsRead is what the engine reads of the table of kinds, once a Runner
+// (a reading costs a third of a run of the publication's defaults): what
+// each kind does, and what each Scenario toggle makes a node without a
+// kind of its own do.
+type kindsRead struct {
+	does   [numKinds]Does  // by Kind; AsConfigured's none, as the toggles say it
+	toggle [NumParams]Does // by the Param of a kind's toggle
+}
+
+// readKinds reads the table of kinds.
+func readKinds() kindsRead {
+	var k kindsRead
+	for _, b := range kindTable() {
+		k.does[b.Kind] = b.Does
+		if b.Toggle != Param(NumParams) {
+			k.toggle[b.Toggle] = b.Does
 		}
+	}
+	return k
+}
+
+// asConfigured is what a node without a kind of its own does under the
+// Scenario toggles set in toggles (Scenario.toggles): what their kinds
+// do, except that a frozen node reaches no store. A step per toggle set,
+// none for the publication's run.
+func (k *kindsRead) asConfigured(toggles uint64) Does {
+	var d Does
+	for ; toggles != 0; toggles &= toggles - 1 {
+		d |= k.toggle[bits.TrailingZeros64(toggles)]
 	}
 	if d&Freezes != 0 { // a frozen node works nowhere
 		d &^= ReachesStore
@@ -198,28 +230,41 @@ func (r *Reachability) reset(nodes int) {
 	r.count = nodes
 }
 
-// Fail marks node down, failing the way f says.
-func (r *Reachability) Fail(node int, f Failure) {
-	r.SetReachable(node, false)
-	if f.Kind == AsConfigured && len(r.failure) == 0 {
-		return
-	}
-	if len(r.failure) < len(r.down) { // the run's first node of its own kind
-		if cap(r.failure) < len(r.down) {
-			r.failure = make([]Kind, len(r.down))
-		}
-		r.failure = r.failure[:len(r.down)]
-		clear(r.failure)
-	}
-	r.failure[node] = f.Kind
+// failAs readies r for a run under the Scenario toggles set in toggles
+// (Scenario.toggles): each kind does as k says, AsConfigured as the
+// toggles say, and no node has a kind of its own yet.
+func (r *Reachability) failAs(k *kindsRead, toggles uint64) {
+	r.kinds = k.does
+	r.kinds[AsConfigured] = k.asConfigured(toggles)
+	r.does, r.may = r.does[:0], r.kinds[AsConfigured]
 }
 
-// failureOf is how a down node fails.
-func (r *Reachability) failureOf(node int) Kind {
-	if len(r.failure) == 0 {
-		return AsConfigured
+// Fail marks node down, failing the way f says: doing what f's kind
+// does in this run.
+func (r *Reachability) Fail(node int, f Failure) {
+	r.SetReachable(node, false)
+	if f.Kind == AsConfigured && len(r.does) == 0 {
+		return
 	}
-	return r.failure[node]
+	if len(r.does) < len(r.down) { // the run's first node of its own kind
+		if cap(r.does) < len(r.down) {
+			r.does = make([]Does, len(r.down))
+		}
+		r.does = r.does[:len(r.down)]
+		for i := range r.does {
+			r.does[i] = r.kinds[AsConfigured]
+		}
+	}
+	r.does[node] = r.kinds[f.Kind]
+	r.may |= r.kinds[f.Kind]
+}
+
+// doesOf is what node does while down: what its kind does in this run.
+func (r *Reachability) doesOf(node int) Does {
+	if len(r.does) == 0 {
+		return r.kinds[AsConfigured]
+	}
+	return r.does[node]
 }
 
 // Nodes is the number of nodes.

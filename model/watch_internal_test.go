@@ -41,6 +41,8 @@ func TestWatchHungPolls(t *testing.T) {
 		var x state
 		x.c = Config{Policy: Policy{Nodes: 2, Lease: 10, RenewDeadline: 6, RetryPeriod: 2, Period: 100, BatchLen: 1, Jitter: true}, Scenario: Scenario{Rounds: 100}}
 		x.reach.reset(2)
+		k := readKinds()
+		x.reach.failAs(&k, x.c.toggles())
 		x.reach.Fail(0, Failure{Kind: Isolated})
 		x.reach.Fail(1, Failure{Kind: tt.kind})
 		x.watching = true

@@ -34,6 +34,28 @@ func CheckGrid() Grid {
 	return g
 }
 
+// ProtocolCheckGrid is the bounded space "leasesim check" enumerates by
+// default beside CheckGrid: CheckGrid's values under each service lock
+// protocol (etcd, consul, curator, curator-session), where they are
+// valid, with a lock-delay of 0 and 2 (consul's alone), client-go's
+// renew deadline, re-read and jitter at 0 as those protocols have them,
+// and no idempotency key, which only the trigger reads, the same code
+// under every protocol, and which CheckGrid covers.
+func ProtocolCheckGrid() Grid {
+	g := CheckGrid()
+	for p, vals := range map[model.Param][]int{
+		model.Protocol:       {int(model.ProtocolEtcd), int(model.ProtocolConsul), int(model.ProtocolCurator), int(model.ProtocolCuratorSession)},
+		model.LockDelay:      {0, 2},
+		model.Renewal:        {0},
+		model.RenewDeadline:  {0},
+		model.Jitter:         {0},
+		model.IdempotencyKey: {0},
+	} {
+		g.Values[p] = ListOf(vals...)
+	}
+	return g
+}
+
 // CheckOptions says how Check shares out a grid, and how much of it it
 // checks.
 type CheckOptions struct {

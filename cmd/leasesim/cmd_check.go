@@ -19,7 +19,7 @@ func (e errViolations) Error() string {
 }
 
 func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
-	g := sweep.CheckGrid()
+	g, protocols := sweep.CheckGrid(), sweep.ProtocolCheckGrid()
 	addGridFlags(fs, &g, model.Params()...)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -40,19 +40,29 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if valid, firstBad := g.Valid(); valid == 0 { // nothing to check; skipped ones are counted in the last line
 			return std.skip("configurations", size, size, firstBad, g.Tick)
 		}
+		grids := []*sweep.Grid{&g}
+		if defaultGrid(fs) { // the service protocols' values beside client-go's
+			protocols.Seed = g.Seed
+			grids = append(grids, &protocols)
+			more, _ := protocols.Size()
+			size += more
+		}
 		progress := func(int) {}
 		if bar := progressBar(std.err, size, "check"); bar != nil {
 			progress = func(n int) { bar.Add(n) }
 			defer bar.Finish()
 		}
-		bad := 0
-		checked, refused, err := sweep.Check(ctx, &g, sweep.CheckOptions{Workers: workers}, func(c model.Config, violation error) error {
-			bad++
-			_, err := fmt.Fprintf(std.out, "violation: %s: %v\n", reproduce(c, g.Tick, g.Seed, *incident.file, *incident.epoch), violation)
-			return err
-		}, progress)
-		if err != nil {
-			return err
+		bad, checked, refused := 0, 0, 0
+		for _, grid := range grids {
+			c, r, err := sweep.Check(ctx, grid, sweep.CheckOptions{Workers: workers}, func(c model.Config, violation error) error {
+				bad++
+				_, err := fmt.Fprintf(std.out, "violation: %s: %v\n", reproduce(c, g.Tick, g.Seed, *incident.file, *incident.epoch), violation)
+				return err
+			}, progress)
+			checked, refused = checked+c, refused+r
+			if err != nil {
+				return err
+			}
 		}
 		if bad > 0 {
 			return errViolations{bad, checked}
@@ -64,6 +74,24 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		_, err = fmt.Fprintf(std.out, "checked %d configurations%s: every invariant holds\n", checked, skipped)
 		return err
 	}
+}
+
+// defaultGrid reports whether check runs its default space: no flag set a
+// parameter's list, a preset, a scheduler, a tick or an incident. Only
+// then does it check sweep.ProtocolCheckGrid beside sweep.CheckGrid; a
+// space given by flags is one grid.
+func defaultGrid(fs *pflag.FlagSet) bool {
+	for _, p := range model.Params() {
+		if fs.Changed(p.Flag()) {
+			return false
+		}
+	}
+	for _, name := range []string{"preset", "scheduler", "tick", "incident"} {
+		if f := fs.Lookup(name); f != nil && f.Changed {
+			return false
+		}
+	}
+	return true
 }
 
 // reproduce writes the command that runs c as check ran it: leasesim run

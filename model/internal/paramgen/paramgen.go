@@ -242,6 +242,16 @@ func Generate() []byte {
 	}
 	p("%s}\n}\n\n", strings.Join(vals, ", "))
 
+	p("// toggles returns the Scenario's toggles that are set, each as the bit\n// 1<<p of its Param p: a run reads the table of failure kinds again only\n// when they change (Runner.run).\n")
+	p("func (s *Scenario) toggles() uint64 {\n\treturn ")
+	var bits []string
+	for _, x := range ps {
+		if x.toggle && x.scenario {
+			bits = append(bits, fmt.Sprintf("uint64(b2i(s.%s))<<%s", x.field, x.field))
+		}
+	}
+	p("%s\n}\n\n", strings.Join(bits, " | "))
+
 	p("// Set sets parameter p to v; toggles take 0 or 1. It does not validate.\n")
 	p("func (c *Config) Set(p Param, v int) {\n\tswitch p {\n")
 	for _, x := range ps {
