@@ -1,6 +1,6 @@
 # leasesim: common tasks. The README's two commands need nothing but Go.
 
-.PHONY: build test validate golden bench ci report check-all soak
+.PHONY: build test validate golden bench pgo ci report check-all soak
 
 build:
 	go build -o bin/leasesim ./cmd/leasesim
@@ -46,6 +46,17 @@ golden:
 # (two such files, one per version, compare them; see the README's figures).
 bench:
 	go test ./... -run '^$$' -bench . -benchmem -count 10 | tee bench.txt
+
+# The profile the command is built with (profile-guided optimization: go
+# build and go run take cmd/leasesim/default.pgo by themselves): the CPU
+# profiles of the benchmarks of the model's runs, the sweep and Monte
+# Carlo, merged. Make it anew after a change to the model's hot paths and
+# commit it with the instructions it saves (README, "Speed").
+pgo:
+	go test ./model -run '^$$' -bench 'RunPublication$$|ChurnEvent' -benchtime 2s -cpuprofile /tmp/leasesim-model.pprof -o /tmp/leasesim-model.test
+	go test ./sweep -run '^$$' -bench 'Sweep700k' -benchtime 3x -cpuprofile /tmp/leasesim-sweep.pprof -o /tmp/leasesim-sweep.test
+	go test ./montecarlo -run '^$$' -bench 'MonteCarlo' -benchtime 3x -cpuprofile /tmp/leasesim-mc.pprof -o /tmp/leasesim-mc.test
+	go tool pprof -proto /tmp/leasesim-model.pprof /tmp/leasesim-sweep.pprof /tmp/leasesim-mc.pprof > cmd/leasesim/default.pgo
 
 # What CI runs on a clean clone.
 ci:

@@ -7,8 +7,8 @@
 //     (or with two leaders) is taken as the chance that the one trigger of
 //     an event falls there.
 //   - Phase: the model itself is asked. The outage is started at every
-//     phase of lcm(period, renewal), each run long enough for the system to
-//     settle (the phases no batch meets stood for by a few: PhaseMethod),
+//     phase of lcm(period, re-read period), each run long enough for the
+//     system to settle (the phases no batch meets stood for by a few: PhaseMethod),
 //     and the batches missed and double-started are averaged; a
 //     batch that takes time counts by its parts, a part missed or written
 //     twice as 1/batch_len of a batch.
@@ -98,7 +98,7 @@ func WindowMethod(c model.Config, seed uint64, incident model.Windows) (WindowSh
 // EventEffect is the phase method's mean effect of one outage event
 // (not an incident file: see package incident).
 type EventEffect struct {
-	Phases  int // lcm(period, renewal): the outage starts tried
+	Phases  int // lcm(period, re-read period): the outage starts tried
 	Horizon int // rounds after the outage's start that each run covers
 
 	Missed           float64
@@ -128,7 +128,7 @@ func (in EventEffect) PerEvent() PerEvent {
 const MaxPhases = 10_000_000
 
 // PhaseMethod averages the incident statistics of c over every phase of
-// the outage: start = period+1+k for k = 0 … lcm(period, renewal)-1. The
+// the outage: start = period+1+k for k = 0 … lcm(period, re-read period)-1. The
 // outage then begins after one trigger has passed normally. c.Start and
 // c.Rounds are not used; each run lasts SettleRounds(c) rounds past its
 // start. With jitter, each phase draws its own from seed (phaseSeed), so
@@ -171,12 +171,12 @@ func phaseSeed(seed uint64, k int) [2]uint64 {
 
 // Phases is the number of phases of an outage the phase method tries: the
 // rounds after which the period, the re-reads and the retry rounds repeat,
-// lcm(period, renewal, retry period), renewal left out when it is 0. A
-// value above MaxPhases means at least that many.
+// lcm(period, re-read period, retry period), the re-read period left out
+// when it is 0. A value above MaxPhases means at least that many.
 func Phases(c model.Config) int {
 	n := c.Period
-	if c.Renewal > 0 {
-		n = lcm(n, c.Renewal) // at most MaxRounds², which fits an int
+	if c.RereadPeriod > 0 {
+		n = lcm(n, c.RereadPeriod) // at most MaxRounds², which fits an int
 	}
 	if n <= MaxPhases {
 		n = lcm(n, c.RetryPeriod)
@@ -189,9 +189,9 @@ func Phases(c model.Config) int {
 func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, incident model.Windows) (EventEffect, error) {
 	phases := Phases(c)
 	if phases > MaxPhases {
-		what := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.Renewal)
-		if c.RetryPeriod > 1 || c.Renewal == 0 {
-			what = fmt.Sprintf("lcm(period %d, renewal %d, retry_period %d)", c.Period, c.Renewal, c.RetryPeriod)
+		what := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.RereadPeriod)
+		if c.RetryPeriod > 1 || c.RereadPeriod == 0 {
+			what = fmt.Sprintf("lcm(period %d, renewal %d, retry_period %d)", c.Period, c.RereadPeriod, c.RetryPeriod)
 		}
 		return EventEffect{}, fmt.Errorf("the phase method would try %s = %d outage starts, more than %d", what, phases, MaxPhases)
 	}
@@ -264,7 +264,7 @@ const MaxQuietSample = 2048
 // may be cut by the run's end. Every near phase is run. In a quiet phase
 // no batch meets the outage: its batch figures are zero, and its election
 // figures (leaderless and two-leader rounds, handovers) follow the retry
-// and re-read rounds alone, which repeat every lcm(renewal, retry
+// and re-read rounds alone, which repeat every lcm(re-read period, retry
 // period) rounds. So without jitter one quiet phase of each residue of
 // that cycle stands for all quiet phases of its residue, and the figures
 // are those of every phase exactly. With jitter every phase draws its own
@@ -281,8 +281,8 @@ func phasePlan(c model.Config, phases, horizon int) iter.Seq2[int, float64] {
 			return triggerIn(c.Period, s-c.BatchLen-reach, s+2*reach) || triggerIn(c.Period, s+horizon-c.BatchLen-reach, s+horizon)
 		}
 		cycle := c.RetryPeriod
-		if c.Renewal > 0 {
-			cycle = lcm(cycle, c.Renewal)
+		if c.RereadPeriod > 0 {
+			cycle = lcm(cycle, c.RereadPeriod)
 		}
 		if c.Drift != 0 || cycle > phases/4 {
 			for k := range phases {
@@ -348,13 +348,13 @@ func triggerIn(period, lo, hi int) bool {
 // to settle: once every node is reachable again, the record's leader renews
 // at its next retry round (so no further handover), queued batches start
 // in the first round, and every stale believer drops out at its next
-// re-read, within renewal rounds. With a renew deadline, a leader that
+// re-read, within a re-read period. With a renew deadline, a leader that
 // gave up leaves the record unrenewed until its lease expires, within a
 // retry period, its deadline and the lease of its last renewal, and a
 // stale believer gives up within as long. One more period covers a clean
 // trigger after that.
 func SettleRounds(c model.Config) int {
-	n := c.Outage + c.Renewal + c.Period + c.RetryPeriod - 1
+	n := c.Outage + c.RereadPeriod + c.Period + c.RetryPeriod - 1
 	if c.RenewDeadline > 0 {
 		n += c.RetryPeriod + c.RenewDeadline + c.Lease
 	}

@@ -22,7 +22,7 @@ func TestMethodsByHand(t *testing.T) {
 	longLease := seed
 	longLease.Lease = 8
 	everyRound := model.Config{
-		Policy:   model.Policy{BatchLen: 1, Nodes: 3, Lease: 2, Renewal: 1, RetryPeriod: 1, Period: 1},
+		Policy:   model.Policy{BatchLen: 1, Nodes: 3, Lease: 2, RereadPeriod: 1, RetryPeriod: 1, Period: 1},
 		Scenario: model.Scenario{Outage: 3, Start: 6, Rounds: 24, Down: 1},
 	}
 
@@ -141,13 +141,13 @@ func TestPhaseHorizonLongEnough(t *testing.T) {
 	timings := []struct{ retry, deadline int }{{1, 0}, {2, 0}, {1, 2}, {2, 3}, {3, 4}} // retry period, renew deadline
 	for nodes := 1; nodes <= 4; nodes++ {
 		for lease := 1; lease <= 9; lease += 2 {
-			for renewal := 0; renewal <= 5; renewal++ {
+			for reread := 0; reread <= 5; reread++ {
 				for outage := 0; outage <= 12; outage += 3 {
 					for period := 1; period <= 7; period += 2 {
 						for toggles := range 16 * len(timings) {
 							tm := timings[toggles/16]
 							c := model.Config{
-								Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: tm.retry, RenewDeadline: tm.deadline, Period: period, Fencing: toggles&1 != 0, PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0},
+								Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, RereadPeriod: reread, RetryPeriod: tm.retry, RenewDeadline: tm.deadline, Period: period, Fencing: toggles&1 != 0, PersistentTrigger: toggles&2 != 0, Quorum: toggles&4 != 0},
 								Scenario: model.Scenario{Outage: outage, Start: 1, Rounds: 1, Down: 1 + toggles>>3&1},
 							}
 							if c.Validate() != nil {
@@ -205,7 +205,7 @@ func TestPhasePeriodLosesAlike(t *testing.T) {
 		pick := func(n int) int { v := k % n; k /= n; return v }
 		tm := timings[pick(len(timings))]
 		c := model.Config{
-			Policy: model.Policy{Nodes: 1 + pick(3), Lease: 1 + 2*pick(3), Renewal: pick(4), RetryPeriod: tm.retry, RenewDeadline: tm.deadline,
+			Policy: model.Policy{Nodes: 1 + pick(3), Lease: 1 + 2*pick(3), RereadPeriod: pick(4), RetryPeriod: tm.retry, RenewDeadline: tm.deadline,
 				Period: []int{4, 6, 9, 12}[pick(4)], BatchLen: 1 + pick(3), Overlap: []model.OverlapPolicy{model.OverlapAllow, model.OverlapSkip, model.OverlapCancelOther}[pick(3)],
 				Fencing: pick(2) == 1, Quorum: pick(2) == 1, IdempotencyKey: pick(2) == 1},
 			Scenario: model.Scenario{Outage: []int{0, 2, 5, 9}[pick(4)], Start: 1, Rounds: 1, Down: 1 + pick(2), DownFrom: pick(2)},
@@ -246,7 +246,7 @@ func TestPhasePeriodLosesAlike(t *testing.T) {
 
 func TestPhaseTooLarge(t *testing.T) {
 	c := model.Default()
-	c.Period, c.Renewal = 999_999_937, 999_999_929
+	c.Period, c.RereadPeriod = 999_999_937, 999_999_929
 	if _, err := PhaseMethod(context.Background(), c, 0, nil); err == nil || !strings.Contains(err.Error(), "outage starts, more than 10000000") {
 		t.Errorf("PhaseMethod with coprime huge periods: %v", err)
 	}
@@ -364,7 +364,7 @@ func TestRecommendBruteForce(t *testing.T) {
 	round := model.Default()
 	round.Nodes, round.Period, round.PersistentTrigger = 3, 5, true
 	deadline := round
-	deadline.Period, deadline.BatchLen, deadline.Renewal, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod = 12, 3, 0, 6, 3, 2
+	deadline.Period, deadline.BatchLen, deadline.RereadPeriod, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod = 12, 3, 0, 6, 3, 2
 	var triples []Candidate
 	for _, lease := range []int{3, 4, 6, 8, 11} {
 		for _, renewDeadline := range []int{2, 3, 5, 7} {
@@ -487,7 +487,7 @@ func TestRecommendBruteForce(t *testing.T) {
 // another seed moves them. Without jitter the seed changes nothing.
 func TestPhaseMethodSeed(t *testing.T) {
 	c := model.Default()
-	c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Period, c.Jitter = 15, 0, 2, 10, 40, 120, true
+	c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Period, c.Jitter = 15, 0, 2, 10, 40, 120, true
 	at := func(c model.Config, seed uint64) EventEffect {
 		in, err := PhaseMethod(context.Background(), c, seed, nil)
 		if err != nil {
@@ -572,9 +572,9 @@ func TestPareto(t *testing.T) {
 // batch cut by the run's end, and an incident.
 func TestPhaseMethodQuietPhases(t *testing.T) {
 	round := model.Default()
-	round.Nodes, round.Period, round.Renewal, round.Lease, round.Outage = 3, 300, 3, 4, 5
+	round.Nodes, round.Period, round.RereadPeriod, round.Lease, round.Outage = 3, 300, 3, 4, 5
 	deadline := round
-	deadline.Renewal, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod, deadline.Outage = 0, 9, 6, 2, 8
+	deadline.RereadPeriod, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod, deadline.Outage = 0, 9, 6, 2, 8
 	long := deadline
 	long.BatchLen, long.PersistentTrigger, long.Fencing = 40, true, true
 	short := deadline

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 )
 
 // MixEntry is one outage length of an outage mix and its share of events.
@@ -38,7 +39,7 @@ func ParseMix(t model.Tick, s string) ([]MixEntry, error) {
 		if !ok {
 			return nil, fmt.Errorf("%q is not outage:weight, e.g. 2:0.9,5:0.1", item)
 		}
-		o, err := t.ParseValue(model.Outage, length)
+		o, err := parse.Value(t, model.Outage, length)
 		if err != nil {
 			return nil, fmt.Errorf("outage %q in %q: %v", length, item, err)
 		}

@@ -59,7 +59,7 @@ func TestNoMarginNeverChosen(t *testing.T) {
 // above zero unless fencing is on.
 func TestRecommendMarksNoMargin(t *testing.T) {
 	c := model.Default()
-	c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal, c.Period = 15, 10, 2, 0, 60
+	c.Lease, c.RenewDeadline, c.RetryPeriod, c.RereadPeriod, c.Period = 15, 10, 2, 0, 60
 	mix := []cost.MixEntry{{Outage: 5, Weight: 1}}
 	for _, fencing := range []bool{false, true} {
 		c.Fencing = fencing

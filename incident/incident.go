@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 )
 
 // Kinds are the kinds of failure a line may name: isolate (the node
@@ -94,7 +95,7 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 		if err != nil || node < 0 || node >= model.MaxNodes {
 			return fail("node %q: want a node number from 0 to %d", fields[0], model.MaxNodes-1)
 		}
-		kind, err := model.ParseFailure(fields[1])
+		kind, err := parse.Failure(fields[1])
 		if err != nil {
 			return fail("%v", err)
 		}
@@ -102,9 +103,9 @@ func Parse(r io.Reader, t model.Tick, epoch time.Time) (Incident, error) {
 		if err != nil {
 			return fail("start %q: %v%s", fields[2], err, needsTick(t, fields[2]))
 		}
-		length, err := t.ParseValue(model.Outage, fields[3])
+		length, err := parse.Value(t, model.Outage, fields[3])
 		if err != nil || length < 1 {
-			return fail("length %q: want %s, at least one round%s", fields[3], t.Accepts(model.Outage), needsTick(t, fields[3]))
+			return fail("length %q: want %s, at least one round%s", fields[3], parse.Accepts(t, model.Outage), needsTick(t, fields[3]))
 		}
 		in.Windows = append(in.Windows, Window{Node: node, First: start, Last: start + length - 1, Kind: kind, Line: line})
 	}
@@ -180,9 +181,9 @@ func parseStart(s string, t model.Tick, epoch time.Time) (int, error) {
 	case looksLikeTimestamp(s):
 		return 0, fmt.Errorf("not an RFC 3339 timestamp, as 2026-11-30T23:58:00Z: %v", err)
 	}
-	first, err := t.ParseValue(model.Start, s)
+	first, err := parse.Value(t, model.Start, s)
 	if err != nil {
-		return 0, fmt.Errorf("want %s", t.Accepts(model.Start))
+		return 0, fmt.Errorf("want %s", parse.Accepts(t, model.Start))
 	}
 	return first, nil
 }
@@ -350,12 +351,12 @@ const MaxRunNodes = 10_000_000
 // falls due. Above MaxRuns it returns MaxRuns+1: too many anyway.
 func Phases(c model.Config) int {
 	n := max(1, c.RetryPeriod)
-	if c.Renewal > 0 {
-		a, b := n, c.Renewal
+	if c.RereadPeriod > 0 {
+		a, b := n, c.RereadPeriod
 		for b != 0 {
 			a, b = b, a%b
 		}
-		n = n / a * c.Renewal // at most MaxRounds², which fits an int
+		n = n / a * c.RereadPeriod // at most MaxRounds², which fits an int
 	}
 	return min(n, MaxRuns+1)
 }
@@ -480,7 +481,7 @@ func Of(ws model.Windows) Incident {
 func (in Incident) SpreadOf(c model.Config, seed uint64) (Spread, error) {
 	s := SampleOf(c, seed)
 	if s.Count() > MaxRuns {
-		return Spread{}, fmt.Errorf("the incident's spread would be more than %d runs: its phases, lcm(retry_period %d, renewal %d), times its jitter seeds at each, %d", MaxRuns, c.RetryPeriod, c.Renewal, s.Seeds)
+		return Spread{}, fmt.Errorf("the incident's spread would be more than %d runs: its phases, lcm(retry_period %d, renewal %d), times its jitter seeds at each, %d", MaxRuns, c.RetryPeriod, c.RereadPeriod, s.Seeds)
 	}
 	if n := s.Count() * (c.Rounds + s.Phases); n > MaxRunRounds {
 		return Spread{}, fmt.Errorf("the incident's spread would be %d runs of %d rounds or more, more than %d rounds together: give fewer rounds", s.Count(), c.Rounds, MaxRunRounds)

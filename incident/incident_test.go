@@ -109,7 +109,7 @@ func TestSpans(t *testing.T) {
 			t.Fatal(err)
 		}
 		c := model.Default()
-		c.Nodes, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Rounds = 3, 6, 0, 3, 1, 80
+		c.Nodes, c.Lease, c.RereadPeriod, c.RenewDeadline, c.RetryPeriod, c.Rounds = 3, 6, 0, 3, 1, 80
 		in.Apply(&c)
 		var r model.Runner
 		run, err := in.Spans(&r, c)
@@ -199,7 +199,7 @@ func TestSpread(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := model.Default()
-	c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Period, c.Rounds = 2, 4, 2, 2, 0, 100, 30
+	c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Period, c.Rounds = 2, 4, 2, 2, 0, 100, 30
 	in.Apply(&c)
 	if got := incident.Phases(c); got != 2 {
 		t.Fatalf("%d phases, want lcm(retry period 2, renewal 2) = 2", got)
@@ -263,7 +263,7 @@ func TestSpreadJitter(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := model.Default()
-	c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Jitter, c.Period, c.Rounds = 3, 15, 0, 2, 10, true, 100, 120
+	c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Jitter, c.Period, c.Rounds = 3, 15, 0, 2, 10, true, 100, 120
 	in.Apply(&c)
 	s := incident.SampleOf(c, 40)
 	if s.Phases != 2 || s.Seeds != incident.Seeds || s.Count() != 2*incident.Seeds {
@@ -304,11 +304,11 @@ func TestSpreadOfBounds(t *testing.T) {
 		t.Errorf("Of(Schedule()) = %+v", back.Windows)
 	}
 	for _, tt := range []struct {
-		name                   string
-		retry, renewal, rounds int
-		jitter                 bool
-		nodes                  int
-		want                   string
+		name                  string
+		retry, reread, rounds int
+		jitter                bool
+		nodes                 int
+		want                  string
 	}{
 		{"lcm(2, 50001) phases", 2, 50001, 200, false, 2, "more than 50000 runs: its phases, lcm(retry_period 2, renewal 50001), times its jitter seeds at each, 1"},
 		{"32 seeds of 2 phases of a long run", 2, 0, 40_000_000, true, 2, "64 runs of 40000000 rounds or more, more than 1000000000 rounds together"},
@@ -316,7 +316,7 @@ func TestSpreadOfBounds(t *testing.T) {
 	} {
 		c := model.Default()
 		c.Nodes = tt.nodes
-		c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal, c.Jitter, c.Rounds = 15, 10, tt.retry, tt.renewal, tt.jitter, tt.rounds
+		c.Lease, c.RenewDeadline, c.RetryPeriod, c.RereadPeriod, c.Jitter, c.Rounds = 15, 10, tt.retry, tt.reread, tt.jitter, tt.rounds
 		in.Apply(&c)
 		if _, err := in.SpreadOf(c, 1); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)

@@ -80,7 +80,7 @@ func (e *RangeError) Error() string {
 }
 
 // checkRelations returns a *RelationError for parameters, each in range,
-// that do not go together. A renewal of 0 (believers never re-read) needs
+// that do not go together. A re-read period of 0 (believers never re-read) needs
 // a renew deadline, or a stale leader would believe for ever. With a renew
 // deadline the lease must outlast it, as every lock's does; with client-go's
 // jittered followers too (Jitter), the configuration is client-go's, and
@@ -94,7 +94,7 @@ func (e *RangeError) Error() string {
 // client-go's renew deadline, re-read and jitter are refused there, the
 // lease must outlast a retry period, and only Consul takes a lock-delay.
 func (c *Config) checkRelations() error {
-	if c.RenewDeadline == 0 && c.Renewal != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 { // the publication's model: nothing to relate
+	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 { // the publication's model: nothing to relate
 		return nil
 	}
 	return c.relationError()
@@ -109,8 +109,8 @@ func (c *Config) relationError() error {
 		return &RelationError{"%[1]s %[3]s needs %[2]s consul: only Consul's sessions hold a freed lock for a lock-delay (%[2]s is %[4]s)", []Param{LockDelay, Protocol}, []int{c.LockDelay, int(c.Protocol)}}
 	case lock.serverExpiry && c.RenewDeadline != 0:
 		return &RelationError{"%[1]s %[3]s is client-go's: under %[2]s %[4]s the holder gives up by its library's rule (give 0)", []Param{RenewDeadline, Protocol}, []int{c.RenewDeadline, int(c.Protocol)}}
-	case lock.serverExpiry && c.Renewal != 0:
-		return &RelationError{"%[1]s %[3]s (a re-read of the record) is client-go's: under %[2]s %[4]s a believer learns it lost from the service (give 0)", []Param{Renewal, Protocol}, []int{c.Renewal, int(c.Protocol)}}
+	case lock.serverExpiry && c.RereadPeriod != 0:
+		return &RelationError{"%[1]s %[3]s (a re-read of the record) is client-go's: under %[2]s %[4]s a believer learns it lost from the service (give 0)", []Param{RereadPeriod, Protocol}, []int{c.RereadPeriod, int(c.Protocol)}}
 	case lock.serverExpiry && c.Jitter:
 		return &RelationError{"%[1]s is client-go's followers' polling: under %[2]s %[4]s the waiters watch the lock (give %[1]s false)", []Param{Jitter, Protocol}, []int{1, int(c.Protocol)}}
 	case lock.serverExpiry && c.Lease <= c.RetryPeriod:
@@ -119,8 +119,8 @@ func (c *Config) relationError() error {
 		return &RelationError{"%[1]s %[3]s must be at most %[2]s %[4]s: every run would overlap the next slot's, which the model does not take (the overlap policy decides only for a run that started late)", []Param{BatchLen, Period}, []int{c.BatchLen, c.Period}}
 	case c.Buffers() && !c.PersistentTrigger:
 		return &RelationError{"%[1]s %[4]s needs %[2]s true when %[3]s is over 1: the slots it buffers wait in the persistent trigger's queue", []Param{Overlap, PersistentTrigger, BatchLen}, []int{int(c.Overlap), 0, c.BatchLen}}
-	case c.RenewDeadline == 0 && c.Renewal == 0 && !lock.serverExpiry:
-		return &RelationError{"%[1]s 0 (never re-read) needs a %[2]s above 0: otherwise a stale leader believes for ever", []Param{Renewal, RenewDeadline}, []int{0, 0}}
+	case c.RenewDeadline == 0 && c.RereadPeriod == 0 && !lock.serverExpiry:
+		return &RelationError{"%[1]s 0 (never re-read) needs a %[2]s above 0: otherwise a stale leader believes for ever", []Param{RereadPeriod, RenewDeadline}, []int{0, 0}}
 	case c.RenewDeadline == 0:
 		return nil
 	case c.Lease <= c.RenewDeadline:
@@ -176,7 +176,7 @@ func (c Config) Triggers() int { return c.Rounds / c.Period }
 // PhasePeriod is the shortest period whose triggers meet the retry and
 // re-read rounds in the phases c.Period's do and leave room for a batch:
 // the least multiple p of g = gcd(Period, m), m = lcm(RetryPeriod,
-// Renewal), with p ≥ BatchLen and gcd(p, m) = g. Without the persistent
+// RereadPeriod), with p ≥ BatchLen and gcd(p, m) = g. Without the persistent
 // trigger no trigger's batch depends on another's: a run started on time
 // ends before the next slot, and none starts late. So against failures
 // that strike at any round alike, a trigger every PhasePeriod rounds
@@ -186,8 +186,8 @@ func (c Config) Triggers() int { return c.Rounds / c.Period }
 // of, rarely, by one.
 func (c Config) PhasePeriod() int {
 	m := c.RetryPeriod
-	if c.Renewal > 0 {
-		m = m / gcd(m, c.Renewal) * c.Renewal
+	if c.RereadPeriod > 0 {
+		m = m / gcd(m, c.RereadPeriod) * c.RereadPeriod
 	}
 	g := gcd(c.Period, m)
 	j := (c.BatchLen + g - 1) / g

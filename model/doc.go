@@ -22,7 +22,7 @@
 //     is accepted it is missed or, with PersistentTrigger, queued for the
 //     first round whose work is accepted (missed after all if its slot is
 //     older than CatchUpWindow by then).
-//  6. Re-read: every Renewal rounds (never if 0), active believers that
+//  6. Re-read: every RereadPeriod rounds (never if 0), active believers that
 //     are not the record's leader stop believing.
 //
 // With a RenewDeadline, a believer whose last renewal was in round R gives

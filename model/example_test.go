@@ -47,14 +47,3 @@ func ExampleRunner_RunSchedule() {
 	// Output:
 	// started 4, started twice 1, delayed 3 rounds
 }
-
-func ExampleParseLengths() {
-	for _, s := range []string{"geometric:2000", "lognormal:1.2,0.6", "weibull:2"} {
-		l, err := model.ParseLengths(s)
-		fmt.Println(l, err)
-	}
-	// Output:
-	// geometric:2000 <nil>
-	// lognormal:1.2,0.6 <nil>
-	// fixed:0 "weibull:2": want fixed:N, geometric:MEAN or lognormal:MU,SIGMA (rounds)
-}

@@ -76,22 +76,3 @@ func TestFailsAsKindsSay(t *testing.T) {
 		}
 	}
 }
-
-// TestParseFailure reads every kind back from its name, and refuses a
-// parameter given to a kind that takes none and a name that is no kind.
-func TestParseFailure(t *testing.T) {
-	for _, b := range Kinds() {
-		f := Failure{Kind: b.Kind}
-		if got, err := ParseFailure(f.String()); err != nil || got != f {
-			t.Errorf("ParseFailure(%q) = %v, %v; want %v", f.String(), got, err, f)
-		}
-	}
-	for _, tt := range []struct{ text, err string }{
-		{"pause:3", `kind "pause:3": pause takes no parameter`},
-		{"freeze", `kind "freeze": want one of isolate, black-hole, slow, partition, pause, crash, release`},
-	} {
-		if _, err := ParseFailure(tt.text); err == nil || err.Error() != tt.err {
-			t.Errorf("ParseFailure(%q): %v, want %s", tt.text, err, tt.err)
-		}
-	}
-}

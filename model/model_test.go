@@ -8,6 +8,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 )
 
 func TestValidate(t *testing.T) {
@@ -18,31 +19,35 @@ func TestValidate(t *testing.T) {
 		relation string      // or, for parameters that do not go together, the start of the error
 	}{
 		{"defaults", func(*model.Config) {}, -1, ""},
-		{"renewal -1", func(c *model.Config) { c.Renewal = -1 }, model.Renewal, ""},
+		{"renewal -1", func(c *model.Config) { c.RereadPeriod = -1 }, model.RereadPeriod, ""},
 		{"retry period 0", func(c *model.Config) { c.RetryPeriod = 0 }, model.RetryPeriod, ""},
 		{"renew deadline -1", func(c *model.Config) { c.RenewDeadline = -1 }, model.RenewDeadline, ""},
-		{"renewal 0 without a deadline", func(c *model.Config) { c.Renewal = 0 }, -1, "renewal 0 (never re-read) needs a renew_deadline"},
-		{"client-go's kubernetes in seconds", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal = 15, 10, 2, 0 }, -1, ""},
+		{"renewal 0 without a deadline", func(c *model.Config) { c.RereadPeriod = 0 }, -1, "renewal 0 (never re-read) needs a renew_deadline"},
+		{"client-go's kubernetes in seconds", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod, c.RereadPeriod = 15, 10, 2, 0 }, -1, ""},
 		{"lease = deadline", func(c *model.Config) { c.Lease, c.RenewDeadline = 10, 10 }, -1, "lease 10 must be longer than renew_deadline 10"},
 		{"client-go: deadline = 1.2 × retry", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod, c.Jitter = 10, 6, 5, true }, -1, "renew_deadline 6 must be longer than 1.2 × retry_period 5"},
 		{"client-go: deadline just above 1.2 × retry", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod, c.Jitter = 10, 7, 5, true }, -1, ""},
 		{"another lock: deadline below the retry period", func(c *model.Config) { c.Lease, c.RenewDeadline, c.RetryPeriod = 90, 1, 15 }, -1, ""},
-		{"etcd", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod, c.Renewal = model.ProtocolEtcd, 60, 20, 0 }, -1, ""},
+		{"etcd", func(c *model.Config) {
+			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod = model.ProtocolEtcd, 60, 20, 0
+		}, -1, ""},
 		{"consul with its lock-delay", func(c *model.Config) {
-			c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.LockDelay = model.ProtocolConsul, 30, 7, 0, 15
+			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod, c.LockDelay = model.ProtocolConsul, 30, 7, 0, 15
 		}, -1, ""},
 		{"a lock-delay under etcd", func(c *model.Config) {
-			c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.LockDelay = model.ProtocolEtcd, 60, 20, 0, 15
+			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod, c.LockDelay = model.ProtocolEtcd, 60, 20, 0, 15
 		}, -1, "lock_delay 15 needs protocol consul"},
 		{"a lock-delay under client-go", func(c *model.Config) { c.LockDelay = 15 }, -1, "lock_delay 15 needs protocol consul"},
 		{"a re-read under etcd", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod = model.ProtocolEtcd, 60, 20 }, -1, "renewal 3 (a re-read of the record) is client-go's"},
 		{"a renew deadline under curator", func(c *model.Config) {
-			c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.RenewDeadline = model.ProtocolCurator, 40, 13, 0, 10
+			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod, c.RenewDeadline = model.ProtocolCurator, 40, 13, 0, 10
 		}, -1, "renew_deadline 10 is client-go's"},
 		{"jitter under consul", func(c *model.Config) {
-			c.Protocol, c.Lease, c.RetryPeriod, c.Renewal, c.Jitter = model.ProtocolConsul, 30, 7, 0, true
+			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod, c.Jitter = model.ProtocolConsul, 30, 7, 0, true
 		}, -1, "jitter is client-go's followers' polling"},
-		{"a lease of one retry period under etcd", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod, c.Renewal = model.ProtocolEtcd, 20, 20, 0 }, -1, "lease 20 must be longer than retry_period 20"},
+		{"a lease of one retry period under etcd", func(c *model.Config) {
+			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod = model.ProtocolEtcd, 20, 20, 0
+		}, -1, "lease 20 must be longer than retry_period 20"},
 		{"protocol out of range", func(c *model.Config) { c.Protocol = model.LockProtocol(model.NumProtocols) }, model.Protocol, ""},
 		{"nodes 0", func(c *model.Config) { c.Nodes = 0 }, model.Nodes, ""},
 		{"outage -1", func(c *model.Config) { c.Outage = -1 }, model.Outage, ""},
@@ -117,14 +122,14 @@ func TestInvariantsSmallSpace(t *testing.T) {
 	i, n := 0, 0
 	for nodes := 1; nodes <= 4; nodes++ {
 		for lease := 1; lease <= 4; lease++ {
-			for renewal := 1; renewal <= 3; renewal++ {
+			for reread := 1; reread <= 3; reread++ {
 				for outage := 0; outage <= 14; outage += 2 {
 					for start := 1; start <= 7; start += 3 {
 						for period := 1; period <= 5; period += 2 {
 							for down := 0; down <= nodes; down++ {
 								for toggles := range 64 {
 									c := model.Config{
-										Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, CatchUpWindow: []int{0, 1, 2, 5}[toggles>>3&3], IdempotencyKey: toggles&32 != 0},
+										Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, RereadPeriod: reread, RetryPeriod: 1, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, CatchUpWindow: []int{0, 1, 2, 5}[toggles>>3&3], IdempotencyKey: toggles&32 != 0},
 										Scenario: model.Scenario{Outage: outage, Start: start, Rounds: 16, Down: down},
 									}
 									if i++; i%every != 0 {
@@ -149,7 +154,7 @@ func TestInvariantsSmallSpace(t *testing.T) {
 
 // TestRenewDeadlineSmallSpace checks every invariant over a small grid of
 // client-go's timings: retry periods, renew deadlines (none, or any
-// client-go accepts), renewal 0 (only the deadline ends a belief), the
+// client-go accepts), re-read period 0 (only the deadline ends a belief), the
 // followers' jitter, calls that hang, each kind of failure (partition,
 // crash, pause), crossed with outages, starts, zones and the toggles.
 // The suite checks every 7th configuration and the short suite every
@@ -161,7 +166,7 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 	i, n := 0, 0
 	for _, nodes := range []int{1, 2, 3} {
 		for _, lease := range []int{2, 4, 7, 12} {
-			for _, renewal := range []int{0, 1, 3} {
+			for _, reread := range []int{0, 1, 3} {
 				for _, retry := range []int{1, 2, 3} {
 					for _, deadline := range []int{0, 2, 3, 6, 11} {
 						for _, outage := range []int{0, 2, 5, 11, 20} {
@@ -170,7 +175,7 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 									for _, down := range []int{1, 2} {
 										for toggles := range 160 {
 											c := model.Config{
-												Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: retry, RenewDeadline: deadline, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, Jitter: toggles&8 != 0},
+												Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, RereadPeriod: reread, RetryPeriod: retry, RenewDeadline: deadline, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0, Jitter: toggles&8 != 0},
 												Scenario: model.Scenario{Outage: outage, Start: start, Rounds: 40, Down: down, BlackHole: toggles&16 != 0},
 											}
 											switch toggles >> 5 { // the kinds of failure, one at a time
@@ -228,8 +233,8 @@ func TestRunAllocatesNothing(t *testing.T) {
 func TestRandomRunAllocatesNothing(t *testing.T) {
 	c := model.Default()
 	c.Rounds = 5000
-	up, _ := model.ParseLengths("geometric:20")
-	down, _ := model.ParseLengths("geometric:5")
+	up, _ := parse.Lengths(0, "geometric:20")
+	down, _ := parse.Lengths(0, "geometric:5")
 	s := &model.Alternating{Up: up, Down: down, Also: []model.Process{
 		{Up: up, Down: down, Failure: model.Failure{Kind: model.Paused}},
 		{Up: up, Down: down, Failure: model.Failure{Kind: model.Partitioned}, Zone: []int{0, 1}},
@@ -311,12 +316,12 @@ func TestQuietStretchesSkipped(t *testing.T) {
 	var r model.Runner
 	for nodes := 1; nodes <= 3; nodes++ {
 		for lease := 1; lease <= 5; lease++ {
-			for renewal := 1; renewal <= 4; renewal++ {
+			for reread := 1; reread <= 4; reread++ {
 				for outage := 0; outage <= 12; outage += 3 {
 					for period := 1; period <= 7; period += 3 {
 						for toggles := range 8 {
 							c := model.Config{
-								Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, Renewal: renewal, RetryPeriod: 1, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0},
+								Policy:   model.Policy{BatchLen: 1, Nodes: nodes, Lease: lease, RereadPeriod: reread, RetryPeriod: 1, Period: period, PersistentTrigger: toggles&1 != 0, Quorum: toggles&2 != 0, Fencing: toggles&4 != 0},
 								Scenario: model.Scenario{Outage: outage, Start: 5, Rounds: 40, Down: 1},
 							}
 							skipped, err := r.Run(c)
@@ -338,36 +343,6 @@ func TestQuietStretchesSkipped(t *testing.T) {
 	}
 }
 
-func TestParseLengths(t *testing.T) {
-	tests := []struct{ in, want, wantErr string }{
-		{"fixed:5", "fixed:5", ""},
-		{"geometric:2000", "geometric:2000", ""},
-		{"geometric:1.5", "geometric:1.5", ""},
-		{"lognormal:1.2,0.6", "lognormal:1.2,0.6", ""},
-		{"fixed:0", "", "want a whole number of rounds from 1"},
-		{"fixed:2.5", "", "want a whole number of rounds"},
-		{"geometric:0.5", "", "want a mean from 1"},
-		{"lognormal:1", "", "want fixed:N, geometric:MEAN or lognormal:MU,SIGMA"},
-		{"lognormal:1,-1", "", "SIGMA from 0 to 10"},
-		{"lognormal:99,1", "", "want MU up to"},
-		{"weibull:2", "", "want fixed:N"},
-		{"geometric:NaN", "", "want fixed:N"},
-		{"", "", "want fixed:N"},
-	}
-	for _, tt := range tests {
-		l, err := model.ParseLengths(tt.in)
-		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Errorf("ParseLengths(%q) error %v, want %q", tt.in, err, tt.wantErr)
-			}
-			continue
-		}
-		if err != nil || l.String() != tt.want {
-			t.Errorf("ParseLengths(%q) = %v, %v", tt.in, l, err)
-		}
-	}
-}
-
 // TestCheckInvariantsCatches: each invariant, broken on purpose, is named.
 func TestCheckInvariantsCatches(t *testing.T) {
 	c := model.Default()
@@ -377,10 +352,10 @@ func TestCheckInvariantsCatches(t *testing.T) {
 	trigger := c
 	trigger.PersistentTrigger = true
 	short := c // its leader gives up 2 rounds after the lease runs out
-	short.Lease, short.RetryPeriod, short.RenewDeadline, short.Renewal = 6, 3, 5, 0
+	short.Lease, short.RetryPeriod, short.RenewDeadline, short.RereadPeriod = 6, 3, 5, 0
 	etcd, consul := c, c // the seed's two-leader rounds, under protocols that allow none there
-	etcd.Protocol, etcd.Lease, etcd.RetryPeriod, etcd.Renewal = model.ProtocolEtcd, 6, 2, 0
-	consul.Protocol, consul.Lease, consul.RetryPeriod, consul.Renewal, consul.LockDelay = model.ProtocolConsul, 6, 2, 0, 2
+	etcd.Protocol, etcd.Lease, etcd.RetryPeriod, etcd.RereadPeriod = model.ProtocolEtcd, 6, 2, 0
+	consul.Protocol, consul.Lease, consul.RetryPeriod, consul.RereadPeriod, consul.LockDelay = model.ProtocolConsul, 6, 2, 0, 2
 	tests := []struct {
 		name string
 		c    model.Config
@@ -516,7 +491,7 @@ func TestWarnings(t *testing.T) {
 func TestJitterTakeoverBounds(t *testing.T) {
 	var r model.Runner
 	c := model.Config{
-		Policy:   model.Policy{BatchLen: 1, Nodes: 3, Lease: 150, Renewal: 0, RetryPeriod: 20, RenewDeadline: 100, Period: 1000, Jitter: true},
+		Policy:   model.Policy{BatchLen: 1, Nodes: 3, Lease: 150, RereadPeriod: 0, RetryPeriod: 20, RenewDeadline: 100, Period: 1000, Jitter: true},
 		Scenario: model.Scenario{Outage: 2000, Start: 1001, Rounds: 4000, Down: 1},
 	}
 	lo, hi := c.Lease, c.Lease+int(2*(1+model.JitterFactor)*float64(c.RetryPeriod))+1
@@ -552,7 +527,7 @@ func TestOwnKindsCheck(t *testing.T) {
 	n := 0
 	for _, timing := range []func(*model.Config){
 		func(c *model.Config) {},
-		func(c *model.Config) { c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod = 6, 0, 3, 2 },
+		func(c *model.Config) { c.Lease, c.RereadPeriod, c.RenewDeadline, c.RetryPeriod = 6, 0, 3, 2 },
 	} {
 		for _, a := range kinds {
 			for _, b := range kinds {
@@ -587,10 +562,10 @@ func TestOwnKindsCheck(t *testing.T) {
 // as the first: with fixed lengths, the schedule is the window schedule it
 // describes, and the runs are the same.
 func TestAlternatingAlso(t *testing.T) {
-	never, _ := model.ParseLengths("fixed:1000000000")
-	fixed := func(n int) model.Lengths { l, _ := model.ParseLengths(fmt.Sprintf("fixed:%d", n)); return l }
+	never, _ := parse.Lengths(0, "fixed:1000000000")
+	fixed := func(n int) model.Lengths { l, _ := parse.Lengths(0, fmt.Sprintf("fixed:%d", n)); return l }
 	c := model.Default()
-	c.Nodes, c.Rounds, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Period = 3, 40, 6, 0, 3, 1, 5
+	c.Nodes, c.Rounds, c.Lease, c.RereadPeriod, c.RenewDeadline, c.RetryPeriod, c.Period = 3, 40, 6, 0, 3, 1, 5
 	c.Partition = true // the Up/Down process's kind: a leader cut off works to its deadline
 	for _, tt := range []struct {
 		name string
@@ -629,7 +604,7 @@ func TestAlternatingAlso(t *testing.T) {
 // retry and re-read rounds, and room for a batch, worked out by hand.
 func TestPhasePeriod(t *testing.T) {
 	for _, tt := range []struct {
-		period, retry, renewal, batchLen, want int
+		period, retry, reread, batchLen, want int
 	}{
 		{86_400, 2, 0, 1, 2},         // a nightly batch, client-go's 2 s retry: every even round
 		{86_400, 2, 0, 1_200, 1_200}, // a 20-minute batch needs 20 minutes
@@ -641,9 +616,9 @@ func TestPhasePeriod(t *testing.T) {
 		{9, 3, 0, 9, 9},              // the batch fills the period
 	} {
 		c := model.Default()
-		c.Period, c.RetryPeriod, c.Renewal, c.BatchLen = tt.period, tt.retry, tt.renewal, tt.batchLen
+		c.Period, c.RetryPeriod, c.RereadPeriod, c.BatchLen = tt.period, tt.retry, tt.reread, tt.batchLen
 		if got := c.PhasePeriod(); got != tt.want {
-			t.Errorf("period %d, retry %d, renewal %d, batch %d: phase period %d, want %d", tt.period, tt.retry, tt.renewal, tt.batchLen, got, tt.want)
+			t.Errorf("period %d, retry %d, renewal %d, batch %d: phase period %d, want %d", tt.period, tt.retry, tt.reread, tt.batchLen, got, tt.want)
 		}
 	}
 }
@@ -656,11 +631,11 @@ func TestPhasePeriod(t *testing.T) {
 // fenced, before the settled stretch waited for the watch to end.
 func TestFencingKeepsTheWatch(t *testing.T) {
 	c := model.Config{
-		Policy:   model.Policy{Nodes: 50, Lease: 11, Renewal: 15, RetryPeriod: 2, Period: 2, BatchLen: 1, PersistentTrigger: true, Jitter: true},
+		Policy:   model.Policy{Nodes: 50, Lease: 11, RereadPeriod: 15, RetryPeriod: 2, Period: 2, BatchLen: 1, PersistentTrigger: true, Jitter: true},
 		Scenario: model.Scenario{Start: 1, Rounds: 24102},
 	}
-	up, _ := model.ParseLengths("fixed:3")
-	down, _ := model.ParseLengths("lognormal:1,0.8")
+	up, _ := parse.Lengths(0, "fixed:3")
+	down, _ := parse.Lengths(0, "lognormal:1,0.8")
 	s := &model.Alternating{Up: up, Down: down, Seed: [2]uint64{0x77, 1}}
 	var r model.Runner
 	if err := r.Check(c, s); err != nil {

@@ -42,26 +42,31 @@ const (
 	NumOverlapPolicies int           = iota // how many policies there are
 )
 
-// overlapTraits is what an overlap policy does, a row of overlapTable.
-// A policy that neither buffers nor cancels skips; one with no traits at
-// all (allow) starts every slot beside the running runs.
-type overlapTraits struct {
-	name    string // its Param value name
-	buffers bool   // a slot due while a run still runs waits in the persistent trigger's queue
-	limit   int    // with buffers, how many slots wait at most, the others skipped; 0: no limit
-	skips   bool   // a slot can be missed because a run still runs or another starts instead (Stats.Skipped)
-	cancels bool   // a new start stops every running run
+// overlapRow is a policy's row of overlapTable: its name and its traits.
+type overlapRow struct {
+	name string // its Param value name
+	overlapTraits
 }
 
-// overlapTable is the policies' traits, indexed by OverlapPolicy. It is a
+// overlapTraits is what an overlap policy does. A policy that neither
+// buffers nor cancels skips; one with no traits at all (allow) starts
+// every slot beside the running runs.
+type overlapTraits struct {
+	buffers bool // a slot due while a run still runs waits in the persistent trigger's queue
+	limit   int  // with buffers, how many slots wait at most, the others skipped; 0: no limit
+	skips   bool // a slot can be missed because a run still runs or another starts instead (Stats.Skipped)
+	cancels bool // a new start stops every running run
+}
+
+// overlapTable is the policies' rows, indexed by OverlapPolicy. It is a
 // function so that the package keeps no mutable globals.
-func overlapTable() [NumOverlapPolicies]overlapTraits {
-	return [...]overlapTraits{
-		OverlapAllow:       {name: "allow"},
-		OverlapSkip:        {name: "skip", skips: true},
-		OverlapBufferOne:   {name: "buffer-one", buffers: true, limit: 1, skips: true},
-		OverlapBufferAll:   {name: "buffer-all", buffers: true},
-		OverlapCancelOther: {name: "cancel-other", skips: true, cancels: true},
+func overlapTable() [NumOverlapPolicies]overlapRow {
+	return [...]overlapRow{
+		OverlapAllow:       {"allow", overlapTraits{}},
+		OverlapSkip:        {"skip", overlapTraits{skips: true}},
+		OverlapBufferOne:   {"buffer-one", overlapTraits{buffers: true, limit: 1, skips: true}},
+		OverlapBufferAll:   {"buffer-all", overlapTraits{buffers: true}},
+		OverlapCancelOther: {"cancel-other", overlapTraits{skips: true, cancels: true}},
 	}
 }
 
@@ -75,13 +80,26 @@ func overlapPolicyNames() []string {
 	return names
 }
 
-// traits returns p's row of overlapTable.
-func (p OverlapPolicy) traits() overlapTraits { return overlapTable()[p] }
+// traits returns p's traits, from its row of overlapTable.
+func (p OverlapPolicy) traits() overlapTraits { return overlapTable()[p].overlapTraits }
+
+// decides reports whether the policy has anything to decide: a policy
+// with no traits (allow) starts every slot whatever runs.
+func (o *overlapTraits) decides() bool { return o.buffers || o.skips || o.cancels }
+
+// overlap returns the traits c's run follows: its overlap policy's
+// or, with instant batches, which never meet a running run, none.
+func (c *Config) overlap() overlapTraits {
+	if c.BatchLen == 1 {
+		return overlapTraits{}
+	}
+	return c.Overlap.traits()
+}
 
 // Buffers reports whether a slot of c can wait in the persistent
 // trigger's queue for a running run to end: its batches take time and its
 // overlap policy buffers.
-func (c *Config) Buffers() bool { return c.BatchLen > 1 && c.Overlap.traits().buffers }
+func (c *Config) Buffers() bool { return c.overlap().buffers }
 
 // lives reports whether run r's process lives in the stretch being run.
 func (x *state) lives(r batchRun) bool {
@@ -104,9 +122,6 @@ func (x *state) runningEnd(t int) int {
 	return end
 }
 
-// buffers reports whether the overlap policy waits for a running run.
-func (x *state) buffers() bool { return x.c.Buffers() }
-
 // overlapCut returns the last round of the stretch from t, at most last,
 // such that every overlap decision falls on a stretch's first round: a
 // buffered slot starts the round after the run before it ends, and a slot
@@ -114,94 +129,115 @@ func (x *state) buffers() bool { return x.c.Buffers() }
 // can start batches in the stretch.
 func (x *state) overlapCut(t, last int, accepting bool) int {
 	run := x.runningEnd(t)
-	if accepting && x.queued > 0 && !(x.buffers() && run >= t) { // a queued slot starts in round t
+	if accepting && x.queued > 0 && !(x.overlap.buffers && run >= t) { // a queued slot starts in round t
 		run = max(run, t+x.c.BatchLen-1)
 	}
 	switch {
-	case x.buffers() && run >= t:
+	case x.overlap.buffers && run >= t:
 		return min(last, run)
-	case x.c.Overlap.traits().cancels && x.nextTrigger > t && x.nextTrigger <= run:
+	case x.overlap.cancels && x.nextTrigger > t && x.nextTrigger <= run:
 		return min(last, x.nextTrigger-1)
 	}
 	return last
 }
 
-// overlapStarts is step 5 of a stretch under an overlap policy, when a node
-// can start batches (accepted > 0): it starts, queues or skips the queued
-// slots and those due in the stretch, counts what the runs write, and
-// returns the view's trigger fields.
-func (x *state) overlapStarts(t, last, accepted int, working bool) RoundView {
-	c, o := &x.c, x.c.Overlap.traits()
-	var v RoundView
-	run := x.runningEnd(t)
-	first := x.nextTrigger
-	k, after := stepsThrough(first, last, c.Period)
-	slotNow := k > 0 && first == t
-	dequeued := 0
-	if x.queued > 0 && !(x.buffers() && run >= t) {
-		v.Expired, v.Collapsed = x.catchUp(t, slotNow)
-		n := x.queued
-		switch {
-		case n == 0: // every queued slot was past the catch-up window
-		case o.buffers:
-			dequeued = x.dequeue(t, 1, accepted)
-			if o.limit > 0 && x.queued > o.limit { // the next wait; the others are skipped
-				v.Skipped = x.queued - o.limit
-				x.skip(v.Skipped)
-				x.queued = o.limit
-			}
-		case !o.cancels: // skip: the earliest runs, unless a run still runs
-			if run < t {
-				dequeued = x.dequeue(t, 1, accepted)
-			}
-			v.Skipped = x.queued
-			x.skip(v.Skipped)
-			x.queued = 0
-		default: // cancel: the latest runs, unless a slot falls due now
-			v.Skipped = n - 1 + b2i(slotNow)
-			x.skip(v.Skipped)
-			x.dropQueued(v.Skipped)
-			if !slotNow {
-				v.Cancelled = x.cancelRuns(t)
-				dequeued = x.dequeue(t, 1, accepted)
-			}
-			x.queued = 0
-		}
-		if dequeued > 0 {
-			run = max(run, t+c.BatchLen-1)
-		}
-		v.Dequeued = dequeued
-	} else if x.queued > 0 && o.limit > 0 { // a run still runs: a backlog keeps limit slots waiting
-		v.Expired, v.Collapsed = x.catchUp(t, slotNow)
-		if x.queued > o.limit { // the earliest wait; the others are skipped
-			v.Skipped = x.queued - o.limit
-			x.skip(v.Skipped)
-			x.queued = o.limit
-		}
+// overlapStarts is the trigger, in round t, where queued slots wait or
+// the overlap policy decides, when a node can start batches (accepted of
+// them): it starts, queues or skips the queued slots (startQueued), then
+// decides the first of the k slots due from first on, if a run still
+// runs then (meetRun). It records in v what became of them and returns
+// how many of the k slots start.
+func (x *state) overlapStarts(t, first, k, accepted int, v *triggerView) (started int) {
+	run := x.startQueued(t, accepted, k > 0 && first == t, v)
+	if k > 0 && run >= first {
+		return k - x.meetRun(t, first, v)
 	}
-	started := k
-	if k > 0 {
-		x.nextTrigger = after
-		v.Trigger = TriggerStarted
-		if run >= first { // a run still runs: the first slot waits, is skipped, or stops it
-			switch {
-			case o.cancels:
-				v.Cancelled += x.cancelRuns(t)
-			case !o.buffers || o.limit > 0 && x.queued >= o.limit:
-				x.skip(1)
-				started--
-				v.Trigger = TriggerSkipped
-			default: // buffered, in the queue
-				x.enqueue(first, 1)
-				started--
-				v.Trigger = TriggerQueued
-			}
-		}
-		x.st.Started += started
-		x.extraStarts(started * (accepted - 1))
+	return k
+}
+
+// startQueued starts, in round t, the queued slots that may start then,
+// as the overlap policy has it (step 5, C2 to C5, and the policies
+// above): a node can start them (accepted of them), and slotNow says a
+// slot falls due in t. The catch-up window and the one run for the
+// queued slots drop theirs first (catchUp). It records in v what became
+// of them and returns the last round of the runs running in t once they
+// started (0 if none, or where no policy decides).
+func (x *state) startQueued(t, accepted int, slotNow bool, v *triggerView) (run int) {
+	o := &x.overlap
+	if x.decides {
+		run = x.runningEnd(t)
 	}
-	x.batches(last, first+(k-started)*c.Period, started, dequeued, working)
-	return v
+	switch {
+	case x.queued == 0:
+		return run
+	case o.buffers && run >= t: // they wait for the run to end; a backlog keeps limit slots waiting
+		if o.limit > 0 {
+			v.expired, v.collapsed = x.catchUp(t, slotNow)
+			x.keepQueued(o.limit, v)
+		}
+		return run
+	}
+	v.expired, v.collapsed = x.catchUp(t, slotNow)
+	switch n := x.queued; {
+	case n == 0: // every queued slot was past the catch-up window
+	case o.buffers: // the earliest starts, the next waits
+		v.dequeued = x.dequeue(t, 1, accepted)
+		x.keepQueued(o.limit, v)
+	case !o.skips: // every one starts, beside the others
+		v.dequeued = x.dequeue(t, n, accepted)
+	case !o.cancels: // the earliest starts, unless a run still runs; the others are skipped
+		if run < t {
+			v.dequeued = x.dequeue(t, 1, accepted)
+		}
+		v.skipped = x.queued
+		x.skip(v.skipped)
+		x.queued = 0
+	default: // the latest starts and stops the running runs, unless a slot falls due now
+		v.skipped = n - 1 + b2i(slotNow)
+		x.skip(v.skipped)
+		x.dropQueued(v.skipped)
+		if !slotNow {
+			v.cancelled = x.cancelRuns(t)
+			v.dequeued = x.dequeue(t, 1, accepted)
+		}
+		x.queued = 0
+	}
+	if v.dequeued > 0 {
+		run = max(run, t+x.c.BatchLen-1)
+	}
+	return run
+}
+
+// keepQueued skips all but the limit earliest queued slots (none with
+// limit 0, no limit), and records in v how many it skipped.
+func (x *state) keepQueued(limit int, v *triggerView) {
+	if limit > 0 && x.queued > limit {
+		v.skipped = x.queued - limit
+		x.skip(v.skipped)
+		x.queued = limit
+	}
+}
+
+// meetRun is what becomes, in round t, of the slot due at first while a
+// run still runs, as the overlap policy has it: it stops the running runs,
+// waits in the queue, is skipped, or (with no traits) starts beside them.
+// It records in v what became of it and returns 1 if it did not start
+// then, else 0.
+func (x *state) meetRun(t, first int, v *triggerView) int {
+	o := &x.overlap
+	switch {
+	case o.cancels:
+		v.cancelled += x.cancelRuns(t)
+	case o.buffers && (o.limit == 0 || x.queued < o.limit):
+		x.enqueue(first, 1)
+		v.trigger = TriggerQueued
+		return 1
+	case o.skips:
+		x.skip(1)
+		v.trigger = TriggerSkipped
+		return 1
+	}
+	return 0
 }
 
 // catchUp drops from the queue, in round t, the slots a node starting

@@ -8,7 +8,7 @@ import "strconv"
 const (
 	Nodes Param = iota
 	Lease
-	Renewal
+	RereadPeriod
 	RetryPeriod
 	RenewDeadline
 	Outage
@@ -51,7 +51,7 @@ type Config struct {
 type Policy struct {
 	Nodes             int           // nodes that can lead; node 0 leads first
 	Lease             int           // rounds without renewal before a standby takes over
-	Renewal           int           // believers re-read the record every Renewal rounds; 0: never
+	RereadPeriod      int           // believers re-read the record every RereadPeriod rounds; 0: never
 	RetryPeriod       int           // the leader renews and followers poll in rounds t with t % RetryPeriod == 0
 	RenewDeadline     int           // a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never
 	Period            int           // the batch must start in every round t with t % Period == 0
@@ -87,11 +87,11 @@ type Scenario struct {
 	Drift     int  // the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000
 }
 
-// Default returns the publication's scenario: 5 nodes, lease 3, renewal 3,
+// Default returns the publication's scenario: 5 nodes, lease 3, re-read period 3,
 // the leader unreachable for 5 rounds from round 6, 24 rounds, a batch
 // every 6.
 func Default() Config {
-	return Config{Policy: Policy{Nodes: 5, Lease: 3, Renewal: 3, RetryPeriod: 1, Period: 6, BatchLen: 1}, Scenario: Scenario{Outage: 5, Start: 6, Rounds: 24, Down: 1}}
+	return Config{Policy: Policy{Nodes: 5, Lease: 3, RereadPeriod: 3, RetryPeriod: 1, Period: 6, BatchLen: 1}, Scenario: Scenario{Outage: 5, Start: 6, Rounds: 24, Down: 1}}
 }
 
 type paramInfo struct {
@@ -106,7 +106,7 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"nodes", "number of nodes that can lead"}
 	case Lease:
 		return paramInfo{"lease", "rounds without renewal after which a standby takes over"}
-	case Renewal:
+	case RereadPeriod:
 		return paramInfo{"renewal", "a node that believes it leads re-reads the record every this many rounds and stops believing if it lost (0: never, only its renew deadline ends a belief, as in client-go)"}
 	case RetryPeriod:
 		return paramInfo{"retry_period", "the leader renews, and the others poll the record, every this many rounds (client-go's RetryPeriod)"}
@@ -165,7 +165,7 @@ func paramTable(p Param) paramInfo {
 // Time says whether the parameter is a time in rounds, and which kind.
 func (p Param) Time() TimeKind {
 	switch p {
-	case Lease, Renewal, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay:
+	case Lease, RereadPeriod, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay:
 		return Duration
 	case Start:
 		return Point
@@ -197,7 +197,7 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxNodes
 	case Lease, RetryPeriod, Start, Rounds, Period, BatchLen:
 		return 1, MaxRounds
-	case Renewal, RenewDeadline, Outage, CatchUpWindow, LockDelay:
+	case RereadPeriod, RenewDeadline, Outage, CatchUpWindow, LockDelay:
 		return 0, MaxRounds
 	case Overlap:
 		return 0, NumOverlapPolicies - 1
@@ -218,8 +218,8 @@ func (c *Config) Get(p Param) int {
 		return c.Nodes
 	case Lease:
 		return c.Lease
-	case Renewal:
-		return c.Renewal
+	case RereadPeriod:
+		return c.RereadPeriod
 	case RetryPeriod:
 		return c.RetryPeriod
 	case RenewDeadline:
@@ -276,7 +276,7 @@ func (c *Config) Get(p Param) int {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay}
+	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay}
 }
 
 // toggles returns the Scenario's toggles that are set, each as the bit
@@ -293,8 +293,8 @@ func (c *Config) Set(p Param, v int) {
 		c.Nodes = v
 	case Lease:
 		c.Lease = v
-	case Renewal:
-		c.Renewal = v
+	case RereadPeriod:
+		c.RereadPeriod = v
 	case RetryPeriod:
 		c.RetryPeriod = v
 	case RenewDeadline:
@@ -353,7 +353,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.Renewal, Renewal) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) && inRange(int(c.Protocol), Protocol) && inRange(c.LockDelay, LockDelay) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.RereadPeriod, RereadPeriod) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) && inRange(int(c.Protocol), Protocol) && inRange(c.LockDelay, LockDelay) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"pgregory.net/rapid"
 )
 
@@ -13,16 +14,16 @@ func drawConfig(t *rapid.T) model.Config {
 	nodes := rapid.OneOf(rapid.IntRange(1, 8), rapid.IntRange(9, 2000)).Draw(t, "nodes")
 	lease := rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "lease")
 	retry := rapid.OneOf(rapid.Just(1), rapid.IntRange(1, lease)).Draw(t, "retry_period")
-	deadline, renewal := 0, rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "renewal")
+	deadline, reread := 0, rapid.OneOf(rapid.IntRange(1, 10), rapid.IntRange(11, 500)).Draw(t, "renewal")
 	if lo := 6*retry/5 + 1; lo < lease && rapid.Bool().Draw(t, "client-go") { // lease > deadline > 1.2 × retry
 		deadline = rapid.IntRange(lo, lease-1).Draw(t, "renew_deadline")
-		renewal = rapid.OneOf(rapid.Just(0), rapid.Just(renewal)).Draw(t, "renewal 0")
+		reread = rapid.OneOf(rapid.Just(0), rapid.Just(reread)).Draw(t, "renewal 0")
 	}
 	protocol, lockDelay := model.ProtocolClientGo, 0
 	if lease > 1 && rapid.IntRange(0, 2).Draw(t, "service") == 0 { // a service protocol: client-go's deadline, re-read and jitter are 0
 		protocol = model.LockProtocol(rapid.IntRange(1, model.NumProtocols-1).Draw(t, "protocol"))
 		retry = min(retry, lease-1)
-		deadline, renewal = 0, 0
+		deadline, reread = 0, 0
 		if protocol == model.ProtocolConsul {
 			lockDelay = rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 20)).Draw(t, "lock_delay")
 		}
@@ -37,7 +38,7 @@ func drawConfig(t *rapid.T) model.Config {
 		Policy: model.Policy{
 			Nodes:             nodes,
 			Lease:             lease,
-			Renewal:           renewal,
+			RereadPeriod:      reread,
 			RetryPeriod:       retry,
 			RenewDeadline:     deadline,
 			Period:            period,
@@ -117,12 +118,12 @@ func drawSchedule(t *rapid.T, c model.Config) model.Schedule {
 		return rapid.Permutation(drawWindows(t, c)).Draw(t, "order")
 	case 2:
 		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
-		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
-		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
+		up, _ := parse.Lengths(0, dist.Draw(t, "uptime"))
+		down, _ := parse.Lengths(0, dist.Draw(t, "downtime"))
 		a := &model.Alternating{Up: up, Down: down, Seed: [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}}
 		for range rapid.IntRange(0, 2).Draw(t, "also") {
-			up, _ := model.ParseLengths(dist.Draw(t, "also_uptime"))
-			down, _ := model.ParseLengths(dist.Draw(t, "also_downtime"))
+			up, _ := parse.Lengths(0, dist.Draw(t, "also_uptime"))
+			down, _ := parse.Lengths(0, dist.Draw(t, "also_downtime"))
 			p := model.Process{Up: up, Down: down, Failure: model.Failure{Kind: kind.Filter(func(f model.Kind) bool { return f != model.AsConfigured }).Draw(t, "also_kind")}}
 			if rapid.Bool().Draw(t, "zone") {
 				p.Zone = []int{0, rapid.IntRange(1, 3).Draw(t, "zone_node")}

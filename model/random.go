@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Lengths is a distribution of the lengths, in rounds, of up or down
@@ -47,44 +46,8 @@ func EmpiricalLengths(source string, samples []int) (Lengths, error) {
 	return Lengths{Kind: Empirical, Samples: samples, Source: source}, nil
 }
 
-// LengthsSyntax describes the distribution syntax in words.
-const LengthsSyntax = "fixed:N, geometric:MEAN or lognormal:MU,SIGMA (rounds)"
-
-// ParseLengths parses fixed:N, geometric:MEAN (MEAN >= 1) or
-// lognormal:MU,SIGMA (SIGMA >= 0).
-func ParseLengths(s string) (Lengths, error) {
-	kind, args, _ := strings.Cut(s, ":")
-	nums := strings.Split(args, ",")
-	vals := make([]float64, len(nums))
-	for i, n := range nums {
-		v, err := strconv.ParseFloat(n, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return Lengths{}, fmt.Errorf("%q: want %s", s, LengthsSyntax)
-		}
-		vals[i] = v
-	}
-	bad := func(why string) (Lengths, error) { return Lengths{}, fmt.Errorf("%q: %s", s, why) }
-	switch {
-	case kind == "fixed" && len(vals) == 1:
-		if vals[0] != math.Trunc(vals[0]) || vals[0] < 1 || vals[0] > MaxRounds {
-			return bad(fmt.Sprintf("want a whole number of rounds from 1 to %d", MaxRounds))
-		}
-		return Lengths{Kind: Fixed, A: vals[0]}, nil
-	case kind == "geometric" && len(vals) == 1:
-		if vals[0] < 1 || vals[0] > MaxRounds {
-			return bad(fmt.Sprintf("want a mean from 1 to %d rounds", MaxRounds))
-		}
-		return Lengths{Kind: Geometric, A: vals[0]}, nil
-	case kind == "lognormal" && len(vals) == 2:
-		if vals[1] < 0 || vals[0] > math.Log(MaxRounds) || vals[1] > 10 {
-			return bad(fmt.Sprintf("want MU up to %.1f and SIGMA from 0 to 10", math.Log(MaxRounds)))
-		}
-		return Lengths{Kind: LogNormal, A: vals[0], B: vals[1]}, nil
-	}
-	return Lengths{}, fmt.Errorf("%q: want %s", s, LengthsSyntax)
-}
-
-// String writes the distribution back in ParseLengths' syntax.
+// String writes the distribution back in the syntax parse.Lengths reads
+// in rounds.
 func (l Lengths) String() string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	switch l.Kind {

@@ -16,8 +16,8 @@ import (
 // varies by less than a tenth. It reports ns/event, ns/draw and
 // draws/event, the ratio.
 func BenchmarkChurnEvent(b *testing.B) {
-	up, _ := ParseLengths("geometric:20")
-	down, _ := ParseLengths("geometric:5")
+	up := Lengths{Kind: Geometric, A: 20}
+	down := Lengths{Kind: Geometric, A: 5}
 	c := Default()
 	c.Rounds = 100_000
 	events := int(2 * float64(c.Nodes*c.Rounds) / (up.Mean() + down.Mean())) // a change down and one up a cycle
@@ -143,8 +143,8 @@ func TestExpZiggurat(t *testing.T) {
 // so a run of a billion rounds under heavy churn (minutes otherwise) ends
 // at once.
 func TestDoneEndsTheFailures(t *testing.T) {
-	up, _ := ParseLengths("geometric:20")
-	down, _ := ParseLengths("geometric:5")
+	up := Lengths{Kind: Geometric, A: 20}
+	down := Lengths{Kind: Geometric, A: 5}
 	done := make(chan struct{})
 	close(done)
 	c := Default()

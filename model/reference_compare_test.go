@@ -9,6 +9,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"pgregory.net/rapid"
 )
 
@@ -48,7 +49,7 @@ func TestReferenceScenarios(t *testing.T) {
 					continue
 				}
 				p, _ := model.ParamByName(arg.Key)
-				v, err := p.ParseValue(arg.Vals[0])
+				v, err := parse.Value(0, p, arg.Vals[0])
 				if err != nil {
 					d.Fatalf(t, "%s: %v", arg, err)
 				}
@@ -120,12 +121,12 @@ func refCompare(r *model.Runner, c model.Config, s model.Schedule, ws model.Wind
 // the persistent trigger, with instant batches.
 func TestReferenceElection(t *testing.T) {
 	var r model.Runner
-	nodes, leases, renewals, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 1, 2, 3, 6}
+	nodes, leases, rereads, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 1, 2, 3, 6}
 	outages, starts, drifts := []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
 	n, bad := 0, 0
 	grid([]int{3, 4, 3, 3, 5, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) {
 		c := model.Config{
-			Policy: model.Policy{Nodes: nodes[ix[0]], Lease: leases[ix[1]], Renewal: renewals[ix[2]], RetryPeriod: retries[ix[3]], RenewDeadline: deadlines[ix[4]],
+			Policy: model.Policy{Nodes: nodes[ix[0]], Lease: leases[ix[1]], RereadPeriod: rereads[ix[2]], RetryPeriod: retries[ix[3]], RenewDeadline: deadlines[ix[4]],
 				Period: 2, BatchLen: 1, Fencing: ix[11] == 1, Quorum: ix[12] == 1, PersistentTrigger: ix[13] == 1},
 			Scenario: model.Scenario{Outage: outages[ix[5]], Start: starts[ix[6]], Rounds: 30, Down: 1 + ix[7], DownFrom: ix[8], Drift: drifts[ix[10]]},
 		}
@@ -218,50 +219,60 @@ func refSchedules() []refSchedule {
 // small grid of what becomes of the batch: periods, batch lengths, the
 // persistent trigger, catch-up windows, one run for the queued slots,
 // idempotency keys, every overlap policy and fencing, under the
-// publication's timing, client-go's and each lock service's, crossed with
-// refSchedules.
+// publication's timing and client-go's, crossed with refSchedules; and
+// the same, more sparsely, under each lock service's timing.
 func TestReferenceTriggers(t *testing.T) {
 	var r model.Runner
-	timings := []func(*model.Config){
-		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 3, 3, 1, 0 },
-		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 6, 0, 2, 3 },
-		func(c *model.Config) { c.Lease, c.Renewal, c.RetryPeriod, c.RenewDeadline = 2, 1, 1, 0 },
-		func(c *model.Config) { c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolEtcd, 3, 0, 1 },
+	clientGo := []func(*model.Config){
+		func(c *model.Config) { c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline = 3, 3, 1, 0 },
+		func(c *model.Config) { c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline = 6, 0, 2, 3 },
+		func(c *model.Config) { c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline = 2, 1, 1, 0 },
+	}
+	services := []func(*model.Config){
 		func(c *model.Config) {
-			c.Protocol, c.Lease, c.Renewal, c.RetryPeriod, c.LockDelay = model.ProtocolConsul, 4, 0, 2, 2
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolEtcd, 3, 0, 1
 		},
-		func(c *model.Config) { c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolCurator, 6, 0, 2 },
 		func(c *model.Config) {
-			c.Protocol, c.Lease, c.Renewal, c.RetryPeriod = model.ProtocolCuratorSession, 5, 0, 3
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod, c.LockDelay = model.ProtocolConsul, 4, 0, 2, 2
+		},
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolCurator, 6, 0, 2
+		},
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolCuratorSession, 5, 0, 3
 		},
 	}
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
 	n, bad := 0, 0
-	grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, 5, 2}, soak.Every(41, 509), func(ix []int) {
-		c := model.Config{
-			Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
-				CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1},
-			Scenario: model.Scenario{Rounds: 40, Start: 1},
-		}
-		timings[ix[1]](&c)
-		sc := schedules[ix[2]]
-		var s model.Schedule = sc.ws
-		ws := sc.ws
-		if ws == nil {
-			c.Down, c.Start, c.Outage = sc.down, sc.start, sc.outage
-			refKinds[sc.kind](&c)
-			s, ws = c.Schedule(), refWindows(c)
-		}
-		if c.Validate() != nil || bad > 10 {
-			return
-		}
-		if d := refCompare(&r, c, s, ws); d != "" {
-			t.Error(d)
-			bad++
-		}
-		n++
-	})
+	walk := func(timings []func(*model.Config), every int) {
+		grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, model.NumOverlapPolicies, 2}, every, func(ix []int) {
+			c := model.Config{
+				Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
+					CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1},
+				Scenario: model.Scenario{Rounds: 40, Start: 1},
+			}
+			timings[ix[1]](&c)
+			sc := schedules[ix[2]]
+			var s model.Schedule = sc.ws
+			ws := sc.ws
+			if ws == nil {
+				c.Down, c.Start, c.Outage = sc.down, sc.start, sc.outage
+				refKinds[sc.kind](&c)
+				s, ws = c.Schedule(), refWindows(c)
+			}
+			if c.Validate() != nil || bad > 10 {
+				return
+			}
+			if d := refCompare(&r, c, s, ws); d != "" {
+				t.Error(d)
+				bad++
+			}
+			n++
+		})
+	}
+	walk(clientGo, soak.Every(17, 211))
+	walk(services, soak.Every(67, 701))
 	t.Logf("%d configurations", n)
 }
 
@@ -278,7 +289,7 @@ func drawRefConfig(t *rapid.T) model.Config {
 	c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
 	if rapid.Bool().Draw(t, "lock service") {
 		c.Protocol = rapid.SampledFrom([]model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession}).Draw(t, "protocol")
-		c.Renewal, c.RenewDeadline = 0, 0
+		c.RereadPeriod, c.RenewDeadline = 0, 0
 		if c.Lease <= c.RetryPeriod {
 			c.Lease = c.RetryPeriod + rapid.OneOf(rapid.Just(1), rapid.IntRange(1, 3*c.RetryPeriod)).Draw(t, "lease past the retry period")
 		}
@@ -323,8 +334,8 @@ func TestPropertyReferenceRandom(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		c := drawRefConfig(t)
 		dist := rapid.SampledFrom([]string{"fixed:3", "fixed:40", "geometric:5", "geometric:300", "lognormal:1,0.8", "lognormal:4,1"})
-		up, _ := model.ParseLengths(dist.Draw(t, "uptime"))
-		down, _ := model.ParseLengths(dist.Draw(t, "downtime"))
+		up, _ := parse.Lengths(0, dist.Draw(t, "uptime"))
+		down, _ := parse.Lengths(0, dist.Draw(t, "downtime"))
 		seed := [2]uint64{rapid.Uint64().Draw(t, "seed"), 1}
 		var ws model.Windows
 		from := make([]int, c.Nodes) // the first round of each node's current window, 0 while up
@@ -354,56 +365,72 @@ func TestPropertyReferenceRandom(t *testing.T) {
 	t.Logf("%d configurations", n)
 }
 
+// refTurnTiming is one timing of TestReferenceTurns: the lease settings,
+// the lock protocol, its lock-delay and the leader's clock drift.
+type refTurnTiming struct {
+	lease, deadline, retry, reread int
+	protocol                       model.LockProtocol
+	lockDelay, drift               int
+}
+
 // TestReferenceTurns compares the Runner with the reference where the
 // leader's failure turns, back to back, from one kind into another, two
 // or three times, calls hanging in some of them: client-go's timings with
 // a renew deadline (the leader's calls followed call by call), hanging
 // calls shorter and longer than the retry period, windows of 1 to 4
 // rounds from rounds 1 and 3, and a standby failing as the toggles say or
-// not at all.
+// not at all; and the same under each lock service's timing, Consul's
+// with lock-delays, the leader's clock running true, at half speed or at
+// double speed.
 func TestReferenceTurns(t *testing.T) {
 	var r model.Runner
-	timings := [][4]int{ // lease, renew deadline, retry period, renewal
-		{6, 5, 1, 0}, {7, 6, 2, 0}, {4, 3, 1, 2}, {9, 5, 3, 0}, {10, 8, 2, 3},
-		{4, 0, 1, 0}, {5, 0, 2, 0}, {3, 0, 2, 0}, {6, 0, 1, 0}, // under each lock service
+	clientGo := []refTurnTiming{{6, 5, 1, 0, 0, 0, 0}, {7, 6, 2, 0, 0, 0, 0}, {4, 3, 1, 2, 0, 0, 0}, {9, 5, 3, 0, 0, 0, 0}, {10, 8, 2, 3, 0, 0, 0}}
+	var services []refTurnTiming
+	for _, s := range []refTurnTiming{
+		{lease: 4, retry: 1, protocol: model.ProtocolEtcd}, {lease: 5, retry: 2, protocol: model.ProtocolConsul},
+		{lease: 3, retry: 2, protocol: model.ProtocolCurator}, {lease: 6, retry: 1, protocol: model.ProtocolCuratorSession},
+	} {
+		for _, s.drift = range []int{0, -500, 1000} {
+			for _, s.lockDelay = range []int{0, 1, 3} {
+				if s.lockDelay == 0 || s.protocol == model.ProtocolConsul {
+					services = append(services, s)
+				}
+			}
+		}
 	}
-	protocols := []model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession}
 	kinds := []model.Kind{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.AsConfigured}
 	lengths, starts := []int{1, 2, 3, 4}, []int{1, 3}
 	n, bad := 0, 0
-	grid([]int{len(timings), 2, len(starts), len(kinds), len(lengths), len(kinds), len(lengths), len(kinds) + 1, len(lengths), 2, 3}, soak.Every(19, 173), func(ix []int) {
-		tm := timings[ix[0]]
-		c := model.Config{
-			Policy:   model.Policy{Nodes: 1 + ix[1], Lease: tm[0], RenewDeadline: tm[1], RetryPeriod: tm[2], Renewal: tm[3], Period: 2, BatchLen: 1},
-			Scenario: model.Scenario{Rounds: 30, Start: 1, Outage: 1, Down: 1, BlackHole: ix[9] == 1},
-		}
-		if p := ix[0] - 5; p >= 0 { // a lock service's timing, with a lock-delay of 0, 1 or 3 under Consul
-			c.Protocol, c.LockDelay = protocols[p], []int{0, 1, 3}[ix[10]]
-			if c.Protocol != model.ProtocolConsul && ix[10] > 0 {
+	walk := func(timings []refTurnTiming, every int) {
+		grid([]int{len(timings), 2, len(starts), len(kinds), len(lengths), len(kinds), len(lengths), len(kinds) + 1, len(lengths), 2}, every, func(ix []int) {
+			tm := timings[ix[0]]
+			c := model.Config{
+				Policy: model.Policy{Nodes: 1 + ix[1], Lease: tm.lease, RenewDeadline: tm.deadline, RetryPeriod: tm.retry, RereadPeriod: tm.reread,
+					Protocol: tm.protocol, LockDelay: tm.lockDelay, Period: 2, BatchLen: 1},
+				Scenario: model.Scenario{Rounds: 30, Start: 1, Outage: 1, Down: 1, BlackHole: ix[9] == 1, Drift: tm.drift},
+			}
+			first := starts[ix[2]]
+			ws := model.Windows{{Node: 0, First: first, Last: first + lengths[ix[4]] - 1, Failure: model.Failure{Kind: kinds[ix[3]]}}}
+			ws = append(ws, model.Window{Node: 0, First: ws[0].Last + 1, Last: ws[0].Last + lengths[ix[6]], Failure: model.Failure{Kind: kinds[ix[5]]}})
+			if ix[7] < len(kinds) {
+				ws = append(ws, model.Window{Node: 0, First: ws[1].Last + 1, Last: ws[1].Last + lengths[ix[8]], Failure: model.Failure{Kind: kinds[ix[7]]}})
+			} else if ix[8] > 0 {
 				return
 			}
-		} else if ix[10] > 0 {
-			return
-		}
-		first := starts[ix[2]]
-		ws := model.Windows{{Node: 0, First: first, Last: first + lengths[ix[4]] - 1, Failure: model.Failure{Kind: kinds[ix[3]]}}}
-		ws = append(ws, model.Window{Node: 0, First: ws[0].Last + 1, Last: ws[0].Last + lengths[ix[6]], Failure: model.Failure{Kind: kinds[ix[5]]}})
-		if ix[7] < len(kinds) {
-			ws = append(ws, model.Window{Node: 0, First: ws[1].Last + 1, Last: ws[1].Last + lengths[ix[8]], Failure: model.Failure{Kind: kinds[ix[7]]}})
-		} else if ix[8] > 0 {
-			return
-		}
-		if c.Nodes > 1 {
-			ws = append(ws, model.Window{Node: 1, First: first + 1, Last: first + 2})
-		}
-		if c.Validate() != nil || bad > 10 {
-			return
-		}
-		if d := refCompare(&r, c, ws, ws); d != "" {
-			t.Error(d)
-			bad++
-		}
-		n++
-	})
+			if c.Nodes > 1 {
+				ws = append(ws, model.Window{Node: 1, First: first + 1, Last: first + 2})
+			}
+			if c.Validate() != nil || bad > 10 {
+				return
+			}
+			if d := refCompare(&r, c, ws, ws); d != "" {
+				t.Error(d)
+				bad++
+			}
+			n++
+		})
+	}
+	walk(clientGo, soak.Every(11, 101))
+	walk(services, soak.Every(31, 307))
 	t.Logf("%d configurations", n)
 }

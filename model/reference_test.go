@@ -11,19 +11,22 @@ import (
 // model.Runner and compare every statistic, allowing no difference: where
 // the two disagreed, the engine was brought to the docs' rule (a lease
 // running out within a retry period of a renewal, a failure turning from
-// or into one whose calls hang, a leader woken still cut off).
+// or into one whose calls hang, a leader woken still cut off, a lock
+// service's give-up timer due as its holder stops cleanly), or, where
+// the docs left a choice, the docs were made to say which (the lock
+// services' give-ups: docs/model.md, Lock protocols, Give up).
 //
 // It takes every parameter but jitter: every failure kind (isolate, black
 // hole, slow, partition, pause, crash, release, as toggles and as a
 // window's own kind), clock drift, quorum, fencing, retry periods, renew
-// deadlines (the deadline race included) and renewal 0, the persistent
+// deadlines (the deadline race included) and re-read period 0, the persistent
 // trigger, the catch-up window, one run for the queued slots, the
 // idempotency key, batches that take time and every overlap policy,
 // under any schedule given as windows, and every lock protocol (etcd,
 // Consul with its lock-delay, Curator and its session policy beside
-// client-go's). docs/model.md gives jitter's
-// distribution, not the order of its draws from the seed, so the
-// reference cannot repeat a jittered run (refCovers).
+// client-go's). docs/model.md gives jitter's distribution, not the order
+// of its draws from the seed, so the reference cannot repeat a jittered
+// run (refCovers).
 
 // refKind is how a down node fails, in the words of docs/model.md.
 type refKind int
@@ -471,7 +474,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		}
 
 		// 6. Re-read.
-		if c.Renewal > 0 && t%c.Renewal == 0 {
+		if c.RereadPeriod > 0 && t%c.RereadPeriod == 0 {
 			for i := range n {
 				if nodes[i].believes && i != leader && !down[i] {
 					nodes[i].believes = false
@@ -550,10 +553,15 @@ func (e *refEpisodes) episodes() model.Episodes {
 
 // serviceGiveUp is the give-up step of round t under a lock service
 // (docs/model.md, Lock protocols), before step 1 and before the failures
-// that begin in round t: every believer that gives up by its protocol's
-// rule stops believing and its runs write no more, as at client-go's
-// renew deadline (kill). leader and renewed are the record's; scaled(i,
-// x) is x rounds of node i's clock.
+// that begin in round t, so that a holder whose timer is due as it stops
+// cleanly frees nothing: every believer that gives up stops believing and
+// its runs write no more, as at client-go's renew deadline (kill). A
+// believer that reaches the service (or wakes) at or after its lease's
+// end gives up, and so does a stale one as it reaches the service or
+// wakes; one that is down gives up by its row's rule, whose timers do
+// not fire while it stays frozen; one that is back is connected again.
+// leader and renewed are the record's; scaled(i, x) is x rounds of node
+// i's clock.
 func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, down []bool, kind []refKind, frozeBefore []bool, scaled func(i, x int) int, kill func(i int)) {
 	for i := range nodes {
 		nd := &nodes[i]
@@ -573,7 +581,7 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, 
 		giveUp := (!down[i] || woke) && (i != leader || t >= renewed+c.Lease)
 		switch c.Protocol {
 		case model.ProtocolEtcd:
-			giveUp = giveUp || !stands && t >= nd.renewed+scaled(i, c.Lease)
+			giveUp = giveUp || down[i] && !stands && t >= nd.renewed+scaled(i, c.Lease)
 		case model.ProtocolConsul:
 			giveUp = giveUp || failsAtOnce
 		case model.ProtocolCurator, model.ProtocolCuratorSession:

@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/datadriven"
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 )
 
 // TestScenarios runs the scenario files under testdata/scenarios. Each
@@ -59,7 +60,7 @@ func TestScenarios(t *testing.T) {
 				if !ok || len(arg.Vals) != 1 {
 					d.Fatalf(t, "unknown argument %s", arg)
 				}
-				v, err := p.ParseValue(arg.Vals[0])
+				v, err := parse.Value(0, p, arg.Vals[0])
 				if err != nil {
 					d.Fatalf(t, "%s: %v", arg, err)
 				}
@@ -121,7 +122,7 @@ func parseWindows(t *testing.T, vals []string) model.Windows {
 			t.Fatalf("window %q: want node:first-last[:kind]", v)
 		}
 		if hasKind {
-			f, err := model.ParseFailure(kind)
+			f, err := parse.Failure(kind)
 			if err != nil {
 				t.Fatalf("window %q: %v", v, err)
 			}

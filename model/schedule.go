@@ -2,7 +2,6 @@ package model
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -138,38 +137,14 @@ func (k Kind) Behaviour() Behaviour { return kindTable()[k] }
 // crash or release ("" for AsConfigured).
 func (k Kind) String() string { return k.Behaviour().Name }
 
-// String is the failure as incidents and --also give it: its kind's
-// name, and KIND:VALUE for a kind that takes a parameter.
+// String is the failure as incidents and --also give it (and
+// parse.Failure reads it): its kind's name, and KIND:VALUE for a kind that
+// takes a parameter.
 func (f Failure) String() string {
 	if b := f.Kind.Behaviour(); b.Param != "" {
 		return b.Name + ":" + strconv.Itoa(f.Param)
 	}
 	return f.Kind.String()
-}
-
-// ParseFailure reads a failure as String writes it: a kind by its name,
-// KIND:VALUE for a kind that takes a parameter.
-func ParseFailure(text string) (Failure, error) {
-	name, value, hasValue := strings.Cut(text, ":")
-	var names []string
-	for _, b := range Kinds() {
-		if b.Name != name {
-			names = append(names, b.Name)
-			continue
-		}
-		switch {
-		case b.Param == "" && hasValue:
-			return Failure{}, fmt.Errorf("kind %q: %s takes no parameter", text, name)
-		case b.Param == "":
-			return Failure{Kind: b.Kind}, nil
-		}
-		v, err := strconv.Atoi(value)
-		if !hasValue || err != nil {
-			return Failure{}, fmt.Errorf("kind %q: want %s:VALUE, VALUE %s", text, name, b.Param)
-		}
-		return Failure{Kind: b.Kind, Param: v}, nil
-	}
-	return Failure{}, fmt.Errorf("kind %q: want one of %s", text, strings.Join(names, ", "))
 }
 
 // DoesAs is what a node of kind f does when down in a run of c: a kind

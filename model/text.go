@@ -1,13 +1,9 @@
 package model
 
-import (
-	"fmt"
-	"slices"
-	"strconv"
-)
+import "strconv"
 
 // The text form of parameters and configurations, as every CSV, JSON and
-// flag of leasesim writes and reads them.
+// flag of leasesim writes them; package parse reads them.
 
 // AppendValue appends v, a value of p: a whole number, true or false for
 // a toggle, or an enumeration's name for the value.
@@ -19,31 +15,6 @@ func (p Param) AppendValue(b []byte, v int) []byte {
 		return append(b, names[v]...)
 	}
 	return strconv.AppendInt(b, int64(v), 10)
-}
-
-// ParseValue parses one value of p in the form AppendValue writes and
-// checks it against p's range; its error says what p accepts.
-func (p Param) ParseValue(s string) (int, error) {
-	var v int
-	var err error
-	if p.Bool() {
-		var b bool
-		b, err = strconv.ParseBool(s)
-		if s != "true" && s != "false" {
-			err = strconv.ErrSyntax
-		}
-		v = b2i(b)
-	} else if names := p.Names(); names != nil {
-		if v = slices.Index(names, s); v < 0 {
-			err = strconv.ErrSyntax
-		}
-	} else {
-		v, err = strconv.Atoi(s)
-	}
-	if err != nil || p.Validate(v) != nil {
-		return 0, fmt.Errorf("want %s", p.Accepts())
-	}
-	return v, nil
 }
 
 // Params returns every parameter, in column order.

@@ -40,16 +40,6 @@ const (
 // year, 365.2425 days.
 const Year = 31_556_952 * time.Second
 
-// ParseTick parses a tick in Go's duration syntax, e.g. 100ms or 1s.
-func ParseTick(s string) (Tick, error) {
-	d, err := time.ParseDuration(s)
-	t := Tick(d)
-	if err != nil || t < MinTick || t > MaxTick || d%time.Millisecond != 0 {
-		return 0, fmt.Errorf("want a duration from 1ms to 24h, a whole number of milliseconds, e.g. 100ms or 1s")
-	}
-	return t, nil
-}
-
 // String is the tick in Go's duration syntax, or "1 round" for the zero
 // Tick.
 func (t Tick) String() string {
@@ -154,45 +144,7 @@ func (t Tick) AppendSeconds(b []byte, n int) []byte {
 // Seconds is the length of n rounds in seconds, for plots and sums.
 func (t Tick) Seconds(n float64) float64 { return n * time.Duration(t).Seconds() }
 
-// ParseValue parses one value of p given in the unit of t: as
-// Param.ParseValue does for the zero Tick or a parameter that is not a
-// time, else a Go duration (15s, 2m, 24h) that is a whole number of ticks,
-// counted from the run's start for a Point. Its error says what p accepts.
-func (t Tick) ParseValue(p Param, s string) (int, error) {
-	if t == 0 || p.Time() == NotTime {
-		return p.ParseValue(s)
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
-		return 0, fmt.Errorf("want %s", t.Accepts(p))
-	}
-	if d%time.Duration(t) != 0 {
-		return 0, fmt.Errorf("%s is not a whole number of ticks: want %s", s, t.Accepts(p))
-	}
-	v := int(d / time.Duration(t))
-	if p.Time() == Point {
-		v++
-	}
-	if p.Validate(v) != nil {
-		return 0, fmt.Errorf("want %s", t.Accepts(p))
-	}
-	return v, nil
-}
-
-// Accepts says in words which values p accepts in the unit of t.
-func (t Tick) Accepts(p Param) string {
-	if t == 0 || p.Time() == NotTime {
-		return p.Accepts()
-	}
-	lo, hi := p.Range()
-	if p.Time() == Point {
-		lo, hi = lo-1, hi-1
-	}
-	hi = min(hi, int(math.MaxInt64/int64(t)))
-	return fmt.Sprintf("a duration from %s to %s in whole ticks of %s", time.Duration(lo)*time.Duration(t), time.Duration(hi)*time.Duration(t), t)
-}
-
-// FormatValue writes v, a value of p, as ParseValue reads it: p's own text
+// FormatValue writes v, a value of p, as parse.Value reads it: p's own text
 // for the zero Tick or a parameter that is not a time, else a Go duration,
 // counted from the run's start for a Point. Error messages use it, so
 // that they echo values in the unit the flags were given in.
@@ -276,51 +228,7 @@ func abs(n int) int {
 	return n
 }
 
-// LengthsSyntax describes the distribution syntax in the unit of t.
-func (t Tick) LengthsSyntax() string {
-	if t == 0 {
-		return LengthsSyntax
-	}
-	return "fixed:D, geometric:MEAN or lognormal:MEDIAN,SIGMA, D, MEAN and MEDIAN durations (fixed's a whole number of ticks)"
-}
-
-// ParseLengths parses a distribution of period lengths in the unit of t:
-// as ParseLengths for the zero Tick; with a tick, fixed:D and
-// geometric:MEAN take durations, and lognormal:MEDIAN,SIGMA the median
-// length as a duration (exp(mu), so mu = ln(MEDIAN / tick)).
-func (t Tick) ParseLengths(s string) (Lengths, error) {
-	if t == 0 {
-		return ParseLengths(s)
-	}
-	kind, args, _ := strings.Cut(s, ":")
-	first, rest, _ := strings.Cut(args, ",")
-	d, err := time.ParseDuration(first)
-	if err != nil || d <= 0 {
-		return Lengths{}, fmt.Errorf("%q: want %s", s, t.LengthsSyntax())
-	}
-	rounds := float64(d) / float64(t)
-	in := ""
-	switch kind {
-	case "fixed":
-		if d%time.Duration(t) != 0 {
-			return Lengths{}, fmt.Errorf("%q: %s is not a whole number of ticks of %s", s, first, t)
-		}
-		in = "fixed:" + strconv.FormatFloat(rounds, 'f', -1, 64)
-	case "geometric":
-		in = "geometric:" + strconv.FormatFloat(rounds, 'f', -1, 64)
-	case "lognormal":
-		in = "lognormal:" + strconv.FormatFloat(math.Log(rounds), 'f', -1, 64) + "," + rest
-	default:
-		return Lengths{}, fmt.Errorf("%q: want %s", s, t.LengthsSyntax())
-	}
-	l, err := ParseLengths(in)
-	if err != nil {
-		return Lengths{}, fmt.Errorf("%q, %s in rounds of %s: %v", s, in, t, err)
-	}
-	return l, nil
-}
-
-// FormatLengths writes l in the unit of t, as ParseLengths reads it:
+// FormatLengths writes l in the unit of t, as parse.Lengths reads it:
 // Lengths.String for the zero Tick; with a tick, fixed:D, geometric:MEAN
 // or lognormal:MEDIAN,SIGMA in durations, to the millisecond.
 func (t Tick) FormatLengths(l Lengths) string {

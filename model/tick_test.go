@@ -6,44 +6,8 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 )
-
-func TestTickParseValue(t *testing.T) {
-	sec, ms := model.Tick(time.Second), model.Tick(100*time.Millisecond)
-	for _, tc := range []struct {
-		tick    model.Tick
-		p       model.Param
-		in      string
-		want    int
-		wantErr string
-	}{
-		{0, model.Lease, "15", 15, ""},
-		{0, model.Lease, "15s", 0, "want a whole number from 1 to 1000000000"},
-		{sec, model.Lease, "15s", 15, ""},
-		{sec, model.Lease, "2m", 120, ""},
-		{sec, model.Period, "24h", 86400, ""},
-		{ms, model.Lease, "1.5s", 15, ""},
-		{sec, model.Start, "0s", 1, ""},   // round 1 begins at the run's start
-		{sec, model.Start, "60s", 61, ""}, // 60 ticks later
-		{sec, model.Outage, "0s", 0, ""},
-		{sec, model.Nodes, "3", 3, ""}, // not a time: a count
-		{sec, model.Lease, "1500ms", 0, "1500ms is not a whole number of ticks: want a duration from 1s to 277777h46m40s in whole ticks of 1s"},
-		{sec, model.Lease, "15", 0, "want a duration from 1s to 277777h46m40s in whole ticks of 1s"},
-		{sec, model.Lease, "0s", 0, "want a duration from 1s to 277777h46m40s"},
-		{sec, model.Lease, "-5s", 0, "want a duration from 1s"},
-		{model.Tick(24 * time.Hour), model.Rounds, "2562048h", 0, "want a duration from 24h0m0s to 2562024h0m0s"}, // capped where durations end
-	} {
-		got, err := tc.tick.ParseValue(tc.p, tc.in)
-		switch {
-		case tc.wantErr == "" && (err != nil || got != tc.want):
-			t.Errorf("tick %v: ParseValue(%s, %q) = %d, %v; want %d", tc.tick, tc.p.Name(), tc.in, got, err, tc.want)
-		case tc.wantErr != "" && (err == nil || !startsWith(err.Error(), tc.wantErr)):
-			t.Errorf("tick %v: ParseValue(%s, %q) error = %v; want one starting %q", tc.tick, tc.p.Name(), tc.in, err, tc.wantErr)
-		}
-	}
-}
-
-func startsWith(s, prefix string) bool { return len(s) >= len(prefix) && s[:len(prefix)] == prefix }
 
 func TestTickText(t *testing.T) {
 	sec, ms := model.Tick(time.Second), model.Tick(100*time.Millisecond)
@@ -74,8 +38,8 @@ func TestTickText(t *testing.T) {
 		if tc.tick != 0 && tc.p.Time() != model.NotTime {
 			in += "s"
 		}
-		if got, err := tc.tick.ParseValue(tc.p, in); err != nil || got != tc.v {
-			t.Errorf("tick %v: ParseValue(%s, %q) = %d, %v; want %d", tc.tick, tc.p.Name(), in, got, err, tc.v)
+		if got, err := parse.Value(tc.tick, tc.p, in); err != nil || got != tc.v {
+			t.Errorf("tick %v: parse.Value(%s, %q) = %d, %v; want %d", tc.tick, tc.p.Name(), in, got, err, tc.v)
 		}
 	}
 	for _, tc := range []struct {
@@ -120,51 +84,6 @@ func TestTickSecondsAndYear(t *testing.T) {
 	}
 	if got := model.Tick(0).RoundsPerYear(); got != 0 {
 		t.Errorf("RoundsPerYear of the zero tick = %v, want 0", got)
-	}
-	for _, tc := range []struct {
-		in      string
-		want    model.Tick
-		wantErr bool
-	}{
-		{"1s", model.Tick(time.Second), false},
-		{"100ms", model.Tick(100 * time.Millisecond), false},
-		{"24h", model.MaxTick, false},
-		{"25h", 0, true},
-		{"500us", 0, true},
-		{"1.0005s", 0, true},
-		{"1", 0, true},
-	} {
-		got, err := model.ParseTick(tc.in)
-		if got != tc.want || (err != nil) != tc.wantErr {
-			t.Errorf("ParseTick(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.wantErr)
-		}
-	}
-}
-
-func TestTickParseLengths(t *testing.T) {
-	sec := model.Tick(time.Second)
-	for _, tc := range []struct {
-		tick model.Tick
-		in   string
-		want string // Lengths.String, in rounds; "" for an error
-	}{
-		{0, "geometric:2000", "geometric:2000"},
-		{sec, "geometric:72h", "geometric:259200"},
-		{model.Tick(100 * time.Millisecond), "fixed:2s", "fixed:20"},
-		{sec, "lognormal:1s,0.5", "lognormal:0,0.5"}, // a median of one round: mu 0
-		{sec, "fixed:1500ms", ""},
-		{sec, "geometric:500ms", ""}, // a mean below one round
-		{sec, "geometric:2000", ""},  // no unit
-		{sec, "weibull:3s", ""},
-	} {
-		l, err := tc.tick.ParseLengths(tc.in)
-		got := ""
-		if err == nil {
-			got = l.String()
-		}
-		if got != tc.want {
-			t.Errorf("tick %v: ParseLengths(%q) = %q, %v; want %q", tc.tick, tc.in, got, err, tc.want)
-		}
 	}
 }
 

@@ -28,7 +28,7 @@ func TraceWindow(c Config) (first, last int) {
 	if outage == 0 || c.Down == 0 || start > c.Rounds {
 		start, outage = 1, 0
 	}
-	settle := c.Lease + c.Renewal + c.RetryPeriod - 1 + c.RenewDeadline
+	settle := c.Lease + c.RereadPeriod + c.RetryPeriod - 1 + c.RenewDeadline
 	first = max(1, start-2*c.Period)
 	last = start + outage + settle + 2*c.Period
 	if last-first >= maxTrace {

@@ -8,7 +8,7 @@ import (
 )
 
 func TestTraceWindow(t *testing.T) {
-	d := model.Default() // lease 3, renewal 3, outage 5 from round 6, period 6, 24 rounds
+	d := model.Default() // lease 3, re-read period 3, outage 5 from round 6, period 6, 24 rounds
 	tests := []struct {
 		name        string
 		edit        func(*model.Config)
@@ -68,21 +68,32 @@ func TestLongRunTrace(t *testing.T) {
 // it went unwritten.
 func TestTraceCutBatches(t *testing.T) {
 	tests := []struct {
-		name string
-		edit func(*model.Config)
-		want int // partial batches
+		name    string
+		edit    func(*model.Config)
+		windows model.Windows // the schedule, if not the publication's
+		want    int           // partial batches
 	}{
-		{"instant batch", func(*model.Config) {}, 0},
-		{"the leader cut off mid-batch", func(c *model.Config) { c.BatchLen, c.Start = 4, 8 }, 1},
-		{"the persistent trigger, cut off mid-batch", func(c *model.Config) { c.BatchLen, c.Start, c.PersistentTrigger = 4, 8, true }, 1},
-		{"cut off before the batch", func(c *model.Config) { c.BatchLen, c.Start, c.Outage = 4, 2, 2 }, 0},
+		{"instant batch", func(*model.Config) {}, nil, 0},
+		{"the leader cut off mid-batch", func(c *model.Config) { c.BatchLen, c.Start = 4, 8 }, nil, 1},
+		{"the persistent trigger, cut off mid-batch", func(c *model.Config) { c.BatchLen, c.Start, c.PersistentTrigger = 4, 8, true }, nil, 1},
+		{"cut off before the batch", func(c *model.Config) { c.BatchLen, c.Start, c.Outage = 4, 2, 2 }, nil, 0},
+		// Node 1 takes over in round 17 and starts the queued batch; cut
+		// off in round 18, it cuts that batch while node 0, back and
+		// still believing, is accepted.
+		{"an overlap policy, cut off mid-batch while another node is accepted", func(c *model.Config) {
+			c.Nodes, c.Period, c.BatchLen, c.PersistentTrigger, c.Overlap = 2, 3, 2, true, model.OverlapBufferAll
+		}, model.Windows{{Node: 0, First: 15, Last: 17}, {Node: 1, First: 18, Last: 19}}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := model.Default()
 			tt.edit(&c)
+			var s model.Schedule = c.Schedule()
+			if tt.windows != nil {
+				s = tt.windows
+			}
 			var r model.Runner
-			rounds, st, err := r.TraceRounds(c, c.Schedule())
+			rounds, st, err := r.TraceRounds(c, s)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -25,7 +25,7 @@ import (
 // Params are the parameters a Monte Carlo study varies; the
 // others (outage, start, down) belong to the publication's fixed schedule.
 func Params() []model.Param {
-	ps := []model.Param{model.Nodes, model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Rounds, model.Period, model.BatchLen,
+	ps := []model.Param{model.Nodes, model.Lease, model.RereadPeriod, model.RetryPeriod, model.RenewDeadline, model.Rounds, model.Period, model.BatchLen,
 		model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.Quorum, model.Jitter, model.Drift}
 	return slices.Sorted(slices.Values(append(ps, model.KindToggles()...))) // in parameter order, every kind's toggle among them
 }
@@ -200,7 +200,7 @@ func (mc *MonteCarlo) Periods() float64 {
 // the part of the configuration that shapes the failures (the node count
 // and the distributions) and the replica index. A replica draws the same
 // periods whatever the grid around it and whichever worker runs it, and
-// configurations that differ only in policy (lease, renewal, period,
+// configurations that differ only in policy (lease, re-read period, period,
 // fencing, trigger, quorum) meet the very same failures: common random
 // numbers, so that their differences are the policy's, not chance's.
 func (mc *MonteCarlo) replicaSeed(dists []byte, c *model.Config, r int) [2]uint64 {

@@ -10,13 +10,14 @@ import (
 
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/sweep"
 )
 
 func lengths(t testing.TB, s string) model.Lengths {
 	t.Helper()
-	l, err := model.ParseLengths(s)
+	l, err := parse.Lengths(0, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,10 +61,10 @@ func TestSingleNodeDownTenPercent(t *testing.T) {
 // for no event in 5 replicas, [0, 0.738].
 func TestFixedEqualsSchedule(t *testing.T) {
 	for _, c := range []model.Config{
-		{Policy: model.Policy{Nodes: 3, Lease: 2, Renewal: 3, Period: 4}, Scenario: model.Scenario{Rounds: 60}},
-		{Policy: model.Policy{Nodes: 4, Lease: 1, Renewal: 5, Period: 6, Fencing: true, PersistentTrigger: true}, Scenario: model.Scenario{Rounds: 97}},
-		{Policy: model.Policy{Nodes: 1, Lease: 5, Renewal: 2, Period: 1, PersistentTrigger: true}, Scenario: model.Scenario{Rounds: 50}},
-		{Policy: model.Policy{Nodes: 4, Lease: 3, Renewal: 3, Period: 6}, Scenario: model.Scenario{Rounds: 1000}}, // 300 leaderless rounds
+		{Policy: model.Policy{Nodes: 3, Lease: 2, RereadPeriod: 3, Period: 4}, Scenario: model.Scenario{Rounds: 60}},
+		{Policy: model.Policy{Nodes: 4, Lease: 1, RereadPeriod: 5, Period: 6, Fencing: true, PersistentTrigger: true}, Scenario: model.Scenario{Rounds: 97}},
+		{Policy: model.Policy{Nodes: 1, Lease: 5, RereadPeriod: 2, Period: 1, PersistentTrigger: true}, Scenario: model.Scenario{Rounds: 50}},
+		{Policy: model.Policy{Nodes: 4, Lease: 3, RereadPeriod: 3, Period: 6}, Scenario: model.Scenario{Rounds: 1000}}, // 300 leaderless rounds
 	} {
 		c.Start, c.Down, c.RetryPeriod, c.BatchLen = 1, 1, 1, 1
 		var windows model.Windows
@@ -184,7 +185,7 @@ func TestLengthMeans(t *testing.T) {
 		{"geometric:50", 50}, {"fixed:40", 40}, {"geometric:1", 1}, {"lognormal:3,0.5", math.Exp(3 + 0.5*0.5/2)},
 	} {
 		c := model.Config{
-			Policy:   model.Policy{BatchLen: 1, Nodes: 1, Lease: 1, Renewal: 1, RetryPeriod: 1, Period: 1_000_000},
+			Policy:   model.Policy{BatchLen: 1, Nodes: 1, Lease: 1, RereadPeriod: 1, RetryPeriod: 1, Period: 1_000_000},
 			Scenario: model.Scenario{Start: 1, Rounds: 1_000_000, Down: 1},
 		}
 		a := &model.Alternating{Up: lengths(t, tt.dist), Down: lengths(t, "fixed:10"), Seed: [2]uint64{1, 2}}

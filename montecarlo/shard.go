@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/sweep"
 )
 
@@ -83,7 +84,7 @@ func (s monteCarloSpec) studyOf() (*MonteCarlo, error) {
 		if source, ok := strings.CutPrefix(text, "empirical:"); ok {
 			return model.EmpiricalLengths(source, samples)
 		}
-		return model.ParseLengths(text)
+		return parse.Lengths(0, text)
 	}
 	if mc.Up, err = lengths(s.Up, s.UpSamples); err != nil {
 		return nil, err
@@ -93,7 +94,7 @@ func (s monteCarloSpec) studyOf() (*MonteCarlo, error) {
 	}
 	for _, p := range s.Also {
 		proc := model.Process{Zone: p.Zone}
-		if proc.Failure, err = model.ParseFailure(p.Failure); err != nil {
+		if proc.Failure, err = parse.Failure(p.Failure); err != nil {
 			return nil, err
 		}
 		if proc.Up, err = lengths(p.Up, p.UpSamples); err != nil {

@@ -67,9 +67,9 @@ func windowLine(r study.CostResult) string {
 
 func phaseLines(r study.CostResult) string {
 	c, p, t := r.Config, r.Phase, r.Tick
-	phases := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.Renewal)
-	if c.RetryPeriod > 1 || c.Renewal == 0 {
-		phases = fmt.Sprintf("lcm(period %d, renewal %d, retry period %d)", c.Period, c.Renewal, c.RetryPeriod)
+	phases := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.RereadPeriod)
+	if c.RetryPeriod > 1 || c.RereadPeriod == 0 {
+		phases = fmt.Sprintf("lcm(period %d, renewal %d, retry period %d)", c.Period, c.RereadPeriod, c.RetryPeriod)
 	}
 	lasts := fmt.Sprintf("%d rounds", p.Horizon)
 	if t != 0 {
@@ -185,11 +185,11 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.Rank) error {
 	c := in.Config
 	c.Outage = 0
 	fmt.Fprintf(&b, "outage mix: %s\n", strings.Join(mix, ", "))
-	timing := fmt.Sprintf("renewal %d, period %d", c.Renewal, c.Period)
+	timing := fmt.Sprintf("renewal %d, period %d", c.RereadPeriod, c.Period)
 	if t != 0 {
-		timing = fmt.Sprintf("renewal %s, retry period %s, renew deadline %s, period %s", t.DurationOf(c.Renewal), t.DurationOf(c.RetryPeriod), t.DurationOf(c.RenewDeadline), t.DurationOf(c.Period))
+		timing = fmt.Sprintf("renewal %s, retry period %s, renew deadline %s, period %s", t.DurationOf(c.RereadPeriod), t.DurationOf(c.RetryPeriod), t.DurationOf(c.RenewDeadline), t.DurationOf(c.Period))
 	} else if c.RetryPeriod > 1 || c.RenewDeadline > 0 {
-		timing = fmt.Sprintf("renewal %d, retry period %d, renew deadline %d, period %d", c.Renewal, c.RetryPeriod, c.RenewDeadline, c.Period)
+		timing = fmt.Sprintf("renewal %d, retry period %d, renew deadline %d, period %d", c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Period)
 	}
 	fmt.Fprintf(&b, "phase method, %s outage events a year, %d invoice lines per batch; %d nodes, %s, fencing %t, persistent trigger %t, down %d, quorum %t\n\n",
 		rate(in.EventsPerYear), in.LinesPerBatch, c.Nodes, timing, c.Fencing, c.PersistentTrigger, c.Down, c.Quorum)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/study"
 )
@@ -17,8 +18,8 @@ import (
 func TestNodeStudyBounded(t *testing.T) {
 	base := model.Default()
 	opt := study.DefaultReviewOptions(base)
-	opt.Up, _ = model.ParseLengths("fixed:2")
-	opt.Down, _ = model.ParseLengths("fixed:2")
+	opt.Up, _ = parse.Lengths(0, "fixed:2")
+	opt.Down, _ = parse.Lengths(0, "fixed:2")
 	opt.Replicas = 40
 	rv, err := study.NewReview(context.Background(), base, opt)
 	if err != nil {

@@ -136,14 +136,14 @@ func description(t model.Tick, c model.Config, failing string) string {
 	}
 	if t == 0 {
 		return fmt.Sprintf("%d nodes, %d rounds, lease %d, renewal %d%s; %s. End-of-day batch trigger: %s.",
-			c.Nodes, c.Rounds, c.Lease, c.Renewal, extra, failing, triggerRounds(t, c))
+			c.Nodes, c.Rounds, c.Lease, c.RereadPeriod, extra, failing, triggerRounds(t, c))
 	}
-	renewal := ", renewal " + u.count(c.Renewal)
-	if c.Renewal == 0 { // only the renew deadline ends a belief
-		renewal = ""
+	reread := ", renewal " + u.count(c.RereadPeriod)
+	if c.RereadPeriod == 0 { // only the renew deadline ends a belief
+		reread = ""
 	}
 	return fmt.Sprintf("%d nodes, a run of %s in rounds of %s, lease %s%s%s; %s. End-of-day batch trigger: %s.",
-		c.Nodes, u.span(c.Rounds), t, u.count(c.Lease), renewal, extra, failing, triggerRounds(t, c))
+		c.Nodes, u.span(c.Rounds), t, u.count(c.Lease), reread, extra, failing, triggerRounds(t, c))
 }
 
 // triggerRounds lists the trigger rounds, or with a tick when they fall

@@ -257,7 +257,7 @@ func (rv review) drawHeatMap(dc draw.Canvas) error {
 	}
 	cm.SetMin(lo)
 	cm.SetMax(hi)
-	title := fmt.Sprintf("Leaderless + two-leader rounds per run (%d nodes, renewal %d, %d rounds)", rv.Base.Nodes, rv.Base.Renewal, rv.Base.Rounds)
+	title := fmt.Sprintf("Leaderless + two-leader rounds per run (%d nodes, renewal %d, %d rounds)", rv.Base.Nodes, rv.Base.RereadPeriod, rv.Base.Rounds)
 	barLabel := "leaderless + two-leader rounds"
 	if rv.Tick != 0 {
 		title = fmt.Sprintf("Leaderless + two-leader seconds per run (%d nodes, retry period %s, renew deadline %s, a run of %s)", rv.Base.Nodes, g.u.span(rv.Base.RetryPeriod), g.u.span(rv.Base.RenewDeadline), g.u.span(rv.Base.Rounds))

@@ -51,7 +51,7 @@ func TestReportFiles(t *testing.T) {
 // two of three nodes, a longer lease and outage).
 func TestZoneReport(t *testing.T) {
 	base := model.Default()
-	base.Nodes, base.Down, base.Lease, base.Outage, base.Renewal = 3, 2, 4, 7, 4
+	base.Nodes, base.Down, base.Lease, base.Outage, base.RereadPeriod = 3, 2, 4, 7, 4
 	opt := study.DefaultReviewOptions(base)
 	opt.EventsPerYear, opt.LinesPerBatch, opt.Replicas = []float64{4}, 1000, 50
 	rv, err := study.NewReview(context.Background(), base, opt)
@@ -76,7 +76,7 @@ func TestZoneReport(t *testing.T) {
 func kubernetesReview(t *testing.T) *study.Review {
 	t.Helper()
 	base := model.Default()
-	base.Nodes, base.Lease, base.Renewal, base.RetryPeriod, base.RenewDeadline, base.Jitter = 3, 15, 0, 2, 10, true
+	base.Nodes, base.Lease, base.RereadPeriod, base.RetryPeriod, base.RenewDeadline, base.Jitter = 3, 15, 0, 2, 10, true
 	base.Outage, base.Start, base.Rounds, base.Period = 30, 61, 600, 120
 	opt := study.DefaultReviewOptions(base)
 	opt.Tick = model.Tick(time.Second)
@@ -234,7 +234,7 @@ func TestReplayFigure(t *testing.T) {
 	var rows []reports.ReplayRow
 	for _, lease := range []int{15, 30, 60} {
 		c := model.Default()
-		c.Nodes, c.Lease, c.Renewal, c.RenewDeadline, c.RetryPeriod, c.Jitter, c.Period, c.Rounds = 3, lease, 0, 10, 2, true, 60, 300
+		c.Nodes, c.Lease, c.RereadPeriod, c.RenewDeadline, c.RetryPeriod, c.Jitter, c.Period, c.Rounds = 3, lease, 0, 10, 2, true, 60, 300
 		in.Apply(&c)
 		var r model.Runner
 		run, err := in.Spans(&r, c)
@@ -399,7 +399,7 @@ func TestCandidatesAgreeWithAnswer(t *testing.T) {
 // settings report.md's answer sets are candidates.csv's recommended row.
 func TestListedCandidates(t *testing.T) {
 	base := model.Default()
-	base.Nodes, base.Lease, base.Renewal, base.RetryPeriod, base.RenewDeadline, base.Jitter = 3, 15, 0, 2, 10, true
+	base.Nodes, base.Lease, base.RereadPeriod, base.RetryPeriod, base.RenewDeadline, base.Jitter = 3, 15, 0, 2, 10, true
 	base.Outage, base.Start, base.Rounds, base.Period, base.BatchLen = 30, 61, 600, 120, 20
 	opt := study.DefaultReviewOptions(base)
 	opt.Tick = model.Tick(time.Second)

@@ -9,6 +9,7 @@ import (
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/sweep"
 )
@@ -237,8 +238,8 @@ func (rv *Review) candidates() ([]cost.Candidate, int) {
 // rates and batch, nodes up for 2,000 rounds on average and down for about
 // 3, and a year of one batch a day (period × 365 rounds).
 func DefaultReviewOptions(base model.Config) ReviewOptions {
-	up, _ := model.ParseLengths("geometric:2000")
-	down, _ := model.ParseLengths("lognormal:1.2,0.6")
+	up, _ := parse.Lengths(0, "geometric:2000")
+	down, _ := parse.Lengths(0, "lognormal:1.2,0.6")
 	return ReviewOptions{
 		EventsPerYear: []float64{6, 12}, LinesPerBatch: PublicationLinesPerBatch,
 		Up: up, Down: down, Replicas: 200, Seed: 1, RoundsPerYear: float64(base.Period) * 365,

@@ -280,7 +280,7 @@ func TestIncidentReview(t *testing.T) {
 // a renew deadline only the lease varies.
 func TestCandidates(t *testing.T) {
 	deadline := model.Default()
-	deadline.Renewal, deadline.Jitter, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod = 0, true, 7, 3, 1
+	deadline.RereadPeriod, deadline.Jitter, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod = 0, true, 7, 3, 1
 	round := model.Default()
 	round.Lease = 4
 	k := func(lease, d, retry int) cost.Candidate { return cost.CandidateOf(deadline).WithLease(lease, d, retry) }

@@ -15,7 +15,7 @@ import (
 // retry period of the renewal).
 func CheckGrid() Grid {
 	lists := map[model.Param][]int{
-		model.Nodes: {1, 2, 3}, model.Lease: {1, 2, 3, 4}, model.Renewal: {0, 3},
+		model.Nodes: {1, 2, 3}, model.Lease: {1, 2, 3, 4}, model.RereadPeriod: {0, 3},
 		model.RetryPeriod: {1, 2}, model.RenewDeadline: {0, 3},
 		model.Outage: {0, 1, 4, 7}, model.Start: {1, 3}, model.Rounds: {8, 24},
 		model.Period: {1, 2, 4}, model.BatchLen: {1, 2}, model.Fencing: {0, 1}, model.PersistentTrigger: {0, 1}, model.IdempotencyKey: {0, 1},
@@ -46,7 +46,7 @@ func ProtocolCheckGrid() Grid {
 	for p, vals := range map[model.Param][]int{
 		model.Protocol:       {int(model.ProtocolEtcd), int(model.ProtocolConsul), int(model.ProtocolCurator), int(model.ProtocolCuratorSession)},
 		model.LockDelay:      {0, 2},
-		model.Renewal:        {0},
+		model.RereadPeriod:   {0},
 		model.RenewDeadline:  {0},
 		model.Jitter:         {0},
 		model.IdempotencyKey: {0},

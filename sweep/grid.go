@@ -90,7 +90,7 @@ func (g *Grid) Valid() (valid int, first error) {
 // the lease, deadline and retry period with or without jitter, the batch
 // against its period, and an overlap policy that buffers against the
 // persistent trigger.
-var relationParams = [...]model.Param{model.Lease, model.Renewal, model.RetryPeriod, model.RenewDeadline, model.Period, model.BatchLen, model.Overlap, model.PersistentTrigger, model.Jitter}
+var relationParams = [...]model.Param{model.Lease, model.RereadPeriod, model.RetryPeriod, model.RenewDeadline, model.Period, model.BatchLen, model.Overlap, model.PersistentTrigger, model.Jitter}
 
 // related returns the grid of g's lists of relationParams and extra, every
 // other parameter at its list's first value.

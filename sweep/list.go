@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 )
 
 // ListSyntax describes the list syntax in words, for help texts.
@@ -210,7 +211,7 @@ func parseTimeItem(t model.Tick, p model.Param, item string, parts []string) (lo
 		if i == 2 {
 			q = model.Rounds // a step is at least one tick, whatever p is
 		}
-		if nums[i], err = t.ParseValue(q, strings.TrimSpace(part)); err != nil {
+		if nums[i], err = parse.Value(t, q, strings.TrimSpace(part)); err != nil {
 			return 0, 0, 0, fmt.Errorf("%q in %q: %v", part, item, err)
 		}
 	}

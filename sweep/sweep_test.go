@@ -97,7 +97,7 @@ func grid(t testing.TB, lists map[model.Param]string) *sweep.Grid {
 // zone as large as the cluster), C5 (period 1) and C6 (outages to the end).
 func cornerGrid(t testing.TB) *sweep.Grid {
 	return grid(t, map[model.Param]string{
-		model.Nodes: "1:3,5", model.Lease: "1,2,3,8", model.Renewal: "1,3,4", model.Outage: "0,2,5,30",
+		model.Nodes: "1:3,5", model.Lease: "1,2,3,8", model.RereadPeriod: "1,3,4", model.Outage: "0,2,5,30",
 		model.Start: "1,6", model.Rounds: "24,48", model.Period: "1,5,6", model.Fencing: "false,true",
 		model.PersistentTrigger: "false,true", model.Down: "0:2,5", model.Quorum: "false,true",
 	})
@@ -242,7 +242,7 @@ func TestPublicationLeaseSweep(t *testing.T) {
 // bigGrid is 700,000 configurations of 24 or 48 rounds.
 func bigGrid(b *testing.B) *sweep.Grid {
 	return grid(b, map[model.Param]string{
-		model.Nodes: "1:5", model.Lease: "1:10", model.Renewal: "1:5", model.Outage: "0:6", model.Start: "1:5",
+		model.Nodes: "1:5", model.Lease: "1:10", model.RereadPeriod: "1:5", model.Outage: "0:6", model.Start: "1:5",
 		model.Rounds: "24,48", model.Period: "1:10", model.Fencing: "false,true", model.PersistentTrigger: "false,true",
 	})
 }
@@ -333,7 +333,7 @@ func TestValidAgreesWithWalk(t *testing.T) {
 		g := sweep.NewGrid(model.Default())
 		a := rng.IntN(8)
 		g.Values[model.Nodes], g.Values[model.Outage] = list(1, 3), list(0, 2)
-		g.Values[model.Lease], g.Values[model.Renewal] = list(4, 12), list(rng.IntN(2), 3)
+		g.Values[model.Lease], g.Values[model.RereadPeriod] = list(4, 12), list(rng.IntN(2), 3)
 		g.Values[model.RetryPeriod], g.Values[model.RenewDeadline] = list(1, 3), list(a, a+2)
 		g.Values[model.Period], g.Values[model.BatchLen] = list(1, 3), list(1, 2)
 		g.Values[model.Overlap], g.Values[model.PersistentTrigger], g.Values[model.Jitter] = list(0, 4), list(0, 1), list(0, 1)
@@ -371,15 +371,15 @@ func TestWriteSkips(t *testing.T) {
 	g := sweep.NewGrid(model.Default())
 	g.Values[model.Lease] = sweep.ListOf(2, 3, 4, 5)
 	g.Values[model.RenewDeadline] = sweep.ListOf(0, 3)
-	g.Values[model.Renewal] = sweep.ListOf(0, 3)
+	g.Values[model.RereadPeriod] = sweep.ListOf(0, 3)
 	g.Values[model.Outage] = sweep.ListOf(1, 5)
 	var whole bytes.Buffer
 	if err := sweep.Write(context.Background(), &whole, &g, sweep.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(whole.String(), "\n"), "\n")
-	// Of lease × deadline × renewal = 16 per outage, renewal 0 without a
-	// deadline (4) and leases 2 and 3 with deadline 3 (2 renewals) go not.
+	// Of lease × deadline × re-read period = 16 per outage, re-read period
+	// 0 without a deadline (4) and leases 2 and 3 with deadline 3 (2 renewals) go not.
 	if want := 1 + 2*(16-4-4); len(lines) != want {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), want, whole.String())
 	}

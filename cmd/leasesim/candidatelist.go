@@ -9,6 +9,7 @@ import (
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/study"
 	"github.com/spf13/pflag"
@@ -176,7 +177,7 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 			continue
 		}
 		p := candidateKeys[i]
-		v, err := t.ParseValue(p, value)
+		v, err := parse.Value(t, p, value)
 		if err != nil {
 			return e, fmt.Errorf("%s %q: %v", key, value, err)
 		}
@@ -229,7 +230,7 @@ func (e candidateEntry) candidate(base model.Config, t model.Tick) (cost.Candida
 		}
 		for p, n := range vals {
 			switch {
-			case p == model.Renewal: // the deployment's: a candidate chooses its lease settings, not the model's re-read
+			case p == model.RereadPeriod: // the deployment's: a candidate chooses its lease settings, not the model's re-read
 			case p == model.Jitter && model.LockProtocol(vals[model.Protocol]) == base.Protocol: // the deployment's, unless the lock changes: client-go's followers jitter, the others' watch
 			default:
 				c.Set(p, n)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
@@ -23,8 +24,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	base := model.Default()
 	base.Rounds = 100_000
 	mc := montecarlo.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: study.PublicationLinesPerBatch}
-	mc.Up, _ = model.ParseLengths("geometric:2000")
-	mc.Down, _ = model.ParseLengths("lognormal:1.2,0.6")
+	mc.Up, _ = parse.Lengths(0, "geometric:2000")
+	mc.Down, _ = parse.Lengths(0, "lognormal:1.2,0.6")
 	params := monteCarloFlags()
 	addGridFlags(fs, &mc.Grid, params...)
 	fs.Var(paramValue{model.Rounds, &base, new(string)}, "rounds", "rounds in each replica")
@@ -33,8 +34,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	}
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
-	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+model.LengthsSyntax+"; with --tick, "+model.Tick(1).LengthsSyntax()+"; or "+empiricalSyntax)
-	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+model.LengthsSyntax+"; with --tick, "+model.Tick(1).LengthsSyntax()+"; or "+empiricalSyntax)
+	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+empiricalSyntax)
+	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+empiricalSyntax)
 	fs.Var(alsoValue{&mc.Also, new([]string)}, "also", "beside the --uptime/--downtime failures, every node also fails this way, on its own: KIND=UPTIME/DOWNTIME with KIND "+model.KindNames()+" (a pause now and then: pause=geometric:50000/fixed:3), or the nodes of a zone together: KIND@NODES=… (isolate@0:1=geometric:90000/fixed:20); repeatable; a node down in two ways fails as the first given, --uptime/--downtime's first")
 	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration; with --precision, run this many at a time")
 	fs.Var(precisionValue{&mc.Precision}, "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
@@ -253,7 +254,7 @@ func writeMonteCarloSummary(w io.Writer, mc *montecarlo.MonteCarlo, s *montecarl
 		trigger += ", overlap " + string(model.Overlap.AppendValue(nil, int(c.Overlap)))
 	}
 	fmt.Fprintf(&b, "\nnodes %d, lease %s, renewal %s%s, period %s%s, fencing %t, persistent trigger %t, quorum %t\n",
-		c.Nodes, t.Count(c.Lease), t.Count(c.Renewal), timing, t.Count(c.Period), trigger, c.Fencing, c.PersistentTrigger, c.Quorum)
+		c.Nodes, t.Count(c.Lease), t.Count(c.RereadPeriod), timing, t.Count(c.Period), trigger, c.Fencing, c.PersistentTrigger, c.Quorum)
 	if mc.Precision > 0 {
 		var loose []string
 		format := "%s %.3f ±%.3f (want ±%.3f)" // as the table below gives them: per replica, or lines a year

@@ -13,6 +13,7 @@ import (
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/reviewfile"
 	"github.com/leasesim/leasesim/study"
@@ -28,8 +29,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(ratesValue{&opt.EventsPerYear}, "outages-per-year", "outage events a year for the cost tables, the first for the recommendation: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &base) // fencing and the trigger policy are the current deployment's, which the recommendation prices; the three arrangements set their own
-	fs.Var(lengthsValue{&opt.Up, new(string)}, "uptime", "node-count study: how long a node stays reachable: "+model.LengthsSyntax+" (default geometric:2000; with --tick, a year over the first --outages-per-year)")
-	fs.Var(lengthsValue{&opt.Down, new(string)}, "downtime", "node-count study: how long a node stays unreachable: "+model.LengthsSyntax+" (default lognormal:1.2,0.6; with --tick, the --outage-mix, or --outage without one)")
+	fs.Var(lengthsValue{&opt.Up, new(string)}, "uptime", "node-count study: how long a node stays reachable: "+parse.LengthsSyntax(0)+" (default geometric:2000; with --tick, a year over the first --outages-per-year)")
+	fs.Var(lengthsValue{&opt.Down, new(string)}, "downtime", "node-count study: how long a node stays unreachable: "+parse.LengthsSyntax(0)+" (default lognormal:1.2,0.6; with --tick, the --outage-mix, or --outage without one)")
 	fs.Var(positiveValue{&opt.Replicas, 100_000}, "replicas", "node-count study: replicas of each configuration (default 200; with --tick, 1000)")
 	fs.Var(precisionValue{&opt.Precision}, "precision", "node-count study: run --replicas at a time until each configuration's missed and double lines a year are within ± this share, e.g. 10%, or ± 1 line (0: off)")
 	opt.MaxReplicas = 100_000

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
@@ -24,7 +24,7 @@ func (v durationValue) Set(s string) error {
 	if err := oneValue(s, "sweep and check take every model flag as a list"); err != nil {
 		return err
 	}
-	t, err := model.ParseTick(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
+	t, err := parse.Tick(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -40,7 +41,7 @@ func (v paramValue) Set(s string) error {
 		*v.text = s
 		return nil
 	}
-	n, err := v.p.ParseValue(s)
+	n, err := parse.Value(0, v.p, s)
 	if err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func (v paramValue) resolve(t model.Tick) (string, error) {
 	if v.p.Time() == model.NotTime {
 		return "", nil
 	}
-	n, err := t.ParseValue(v.p, *v.text)
+	n, err := parse.Value(t, v.p, *v.text)
 	if err == nil {
 		v.c.Set(v.p, n)
 	}
@@ -161,7 +162,7 @@ func (v tickValue) String() string {
 }
 
 func (v tickValue) Set(s string) error {
-	t, err := model.ParseTick(s)
+	t, err := parse.Tick(s)
 	if err != nil {
 		return err
 	}
@@ -263,7 +264,7 @@ func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick
 			window = int(n)
 		}
 	}
-	overlap, err := model.Overlap.ParseValue(sched.Overlap)
+	overlap, err := parse.Value(0, model.Overlap, sched.Overlap)
 	if err != nil {
 		return fmt.Errorf("--scheduler %s: overlap %q: %v", sched.Name, sched.Overlap, err)
 	}
@@ -499,9 +500,9 @@ func (v presetsValue) Set(s string) error {
 func (v presetsValue) Type() string { return "names" }
 
 // presetTimes is the model's times a preset sets: its lease settings, and
-// renewal 0 (only the renew deadline ends a belief).
+// re-read period 0 (only the renew deadline ends a belief).
 func presetTimes(p settings.Preset) map[model.Param]time.Duration {
-	return map[model.Param]time.Duration{model.Lease: p.LeaseDuration, model.RenewDeadline: p.RenewDeadline, model.RetryPeriod: p.RetryPeriod, model.Renewal: 0}
+	return map[model.Param]time.Duration{model.Lease: p.LeaseDuration, model.RenewDeadline: p.RenewDeadline, model.RetryPeriod: p.RetryPeriod, model.RereadPeriod: 0}
 }
 
 // hasUnit reports whether s holds a number followed by a unit of time, as
@@ -724,7 +725,7 @@ func (v lengthsValue) resolve(t model.Tick) (string, error) {
 		}
 		return *v.text, err
 	}
-	l, err := t.ParseLengths(*v.text)
+	l, err := parse.Lengths(t, *v.text)
 	if err == nil {
 		*v.l = l
 	}
@@ -756,7 +757,7 @@ func (v alsoValue) resolve(t model.Tick) (string, error) {
 		var p model.Process
 		var err error
 		kind, zone, isZone := strings.Cut(kind, "@")
-		if p.Failure, err = model.ParseFailure(kind); err != nil {
+		if p.Failure, err = parse.Failure(kind); err != nil {
 			return text, err
 		}
 		if isZone {
@@ -773,7 +774,7 @@ func (v alsoValue) resolve(t model.Tick) (string, error) {
 			if path, ok := strings.CutPrefix(l.text, "empirical:"); ok {
 				*l.dst, err = readEmpirical(path, t)
 			} else {
-				*l.dst, err = t.ParseLengths(l.text)
+				*l.dst, err = parse.Lengths(t, l.text)
 			}
 			if err != nil {
 				return text, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
@@ -236,7 +237,7 @@ func presetValues(p settings.Preset, r settings.RoundLock, t model.Tick) (map[mo
 	times[model.LockDelay] = 0
 	vals := map[model.Param]int{model.Jitter: b2i(p.Exact), model.Protocol: int(model.ProtocolClientGo)}
 	if p.Lock != nil {
-		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.RenewDeadline: 0, model.Renewal: 0}
+		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.RenewDeadline: 0, model.RereadPeriod: 0}
 		vals[model.Protocol] = int(r.Protocol)
 	}
 	for param := model.Param(0); int(param) < model.NumParams; param++ { // in column order, so a refusal is always the same
@@ -244,7 +245,7 @@ func presetValues(p settings.Preset, r settings.RoundLock, t model.Tick) (map[mo
 		if !ok {
 			continue
 		}
-		n, err := t.ParseValue(param, d.String())
+		n, err := parse.Value(t, param, d.String())
 		if err != nil {
 			hint := ""
 			if p.Lock != nil {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"k8s.io/klog/v2"
 )
@@ -24,8 +25,8 @@ func TestMain(m *testing.M) {
 		}
 	}
 	klog.SetOutput(io.Discard)
-	if url := os.Getenv(frozenNodeEnv); url != "" { // TestFreeze's node 0
-		runFrozenNode(url)
+	if url := os.Getenv(pausedNodeEnv); url != "" { // TestPause's node 0
+		runPausedNode(url)
 	}
 	os.Exit(m.Run())
 }
@@ -93,7 +94,7 @@ func TestGiveUp(t *testing.T) {
 		// The round model, one round a second, gives up at the same time.
 		tick := model.Tick(time.Second)
 		c := model.Default()
-		c.Nodes, c.Renewal, c.Rounds, c.Start, c.Outage = 3, 0, 2000, 301, 1000
+		c.Nodes, c.RereadPeriod, c.Rounds, c.Start, c.Outage = 3, 0, 2000, 301, 1000
 		c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
 		lastRenewal := (c.Start - 1) / c.RetryPeriod * c.RetryPeriod
 		var r model.Runner
@@ -119,7 +120,7 @@ func TestGiveUp(t *testing.T) {
 }
 
 func rounds(t *testing.T, tick model.Tick, d time.Duration) int {
-	n, err := tick.ParseValue(model.Lease, d.String())
+	n, err := parse.Value(tick, model.Lease, d.String())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,7 +274,7 @@ func TestTakeoverMedian(t *testing.T) {
 func jitteredLeaderLoss(t *testing.T, s settings.Settings) (model.Tick, model.Config) {
 	tick := model.Tick(100 * time.Millisecond)
 	c := model.Default()
-	c.Nodes, c.Renewal, c.Jitter, c.Down = 3, 0, true, 1
+	c.Nodes, c.RereadPeriod, c.Jitter, c.Down = 3, 0, true, 1
 	c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
 	c.Start = 50*c.RetryPeriod + 1
 	c.Outage = 4 * c.Lease
@@ -371,7 +372,7 @@ func TestRoundModelOutageSurvived(t *testing.T) {
 				timeout = s.CallTimeout()
 			}
 			c := model.Default()
-			c.Nodes, c.Renewal, c.BlackHole, c.Down = 3, 0, blackHole, 1
+			c.Nodes, c.RereadPeriod, c.BlackHole, c.Down = 3, 0, blackHole, 1
 			c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
 			renewed := 10 * c.RetryPeriod
 			c.Start = renewed + 1
@@ -440,7 +441,7 @@ func TestBrownout(t *testing.T) {
 	slices.Sort(waits)
 	tick := model.Tick(time.Second)
 	cfg := model.Default()
-	cfg.Nodes, cfg.Renewal, cfg.Jitter, cfg.Down, cfg.Rounds, cfg.Period = 3, 0, true, 3, 400, 400
+	cfg.Nodes, cfg.RereadPeriod, cfg.Jitter, cfg.Down, cfg.Rounds, cfg.Period = 3, 0, true, 3, 400, 400
 	cfg.Lease, cfg.RenewDeadline, cfg.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
 	cfg.Start, cfg.Outage = 101, int(length/time.Second)
 	var model95 []float64

@@ -6,9 +6,9 @@
 // whose calls fail at once or hang, a crash, a graceful stop), record when
 // each node starts and stops leading, and compare with leasesim's figures
 // for the same settings: the settings package's, and the round model's.
-// A process freeze (the round model's pause) cannot be played on a
-// bubble's clock, so TestFreeze runs the frozen node as a process of its
-// own, in real time, and stops it with SIGSTOP.
+// A pause (the round model's: the process frozen) cannot be played on a
+// bubble's clock, so TestPause runs the paused node as a process of its
+// own, in real time, and freezes it with SIGSTOP.
 //
 // It is a module of its own so that client-go and its dependencies stay
 // out of leasesim's.

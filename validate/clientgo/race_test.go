@@ -69,7 +69,7 @@ func modelOutage(t *testing.T, s settings.Settings, down int, phase, length time
 func modelFault(t *testing.T, s settings.Settings, down int, kind model.Kind, phase, length time.Duration, seed uint64) raced {
 	tick := model.Tick(time.Second)
 	c := model.Default()
-	c.Nodes, c.Renewal, c.Jitter, c.Down = s.Nodes, 0, true, down
+	c.Nodes, c.RereadPeriod, c.Jitter, c.Down = s.Nodes, 0, true, down
 	c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
 	renewed := 20 * c.RetryPeriod // node 0 renews in every retry round
 	c.Start = renewed + 1 + int(phase/time.Second)
@@ -261,7 +261,7 @@ func TestSlowAPI(t *testing.T) {
 		}
 		tick := model.Tick(time.Second)
 		c := model.Default()
-		c.Nodes, c.Renewal = s.Nodes, 0
+		c.Nodes, c.RereadPeriod = s.Nodes, 0
 		c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
 		renewed := 10 * c.RetryPeriod
 		c.Rounds, c.Period = renewed+4*c.Lease, renewed+4*c.Lease

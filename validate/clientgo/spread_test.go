@@ -92,7 +92,7 @@ func leaderless(spans []span, from, to time.Duration) time.Duration {
 // phases with seeds of its own: perPhase jitter seeds at each.
 func modelBrownout(t *testing.T, s settings.Settings, tick model.Tick, in incident.Incident, length time.Duration, perPhase int) []brownout {
 	c := model.Default()
-	c.Nodes, c.Renewal, c.Jitter = s.Nodes, 0, true
+	c.Nodes, c.RereadPeriod, c.Jitter = s.Nodes, 0, true
 	c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
 	c.Period = rounds(t, tick, time.Minute)
 	in.Apply(&c)

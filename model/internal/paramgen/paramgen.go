@@ -39,7 +39,7 @@ func params() []param {
 	return []param{
 		{"Nodes", "nodes", "number of nodes that can lead", "nodes that can lead; node 0 leads first", false, "1", "MaxNodes", "5", "", "", false},
 		{"Lease", "lease", "rounds without renewal after which a standby takes over", "rounds without renewal before a standby takes over", false, "1", "MaxRounds", "3", "Duration", "", false},
-		{"Renewal", "renewal", "a node that believes it leads re-reads the record every this many rounds and stops believing if it lost (0: never, only its renew deadline ends a belief, as in client-go)", "believers re-read the record every Renewal rounds; 0: never", false, "0", "MaxRounds", "3", "Duration", "", false},
+		{"RereadPeriod", "renewal", "a node that believes it leads re-reads the record every this many rounds and stops believing if it lost (0: never, only its renew deadline ends a belief, as in client-go)", "believers re-read the record every RereadPeriod rounds; 0: never", false, "0", "MaxRounds", "3", "Duration", "", false},
 		{"RetryPeriod", "retry_period", "the leader renews, and the others poll the record, every this many rounds (client-go's RetryPeriod)", "the leader renews and followers poll in rounds t with t % RetryPeriod == 0", false, "1", "MaxRounds", "1", "Duration", "", false},
 		{"RenewDeadline", "renew_deadline", "a leader that cannot renew gives up this long after its first failed attempt: retry period + renew deadline after its last renewal (client-go's RenewDeadline; 0: never)", "a leader gives up RetryPeriod+RenewDeadline rounds after its last renewal; 0: never", false, "0", "MaxRounds", "0", "Duration", "", false},
 		{"Outage", "outage", "rounds the failing nodes stay unreachable", "rounds the failing nodes stay unreachable", false, "0", "MaxRounds", "5", "Duration", "", true},
@@ -126,7 +126,7 @@ func Generate() []byte {
 	p("// fail, under any schedule whose windows name no kind of their own.\n")
 	fields(&b, ps, "Scenario", true)
 
-	p("// Default returns the publication's scenario: 5 nodes, lease 3, renewal 3,\n")
+	p("// Default returns the publication's scenario: 5 nodes, lease 3, re-read period 3,\n")
 	p("// the leader unreachable for 5 rounds from round 6, 24 rounds, a batch\n// every 6.\n")
 	p("func Default() Config {\n\treturn Config{")
 	for i, part := range []string{"Policy", "Scenario"} {

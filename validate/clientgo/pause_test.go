@@ -22,25 +22,25 @@ import (
 	rl "k8s.io/client-go/tools/leaderelection/resourcelock"
 )
 
-// A process freeze (a stop-the-world pause, a stalled VM) cannot be
+// A pause (a stop-the-world collection, a stalled VM) cannot be
 // played inside a synctest bubble: an elector's timers run on the bubble's
-// clock, which a test cannot stop for one elector alone. So TestFreeze runs
+// clock, which a test cannot stop for one elector alone. So TestPause runs
 // node 0 as a process of its own, this test binary started again with
-// frozenNodeEnv set, talking to the store over HTTP, and freezes it with
+// pausedNodeEnv set, talking to the store over HTTP, and freezes it with
 // SIGSTOP and SIGCONT, in real time. Its settings are short (1 s lease) so
 // that it takes seconds. A real-time test must not turn a busy machine's
-// scheduling delays into a wrong verdict: TestFreeze measures how late its
+// scheduling delays into a wrong verdict: TestPause measures how late its
 // own timers fire while a scenario plays (lateness), allows for twice that
 // beside 150 ms, and plays a scenario that was disturbed more than its
-// margins bear again with every time doubled (freezeScale), up to eight
+// margins bear again with every time doubled (pauseScale), up to eight
 // times: a slow machine gets a slower test, not a failing one.
 
-// frozenNodeEnv, set to the store's URL, makes the test binary run node 0
-// (runFrozenNode) instead of its tests; frozenScaleEnv gives its
-// freezeScale.
+// pausedNodeEnv, set to the store's URL, makes the test binary run node 0
+// (runPausedNode) instead of its tests; pauseScaleEnv gives its
+// pauseScale.
 const (
-	frozenNodeEnv  = "LEASESIM_FROZEN_NODE_STORE"
-	frozenScaleEnv = "LEASESIM_FROZEN_NODE_SCALE"
+	pausedNodeEnv = "LEASESIM_PAUSED_NODE_STORE"
+	pauseScaleEnv = "LEASESIM_PAUSED_NODE_SCALE"
 )
 
 // wire is the store's record and version over HTTP.
@@ -158,37 +158,37 @@ func (l *httpLock) RecordEvent(string) {}
 func (l *httpLock) Identity() string   { return l.id }
 func (l *httpLock) Describe() string   { return "leases/lease" }
 
-// freezeScale stretches TestFreeze's times: at 1, short client-go
+// pauseScale stretches TestPause's times: at 1, short client-go
 // settings, valid (1 s > 600 ms > 1.2 × 200 ms), in whole rounds of 100 ms
 // for the round model; at 2, every time twice that, and so on.
-type freezeScale int
+type pauseScale int
 
-// maxFreezeScale is the most TestFreeze stretches its times.
-const maxFreezeScale = 8
+// maxPauseScale is the most TestPause stretches its times.
+const maxPauseScale = 8
 
-func (s freezeScale) of(d time.Duration) time.Duration { return time.Duration(s) * d }
-func (s freezeScale) lease() time.Duration             { return s.of(time.Second) }
-func (s freezeScale) deadline() time.Duration          { return s.of(600 * time.Millisecond) }
-func (s freezeScale) retry() time.Duration             { return s.of(200 * time.Millisecond) }
-func (s freezeScale) tick() time.Duration              { return s.of(100 * time.Millisecond) }
+func (s pauseScale) of(d time.Duration) time.Duration { return time.Duration(s) * d }
+func (s pauseScale) lease() time.Duration             { return s.of(time.Second) }
+func (s pauseScale) deadline() time.Duration          { return s.of(600 * time.Millisecond) }
+func (s pauseScale) retry() time.Duration             { return s.of(200 * time.Millisecond) }
+func (s pauseScale) tick() time.Duration              { return s.of(100 * time.Millisecond) }
 
-func freezeConfig(s freezeScale, id string, l rl.Interface, started, stopped func()) leaderelection.LeaderElectionConfig {
+func pauseConfig(s pauseScale, id string, l rl.Interface, started, stopped func()) leaderelection.LeaderElectionConfig {
 	return leaderelection.LeaderElectionConfig{
 		Lock: l, LeaseDuration: s.lease(), RenewDeadline: s.deadline(), RetryPeriod: s.retry(), Name: "lease",
 		Callbacks: leaderelection.LeaderCallbacks{OnStartedLeading: func(context.Context) { started() }, OnStoppedLeading: stopped},
 	}
 }
 
-// runFrozenNode is node 0's process: one elector against the store at url,
-// at the scale frozenScaleEnv gives, saying on standard output when it
+// runPausedNode is node 0's process: one elector against the store at url,
+// at the scale pauseScaleEnv gives, saying on standard output when it
 // starts and stops leading.
-func runFrozenNode(url string) {
-	scale, err := strconv.Atoi(os.Getenv(frozenScaleEnv))
+func runPausedNode(url string) {
+	scale, err := strconv.Atoi(os.Getenv(pauseScaleEnv))
 	if err != nil || scale < 1 {
-		fmt.Fprintf(os.Stderr, "%s: want a whole number from 1: %v\n", frozenScaleEnv, err)
+		fmt.Fprintf(os.Stderr, "%s: want a whole number from 1: %v\n", pauseScaleEnv, err)
 		os.Exit(1)
 	}
-	le, err := leaderelection.NewLeaderElector(freezeConfig(freezeScale(scale), "node0", &httpLock{url: url, id: "node0", seen: -1},
+	le, err := leaderelection.NewLeaderElector(pauseConfig(pauseScale(scale), "node0", &httpLock{url: url, id: "node0", seen: -1},
 		func() { fmt.Println("started") }, func() { fmt.Println("stopped") }))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -231,34 +231,34 @@ func (l *lateness) end() time.Duration {
 	return <-l.most
 }
 
-// TestFreeze: a leader frozen past its lease, whose record a follower takes
+// TestPause: a leader frozen past its lease, whose record a follower takes
 // while it is frozen, stops leading a renew deadline after it wakes, not
 // when it wakes: its renew loop begins a cycle then. One frozen for less
 // than the lease renews at once on waking and leads on. The round model's
 // pause says the same: the woken node believes for exactly its renew
 // deadline beside the new leader, and nobody takes over from the other.
-func TestFreeze(t *testing.T) {
+func TestPause(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		freeze   time.Duration // at scale 1
+		pause    time.Duration // at scale 1
 		takeover bool
-	}{{"frozen 2s", 2 * time.Second, true}, {"frozen 600ms", 600 * time.Millisecond, false}} {
+	}{{"paused 2s", 2 * time.Second, true}, {"paused 600ms", 600 * time.Millisecond, false}} {
 		t.Run(tc.name, func(t *testing.T) {
 			var woke, stoppedAfter, took, firstWrite, lag time.Duration
-			scale := freezeScale(1)
+			scale := pauseScale(1)
 			for ; ; scale *= 2 {
 				probe := startLateness()
-				woke, stoppedAfter, took, firstWrite = freezeNode0(t, scale, scale.of(tc.freeze))
+				woke, stoppedAfter, took, firstWrite = pauseNode0(t, scale, scale.of(tc.pause))
 				// The narrowest margin of the scenarios: a node frozen for
 				// 600 ms must renew within the 400 ms left of its lease.
-				if lag = probe.end(); lag <= scale.of(100*time.Millisecond) || scale == maxFreezeScale {
+				if lag = probe.end(); lag <= scale.of(100*time.Millisecond) || scale == maxPauseScale {
 					break
 				}
 				t.Logf("at scale %d this process's timers ran up to %v late: played again with every time doubled", scale, lag)
 			}
 			slack := scale.of(150*time.Millisecond) + 2*lag
 			if tc.takeover {
-				if took == 0 || took > scale.of(tc.freeze) {
+				if took == 0 || took > scale.of(tc.pause) {
 					t.Fatalf("no follower took over while node 0 was frozen (took %v)", took)
 				}
 				if stoppedAfter < scale.deadline()-slack || stoppedAfter > scale.deadline()+slack {
@@ -277,8 +277,8 @@ func TestFreeze(t *testing.T) {
 
 			// The round model, one round a tick, frozen from the round after a renewal.
 			c := model.Default()
-			c.Nodes, c.Lease, c.RenewDeadline, c.RetryPeriod, c.Renewal = 3, 10, 6, 2, 0
-			c.Jitter, c.Pause, c.Start, c.Outage, c.Rounds = true, true, 21, int(tc.freeze/freezeScale(1).tick()), 80
+			c.Nodes, c.Lease, c.RenewDeadline, c.RetryPeriod, c.RereadPeriod = 3, 10, 6, 2, 0
+			c.Jitter, c.Pause, c.Start, c.Outage, c.Rounds = true, true, 21, int(tc.pause/pauseScale(1).tick()), 80
 			for seed := range uint64(50) {
 				r := model.Runner{JitterSeed: model.JitterSeed(seed)}
 				st, err := r.Run(c)
@@ -287,7 +287,7 @@ func TestFreeze(t *testing.T) {
 				}
 				want := model.Stats{}
 				if tc.takeover {
-					want.Handovers, want.TwoLeaderRounds = 1, int(freezeScale(1).deadline()/freezeScale(1).tick())
+					want.Handovers, want.TwoLeaderRounds = 1, int(pauseScale(1).deadline()/pauseScale(1).tick())
 				}
 				if st.Handovers != want.Handovers || st.TwoLeaderRounds != want.TwoLeaderRounds {
 					t.Fatalf("round model, seed %d: %d handovers and %d two-leader rounds; want %d and %d", seed, st.Handovers, st.TwoLeaderRounds, want.Handovers, want.TwoLeaderRounds)
@@ -297,18 +297,18 @@ func TestFreeze(t *testing.T) {
 	}
 }
 
-// freezeNode0 starts node 0 in a process of its own and, once it leads,
-// two followers here; freezes node 0 just after a renewal for freeze, and
+// pauseNode0 starts node 0 in a process of its own and, once it leads,
+// two followers here; pauses node 0 just after a renewal for pause, and
 // returns when it woke (from the renewal), how long after waking it
 // stopped leading and when, from the renewal, a follower took over (0 for
 // neither), and how long after waking node 0 next wrote the record.
-func freezeNode0(t *testing.T, scale freezeScale, freeze time.Duration) (woke, stoppedAfter, took, firstWrite time.Duration) {
+func pauseNode0(t *testing.T, scale pauseScale, pause time.Duration) (woke, stoppedAfter, took, firstWrite time.Duration) {
 	st := &store{writes: make(chan write, 256)}
 	srv := httptest.NewServer(storeHandler(st))
 	defer srv.Close()
 
 	child := exec.Command(os.Args[0], "-test.run=^$")
-	child.Env = append(os.Environ(), frozenNodeEnv+"="+srv.URL, frozenScaleEnv+"="+strconv.Itoa(int(scale)))
+	child.Env = append(os.Environ(), pausedNodeEnv+"="+srv.URL, pauseScaleEnv+"="+strconv.Itoa(int(scale)))
 	child.Stderr = os.Stderr
 	out, err := child.StdoutPipe()
 	if err != nil {
@@ -348,7 +348,7 @@ func freezeNode0(t *testing.T, scale freezeScale, freeze time.Duration) (woke, s
 	var wg sync.WaitGroup
 	for i := 1; i <= 2; i++ {
 		id := fmt.Sprintf("node%d", i)
-		le, err := leaderelection.NewLeaderElector(freezeConfig(scale, id, &httpLock{url: srv.URL, id: id, seen: -1},
+		le, err := leaderelection.NewLeaderElector(pauseConfig(scale, id, &httpLock{url: srv.URL, id: id, seen: -1},
 			func() {
 				mu.Lock()
 				if followerStart.IsZero() {
@@ -372,7 +372,7 @@ func freezeNode0(t *testing.T, scale freezeScale, freeze time.Duration) (woke, s
 	if err := child.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(freeze - scale.of(20*time.Millisecond))
+	time.Sleep(pause - scale.of(20*time.Millisecond))
 	wokeAt := time.Now()
 	if err := child.Process.Signal(syscall.SIGCONT); err != nil {
 		t.Fatal(err)
