@@ -89,7 +89,8 @@ func MixOf(lengths []int) ([]MixEntry, error) {
 
 // Candidate is one choice of the settings a review decides among: a
 // lease, a renew deadline and a retry period, in rounds, and the
-// deployment's node count, fencing and trigger policy, which a candidate
+// deployment's node count, fencing, trigger policy and lock (its
+// protocol, lock-delay and the followers' jitter), which a candidate
 // listed by hand may change. Without a renew deadline (the publication's
 // round model, RenewDeadline 0) a grid chooses only the lease.
 type Candidate struct {
@@ -102,13 +103,17 @@ type Candidate struct {
 	CatchUpOnce       bool
 	IdempotencyKey    bool
 	Overlap           model.OverlapPolicy
+	Protocol          model.LockProtocol
+	LockDelay         int
+	Jitter            bool
 }
 
 // CandidateOf is c's own settings as a candidate.
 func CandidateOf(c model.Config) Candidate {
 	return Candidate{Lease: c.Lease, RenewDeadline: c.RenewDeadline, RetryPeriod: c.RetryPeriod,
 		Nodes: c.Nodes, Fencing: c.Fencing, PersistentTrigger: c.PersistentTrigger, CatchUpWindow: c.CatchUpWindow,
-		CatchUpOnce: c.CatchUpOnce, IdempotencyKey: c.IdempotencyKey, Overlap: c.Overlap}
+		CatchUpOnce: c.CatchUpOnce, IdempotencyKey: c.IdempotencyKey, Overlap: c.Overlap,
+		Protocol: c.Protocol, LockDelay: c.LockDelay, Jitter: c.Jitter}
 }
 
 // Apply returns c with k's settings.
@@ -116,6 +121,7 @@ func (k Candidate) Apply(c model.Config) model.Config {
 	c.Lease, c.RenewDeadline, c.RetryPeriod = k.Lease, k.RenewDeadline, k.RetryPeriod
 	c.Nodes, c.Fencing, c.PersistentTrigger, c.CatchUpWindow = k.Nodes, k.Fencing, k.PersistentTrigger, k.CatchUpWindow
 	c.CatchUpOnce, c.IdempotencyKey, c.Overlap = k.CatchUpOnce, k.IdempotencyKey, k.Overlap
+	c.Protocol, c.LockDelay, c.Jitter = k.Protocol, k.LockDelay, k.Jitter
 	return c
 }
 
@@ -133,7 +139,8 @@ func Compare(a, b Candidate) int {
 	return cmp.Or(cmp.Compare(a.Lease, b.Lease), cmp.Compare(a.RenewDeadline, b.RenewDeadline), cmp.Compare(a.RetryPeriod, b.RetryPeriod),
 		cmp.Compare(a.Nodes, b.Nodes), compareBool(a.Fencing, b.Fencing), compareBool(a.PersistentTrigger, b.PersistentTrigger),
 		cmp.Compare(a.CatchUpWindow, b.CatchUpWindow), compareBool(a.CatchUpOnce, b.CatchUpOnce),
-		compareBool(a.IdempotencyKey, b.IdempotencyKey), cmp.Compare(a.Overlap, b.Overlap))
+		compareBool(a.IdempotencyKey, b.IdempotencyKey), cmp.Compare(a.Overlap, b.Overlap),
+		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.LockDelay, b.LockDelay), compareBool(a.Jitter, b.Jitter))
 }
 
 func compareBool(a, b bool) int {
@@ -146,8 +153,8 @@ func compareBool(a, b bool) int {
 	return -1
 }
 
-// SamePolicy reports whether k and o have the same node count, fencing
-// and trigger policy, differing at most in their lease, renew deadline
+// SamePolicy reports whether k and o have the same node count, fencing,
+// trigger policy and lock, differing at most in their lease, renew deadline
 // and retry period, as a grid's candidates do.
 func (k Candidate) SamePolicy(o Candidate) bool {
 	return k.WithLease(0, 0, 0) == o.WithLease(0, 0, 0)

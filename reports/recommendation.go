@@ -423,7 +423,8 @@ func (rv review) varies() bool {
 // policyParams is the parameters a listed candidate may change beyond
 // the lease settings, in cost.Candidate's order: candidates.csv's last
 // columns but the preset.
-var policyParams = []model.Param{model.Nodes, model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap}
+var policyParams = []model.Param{model.Nodes, model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap,
+	model.Protocol, model.LockDelay, model.Jitter}
 
 // policyVaries reports whether some candidate changes the node count,
 // fencing or the trigger policy (a candidate listed by hand): then the
@@ -470,6 +471,25 @@ func policyDiff(k, current cost.Candidate, u unit) []policyChange {
 	if k.Overlap != current.Overlap {
 		o := model.Overlap.Names()[k.Overlap]
 		cs = append(cs, policyChange{"overlap " + o, "set the overlap policy to " + o})
+	}
+	if k.Protocol != current.Protocol {
+		p := model.Protocol.Names()[k.Protocol]
+		cs = append(cs, policyChange{p + "'s protocol", "take " + p + "'s lock"})
+	}
+	switch {
+	case k.LockDelay == current.LockDelay:
+	case k.LockDelay == 0:
+		cs = append(cs, policyChange{"no lock-delay", "drop the lock-delay"})
+	default:
+		d := u.span(k.LockDelay)
+		cs = append(cs, policyChange{"a lock-delay of " + d, "set the lock-delay to " + d})
+	}
+	switch {
+	case k.Jitter == current.Jitter || k.Protocol != current.Protocol: // a lock's own: client-go's followers jitter, the others watch
+	case k.Jitter:
+		cs = append(cs, policyChange{"jitter", "turn on the followers' jitter"})
+	default:
+		cs = append(cs, policyChange{"no jitter", "turn off the followers' jitter"})
 	}
 	return cs
 }

@@ -68,8 +68,15 @@ func (c Consul) Validate() error {
 // and the waiter, woken at once, tries then and every 5 s until the
 // lock-delay has run out.
 func (c Consul) TakeoverAfterCrash() time.Duration {
+	return consulTTLMultiplier*c.SessionTTL + c.LockDelayMet()
+}
+
+// LockDelayMet is the lock-delay as a waiter meets it: rounded up to its
+// DefaultLockRetryTime (5 s) tries, each refused while the lock-delay
+// lasts, from the invalidation that woke it.
+func (c Consul) LockDelayMet() time.Duration {
 	tries := (c.LockDelay + consulLockRetry - 1) / consulLockRetry // attempts refused by the lock-delay
-	return consulTTLMultiplier*c.SessionTTL + tries*consulLockRetry
+	return tries * consulLockRetry
 }
 
 // Figures follow api.Lock: times from the holder's last renewal.

@@ -2,33 +2,54 @@ package settings
 
 import "time"
 
-// Preset is a widely used lock's default settings in client-go's terms,
-// for the round model's commands (run, sweep, cost, recommend, report,
-// replay): LeaseDuration is how long after the leader's last renewal the
-// others wait before they may take over, RetryPeriod how often the leader
-// renews, and RetryPeriod + RenewDeadline when, after its last renewal, it
-// gives up if it cannot renew. For a lock other than client-go's these are
-// a mapping (docs/settings.md, "In the round model"); leasesim settings
-// computes such a lock by its own protocol instead (Lock).
+// Preset is a widely used lock's default settings, for the round model's
+// commands (run, sweep, cost, recommend, report, replay). A client-go
+// preset is its LeaseDuration (how long after the leader's last renewal
+// the others wait before they may take over), RetryPeriod (how often the
+// leader renews) and RenewDeadline (RetryPeriod + RenewDeadline after its
+// last renewal it gives up if it cannot renew). A lock the round model
+// runs by its own protocol (etcd, Consul, Curator) is its Lock, the
+// library's defaults, which RoundLockOf turns into the model's protocol
+// and times. The DynamoDB lock client's is still a mapping onto
+// client-go's three numbers (docs/settings.md, "In the round model");
+// leasesim settings computes it by its own protocol (Lock).
 type Preset struct {
 	Name                                      string
-	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
-	Exact                                     bool          // client-go itself; otherwise a mapping
-	Tick                                      time.Duration // the round that holds its numbers: 1s, or 500ms for Consul's 7.5s
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration // client-go's, or the mapping's
+	Exact                                     bool          // client-go itself; otherwise a lock of its own
+	Lock                                      Lock          // the library's defaults, for a lock the round model runs by its own protocol; nil otherwise
 }
 
 // Presets returns the presets, client-go's first.
 func Presets() []Preset {
 	s := time.Second
 	return []Preset{
-		{"kubernetes", 15 * s, 10 * s, 2 * s, true, s},
-		{"openshift", 137 * s, 107 * s, 26 * s, true, s},
-		{"openshift-sno", 270 * s, 240 * s, 60 * s, true, s},
-		{"etcd", 60 * s, 40 * s, 20 * s, false, s},
-		{"consul", 45 * s, s / 2, 15 * s / 2, false, s / 2},
-		{"zookeeper", 60 * s, 20 * s, 20 * s, false, s},
-		{"dynamodb", 20 * s, 15 * s, 5 * s, false, s},
+		{"kubernetes", 15 * s, 10 * s, 2 * s, true, nil},
+		{"openshift", 137 * s, 107 * s, 26 * s, true, nil},
+		{"openshift-sno", 270 * s, 240 * s, 60 * s, true, nil},
+		{Name: "etcd", Lock: EtcdDefaults()},
+		{Name: "consul", Lock: ConsulDefaults()},
+		{Name: "zookeeper", Lock: CuratorDefaults()},
+		{"dynamodb", 20 * s, 15 * s, 5 * s, false, nil},
 	}
+}
+
+// Tick is the round that holds the preset's defaults: 1 s, or for a lock
+// of its own its RoundLock's Tick (Consul's 500 ms, Curator's 1 ms).
+func (p Preset) Tick() time.Duration {
+	if r, ok := p.Round(); ok {
+		return r.Tick()
+	}
+	return time.Second
+}
+
+// Round is the preset's defaults in the round model's terms, for a lock
+// the model runs by its own protocol.
+func (p Preset) Round() (RoundLock, bool) {
+	if p.Lock == nil {
+		return RoundLock{}, false
+	}
+	return RoundLockOf(p.Lock)
 }
 
 // PresetByName returns the preset called name, or an error that lists the

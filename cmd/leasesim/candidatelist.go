@@ -12,16 +12,17 @@ import (
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/study"
+	"github.com/spf13/pflag"
 )
 
 // candidateKeys is what an entry of --candidate-list may set besides a
 // preset: the lease settings, the node count, fencing and the trigger
 // policy (cost.Candidate), each by its parameter's name.
 var candidateKeys = []model.Param{model.Lease, model.RenewDeadline, model.RetryPeriod, model.Nodes, model.Fencing,
-	model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap}
+	model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.Protocol, model.LockDelay}
 
 // candidateListSyntax says what --candidate-list takes.
-const candidateListSyntax = "candidates, one a line or separated by ';', each KEY=VALUE… (spaces or commas between): preset=NAME and any of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, each as its flag takes it; what an entry leaves out is the deployment's, a preset's lease settings are taken before the keys; # starts a comment"
+const candidateListSyntax = "candidates, one a line or separated by ';', each KEY=VALUE… (spaces or commas between): preset=NAME and any of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, each as its flag takes it, and a lock's options with its preset (session_ttl, lock_delay, session_timeout, tick_time, error_policy, as --preset takes them); what an entry leaves out is the deployment's, a preset's settings are taken before the keys; # starts a comment"
 
 // maxCandidateList bounds the entries of --candidate-list, as a list of
 // values is bounded.
@@ -36,6 +37,7 @@ type candidateEntry struct {
 	n         int
 	preset    settings.Preset
 	hasPreset bool
+	lock      settings.RoundLock // a lock's preset with the entry's options
 	set       []candidateSetting
 }
 
@@ -118,10 +120,13 @@ func (v candidateListValue) resolve(t model.Tick) (string, error) {
 	return *v.text, nil
 }
 
-// parseCandidateEntry reads one entry, KEY=VALUE…, in the unit of t.
+// parseCandidateEntry reads one entry, KEY=VALUE…, in the unit of t. A
+// lock's options go to its preset as --preset's flags do (presetLock),
+// lock_delay among them under preset=consul.
 func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 	e := candidateEntry{text: s}
 	var seen []string
+	texts := map[string]string{} // the keys as given, by flag name
 	for _, field := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' }) {
 		key, value, ok := strings.Cut(field, "=")
 		if !ok {
@@ -131,17 +136,45 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 			return e, fmt.Errorf("%s is given twice: want each key once", key)
 		}
 		seen = append(seen, key)
-		if key == "preset" {
+		flag := strings.ReplaceAll(key, "_", "-")
+		switch {
+		case key == "preset":
 			p, err := settings.PresetByName(value)
 			if err != nil {
 				return e, fmt.Errorf("preset %q: %v", value, err)
 			}
 			e.preset, e.hasPreset = p, true
+		case slices.Contains(roundLockOptions, flag) || slices.ContainsFunc(candidateKeys, func(p model.Param) bool { return p.Name() == key }):
+			texts[flag] = value
+		default:
+			return e, fmt.Errorf("unknown key %q: want preset or one of %s, or with a lock's preset its options, session_ttl, lock_delay, session_timeout, tick_time, error_policy", key, keyNames())
+		}
+	}
+	var presets []settings.Preset
+	if e.hasPreset {
+		presets = []settings.Preset{e.preset}
+	}
+	for _, key := range seen { // in the entry's order, so that the first refused is named
+		flag := strings.ReplaceAll(key, "_", "-")
+		if _, ok := texts[flag]; !ok || !(slices.Contains(roundLockOptions, flag) || slices.Contains(presetSets, flag)) {
 			continue
 		}
+		if err := checkPresetKey(flag, presets); err != nil {
+			return e, err
+		}
+	}
+	if e.hasPreset && e.preset.Lock != nil {
+		var err error
+		if e.lock, err = presetLock(e.preset, func(flag string) (string, bool) { v, ok := texts[flag]; return v, ok }, true); err != nil {
+			return e, err
+		}
+		delete(texts, "lock-delay") // Consul's option, read
+	}
+	for _, key := range seen {
+		value, ok := texts[strings.ReplaceAll(key, "_", "-")]
 		i := slices.IndexFunc(candidateKeys, func(p model.Param) bool { return p.Name() == key })
-		if i < 0 {
-			return e, fmt.Errorf("unknown key %q: want preset or one of %s", key, keyNames())
+		if !ok || i < 0 {
+			continue
 		}
 		p := candidateKeys[i]
 		v, err := parse.Value(t, p, value)
@@ -154,6 +187,23 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 		return e, fmt.Errorf("preset=%s needs --tick (or the deployment's --preset): a preset's lease settings are durations", e.preset.Name)
 	}
 	return e, nil
+}
+
+// checkPresetKey is checkPresetFlags for one key of a candidate entry,
+// named as the entry names its keys.
+func checkPresetKey(flag string, presets []settings.Preset) error {
+	fs := pflag.NewFlagSet("entry", pflag.ContinueOnError)
+	for _, name := range append(slices.Clone(roundLockOptions), presetSets...) {
+		fs.String(name, "", "")
+	}
+	_ = fs.Set(flag, "given")
+	err := checkPresetFlags(fs, presets)
+	if err == nil {
+		return nil
+	}
+	msg := strings.ReplaceAll(err.Error(), "--preset ", "preset=")
+	msg = regexp.MustCompile(`--([a-z-]+)`).ReplaceAllStringFunc(msg, func(f string) string { return strings.ReplaceAll(f[2:], "-", "_") })
+	return fmt.Errorf("%s", strings.Replace(msg, ": give the preset, which", ": give preset=, which", 1))
 }
 
 // keyNames is candidateKeys' names, comma-separated.
@@ -173,15 +223,18 @@ func keyNames() string {
 func (e candidateEntry) candidate(base model.Config, t model.Tick) (cost.Candidate, error) {
 	c := base
 	if e.hasPreset {
-		for p, d := range presetTimes(e.preset) {
-			if p == model.RereadPeriod {
-				continue // the deployment's: a candidate chooses its lease settings, not the model's re-read
+		vals, err := presetValues(e.preset, e.lock, t)
+		if err != nil {
+			msg, _, _ := strings.Cut(strings.Replace(err.Error(), "--preset "+e.preset.Name, "preset "+e.preset.Name, 1), "; without --tick") // the review's tick is the deployment's
+			return cost.Candidate{}, usagef("--candidate-list entry %d (%s): %s", e.n, e.text, msg)
+		}
+		for p, n := range vals {
+			switch {
+			case p == model.RereadPeriod: // the deployment's: a candidate chooses its lease settings, not the model's re-read
+			case p == model.Jitter && model.LockProtocol(vals[model.Protocol]) == base.Protocol: // the deployment's, unless the lock changes: client-go's followers jitter, the others' watch
+			default:
+				c.Set(p, n)
 			}
-			n, err := parse.Value(t, p, d.String())
-			if err != nil {
-				return cost.Candidate{}, usagef("--candidate-list entry %d (%s): preset %s sets %s %s, which --tick %s cannot hold", e.n, e.text, e.preset.Name, p.Name(), d, t)
-			}
-			c.Set(p, n)
 		}
 	}
 	for _, s := range e.set {
@@ -218,27 +271,21 @@ func entryLine(text, msg string) (int, bool) {
 	return es[n-1].line, true
 }
 
-// presetsIn is the lease presets whose settings t holds, in its rounds,
-// for naming candidates: none without a tick.
+// presetsIn is the presets' defaults that t holds, in its rounds, for
+// naming candidates: none without a tick.
 func presetsIn(t model.Tick) []study.Preset {
 	if t == 0 {
 		return nil
 	}
 	var ps []study.Preset
 	for _, p := range settings.Presets() {
-		r := study.Preset{Name: p.Name}
-		var err error
-		for _, f := range []struct {
-			dst *int
-			p   model.Param
-		}{{&r.Lease, model.Lease}, {&r.RenewDeadline, model.RenewDeadline}, {&r.RetryPeriod, model.RetryPeriod}} {
-			if *f.dst, err = parse.Value(t, f.p, presetTimes(p)[f.p].String()); err != nil {
-				break
-			}
+		r, _ := p.Round()
+		vals, err := presetValues(p, r, t)
+		if err != nil {
+			continue
 		}
-		if err == nil {
-			ps = append(ps, r)
-		}
+		ps = append(ps, study.Preset{Name: p.Name, Lease: vals[model.Lease], RenewDeadline: vals[model.RenewDeadline], RetryPeriod: vals[model.RetryPeriod],
+			Protocol: model.LockProtocol(vals[model.Protocol]), LockDelay: vals[model.LockDelay]})
 	}
 	return ps
 }

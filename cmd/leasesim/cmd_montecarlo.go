@@ -29,6 +29,9 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	params := monteCarloFlags()
 	addGridFlags(fs, &mc.Grid, params...)
 	fs.Var(paramValue{model.Rounds, &base, new(string)}, "rounds", "rounds in each replica")
+	for _, p := range []model.Param{model.Protocol, model.LockDelay} { // one lock a study, as a --preset sets it
+		fs.Var(paramValue{p, &base, new(string)}, p.Flag(), p.Doc()+"; one value a study")
+	}
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+empiricalSyntax)
@@ -60,7 +63,9 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			mc.RoundsPerYear, mc.Grid.Tick = tick.RoundsPerYear(), *tick
 		}
-		mc.Grid.Values[model.Rounds] = sweep.ListOf(base.Rounds)
+		for _, p := range []model.Param{model.Rounds, model.Protocol, model.LockDelay} {
+			mc.Grid.Values[p] = sweep.ListOf(base.Get(p))
+		}
 		mc.LinesPerBatch = lines
 		if mc.Precision > 0 && mc.MaxReplicas < mc.Replicas {
 			return usagef("--max-replicas %d is fewer than --replicas %d, the replicas run at a time", mc.MaxReplicas, mc.Replicas)
@@ -205,8 +210,15 @@ func writeMonteCarloHead(w io.Writer, mc *montecarlo.MonteCarlo, rounds int) err
 	if len(mc.Also) > 0 {
 		also = "; and besides, " + strings.ReplaceAll(mc.AlsoText(t), ";", "; ")
 	}
-	_, err := fmt.Fprintf(w, "every node up for %s, then down for %s%s, independently; %s, seed %d\n",
-		up, t.FormatLengths(mc.Down), also, replicas, mc.Seed)
+	lock := ""
+	if c := mc.Grid.Config(0); c.Protocol != model.ProtocolClientGo {
+		lock = fmt.Sprintf("; the lock's protocol %s", model.Protocol.Names()[c.Protocol])
+		if c.LockDelay > 0 {
+			lock += fmt.Sprintf(", lock-delay %s", t.FormatValue(model.LockDelay, c.LockDelay))
+		}
+	}
+	_, err := fmt.Fprintf(w, "every node up for %s, then down for %s%s, independently; %s, seed %d%s\n",
+		up, t.FormatLengths(mc.Down), also, replicas, mc.Seed, lock)
 	return err
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
-	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/sweep"
@@ -28,7 +27,8 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "leases to compare: "+sweep.ListSyntax)
 	tick := addTickFlag(fs)
 	var presets []settings.Preset
-	fs.Var(presetsValue{&presets}, "preset", "locks whose defaults to compare, comma-separated: "+settings.PresetNames()+"; implies their tick, 1s (consul: 500ms), unless --tick is given")
+	fs.Var(presetsValue{&presets}, "preset", "locks whose defaults to compare, comma-separated: "+settings.PresetNames()+"; a lock's options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy) go to its preset, client-go's flags to client-go's; implies their tick (1s; consul 500ms, zookeeper 1ms by default), which must be the same for all, unless --tick is given")
+	addLockOptionFlags(fs)
 	seed := new(uint64)
 	addJitterSeedFlag(fs, seed)
 	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")
@@ -47,8 +47,8 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		name := fs.Arg(0)
 		if !fs.Changed("tick") {
 			for _, p := range presets[min(1, len(presets)):] {
-				if p.Tick != presets[0].Tick {
-					return usagef("--preset %s's rounds are %s, %s's %s: give --tick to compare them", p.Name, p.Tick, presets[0].Name, presets[0].Tick)
+				if pt, err := presetTick(fs, p); err == nil && pt != *tick {
+					return usagef("--preset %s's rounds are %s, %s's %s: give --tick to compare them", p.Name, pt, presets[0].Name, *tick)
 				}
 			}
 		}
@@ -242,24 +242,30 @@ func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []s
 	for _, p := range presets {
 		base := c
 		if p.Name != "" {
-			times := presetTimes(p)
-			for param := model.Param(0); int(param) < model.NumParams; param++ { // in column order, so a refusal is always the same
-				d, ok := times[param]
-				if !ok || fs.Changed(param.Flag()) {
-					continue
+			var lock settings.RoundLock
+			if p.Lock != nil {
+				var err error
+				if lock, err = presetLock(p, flagTexts(fs), false); err != nil {
+					return nil, usage(err)
 				}
-				n, err := parse.Value(t, param, d.String())
-				if err != nil {
-					return nil, usagef("--preset %s sets %s %s, which --tick %s cannot hold: %v", p.Name, param.Flag(), d, t, err)
-				}
-				base.Set(param, n)
 			}
-			if !fs.Changed("jitter") {
-				base.Jitter = p.Exact
+			vals, err := presetValues(p, lock, t)
+			if err != nil {
+				return nil, usage(err)
+			}
+			takes, _ := ownFlags(p)
+			for param, v := range vals {
+				if p.Lock != nil || !slices.Contains(takes, param.Flag()) || !fs.Changed(param.Flag()) { // a lock's preset sets its own; client-go's give way to a flag
+					base.Set(param, v)
+				}
 			}
 		}
+		leases := leases
+		if p.Lock != nil {
+			leases = []int{base.Lease} // the lock's own, from its options
+		}
 		for _, lease := range leases {
-			if len(leases) == 1 && p.Name != "" && !fs.Changed("lease") {
+			if len(leases) == 1 && p.Name != "" && (!fs.Changed("lease") || p.Lock != nil) {
 				lease = base.Lease
 			}
 			cfg := base

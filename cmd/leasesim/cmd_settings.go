@@ -48,7 +48,7 @@ var clientGoFlags = []string{"lease", "renew-deadline", "retry-period"}
 
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
-	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName, "replay compares a list of presets"}, "preset", "start from a lock's defaults: "+settings.PresetNames())
+	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName, "replay and sweep compare a list of presets"}, "preset", "start from a lock's defaults: "+settings.PresetNames())
 	var s settings.Settings
 	fs.Var(durationValue{&s.LeaseDuration}, "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
 	fs.Var(durationValue{&s.RenewDeadline}, "renew-deadline", "renew deadline (client-go's RenewDeadline)")

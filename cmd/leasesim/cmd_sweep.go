@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 	"strconv"
@@ -13,6 +16,7 @@ import (
 	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/montecarlo"
+	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
@@ -39,7 +43,8 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.NewGrid(model.Default())
 	addGridFlags(fs, &g, model.Params()...)
 	tick := addTickFlag(fs)
-	addPresetFlag(fs)
+	var presets []settings.Preset
+	addPresetsFlag(fs, &presets, presetUsage+"; a list, as kubernetes,etcd, sweeps each preset's grid in turn into one CSV, each of its flags going to the presets that take it")
 	fs.Uint64Var(&g.Seed, "seed", 0, "seed of the followers' jitter, for configurations with jitter; the same seed gives the same rows")
 	out, oneOut := addCSVFlag(fs, "write the CSV to this file, atomically; - is standard output")
 	workers := runtime.NumCPU()
@@ -59,14 +64,25 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err := incident.useOn(fs, &g); err != nil {
 			return err
 		}
-		size, err := g.Size()
+		grids, err := presetGrids(fs, g, presets)
 		if err != nil {
-			return usage(err)
+			return err
+		}
+		if len(grids) > 1 && fs.Changed("shard") {
+			return usagef("--shard goes with one --preset: the shards of several presets' grids would not merge into one sweep")
+		}
+		size, valid, firstBad := 0, 0, error(nil)
+		for i := range grids {
+			n, err := grids[i].Size()
+			if err != nil {
+				return usage(err)
+			}
+			v, bad := grids[i].Valid()
+			size, valid, firstBad = size+n, valid+v, cmp.Or(firstBad, bad)
 		}
 		if size > maxConfigs {
 			return usagef("the grid has %d configurations, more than --max-configs %d", size, maxConfigs)
 		}
-		valid, firstBad := g.Valid()
 		if err := std.skip("configurations", size-valid, size, firstBad, g.Tick); err != nil {
 			return err
 		}
@@ -92,9 +108,75 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			defer bar.Finish()
 		}
 		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error {
-			return sweep.Write(ctx, w, &g, opt)
+			for i := range grids {
+				var to io.Writer = w
+				if i > 0 {
+					to = &afterHeader{w: w} // one header for the whole CSV
+				}
+				if err := sweep.Write(ctx, to, &grids[i], opt); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 	}
+}
+
+// presetGrids is the grids a sweep writes: g, or with --preset a grid a
+// preset, each g with what its preset sets (presetValues) where a flag
+// it takes does not (a lock's preset sets all of it). The presets of a
+// list must share a tick unless --tick is given, as replay's.
+func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]sweep.Grid, error) {
+	if len(presets) == 0 {
+		return []sweep.Grid{g}, nil
+	}
+	var grids []sweep.Grid
+	for _, p := range presets {
+		if !fs.Changed("tick") {
+			if pt, err := presetTick(fs, p); err == nil && pt != g.Tick {
+				return nil, usagef("--preset %s's rounds are %s, %s's %s: give --tick to sweep them together", p.Name, pt, presets[0].Name, g.Tick)
+			}
+		}
+		var lock settings.RoundLock
+		if p.Lock != nil {
+			var err error
+			if lock, err = presetLock(p, flagTexts(fs), false); err != nil {
+				return nil, usage(err)
+			}
+		}
+		vals, err := presetValues(p, lock, g.Tick)
+		if err != nil {
+			return nil, usage(err)
+		}
+		h := g
+		takes, _ := ownFlags(p)
+		for param, v := range vals {
+			if p.Lock != nil || !slices.Contains(takes, param.Flag()) || !fs.Changed(param.Flag()) {
+				h.Values[param] = sweep.ListOf(v)
+			}
+		}
+		grids = append(grids, h)
+	}
+	return grids, nil
+}
+
+// afterHeader writes what is written to it but its first line.
+type afterHeader struct {
+	w    io.Writer
+	past bool
+}
+
+func (a *afterHeader) Write(p []byte) (int, error) {
+	n := len(p)
+	if !a.past {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			return n, nil
+		}
+		p, a.past = p[i+1:], true
+	}
+	_, err := a.w.Write(p)
+	return n, err
 }
 
 // incidentFlags are a command's --incident and --epoch.

@@ -200,9 +200,28 @@ func addJitterSeedFlag(fs *pflag.FlagSet, seed *uint64) {
 // --scheduler, which sets the trigger policy of a scheduler's defaults
 // (settings.Schedulers) the same way.
 func addPresetFlag(fs *pflag.FlagSet) {
-	fs.Var(namedValue[settings.Preset]{new(settings.Preset), settings.PresetByName, "replay compares a list of presets"}, "preset", "a lock's defaults for lease, renew-deadline, retry-period, renewal (0) and jitter (client-go's): "+settings.PresetNames()+"; implies --tick 1s (consul: 500ms) unless --tick is given")
+	fs.Var(namedValue[settings.Preset]{new(settings.Preset), settings.PresetByName, "replay and sweep compare a list of presets"}, "preset", presetUsage)
+	addLockOptionFlags(fs)
+	addSchedulerFlag(fs)
+}
+
+// addPresetsFlag is addPresetFlag for a command that compares presets:
+// its --preset takes a list, which the command applies itself.
+func addPresetsFlag(fs *pflag.FlagSet, presets *[]settings.Preset, usage string) {
+	fs.Var(presetsValue{presets}, "preset", usage)
+	addLockOptionFlags(fs)
+	addSchedulerFlag(fs)
+}
+
+// addSchedulerFlag registers --scheduler.
+func addSchedulerFlag(fs *pflag.FlagSet) {
 	fs.Var(namedValue[settings.Scheduler]{new(settings.Scheduler), settings.SchedulerByName, "a scheduler's settings go to sweep and check as lists of their own flags"}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window, idempotency-key and overlap: "+settings.SchedulerNames()+" (temporal's one-year window needs --tick)")
 }
+
+// presetUsage is the help of a round-model command's --preset.
+const presetUsage = "a lock's defaults: " + "kubernetes, openshift and openshift-sno set client-go's lease, renew-deadline, retry-period, renewal (0) and jitter (on); " +
+	"etcd, consul and zookeeper set the lock's protocol, lease, retry-period and lock-delay from its options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy), renew-deadline and renewal 0, jitter off; " +
+	"dynamodb maps its defaults onto client-go's; implies the tick of its times (1s; consul 500ms, zookeeper 1ms by default) unless --tick is given"
 
 // namedValue is a flag holding one of a set of defaults known by name: a
 // lock's (--preset) or a scheduler's (--scheduler).
@@ -269,19 +288,38 @@ func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick
 
 // resolveTimes reads every time flag given on the command line in the unit
 // --tick sets: whole rounds without it, durations with it; then applies
-// --preset to the lease settings no flag set. Its error is pflag's, naming
-// the flag and what it accepts.
+// --preset to the model flags no flag set, a lock's preset with its
+// options (presetLock), which also imply the tick. Its error is pflag's,
+// naming the flag and what it accepts.
 func resolveTimes(fs *pflag.FlagSet) error {
 	var tick, implied model.Tick
 	var preset settings.Preset
+	var lock settings.RoundLock
+	lockListed := false // a lock's preset, which reads --lock-delay as Consul's option
 	if f := fs.Lookup("preset"); f != nil {
+		var presets []settings.Preset
 		switch v := f.Value.(type) {
 		case namedValue[settings.Preset]:
-			preset, implied = *v.v, model.Tick(v.v.Tick)
-		case presetsValue: // several, which the command applies itself
-			if len(*v.ps) > 0 {
-				implied = model.Tick((*v.ps)[0].Tick)
+			if preset = *v.v; preset.Name != "" {
+				presets = []settings.Preset{preset}
 			}
+		case presetsValue: // several, which the command applies itself
+			presets = *v.ps
+		}
+		if o := fs.Lookup("session-ttl"); o != nil && isLockOption(o) { // not settings, which has its own
+			if err := checkPresetFlags(fs, presets); err != nil {
+				return err
+			}
+		}
+		lockListed = slices.ContainsFunc(presets, func(p settings.Preset) bool { return p.Lock != nil })
+		if len(presets) > 0 {
+			var err error
+			if implied, err = presetTick(fs, presets[0]); err != nil {
+				return usage(err)
+			}
+		}
+		if preset.Lock != nil {
+			lock, _ = presetLock(preset, flagTexts(fs), false)
 		}
 	}
 	if f := fs.Lookup("tick"); f != nil {
@@ -294,7 +332,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 	var err error
 	fs.Visit(func(f *pflag.Flag) {
 		v, ok := f.Value.(timed)
-		if !ok || err != nil {
+		if !ok || err != nil || (lockListed && f.Name == model.LockDelay.Flag()) { // Consul's own lock-delay, which the preset reads
 			return
 		}
 		if text, e := v.resolve(tick); e != nil {
@@ -321,19 +359,19 @@ func resolveTimes(fs *pflag.FlagSet) error {
 			return err
 		}
 	}
-	if preset.Name == "" {
+	if preset.Name == "" || fs.Lookup("tick") == nil { // settings takes its preset itself
 		return nil
 	}
-	return applyPreset(fs, preset, tick)
+	return applyPreset(fs, preset, lock, tick)
 }
 
 // mappedPresetWarnings warns, once a preset, of every preset given to a
-// round-model command whose lock is not client-go's: the round model runs
-// client-go's protocol, so etcd's, Consul's, Curator's and the DynamoDB
-// lock client's defaults are only mapped onto its three numbers there
-// (docs/settings.md, "In the round model"), and their own protocols (a
-// server-side expiry, a watch, a lock-delay) are in leasesim settings
-// alone. Nothing for settings itself.
+// round-model command that the model does not run by its lock's own
+// protocol: the DynamoDB lock client's defaults are only mapped onto
+// client-go's three numbers there (docs/settings.md, "In the round
+// model"), and its own protocol (a waiter counting the record's version
+// on its own clock) is in leasesim settings alone. Nothing for settings
+// itself.
 func mappedPresetWarnings(fs *pflag.FlagSet, cmd string) []string {
 	f := fs.Lookup("preset")
 	if f == nil || !f.Changed || cmd == "settings" {
@@ -348,8 +386,8 @@ func mappedPresetWarnings(fs *pflag.FlagSet, cmd string) []string {
 	}
 	var w []string
 	for _, p := range presets {
-		if !p.Exact {
-			w = append(w, fmt.Sprintf("--preset %s runs client-go's protocol with %s's defaults mapped onto it (lease %s, renew deadline %s, retry period %s), not %s's own; leasesim settings --preset %s gives its takeovers and two-leader margin by its own protocol", p.Name, p.Name, p.LeaseDuration, p.RenewDeadline, p.RetryPeriod, p.Name, p.Name))
+		if !p.Exact && p.Lock == nil {
+			w = append(w, fmt.Sprintf("--preset %s runs client-go's protocol with %s's defaults mapped onto it (lease %s, renew deadline %s, retry period %s): the round model does not run %s's own protocol (a waiter that counts the record's version on its own clock); leasesim settings --preset %s gives its takeovers and two-leader margin by it", p.Name, p.Name, p.LeaseDuration, p.RenewDeadline, p.RetryPeriod, p.Name, p.Name))
 		}
 	}
 	return w
@@ -402,11 +440,15 @@ type flagError struct {
 
 func (e *flagError) Error() string { return e.msg }
 
-// applyPreset sets the lease settings of preset, in rounds of tick, on the
-// flags of fs that the command line left alone.
-func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) error {
-	values := presetTimes(preset)
-	var err error
+// applyPreset sets what preset sets (presetValues; lock, for a lock's
+// preset), in rounds of tick, on the model flags of fs that the command
+// line left alone, and a lock's preset's lock_delay, which --lock-delay
+// gave as Consul's option.
+func applyPreset(fs *pflag.FlagSet, preset settings.Preset, lock settings.RoundLock, tick model.Tick) error {
+	values, err := presetValues(preset, lock, tick)
+	if err != nil {
+		return usage(err)
+	}
 	fs.VisitAll(func(f *pflag.Flag) {
 		var p model.Param
 		switch v := f.Value.(type) {
@@ -417,25 +459,14 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) err
 		default:
 			return
 		}
-		if f.Changed || err != nil || f.Name != p.Flag() { // not another flag that holds leases, such as report's --candidates
+		if f.Name != p.Flag() { // not another flag that holds leases, such as report's --candidates
 			return
 		}
-		if p == model.Jitter { // client-go's followers jitter their polls; etcd's watch
-			setFlagValue(f, p, b2i(preset.Exact))
-			return
+		if v, ok := values[p]; ok && (!f.Changed || (preset.Lock != nil && p == model.LockDelay)) {
+			setFlagValue(f, p, v)
 		}
-		d, ok := values[p]
-		if !ok {
-			return
-		}
-		n, e := parse.Value(tick, p, d.String())
-		if e != nil {
-			err = fmt.Errorf("--preset %s sets %s %s, which --tick %s cannot hold: %v", preset.Name, p.Flag(), d, tick, e)
-			return
-		}
-		setFlagValue(f, p, n)
 	})
-	return err
+	return nil
 }
 
 // presetsValue is a flag holding a list of presets, comma-separated, for

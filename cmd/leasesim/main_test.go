@@ -97,35 +97,69 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestMappedPresets: a round-model command given a lock that is not
-// client-go's runs it mapped onto client-go's settings, and says so on
-// standard error, once a preset; settings, which computes each lock by its
-// own protocol, does not. Consul, at its own 500 ms rounds: the record is
-// taken 45 s after the last renewal (2·TTL + lock-delay), a golden file.
+// TestMappedPresets: a round-model command given the DynamoDB lock
+// client's preset runs it mapped onto client-go's settings, and says so
+// on standard error, once a preset; the locks it runs by their own
+// protocols (etcd, Consul, Curator) and settings, which computes each
+// lock by its own protocol, do not.
 func TestMappedPresets(t *testing.T) {
 	t.Parallel()
 	mapped := func(cmd, name, lease, deadline, retry string) string {
-		return fmt.Sprintf("leasesim %s: warning: --preset %s runs client-go's protocol with %s's defaults mapped onto it (lease %s, renew deadline %s, retry period %s), not %s's own; leasesim settings --preset %s gives its takeovers and two-leader margin by its own protocol\n", cmd, name, name, lease, deadline, retry, name, name)
+		return fmt.Sprintf("leasesim %s: warning: --preset %s runs client-go's protocol with %s's defaults mapped onto it (lease %s, renew deadline %s, retry period %s): the round model does not run %s's own protocol (a waiter that counts the record's version on its own clock); leasesim settings --preset %s gives its takeovers and two-leader margin by it\n", cmd, name, name, lease, deadline, retry, name, name)
 	}
 	tests := []struct {
 		args   []string
-		golden string // the golden file of standard output, if any
 		stderr string
 	}{
-		{[]string{"run", "--preset", "consul", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}, "run-preset-consul.txt", mapped("run", "consul", "45s", "500ms", "7.5s")},
-		{[]string{"replay", "--preset", "kubernetes,etcd", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}, "", mapped("replay", "etcd", "1m0s", "40s", "20s") +
-			"leasesim replay: warning: etcd, lease 1m0s: two leaders: the lease 1m0s is not longer than the retry period 20s and the renew deadline 40s together (a two-leader margin of 0s), so a follower can take over as soon as, or before, a leader cut off from the record gives up; lengthen the lease past 1m0s, shorten the renew deadline below 40s, or turn on fencing\n"},
-		{[]string{"run", "--preset", "kubernetes", "--period", "1m"}, "", ""},
-		{[]string{"settings", "--preset", "etcd"}, "", ""},
+		{[]string{"run", "--preset", "dynamodb", "--period", "1m", "--fencing"}, mapped("run", "dynamodb", "20s", "15s", "5s")},
+		{[]string{"replay", "--preset", "kubernetes,dynamodb", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}, mapped("replay", "dynamodb", "20s", "15s", "5s") +
+			"leasesim replay: warning: dynamodb, lease 20s: two leaders: the lease 20s is not longer than the retry period 5s and the renew deadline 15s together (a two-leader margin of 0s), so a follower can take over as soon as, or before, a leader cut off from the record gives up; lengthen the lease past 20s, shorten the renew deadline below 15s, or turn on fencing\n"},
+		{[]string{"run", "--preset", "kubernetes", "--period", "1m"}, ""},
+		{[]string{"run", "--preset", "etcd", "--period", "1m"}, ""},
+		{[]string{"run", "--preset", "consul", "--period", "1m"}, ""},
+		{[]string{"run", "--preset", "zookeeper", "--period", "1m"}, ""},
+		{[]string{"settings", "--preset", "etcd"}, ""},
+		{[]string{"settings", "--preset", "dynamodb"}, ""},
 	}
 	for _, tt := range tests {
-		code, stdout, stderr := runCmd(t, tt.args...)
+		code, _, stderr := runCmd(t, tt.args...)
 		if code != 0 || stderr != tt.stderr {
 			t.Errorf("leasesim %s: exit %d, stderr %q, want 0 and %q", strings.Join(tt.args, " "), code, stderr, tt.stderr)
 		}
-		if tt.golden != "" {
+	}
+}
+
+// TestLockPresets: a lock's preset runs the model's protocol of its lock,
+// its lease, retry period and lock-delay from the library's options
+// (settings.RoundLockOf), in the tick where they are whole. Each meets an
+// outage of the leader that outlasts its lease, its calls failing at once.
+func TestLockPresets(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		// TTL 60 s: lease 60 s, keep-alives every 20 s, rounds of 1 s.
+		{"run-preset-etcd.txt", []string{"run", "--preset", "etcd", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
+		// TTL 10 s: the lease ends at 2·TTL, 20 s, renewed every 5 s; the
+		// 15 s lock-delay is three 5 s tries; rounds of 1 s.
+		{"run-preset-consul.txt", []string{"run", "--preset", "consul", "--session-ttl", "10s", "--outage", "1m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
+		// Curator's 60 s asked for, 40 s negotiated (20 ticks of 2 s),
+		// pings every 13.333 s: rounds of 1 ms.
+		{"run-preset-zookeeper-session.txt", []string{"run", "--preset", "zookeeper", "--error-policy", "session", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
+		// client-go as configured beside etcd with a 9 s TTL (keep-alives
+		// every 3 s, whole seconds): each preset's grid in turn, one CSV.
+		{"sweep-presets.csv", []string{"sweep", "--preset", "kubernetes,etcd", "--session-ttl", "9s", "--outage", "0s:40s:20s", "--start", "1m", "--rounds", "5m", "--period", "1m", "--nodes", "3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := runCmd(t, tt.args...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("leasesim %s: exit %d, stderr %q", strings.Join(tt.args, " "), code, stderr)
+			}
 			golden.Check(t, filepath.Join("cmd", tt.golden), []byte(stdout))
-		}
+		})
 	}
 }
 
@@ -198,6 +232,30 @@ func TestBadInput(t *testing.T) {
 		{[]string{"settings", "--preset", "etcd", "--session-ttl", "2500ms"}, `leasesim settings: --preset etcd --session-ttl 2.5s: session TTL 2.5s: want whole seconds, at least 1s (concurrency.WithTTL takes seconds)`},
 		{[]string{"settings", "--preset", "dynamodb", "--heartbeat-period", "20s"}, `leasesim settings: --preset dynamodb --heartbeat-period 20s: heartbeat period 20s: want it shorter than the lease 20s, or the lock expires between heartbeats`},
 		{[]string{"settings", "--preset", "dynamodb", "--lease", "5s"}, `leasesim settings: --preset dynamodb --lease 5s: heartbeat period 5s: want it shorter than the lease 5s, or the lock expires between heartbeats`},
+		// A lock's preset takes its library's options, as settings does,
+		// and refuses another lock's, client-go's and its own model times.
+		{[]string{"run", "--preset", "etcd", "--lease", "30s"}, `leasesim run: --lease is not an option of --preset etcd, which takes --session-ttl`},
+		{[]string{"run", "--preset", "etcd", "--lock-delay", "5s"}, `leasesim run: --lock-delay is not an option of --preset etcd, which takes --session-ttl`},
+		{[]string{"sweep", "--preset", "consul", "--protocol", "consul"}, `leasesim sweep: --protocol is not an option of --preset consul, which takes --session-ttl, --lock-delay`},
+		{[]string{"montecarlo", "--preset", "zookeeper", "--session-ttl", "10s"}, `leasesim montecarlo: --session-ttl is not an option of --preset zookeeper, which takes --session-timeout, --tick-time, --error-policy`},
+		{[]string{"cost", "--preset", "kubernetes", "--error-policy", "session"}, `leasesim cost: --error-policy is not an option of --preset kubernetes, which takes --lease, --renew-deadline, --retry-period`},
+		{[]string{"run", "--session-ttl", "10s"}, `leasesim run: --session-ttl is an option of --preset etcd or consul: give the preset, which sets the model's protocol, lease and retry period from it`},
+		{[]string{"replay", "--preset", "kubernetes,etcd", "--lock-delay", "5s", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: --lock-delay is an option of none of --preset kubernetes,etcd`},
+		{[]string{"run", "--preset", "consul", "--session-ttl", "5s"}, `leasesim run: --preset consul --session-ttl 5s: session TTL 5s: want 10s to 24h0m0s (Consul's session_ttl_min and SessionTTLMax)`},
+		{[]string{"recommend", "--preset", "consul", "--lock-delay", "2m"}, `leasesim recommend: --preset consul --lock-delay 2m: lock-delay 2m0s: want 0s to 1m0s (Consul's MaxLockDelay)`},
+		{[]string{"run", "--preset", "etcd", "--session-ttl", "2500ms"}, `leasesim run: --preset etcd --session-ttl 2500ms: session TTL 2.5s: want whole seconds, at least 1s (concurrency.WithTTL takes seconds)`},
+		{[]string{"run", "--preset", "zookeeper", "--error-policy", "lost"}, `leasesim run: invalid argument "lost" for "--error-policy" flag: want standard (StandardConnectionStateErrorPolicy) or session (SessionConnectionStateErrorPolicy)`},
+		{[]string{"sweep", "--preset", "etcd", "--session-ttl", "10s,20s"}, `leasesim sweep: invalid argument "10s,20s" for "--session-ttl" flag: want one value here, not a list (a lock's option takes one value; a sweep varies the model's lease and retry period under --protocol instead)`},
+		{[]string{"sweep", "--preset", "consul", "--lock-delay", "5s,10s"}, `leasesim sweep: invalid argument "5s,10s" for "--lock-delay" flag: want one value here, not a list (Consul's lock-delay under --preset consul takes one value)`},
+		{[]string{"sweep", "--preset", "kubernetes,etcd", "--shard", "0/2"}, `leasesim sweep: --shard goes with one --preset: the shards of several presets' grids would not merge into one sweep`},
+		{[]string{"sweep", "--preset", "kubernetes,consul"}, `leasesim sweep: --preset consul's rounds are 500ms, kubernetes's 1s: give --tick to sweep them together`},
+		// A preset's times that --tick does not hold are refused; without
+		// --tick the preset takes the tick where they are whole.
+		{[]string{"run", "--preset", "zookeeper", "--tick", "1s"}, `leasesim run: --preset zookeeper sets retry-period 13.333s, which --tick 1s cannot hold: 13.333s is not a whole number of ticks: want a duration from 1s to 277777h46m40s in whole ticks of 1s; without --tick the preset takes 1ms, where its times are whole`},
+		{[]string{"report", "--preset", "kubernetes", "--candidate-list", "preset=zookeeper", "--out", "OUT"}, `leasesim report: --candidate-list entry 1 (preset=zookeeper): preset zookeeper sets retry-period 13.333s, which --tick 1s cannot hold: 13.333s is not a whole number of ticks: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
+		{[]string{"report", "--preset", "kubernetes", "--candidate-list", "preset=etcd session_ttl=2500ms", "--out", "OUT"}, `leasesim report: invalid argument "preset=etcd session_ttl=2500ms" for "--candidate-list" flag: entry 1: preset=etcd session_ttl=2500ms: session TTL 2.5s: want whole seconds, at least 1s (concurrency.WithTTL takes seconds)`},
+		{[]string{"report", "--preset", "kubernetes", "--candidate-list", "preset=etcd lease=10s", "--out", "OUT"}, `leasesim report: invalid argument "preset=etcd lease=10s" for "--candidate-list" flag: entry 1: lease is not an option of preset=etcd, which takes session_ttl`},
+		{[]string{"report", "--preset", "kubernetes", "--candidate-list", "session_ttl=9s", "--out", "OUT"}, `leasesim report: invalid argument "session_ttl=9s" for "--candidate-list" flag: entry 1: session_ttl is an option of preset=etcd or consul: give preset=, which sets the model's protocol, lease and retry period from it`},
 		{[]string{"run", "--preset", "openshift", "--tick", "4s"}, `leasesim run: --preset openshift sets lease 2m17s, which --tick 4s cannot hold: 2m17s is not a whole number of ticks: want a duration from 4s to 1111111h6m40s in whole ticks of 4s`},
 		{[]string{"run", "--preset", "kubernetes", "--renew-deadline", "20s"}, `leasesim run: --lease 15s must be longer than --renew-deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)`},
 		{[]string{"report", "--preset", "kubernetes", "--period", "1m", "--rounds", "24s", "--out", "OUT"}, `leasesim report: --period 1m0s is longer than the run's --rounds 24s: no batch falls due, so the report would have nothing to count; want a --period of at most --rounds`},
@@ -233,8 +291,8 @@ func TestBadInput(t *testing.T) {
 		{[]string{"settings", "--nodes", "3,5"}, `leasesim settings: invalid argument "3,5" for "--nodes" flag: want one whole number from 1 to 1000, not a list`},
 		{[]string{"recommend", "--cost-missed-line", "1,2"}, `leasesim recommend: invalid argument "1,2" for "--cost-missed-line" flag: want one number from 0 to 1e12, not a list`},
 		{[]string{"montecarlo", "--replicas", "10:20"}, `leasesim montecarlo: invalid argument "10:20" for "--replicas" flag: want one whole number from 1 to 1000000, not a list`},
-		{[]string{"run", "--preset", "kubernetes,etcd"}, `leasesim run: invalid argument "kubernetes,etcd" for "--preset" flag: want one value here, not a list (replay compares a list of presets)`},
-		{[]string{"settings", "--preset", "kubernetes,etcd"}, `leasesim settings: invalid argument "kubernetes,etcd" for "--preset" flag: want one value here, not a list (replay compares a list of presets)`},
+		{[]string{"run", "--preset", "kubernetes,etcd"}, `leasesim run: invalid argument "kubernetes,etcd" for "--preset" flag: want one value here, not a list (replay and sweep compare a list of presets)`},
+		{[]string{"settings", "--preset", "kubernetes,etcd"}, `leasesim settings: invalid argument "kubernetes,etcd" for "--preset" flag: want one value here, not a list (replay and sweep compare a list of presets)`},
 		{[]string{"check", "--scheduler", "cronjob,quartz"}, `leasesim check: invalid argument "cronjob,quartz" for "--scheduler" flag: want one value here, not a list (a scheduler's settings go to sweep and check as lists of their own flags)`},
 		{[]string{"run", "--foo"}, `leasesim run: unknown flag: --foo`},
 		{[]string{"run", "extra"}, `leasesim run: unexpected argument "extra": run takes only flags`},

@@ -75,8 +75,10 @@ func TestReviewFile(t *testing.T) {
 	bad := []struct{ text, want string }{
 		{"deployment:\n  tick: 1s\n  lease: 15x\n", review + `:3: deployment.lease: invalid argument "15x" for "--lease" flag: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
-		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum`},
+		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, session_ttl, session_timeout, tick_time, error_policy`},
 		{"prices:\n  cost_delay_hour: 5\n", review + ":2: prices.cost_delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
+		// A lock's option its preset does not take, traced to both lines.
+		{"deployment:\n  preset: zookeeper\n  session_ttl: 9s\n", review + ":3: deployment.session_ttl, " + review + ":2: deployment.preset: --session-ttl is not an option of --preset zookeeper, which takes --session-timeout, --tick-time, --error-policy"},
 	}
 	for _, tt := range bad {
 		write(tt.text)
@@ -227,11 +229,11 @@ func TestCandidateList(t *testing.T) {
 	csv, _ := os.ReadFile(filepath.Join(out, "candidates.csv"))
 	rows := strings.Split(strings.TrimSpace(string(csv)), "\n")
 	want := []string{ // the columns but the figures
-		"lease_s,renew_deadline_s,retry_period_s,two_leader_margin_s,current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,preset",
-		"15,10,2,3,true,false,3,false,false,0,false,false,allow,kubernetes",
-		"15,10,2,3,false,true,5,true,false,0,false,false,allow,kubernetes", // more followers poll: a takeover comes sooner
-		"45,40,2,3,false,false,3,false,false,0,false,false,allow,",
-		"137,107,26,4,false,false,3,false,false,0,false,false,allow,openshift",
+		"lease_s,renew_deadline_s,retry_period_s,two_leader_margin_s,current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,protocol,lock_delay_s,jitter,preset",
+		"15,10,2,3,true,false,3,false,false,0,false,false,allow,client-go,0,true,kubernetes",
+		"15,10,2,3,false,true,5,true,false,0,false,false,allow,client-go,0,true,kubernetes", // more followers poll: a takeover comes sooner
+		"45,40,2,3,false,false,3,false,false,0,false,false,allow,client-go,0,true,",
+		"137,107,26,4,false,false,3,false,false,0,false,false,allow,client-go,0,true,openshift",
 	}
 	var got []string
 	for _, row := range rows {
@@ -249,7 +251,7 @@ func TestCandidateList(t *testing.T) {
 		{"    renew_deadline=20s retry_period=17s", ":17: candidates.candidate_list: --candidate-list entry 3 (renew_deadline=20s retry_period=17s): lease 15s must be longer than renew_deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)"},
 		{"    lease=45s renew_deadline=40s retry_period=34s", ":17: candidates.candidate_list: --candidate-list entry 3 (lease=45s renew_deadline=40s retry_period=34s): renew_deadline 40s must be longer than 1.2 × retry_period 34s, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)"},
 		{"    lease=ten", `:17: candidates.candidate_list: invalid argument "lease=ten" for "--candidate-list" flag: entry 3: lease "ten": want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
-		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap`},
+		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, or with a lock's preset its options, session_ttl, lock_delay, session_timeout, tick_time, error_policy`},
 		{"    preset=k8s", `:17: candidates.candidate_list: invalid argument "preset=k8s" for "--candidate-list" flag: entry 3: preset "k8s": want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
 		{"    nodes=2 nodes=3", `:17: candidates.candidate_list: invalid argument "nodes=2 nodes=3" for "--candidate-list" flag: entry 3: nodes is given twice: want each key once`},
 	} {
@@ -336,5 +338,57 @@ func TestShippedReviews(t *testing.T) {
 				t.Errorf("candidates.csv recommends %q, want %q", recommended, tt.recommended)
 			}
 		})
+	}
+}
+
+// TestCandidateListLocks: a review of client-go as configured can rank
+// other locks by their own protocols beside it, each a candidate-list
+// entry with its preset and its library's options, in a review file as
+// on the command line: candidates.csv gives each its protocol, its lease
+// and retry period from the options (etcd's TTL and TTL/3, Consul's 2·TTL
+// and TTL/2), Consul's lock-delay as its waiters meet it (12 s, three 5 s
+// tries: 15 s), no renew deadline and no jitter, and names the one at a
+// preset's defaults for it; report.md's table says what each changes.
+func TestCandidateListLocks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	review := filepath.Join(dir, "review.yaml")
+	text := "deployment:\n  preset: kubernetes\n  nodes: 3\nschedule:\n  period: 1h\nfailures:\n  outage: 30s\n  start: 59m50s\n  rounds: 1h30m\n" +
+		"candidates:\n  candidates: 15s\n  candidate_renew_deadline: 10s\n  candidate_retry_period: 2s\n  candidate_list: |\n" +
+		"    preset=etcd session_ttl=9s\n    preset=etcd\n    preset=consul, session_ttl=10s, lock_delay=12s\n" +
+		"prices:\n  cost_missed_line: 1\nstudy:\n  replicas: 2\n"
+	if err := os.WriteFile(review, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out")
+	if code, _, stderr := runCmd(t, "report", "--out", out, review); code != 0 || stderr != "" {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	csv, md := read("candidates.csv"), read("report.md")
+	var got []string
+	for _, row := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
+		f := strings.Split(row, ",")
+		got = append(got, strings.Join(append(f[:3:3], f[len(f)-4:]...), ","))
+	}
+	want := []string{ // lease, renew deadline, retry period; protocol, lock-delay, jitter, preset
+		"9,0,3,etcd,0,false,",
+		"15,10,2,client-go,0,true,kubernetes",
+		"20,0,5,consul,15,false,",
+		"60,0,20,etcd,0,false,etcd",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("candidates.csv:\n%s\nwant (but the figures):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for _, s := range []string{"| 9s | 0s | 3s | etcd's protocol |", "| 20s | 0s | 5s | consul's protocol and a lock-delay of 15s |", "| 1m0s (etcd) | 0s | 20s | etcd's protocol |"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("report.md has no row %q", s)
+		}
 	}
 }

@@ -82,7 +82,11 @@ func applyReviewFile(fs *pflag.FlagSet) (func(string) string, error) {
 			return nil, usagef("%s:%d: %s.%s: %s", path, line, s.Section, s.Name, bad.msg)
 		}
 	}
-	if err != nil {
+	var ue *usageError
+	switch {
+	case errors.As(err, &ue) && where(ue.msg) != ue.msg: // a refusal of keys the file gives (a lock's options), traced to their lines
+		return nil, usagef("%s", where(ue.msg))
+	case err != nil:
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return where, nil

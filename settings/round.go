@@ -1,0 +1,57 @@
+package settings
+
+import (
+	"time"
+
+	"github.com/leasesim/leasesim/model"
+)
+
+// RoundLock is a lock in the round model's terms (docs/model.md, Lock
+// protocols): the model's protocol and the times it takes, read from the
+// lock's Protocol so that settings and the model share one source. Lease
+// is when the service ends an unrenewed lease (Protocol.Expires),
+// RetryPeriod how often the holder renews (Protocol.Renewal, to the
+// millisecond below: etcd's TTL/3 may have a fraction of one), LockDelay
+// the lock-delay as the waiters meet it (Consul's, rounded up to their
+// 5 s tries). The model's renew deadline and renewal are 0 under these
+// protocols, and its followers do not jitter.
+type RoundLock struct {
+	Protocol                      model.LockProtocol
+	Lease, RetryPeriod, LockDelay time.Duration
+}
+
+// RoundLockOf returns lock's round-model settings, and false for a lock
+// the model does not run by its own protocol (the DynamoDB lock client's).
+func RoundLockOf(lock Lock) (RoundLock, bool) {
+	p := lock.Protocol()
+	r := RoundLock{Lease: p.Expires, RetryPeriod: p.Renewal.Truncate(time.Millisecond)} // etcd's TTL/3 of a TTL not a multiple of 3 s, to the millisecond below
+	switch l := lock.(type) {
+	case Etcd:
+		r.Protocol = model.ProtocolEtcd
+	case Consul:
+		r.Protocol, r.LockDelay = model.ProtocolConsul, l.LockDelayMet()
+	case Curator:
+		r.Protocol = model.ProtocolCurator
+		if l.Policy == SessionPolicy {
+			r.Protocol = model.ProtocolCuratorSession
+		}
+	default:
+		return RoundLock{}, false
+	}
+	return r, true
+}
+
+// Tick is the round the lock's times are counted in when no tick is
+// given: the longest of 1 s, 500 ms, 100 ms, 50 ms, 10 ms, 5 ms and 1 ms
+// of which its lease, retry period and lock-delay are whole numbers
+// (Consul's default TTL/2 of 7.5 s takes 500 ms; Curator's default ping
+// of 13.333 s, a third of a 40 s session, 1 ms).
+func (r RoundLock) Tick() time.Duration {
+	ms := time.Millisecond
+	for _, t := range []time.Duration{1000 * ms, 500 * ms, 100 * ms, 50 * ms, 10 * ms, 5 * ms} {
+		if r.Lease%t == 0 && r.RetryPeriod%t == 0 && r.LockDelay%t == 0 {
+			return t
+		}
+	}
+	return ms
+}
