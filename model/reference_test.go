@@ -309,27 +309,12 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		// 2. Handover: under a lock service in every round from the one it
 		// frees the lock (a lease after the last renewal, plus Consul's
 		// lock-delay, or at a release); under client-go in a retry round.
-		if service {
-			if (leader < 0 || t >= renewed+c.Lease+c.LockDelay) && (!c.Quorum || 2*up > n) {
-				for i := range n {
-					if down[i] || (i == leader && nodes[i].believes) {
-						continue
-					}
-					st.Handovers++
-					st.HandoverRounds += t - renewed
-					token++
-					leader = i
-					nodes[i] = refNode{believes: true, token: token}
-					renew(t)
-					break
-				}
-			}
-		} else if t%c.RetryPeriod == 0 && (!c.Quorum || 2*up > n) {
+		// The lowest reachable node that may take over does, with the next
+		// token: the record's believing leader never, and under client-go
+		// only one whose own clock says the lease ran out.
+		takeOver := func(leaseRanOut func(i int) bool) {
 			for i := range n {
-				if down[i] || (i == leader && nodes[i].believes) {
-					continue
-				}
-				if leader >= 0 && t-renewed < leaseOf(i) {
+				if down[i] || (i == leader && nodes[i].believes) || !leaseRanOut(i) {
 					continue
 				}
 				st.Handovers++
@@ -340,6 +325,15 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 				renew(t)
 				break
 			}
+		}
+		switch {
+		case c.Quorum && 2*up <= n: // no majority reachable: nobody takes over
+		case service:
+			if leader < 0 || t >= renewed+c.Lease+c.LockDelay {
+				takeOver(func(int) bool { return true })
+			}
+		case t%c.RetryPeriod == 0:
+			takeOver(func(i int) bool { return leader < 0 || t-renewed >= leaseOf(i) })
 		}
 
 		// 3. Count believers; 4. fence.

@@ -439,6 +439,19 @@ func (rv review) policyVaries() bool {
 // trigger") and as what to do ("turn on fencing").
 type policyChange struct{ has, do string }
 
+// timeChange appends to cs the change of a setting that is a time (0 for
+// none), named what, from current to k, if they differ.
+func (u unit) timeChange(cs []policyChange, k, current int, what string) []policyChange {
+	switch {
+	case k == current:
+		return cs
+	case k == 0:
+		return append(cs, policyChange{"no " + what, "drop the " + what})
+	}
+	d := u.span(k)
+	return append(cs, policyChange{"a " + what + " of " + d, "set the " + what + " to " + d})
+}
+
 // policyDiff is what setting k instead of current changes beyond the
 // lease settings: the node count, fencing and the trigger policy, in that
 // order.
@@ -460,14 +473,7 @@ func policyDiff(k, current cost.Candidate, u unit) []policyChange {
 			cs = append(cs, policyChange{"no " + f.what, "turn off " + f.the})
 		}
 	}
-	switch {
-	case k.CatchUpWindow == current.CatchUpWindow:
-	case k.CatchUpWindow == 0:
-		cs = append(cs, policyChange{"no catch-up window", "drop the catch-up window"})
-	default:
-		w := u.span(k.CatchUpWindow)
-		cs = append(cs, policyChange{"a catch-up window of " + w, "set the catch-up window to " + w})
-	}
+	cs = u.timeChange(cs, k.CatchUpWindow, current.CatchUpWindow, "catch-up window")
 	if k.Overlap != current.Overlap {
 		o := model.Overlap.Names()[k.Overlap]
 		cs = append(cs, policyChange{"overlap " + o, "set the overlap policy to " + o})
@@ -476,14 +482,7 @@ func policyDiff(k, current cost.Candidate, u unit) []policyChange {
 		p := model.Protocol.Names()[k.Protocol]
 		cs = append(cs, policyChange{p + "'s protocol", "take " + p + "'s lock"})
 	}
-	switch {
-	case k.LockDelay == current.LockDelay:
-	case k.LockDelay == 0:
-		cs = append(cs, policyChange{"no lock-delay", "drop the lock-delay"})
-	default:
-		d := u.span(k.LockDelay)
-		cs = append(cs, policyChange{"a lock-delay of " + d, "set the lock-delay to " + d})
-	}
+	cs = u.timeChange(cs, k.LockDelay, current.LockDelay, "lock-delay")
 	switch {
 	case k.Jitter == current.Jitter || k.Protocol != current.Protocol: // a lock's own: client-go's followers jitter, the others watch
 	case k.Jitter:
