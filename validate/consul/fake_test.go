@@ -58,6 +58,10 @@ type agent struct {
 	// begin for a token right after its next renewal.
 	last map[string]time.Time
 	then map[string]string
+	// done is closed as the test ends: every request in flight or new is
+	// then dropped, so that the server's Close need not wait for a
+	// blocking query a client sends as its connection is closed.
+	done chan struct{}
 }
 
 // session is a Consul session: its TTL, lock-delay, token and timer.
@@ -71,13 +75,14 @@ type session struct {
 // address.
 func newAgent(t *testing.T) (*agent, string) {
 	a := &agent{t: t, changed: make(chan struct{}), sessions: map[string]*session{}, kv: map[string]*api.KVPair{},
-		delay: map[string]time.Time{}, off: map[string]string{}, outage: make(chan struct{}), last: map[string]time.Time{}, then: map[string]string{}}
+		delay: map[string]time.Time{}, off: map[string]string{}, outage: make(chan struct{}), last: map[string]time.Time{}, then: map[string]string{}, done: make(chan struct{})}
 	s := httptest.NewServer(http.HandlerFunc(a.serve))
 	t.Cleanup(func() {
 		a.mu.Lock()
 		for _, s := range a.sessions {
 			s.timer.Stop()
 		}
+		close(a.done)
 		a.mu.Unlock()
 		s.CloseClientConnections()
 		s.Close()
@@ -132,6 +137,12 @@ func (a *agent) begin(token, how string) {
 // token is off.
 func (a *agent) serve(w http.ResponseWriter, r *http.Request) {
 	token := r.Header.Get("X-Consul-Token")
+	select {
+	case <-a.done:
+		a.drop(w)
+		return
+	default:
+	}
 	if a.refused(w, r, token) {
 		return
 	}
@@ -171,6 +182,9 @@ func (a *agent) refused(w http.ResponseWriter, r *http.Request, token string) bo
 			case <-outage:
 				continue
 			case <-r.Context().Done():
+				return true
+			case <-a.done:
+				a.drop(w)
 				return true
 			}
 		}
@@ -302,6 +316,9 @@ func (a *agent) get(w http.ResponseWriter, r *http.Request, token, key string) {
 		case <-timeout:
 			index = 0
 		case <-r.Context().Done():
+			return
+		case <-a.done:
+			a.drop(w)
 			return
 		}
 	}
