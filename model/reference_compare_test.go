@@ -114,20 +114,31 @@ func refCompare(r *model.Runner, c model.Config, s model.Schedule, ws model.Wind
 	return fmt.Sprintf("%+v, windows %v: the Runner gives%s", c, ws, d)
 }
 
-// compareOn runs the configurations a grid's indices give under their
-// group outage, those Validate accepts, on the Runner and the reference,
-// reports those that differ (the first ten or so) and returns how many it
+// refCase is a configuration to compare, its schedule and the same as
+// windows, for the reference.
+type refCase struct {
+	c  model.Config
+	s  model.Schedule
+	ws model.Windows
+}
+
+// outageCase is c under its group outage.
+func outageCase(c model.Config) refCase { return refCase{c, c.Schedule(), refWindows(c)} }
+
+// compareOn runs the cases a grid's indices give (those that are cases,
+// ok, and that Validate accepts) on the Runner and the reference, reports
+// those that differ (the first ten or so) and returns how many it
 // compared.
-func compareOn(t *testing.T, lengths []int, every int, config func(ix []int) model.Config) int {
+func compareOn(t *testing.T, lengths []int, every int, at func(ix []int) (rc refCase, ok bool)) int {
 	t.Helper()
 	var r model.Runner
 	n, bad := 0, 0
 	grid(lengths, every, func(ix []int) {
-		c := config(ix)
-		if c.Validate() != nil || bad > 10 {
+		rc, ok := at(ix)
+		if !ok || rc.c.Validate() != nil || bad > 10 {
 			return
 		}
-		if d := refCompare(&r, c, c.Schedule(), refWindows(c)); d != "" {
+		if d := refCompare(&r, rc.c, rc.s, rc.ws); d != "" {
 			t.Error(d)
 			bad++
 		}
@@ -144,14 +155,14 @@ func compareOn(t *testing.T, lengths []int, every int, config func(ix []int) mod
 func TestReferenceElection(t *testing.T) {
 	nodes, leases, rereads, retries, deadlines := []int{1, 2, 3}, []int{1, 2, 4, 7}, []int{0, 1, 3}, []int{1, 2, 3}, []int{0, 1, 2, 3, 6}
 	outages, starts, drifts := []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
-	n := compareOn(t, []int{3, 4, 3, 3, 5, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) model.Config {
+	n := compareOn(t, []int{3, 4, 3, 3, 5, 4, 3, 2, 2, len(refKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) (refCase, bool) {
 		c := model.Config{
 			Policy: model.Policy{Nodes: nodes[ix[0]], Lease: leases[ix[1]], RereadPeriod: rereads[ix[2]], RetryPeriod: retries[ix[3]], RenewDeadline: deadlines[ix[4]],
 				Period: 2, BatchLen: 1, Fencing: ix[11] == 1, Quorum: ix[12] == 1, PersistentTrigger: ix[13] == 1},
 			Scenario: model.Scenario{Outage: outages[ix[5]], Start: starts[ix[6]], Rounds: 30, Down: 1 + ix[7], DownFrom: ix[8], Drift: drifts[ix[10]]},
 		}
 		refKinds[ix[9]](&c)
-		return c
+		return outageCase(c), true
 	})
 	t.Logf("%d configurations", n)
 }
@@ -171,14 +182,14 @@ func TestReferenceProtocols(t *testing.T) {
 	protocols := []model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession}
 	timings := [][2]int{{2, 1}, {3, 2}, {4, 3}, {5, 1}, {7, 2}, {10, 3}} // lease, retry period
 	nodes, delays, outages, starts, drifts := []int{1, 2, 3}, []int{0, 1, 3}, []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
-	n := compareOn(t, []int{len(protocols), 3, len(timings), 3, 4, 3, 2, 2, len(refServiceKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) model.Config {
+	n := compareOn(t, []int{len(protocols), 3, len(timings), 3, 4, 3, 2, 2, len(refServiceKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) (refCase, bool) {
 		c := model.Config{
 			Policy: model.Policy{Nodes: nodes[ix[1]], Lease: timings[ix[2]][0], RetryPeriod: timings[ix[2]][1], Protocol: protocols[ix[0]], LockDelay: delays[ix[3]],
 				Period: 2, BatchLen: 1, Fencing: ix[10] == 1, Quorum: ix[11] == 1, PersistentTrigger: ix[12] == 1},
 			Scenario: model.Scenario{Outage: outages[ix[4]], Start: starts[ix[5]], Rounds: 30, Down: 1 + ix[6], DownFrom: ix[7], Drift: drifts[ix[9]]},
 		}
 		refServiceKinds[ix[8]](&c)
-		return c
+		return outageCase(c), true
 	})
 	t.Logf("%d configurations", n)
 }
@@ -226,7 +237,6 @@ func refSchedules() []refSchedule {
 // publication's timing and client-go's, crossed with refSchedules; and
 // the same, more sparsely, under each lock service's timing.
 func TestReferenceTriggers(t *testing.T) {
-	var r model.Runner
 	clientGo := []func(*model.Config){
 		func(c *model.Config) { c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline = 3, 3, 1, 0 },
 		func(c *model.Config) { c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline = 6, 0, 2, 3 },
@@ -248,9 +258,9 @@ func TestReferenceTriggers(t *testing.T) {
 	}
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
-	n, bad := 0, 0
+	n := 0
 	walk := func(timings []func(*model.Config), every int) {
-		grid([]int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, model.NumOverlapPolicies, 2}, every, func(ix []int) {
+		n += compareOn(t, []int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, model.NumOverlapPolicies, 2}, every, func(ix []int) (refCase, bool) {
 			c := model.Config{
 				Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
 					CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1},
@@ -265,14 +275,7 @@ func TestReferenceTriggers(t *testing.T) {
 				refKinds[sc.kind](&c)
 				s, ws = c.Schedule(), refWindows(c)
 			}
-			if c.Validate() != nil || bad > 10 {
-				return
-			}
-			if d := refCompare(&r, c, s, ws); d != "" {
-				t.Error(d)
-				bad++
-			}
-			n++
+			return refCase{c, s, ws}, true
 		})
 	}
 	walk(clientGo, soak.Every(17, 211))
@@ -387,7 +390,6 @@ type refTurnTiming struct {
 // with lock-delays, the leader's clock running true, at half speed or at
 // double speed.
 func TestReferenceTurns(t *testing.T) {
-	var r model.Runner
 	clientGo := []refTurnTiming{{6, 5, 1, 0, 0, 0, 0}, {7, 6, 2, 0, 0, 0, 0}, {4, 3, 1, 2, 0, 0, 0}, {9, 5, 3, 0, 0, 0, 0}, {10, 8, 2, 3, 0, 0, 0}}
 	var services []refTurnTiming
 	for _, s := range []refTurnTiming{
@@ -404,9 +406,9 @@ func TestReferenceTurns(t *testing.T) {
 	}
 	kinds := []model.Kind{model.Isolated, model.BlackHoled, model.Slowed, model.Partitioned, model.Paused, model.AsConfigured}
 	lengths, starts := []int{1, 2, 3, 4}, []int{1, 3}
-	n, bad := 0, 0
+	n := 0
 	walk := func(timings []refTurnTiming, every int) {
-		grid([]int{len(timings), 2, len(starts), len(kinds), len(lengths), len(kinds), len(lengths), len(kinds) + 1, len(lengths), 2}, every, func(ix []int) {
+		n += compareOn(t, []int{len(timings), 2, len(starts), len(kinds), len(lengths), len(kinds), len(lengths), len(kinds) + 1, len(lengths), 2}, every, func(ix []int) (refCase, bool) {
 			tm := timings[ix[0]]
 			c := model.Config{
 				Policy: model.Policy{Nodes: 1 + ix[1], Lease: tm.lease, RenewDeadline: tm.deadline, RetryPeriod: tm.retry, RereadPeriod: tm.reread,
@@ -419,19 +421,12 @@ func TestReferenceTurns(t *testing.T) {
 			if ix[7] < len(kinds) {
 				ws = append(ws, model.Window{Node: 0, First: ws[1].Last + 1, Last: ws[1].Last + lengths[ix[8]], Failure: model.Failure{Kind: kinds[ix[7]]}})
 			} else if ix[8] > 0 {
-				return
+				return refCase{}, false
 			}
 			if c.Nodes > 1 {
 				ws = append(ws, model.Window{Node: 1, First: first + 1, Last: first + 2})
 			}
-			if c.Validate() != nil || bad > 10 {
-				return
-			}
-			if d := refCompare(&r, c, ws, ws); d != "" {
-				t.Error(d)
-				bad++
-			}
-			n++
+			return refCase{c, ws, ws}, true
 		})
 	}
 	walk(clientGo, soak.Every(11, 101))
