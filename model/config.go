@@ -89,12 +89,13 @@ func (e *RangeError) Error() string {
 // A batch may take at most its period: runs of two slots do not overlap.
 // An overlap policy that buffers slots needs the persistent trigger, whose
 // queue holds them.
-// Under a protocol whose service ends the lease (etcd, Consul, Curator)
-// the holder gives up by its library's rule and waiters watch, so
-// client-go's renew deadline, re-read and jitter are refused there, the
-// lease must outlast a retry period, and only Consul takes a lock-delay.
+// Under a protocol other than client-go's (etcd, Consul, Curator,
+// DynamoDB) the holder gives up by its library's rule and waiters watch or
+// observe the record's version, so client-go's renew deadline, re-read
+// and jitter are refused there, the lease must outlast a retry period,
+// only Consul takes a lock-delay and only DynamoDB an acquire wait.
 func (c *Config) checkRelations() error {
-	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 { // the publication's model: nothing to relate
+	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 && c.AcquireWait == 0 { // the publication's model: nothing to relate
 		return nil
 	}
 	return c.relationError()
@@ -104,22 +105,25 @@ func (c *Config) checkRelations() error {
 // checkRelations inlines into Validate.
 func (c *Config) relationError() error {
 	lock := c.Protocol.traits()
+	service := c.Protocol != ProtocolClientGo // the holder gives up by its library's rule
 	switch {
 	case c.LockDelay > 0 && !lock.lockDelay:
 		return &RelationError{"%[1]s %[3]s needs %[2]s consul: only Consul's sessions hold a freed lock for a lock-delay (%[2]s is %[4]s)", []Param{LockDelay, Protocol}, []int{c.LockDelay, int(c.Protocol)}}
-	case lock.serverExpiry && c.RenewDeadline != 0:
+	case c.AcquireWait > 0 && !lock.observes:
+		return &RelationError{"%[1]s %[3]s needs %[2]s dynamodb: only the DynamoDB lock client's waiters make acquire calls of their own (%[2]s is %[4]s)", []Param{AcquireWait, Protocol}, []int{c.AcquireWait, int(c.Protocol)}}
+	case service && c.RenewDeadline != 0:
 		return &RelationError{"%[1]s %[3]s is client-go's: under %[2]s %[4]s the holder gives up by its library's rule (give 0)", []Param{RenewDeadline, Protocol}, []int{c.RenewDeadline, int(c.Protocol)}}
-	case lock.serverExpiry && c.RereadPeriod != 0:
+	case service && c.RereadPeriod != 0:
 		return &RelationError{"%[1]s %[3]s (a re-read of the record) is client-go's: under %[2]s %[4]s a believer learns it lost from the service (give 0)", []Param{RereadPeriod, Protocol}, []int{c.RereadPeriod, int(c.Protocol)}}
-	case lock.serverExpiry && c.Jitter:
+	case service && c.Jitter:
 		return &RelationError{"%[1]s is client-go's followers' polling: under %[2]s %[4]s the waiters watch the lock (give %[1]s false)", []Param{Jitter, Protocol}, []int{1, int(c.Protocol)}}
-	case lock.serverExpiry && c.Lease <= c.RetryPeriod:
+	case service && c.Lease <= c.RetryPeriod:
 		return &RelationError{"%[1]s %[4]s must be longer than %[2]s %[5]s under %[3]s %[6]s: the holder renews every retry period, and the service would end its lease between renewals", []Param{Lease, RetryPeriod, Protocol}, []int{c.Lease, c.RetryPeriod, int(c.Protocol)}}
 	case c.BatchLen > c.Period:
 		return &RelationError{"%[1]s %[3]s must be at most %[2]s %[4]s: every run would overlap the next slot's, which the model does not take (the overlap policy decides only for a run that started late)", []Param{BatchLen, Period}, []int{c.BatchLen, c.Period}}
 	case c.Buffers() && !c.PersistentTrigger:
 		return &RelationError{"%[1]s %[4]s needs %[2]s true when %[3]s is over 1: the slots it buffers wait in the persistent trigger's queue", []Param{Overlap, PersistentTrigger, BatchLen}, []int{int(c.Overlap), 0, c.BatchLen}}
-	case c.RenewDeadline == 0 && c.RereadPeriod == 0 && !lock.serverExpiry:
+	case c.RenewDeadline == 0 && c.RereadPeriod == 0 && !service:
 		return &RelationError{"%[1]s 0 (never re-read) needs a %[2]s above 0: otherwise a stale leader believes for ever", []Param{RereadPeriod, RenewDeadline}, []int{0, 0}}
 	case c.RenewDeadline == 0:
 		return nil

@@ -34,6 +34,7 @@ const (
 	Drift
 	Protocol
 	LockDelay
+	AcquireWait
 	NumParams int = iota
 )
 
@@ -66,6 +67,7 @@ type Policy struct {
 	Jitter            bool          // followers poll with client-go's jitter and count the lease from when they observed the last renewal
 	Protocol          LockProtocol  // the lock's protocol (the LockProtocol constants): who ends the lease, how a waiter learns, when a cut-off holder gives up
 	LockDelay         int           // with ProtocolConsul, rounds after an expiry before anyone may take the lock
+	AcquireWait       int           // with ProtocolDynamoDB, rounds an acquire call lasts beyond the lease
 }
 
 // Scenario is the failures a run meets, and how long it lasts: Run's
@@ -155,9 +157,11 @@ func paramTable(p Param) paramInfo {
 	case Drift:
 		return paramInfo{"drift", "the failing nodes' clocks run this many thousandths fast (negative: slow), the whole run: a leader among them gives up its renew deadline, and a follower counts the lease, in its own time (-500 is half speed, 1000 double)"}
 	case Protocol:
-		return paramInfo{"protocol", "the lock's protocol: client-go (the followers poll and count the lease; the leader gives up at its renew deadline or a re-read), etcd, consul, curator or curator-session (the service ends the lease and the next candidate watches; each holder gives up by its library's rule: docs/model.md, Lock protocols)"}
+		return paramInfo{"protocol", "the lock's protocol: client-go (the followers poll and count the lease; the leader gives up at its renew deadline or a re-read), etcd, consul, curator or curator-session (the service ends the lease and the next candidate watches), or dynamodb (each waiter counts the lease on its own clock while the record's version stays unchanged); each holder gives up by its library's rule: docs/model.md, Lock protocols"}
 	case LockDelay:
 		return paramInfo{"lock_delay", "with protocol consul, rounds after the service expires a lease (not after a release) during which nobody may take the lock (Consul's session lock-delay)"}
+	case AcquireWait:
+		return paramInfo{"acquire_wait", "with protocol dynamodb, rounds an acquire call waits beyond the lease before it gives up and the next call begins, observing afresh (the DynamoDB lock client's additionalTimeToWaitForLock)"}
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
@@ -165,7 +169,7 @@ func paramTable(p Param) paramInfo {
 // Time says whether the parameter is a time in rounds, and which kind.
 func (p Param) Time() TimeKind {
 	switch p {
-	case Lease, RereadPeriod, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay:
+	case Lease, RereadPeriod, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay, AcquireWait:
 		return Duration
 	case Start:
 		return Point
@@ -197,7 +201,7 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxNodes
 	case Lease, RetryPeriod, Start, Rounds, Period, BatchLen:
 		return 1, MaxRounds
-	case RereadPeriod, RenewDeadline, Outage, CatchUpWindow, LockDelay:
+	case RereadPeriod, RenewDeadline, Outage, CatchUpWindow, LockDelay, AcquireWait:
 		return 0, MaxRounds
 	case Overlap:
 		return 0, NumOverlapPolicies - 1
@@ -270,13 +274,15 @@ func (c *Config) Get(p Param) int {
 		return int(c.Protocol)
 	case LockDelay:
 		return c.LockDelay
+	case AcquireWait:
+		return c.AcquireWait
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay}
+	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait}
 }
 
 // toggles returns the Scenario's toggles that are set, each as the bit
@@ -345,6 +351,8 @@ func (c *Config) Set(p Param, v int) {
 		c.Protocol = LockProtocol(v)
 	case LockDelay:
 		c.LockDelay = v
+	case AcquireWait:
+		c.AcquireWait = v
 	default:
 		panic("model: unknown parameter " + strconv.Itoa(int(p)))
 	}
@@ -353,7 +361,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.RereadPeriod, RereadPeriod) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) && inRange(int(c.Protocol), Protocol) && inRange(c.LockDelay, LockDelay) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.RereadPeriod, RereadPeriod) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) && inRange(int(c.Protocol), Protocol) && inRange(c.LockDelay, LockDelay) && inRange(c.AcquireWait, AcquireWait) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {

@@ -3,10 +3,13 @@ package model
 // A lock protocol says who ends a lease that is no longer renewed, how a
 // waiting candidate learns that the lock is free, and when a holder cut
 // off from the lock service stops believing it leads (docs/model.md, Lock
-// protocols). ProtocolClientGo is the round model of steps 1 to 6; the
-// others are the lock services that end a lease on their own clock and
-// tell the next candidate by a watch, each with its library's give-up
-// rule. settings gives the same protocols in real time.
+// protocols). ProtocolClientGo is the round model of steps 1 to 6; etcd,
+// Consul and Curator are lock services that end a lease on their own
+// clock and tell the next candidate by a watch; under DynamoDB's lock
+// client nobody ends a lease and each waiter counts it itself, from when
+// it saw the record's version change, within its acquire call. Each holder
+// gives up by its library's rule. settings gives the same protocols in
+// real time.
 
 // LockProtocol is a value of Config.Protocol: the lock's protocol.
 type LockProtocol int
@@ -19,6 +22,7 @@ const (
 	ProtocolConsul                             // Consul's api.Lock: the holder gives up at its first failed call; a lock-delay after an expiry
 	ProtocolCurator                            // Curator on ZooKeeper, standard error policy: the holder gives up as it is disconnected
 	ProtocolCuratorSession                     // the same under SessionConnectionStateErrorPolicy: a lease after it is disconnected
+	ProtocolDynamoDB                           // the DynamoDB lock client: no service ends a lease; each waiter counts it while the record's version stays unchanged
 	NumProtocols           int          = iota // how many protocols there are
 )
 
@@ -50,6 +54,11 @@ type protocolTraits struct {
 	giveUp       giveUpRule
 	afterLost    bool // with giveUpAtDisconnect, a further lease on the believer's clock (Curator's LOST)
 	lockDelay    bool // the service may hold a freed lock for LockDelay after an expiry (Consul)
+	// observes: no service ends a lease; each waiter reads the record every
+	// round in acquire calls of lease + AcquireWait rounds and takes the
+	// lock once its reads have seen one version for a lease, on its own
+	// clock, within one call (DynamoDB's lock client)
+	observes bool
 }
 
 // protocolTable is the protocols' traits, indexed by LockProtocol. It is a
@@ -61,6 +70,7 @@ func protocolTable() [NumProtocols]protocolTraits {
 		ProtocolConsul:         {name: "consul", serverExpiry: true, giveUp: giveUpAtFailedCall, lockDelay: true},
 		ProtocolCurator:        {name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect},
 		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true},
+		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true},
 	}
 }
 
