@@ -8,16 +8,14 @@ import "time"
 // the others wait before they may take over), RetryPeriod (how often the
 // leader renews) and RenewDeadline (RetryPeriod + RenewDeadline after its
 // last renewal it gives up if it cannot renew). A lock the round model
-// runs by its own protocol (etcd, Consul, Curator) is its Lock, the
-// library's defaults, which RoundLockOf turns into the model's protocol
-// and times. The DynamoDB lock client's is still a mapping onto
-// client-go's three numbers (docs/settings.md, "In the round model");
-// leasesim settings computes it by its own protocol (Lock).
+// runs by its own protocol (etcd, Consul, Curator, the DynamoDB lock
+// client) is its Lock, the library's defaults, which RoundLockOf turns
+// into the model's protocol and times.
 type Preset struct {
 	Name                                      string
-	LeaseDuration, RenewDeadline, RetryPeriod time.Duration // client-go's, or the mapping's
+	LeaseDuration, RenewDeadline, RetryPeriod time.Duration // client-go's
 	Exact                                     bool          // client-go itself; otherwise a lock of its own
-	Lock                                      Lock          // the library's defaults, for a lock the round model runs by its own protocol; nil otherwise
+	Lock                                      Lock          // the library's defaults, for a lock the round model runs by its own protocol; nil for client-go
 }
 
 // Presets returns the presets, client-go's first.
@@ -30,12 +28,13 @@ func Presets() []Preset {
 		{Name: "etcd", Lock: EtcdDefaults()},
 		{Name: "consul", Lock: ConsulDefaults()},
 		{Name: "zookeeper", Lock: CuratorDefaults()},
-		{"dynamodb", 20 * s, 15 * s, 5 * s, false, nil},
+		{Name: "dynamodb", Lock: DynamoDBDefaults()},
 	}
 }
 
 // Tick is the round that holds the preset's defaults: 1 s, or for a lock
-// of its own its RoundLock's Tick (Consul's 500 ms, Curator's 1 ms).
+// of its own its RoundLock's Tick (Consul's 500 ms, Curator's 1 ms,
+// DynamoDB's refresh period).
 func (p Preset) Tick() time.Duration {
 	if r, ok := p.Round(); ok {
 		return r.Tick()

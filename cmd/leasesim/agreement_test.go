@@ -43,6 +43,9 @@ func TestLockPresetsAgreeWithSettings(t *testing.T) {
 		{"zookeeper", settings.Curator{SessionTimeout: 30 * s, TickTime: 2 * s, Policy: settings.StandardPolicy, Nodes: 3}},
 		{"zookeeper", settings.Curator{SessionTimeout: 30 * s, TickTime: 2 * s, Policy: settings.SessionPolicy, Nodes: 3}},
 		{"zookeeper", settings.Curator{SessionTimeout: 60 * s, TickTime: 2 * s, Policy: settings.SessionPolicy, Nodes: 3}},
+		{"dynamodb", settings.DynamoDBDefaults()},
+		{"dynamodb", settings.DynamoDB{LeaseDuration: 10 * s, HeartbeatPeriod: 3 * s, RefreshPeriod: s, AdditionalWait: 0, Nodes: 3}},
+		{"dynamodb", settings.DynamoDB{LeaseDuration: 30 * s, HeartbeatPeriod: 10 * s, RefreshPeriod: 2 * s, AdditionalWait: 4 * s, Nodes: 3}},
 	}
 	for _, l := range locks {
 		t.Run(l.lock.Title(), func(t *testing.T) {

@@ -221,7 +221,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		case fs.NArg() > 0 && c.args == "":
 			err = usagef("unexpected argument %q: %s takes only flags", fs.Arg(0), c.name)
 		default:
-			out := &warnFirst{out: stdout, err: stderr, cmd: c.name, pending: append(mappedPresetWarnings(fs, c.name), realTimeDefaults(fs)...)}
+			out := &warnFirst{out: stdout, err: stderr, cmd: c.name, pending: realTimeDefaults(fs)}
 			std.out, std.held = out, out
 			if err = exec(ctx, std); err == nil {
 				out.flush()

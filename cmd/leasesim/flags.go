@@ -220,8 +220,8 @@ func addSchedulerFlag(fs *pflag.FlagSet) {
 
 // presetUsage is the help of a round-model command's --preset.
 const presetUsage = "a lock's defaults: " + "kubernetes, openshift and openshift-sno set client-go's lease, renew-deadline, retry-period, renewal (0) and jitter (on); " +
-	"etcd, consul and zookeeper set the lock's protocol, lease, retry-period and lock-delay from its options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy), renew-deadline and renewal 0, jitter off; " +
-	"dynamodb maps its defaults onto client-go's; implies the tick of its times (1s; consul 500ms, zookeeper 1ms by default) unless --tick is given"
+	"etcd, consul, zookeeper and dynamodb set the lock's protocol, lease, retry-period, lock-delay and acquire-wait from its options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy; dynamodb's --lease, --heartbeat-period, --refresh-period, --additional-time-to-wait), renew-deadline and renewal 0, jitter off; " +
+	"implies the tick of its times (1s; consul 500ms, zookeeper 1ms by default; dynamodb its refresh period, the only tick it takes) unless --tick is given"
 
 // namedValue is a flag holding one of a set of defaults known by name: a
 // lock's (--preset) or a scheduler's (--scheduler).
@@ -363,34 +363,6 @@ func resolveTimes(fs *pflag.FlagSet) error {
 		return nil
 	}
 	return applyPreset(fs, preset, lock, tick)
-}
-
-// mappedPresetWarnings warns, once a preset, of every preset given to a
-// round-model command that the model does not run by its lock's own
-// protocol: the DynamoDB lock client's defaults are only mapped onto
-// client-go's three numbers there (docs/settings.md, "In the round
-// model"), and its own protocol (a waiter counting the record's version
-// on its own clock) is in leasesim settings alone. Nothing for settings
-// itself.
-func mappedPresetWarnings(fs *pflag.FlagSet, cmd string) []string {
-	f := fs.Lookup("preset")
-	if f == nil || !f.Changed || cmd == "settings" {
-		return nil
-	}
-	var presets []settings.Preset
-	switch v := f.Value.(type) {
-	case namedValue[settings.Preset]:
-		presets = []settings.Preset{*v.v}
-	case presetsValue:
-		presets = *v.ps
-	}
-	var w []string
-	for _, p := range presets {
-		if !p.Exact && p.Lock == nil {
-			w = append(w, fmt.Sprintf("--preset %s runs client-go's protocol with %s's defaults mapped onto it (lease %s, renew deadline %s, retry period %s): the round model does not run %s's own protocol (a waiter that counts the record's version on its own clock); leasesim settings --preset %s gives its takeovers and two-leader margin by it", p.Name, p.Name, p.LeaseDuration, p.RenewDeadline, p.RetryPeriod, p.Name, p.Name))
-		}
-	}
-	return w
 }
 
 // realTimeDefaults makes the outage's start and the run's length follow

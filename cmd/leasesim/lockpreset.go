@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,11 +20,24 @@ import (
 // --lock-delay is also the model's lock_delay flag: with --preset consul
 // it is Consul's LockOptions.LockDelay, which the waiters meet rounded up
 // to their 5 s tries; without a preset, the model's lock_delay itself.
-var roundLockOptions = []string{"session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy"}
+// --lease is the model's lease flag too: with --preset dynamodb it is the
+// lock client's leaseDuration. --hold-lock-on-service-unavailable is
+// there to be refused (holdRefusal).
+var roundLockOptions = []string{"session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy",
+	"heartbeat-period", "refresh-period", "additional-time-to-wait", holdFlag}
 
 // presetSets is the model flags that a lock's preset sets from its
-// options, which a client-go preset lets a flag change instead.
-var presetSets = []string{"protocol", "lease", "renew-deadline", "retry-period", "renewal", "jitter"}
+// options, which a client-go preset lets a flag change instead. A lock's
+// preset refuses them, but --lease under dynamodb (its leaseDuration):
+// --acquire-wait among them, as --additional-time-to-wait gives it.
+var presetSets = []string{"protocol", "lease", "renew-deadline", "retry-period", "renewal", "jitter", "acquire-wait"}
+
+// holdFlag is the DynamoDB lock client's holdLockOnServiceUnavailable,
+// which the round model cannot run.
+const holdFlag = "hold-lock-on-service-unavailable"
+
+// holdRefusal is why a round-model command refuses holdFlag.
+const holdRefusal = "the round model has no failure in which DynamoDB answers some nodes and not others, where holdLockOnServiceUnavailable keeps a holder beside a waiter that took the lock: leasesim settings --preset dynamodb --hold-lock-on-service-unavailable gives its figures"
 
 // lockOptionValue is a lock's option on a round-model command: one value,
 // checked as settings checks it, its text kept for presetLock.
@@ -60,11 +74,15 @@ func lockOptionParsers() map[string]func(string) error {
 	var d time.Duration
 	var p settings.ErrorPolicy
 	return map[string]func(string) error{
-		"session-ttl":     durationValue{&d}.Set,
-		"lock-delay":      parseLockDelay,
-		"session-timeout": durationValue{&d}.Set,
-		"tick-time":       durationValue{&d}.Set,
-		"error-policy":    errorPolicyValue{&p}.Set,
+		"session-ttl":             durationValue{&d}.Set,
+		"lock-delay":              parseLockDelay,
+		"session-timeout":         durationValue{&d}.Set,
+		"tick-time":               durationValue{&d}.Set,
+		"error-policy":            errorPolicyValue{&p}.Set,
+		"heartbeat-period":        durationValue{&d}.Set,
+		"refresh-period":          durationValue{&d}.Set,
+		"additional-time-to-wait": nonNegativeDurationValue{&d}.Set,
+		holdFlag:                  func(s string) error { _, err := strconv.ParseBool(s); return err },
 	}
 }
 
@@ -87,29 +105,45 @@ func addLockOptionFlags(fs *pflag.FlagSet) {
 		{"session-timeout", "duration", "with --preset zookeeper: the session timeout Curator asks for (sessionTimeoutMs, default 60s), which the server negotiates to 2 to 20 --tick-time"},
 		{"tick-time", "duration", "with --preset zookeeper: the server's tickTime (default 2s)"},
 		{"error-policy", "policy", "with --preset zookeeper: Curator's ConnectionStateErrorPolicy, standard (protocol curator) or session (protocol curator-session)"},
+		{"heartbeat-period", "duration", "with --preset dynamodb: the lock client's heartbeatPeriod (default 5s), the model's retry period; a whole number of --refresh-period"},
+		{"refresh-period", "duration", "with --preset dynamodb: acquireLock's refreshPeriod (default 1s), between a waiter's reads: the round, so the tick"},
+		{"additional-time-to-wait", "duration", "with --preset dynamodb: acquireLock's additionalTimeToWaitForLock (default 1s), the model's acquire wait; a whole number of --refresh-period"},
+		{holdFlag, "bool", "refused: " + holdRefusal},
 	} {
 		fs.Var(lockOptionValue{new(string), parsers[o.name], o.typ}, o.name, o.usage)
 	}
+	fs.Lookup(holdFlag).NoOptDefVal = "true"
+	fs.Lookup(holdFlag).Hidden = true
 	if f := fs.Lookup("lock-delay"); f != nil {
 		f.Usage += "; with --preset consul, Consul's LockOptions.LockDelay (default 15s), which the waiters meet rounded up to their 5s tries"
+	}
+	if f := fs.Lookup("lease"); f != nil {
+		f.Usage += "; with --preset dynamodb, the lock client's leaseDuration (20s by default), a whole number of --refresh-period"
+	}
+	if f := fs.Lookup("acquire-wait"); f != nil {
+		f.Usage += "; refused with --preset dynamodb, which takes it as --additional-time-to-wait"
 	}
 }
 
 // ownFlags is what the preset p takes among roundLockOptions and
-// presetSets on a round-model command: a lock's own options, or, for a
-// client-go preset (and the DynamoDB mapping), the flags that change its
+// presetSets on a round-model command: a lock's own options (but
+// holdFlag), or, for a client-go preset, the flags that change its
 // values; and the options to name when it refuses another.
 func ownFlags(p settings.Preset) (takes, named []string) {
 	if p.Lock != nil {
-		return lockFlags[p.Name], lockFlags[p.Name]
+		own := slices.DeleteFunc(slices.Clone(lockFlags[p.Name]), func(f string) bool { return f == holdFlag })
+		return own, own
 	}
 	return presetSets, clientGoFlags
 }
 
 // checkPresetFlags refuses, in one line, an option of a lock given with
 // presets none of which is that lock (as settings does), a flag a lock's
-// preset sets itself, and a lock's option without its preset.
+// preset sets itself, a lock's option without its preset, and holdFlag.
 func checkPresetFlags(fs *pflag.FlagSet, presets []settings.Preset) error {
+	if fs.Changed(holdFlag) {
+		return usagef("--%s is refused here: %s", holdFlag, holdRefusal)
+	}
 	for _, name := range append(slices.Clone(roundLockOptions), presetSets...) {
 		if !fs.Changed(name) {
 			continue
@@ -184,6 +218,17 @@ func presetLock(p settings.Preset, text func(flag string) (string, bool), entry 
 			return nonNegativeDurationValue{&l.LockDelay}.Set(s)
 		})
 		lock = l
+	case settings.DynamoDB:
+		option("lease", func(s string) error {
+			if err := oneValue(s, "the DynamoDB lock client's leaseDuration under --preset dynamodb takes one value"); err != nil {
+				return err
+			}
+			return durationValue{&l.LeaseDuration}.Set(s)
+		})
+		option("heartbeat-period", durationValue{&l.HeartbeatPeriod}.Set)
+		option("refresh-period", durationValue{&l.RefreshPeriod}.Set)
+		option("additional-time-to-wait", nonNegativeDurationValue{&l.AdditionalWait}.Set)
+		lock = l
 	case settings.Curator:
 		option("session-timeout", durationValue{&l.SessionTimeout}.Set)
 		option("tick-time", durationValue{&l.TickTime}.Set)
@@ -195,6 +240,15 @@ func presetLock(p settings.Preset, text func(flag string) (string, bool), entry 
 	}
 	if err := lock.Validate(); err != nil {
 		return settings.RoundLock{}, fmt.Errorf("%s: %v", strings.Join(given, " "), err)
+	}
+	if d, ok := lock.(settings.DynamoDB); ok {
+		name := func(o string) string { return "--" + o }
+		if entry {
+			name = func(o string) string { return strings.ReplaceAll(o, "-", "_") }
+		}
+		if err := d.RoundError(name); err != nil {
+			return settings.RoundLock{}, fmt.Errorf("%s: %v", strings.Join(given, " "), err)
+		}
 	}
 	r, _ := settings.RoundLockOf(lock)
 	return r, nil
@@ -228,17 +282,20 @@ func presetTick(fs *pflag.FlagSet, p settings.Preset) (model.Tick, error) {
 }
 
 // presetValues is what preset p sets, in rounds of t: client-go's lease
-// settings (or the DynamoDB mapping), renewal 0, protocol client-go, no
-// lock-delay and jitter for client-go itself; or a lock's protocol and
-// times, r, its renew deadline and renewal 0 and no jitter. Its error
-// says which time t cannot hold.
+// settings, renewal 0, protocol client-go, no lock-delay or acquire wait
+// and jitter; or a lock's protocol and times, r, its renew deadline and
+// renewal 0 and no jitter. Its error says which time t cannot hold, or,
+// for DynamoDB, that t is not its refresh period.
 func presetValues(p settings.Preset, r settings.RoundLock, t model.Tick) (map[model.Param]int, error) {
 	times := presetTimes(p)
-	times[model.LockDelay] = 0
+	times[model.LockDelay], times[model.AcquireWait] = 0, 0
 	vals := map[model.Param]int{model.Jitter: b2i(p.Exact), model.Protocol: int(model.ProtocolClientGo)}
 	if p.Lock != nil {
-		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.RenewDeadline: 0, model.RereadPeriod: 0}
+		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.RenewDeadline: 0, model.RereadPeriod: 0}
 		vals[model.Protocol] = int(r.Protocol)
+	}
+	if r.Protocol == model.ProtocolDynamoDB && time.Duration(t) != r.Refresh {
+		return nil, fmt.Errorf("--preset %s reads the record every round, so --tick %s must be its refresh period %s: give --refresh-period %s, or leave out --tick", p.Name, t, model.Tick(r.Refresh), t)
 	}
 	for param := model.Param(0); int(param) < model.NumParams; param++ { // in column order, so a refusal is always the same
 		d, ok := times[param]
