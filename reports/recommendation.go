@@ -424,7 +424,7 @@ func (rv review) varies() bool {
 // the lease settings, in cost.Candidate's order: candidates.csv's last
 // columns but the preset.
 var policyParams = []model.Param{model.Nodes, model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap,
-	model.Protocol, model.LockDelay, model.Jitter}
+	model.Protocol, model.LockDelay, model.Jitter, model.AcquireWait}
 
 // policyVaries reports whether some candidate changes the node count,
 // fencing or the trigger policy (a candidate listed by hand): then the
@@ -448,8 +448,12 @@ func (u unit) timeChange(cs []policyChange, k, current int, what string) []polic
 	case k == 0:
 		return append(cs, policyChange{"no " + what, "drop the " + what})
 	}
+	article := "a "
+	if strings.ContainsRune("aeiou", rune(what[0])) {
+		article = "an "
+	}
 	d := u.span(k)
-	return append(cs, policyChange{"a " + what + " of " + d, "set the " + what + " to " + d})
+	return append(cs, policyChange{article + what + " of " + d, "set the " + what + " to " + d})
 }
 
 // policyDiff is what setting k instead of current changes beyond the
@@ -483,6 +487,7 @@ func policyDiff(k, current cost.Candidate, u unit) []policyChange {
 		cs = append(cs, policyChange{p + "'s protocol", "take " + p + "'s lock"})
 	}
 	cs = u.timeChange(cs, k.LockDelay, current.LockDelay, "lock-delay")
+	cs = u.timeChange(cs, k.AcquireWait, current.AcquireWait, "acquire wait")
 	switch {
 	case k.Jitter == current.Jitter || k.Protocol != current.Protocol: // a lock's own: client-go's followers jitter, the others watch
 	case k.Jitter:

@@ -147,19 +147,21 @@ type ReviewOptions struct {
 }
 
 // Preset is a lease preset's settings in rounds: its name, lease, renew
-// deadline and retry period, and its lock's protocol and lock-delay.
+// deadline and retry period, and its lock's protocol, lock-delay and
+// acquire wait.
 type Preset struct {
 	Name                              string
 	Lease, RenewDeadline, RetryPeriod int
 	Protocol                          model.LockProtocol
-	LockDelay                         int
+	LockDelay, AcquireWait            int
 }
 
 // PresetOf is the name of the preset whose lease, renew deadline, retry
-// period, protocol and lock-delay are k's, or "" if none's are.
+// period, protocol, lock-delay and acquire wait are k's, or "" if none's
+// are.
 func (rv *Review) PresetOf(k cost.Candidate) string {
 	for _, p := range rv.Presets {
-		if p.Lease == k.Lease && p.RenewDeadline == k.RenewDeadline && p.RetryPeriod == k.RetryPeriod && p.Protocol == k.Protocol && p.LockDelay == k.LockDelay {
+		if p.Lease == k.Lease && p.RenewDeadline == k.RenewDeadline && p.RetryPeriod == k.RetryPeriod && p.Protocol == k.Protocol && p.LockDelay == k.LockDelay && p.AcquireWait == k.AcquireWait {
 			return p.Name
 		}
 	}

@@ -19,10 +19,10 @@ import (
 // preset: the lease settings, the node count, fencing and the trigger
 // policy (cost.Candidate), each by its parameter's name.
 var candidateKeys = []model.Param{model.Lease, model.RenewDeadline, model.RetryPeriod, model.Nodes, model.Fencing,
-	model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.Protocol, model.LockDelay}
+	model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.Protocol, model.LockDelay, model.AcquireWait}
 
 // candidateListSyntax says what --candidate-list takes.
-const candidateListSyntax = "candidates, one a line or separated by ';', each KEY=VALUE… (spaces or commas between): preset=NAME and any of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, each as its flag takes it, and a lock's options with its preset (session_ttl, lock_delay, session_timeout, tick_time, error_policy, as --preset takes them); what an entry leaves out is the deployment's, a preset's settings are taken before the keys; # starts a comment"
+const candidateListSyntax = "candidates, one a line or separated by ';', each KEY=VALUE… (spaces or commas between): preset=NAME and any of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, acquire_wait, each as its flag takes it, and a lock's options with its preset (session_ttl, lock_delay, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, and lease as dynamodb's leaseDuration, as --preset takes them); what an entry leaves out is the deployment's, a preset's settings are taken before the keys; # starts a comment"
 
 // maxCandidateList bounds the entries of --candidate-list, as a list of
 // values is bounded.
@@ -122,7 +122,8 @@ func (v candidateListValue) resolve(t model.Tick) (string, error) {
 
 // parseCandidateEntry reads one entry, KEY=VALUE…, in the unit of t. A
 // lock's options go to its preset as --preset's flags do (presetLock),
-// lock_delay among them under preset=consul.
+// lock_delay among them under preset=consul and lease under
+// preset=dynamodb.
 func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 	e := candidateEntry{text: s}
 	var seen []string
@@ -147,7 +148,7 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 		case slices.Contains(roundLockOptions, flag) || slices.ContainsFunc(candidateKeys, func(p model.Param) bool { return p.Name() == key }):
 			texts[flag] = value
 		default:
-			return e, fmt.Errorf("unknown key %q: want preset or one of %s, or with a lock's preset its options, session_ttl, lock_delay, session_timeout, tick_time, error_policy", key, keyNames())
+			return e, fmt.Errorf("unknown key %q: want preset or one of %s, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)", key, keyNames())
 		}
 	}
 	var presets []settings.Preset
@@ -169,6 +170,9 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 			return e, err
 		}
 		delete(texts, "lock-delay") // Consul's option, read
+		if _, ok := e.preset.Lock.(settings.DynamoDB); ok {
+			delete(texts, "lease") // its leaseDuration, read
+		}
 	}
 	for _, key := range seen {
 		value, ok := texts[strings.ReplaceAll(key, "_", "-")]
@@ -192,6 +196,9 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 // checkPresetKey is checkPresetFlags for one key of a candidate entry,
 // named as the entry names its keys.
 func checkPresetKey(flag string, presets []settings.Preset) error {
+	if flag == holdFlag {
+		return fmt.Errorf("%s is refused here: %s", strings.ReplaceAll(holdFlag, "-", "_"), holdRefusal)
+	}
 	fs := pflag.NewFlagSet("entry", pflag.ContinueOnError)
 	for _, name := range append(slices.Clone(roundLockOptions), presetSets...) {
 		fs.String(name, "", "")
@@ -285,7 +292,7 @@ func presetsIn(t model.Tick) []study.Preset {
 			continue
 		}
 		ps = append(ps, study.Preset{Name: p.Name, Lease: vals[model.Lease], RenewDeadline: vals[model.RenewDeadline], RetryPeriod: vals[model.RetryPeriod],
-			Protocol: model.LockProtocol(vals[model.Protocol]), LockDelay: vals[model.LockDelay]})
+			Protocol: model.LockProtocol(vals[model.Protocol]), LockDelay: vals[model.LockDelay], AcquireWait: vals[model.AcquireWait]})
 	}
 	return ps
 }

@@ -229,11 +229,11 @@ func TestCandidateList(t *testing.T) {
 	csv, _ := os.ReadFile(filepath.Join(out, "candidates.csv"))
 	rows := strings.Split(strings.TrimSpace(string(csv)), "\n")
 	want := []string{ // the columns but the figures
-		"lease_s,renew_deadline_s,retry_period_s,two_leader_margin_s,current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,protocol,lock_delay_s,jitter,preset",
-		"15,10,2,3,true,false,3,false,false,0,false,false,allow,client-go,0,true,kubernetes",
-		"15,10,2,3,false,true,5,true,false,0,false,false,allow,client-go,0,true,kubernetes", // more followers poll: a takeover comes sooner
-		"45,40,2,3,false,false,3,false,false,0,false,false,allow,client-go,0,true,",
-		"137,107,26,4,false,false,3,false,false,0,false,false,allow,client-go,0,true,openshift",
+		"lease_s,renew_deadline_s,retry_period_s,two_leader_margin_s,current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,protocol,lock_delay_s,jitter,acquire_wait_s,preset",
+		"15,10,2,3,true,false,3,false,false,0,false,false,allow,client-go,0,true,0,kubernetes",
+		"15,10,2,3,false,true,5,true,false,0,false,false,allow,client-go,0,true,0,kubernetes", // more followers poll: a takeover comes sooner
+		"45,40,2,3,false,false,3,false,false,0,false,false,allow,client-go,0,true,0,",
+		"137,107,26,4,false,false,3,false,false,0,false,false,allow,client-go,0,true,0,openshift",
 	}
 	var got []string
 	for _, row := range rows {
@@ -251,7 +251,7 @@ func TestCandidateList(t *testing.T) {
 		{"    renew_deadline=20s retry_period=17s", ":17: candidates.candidate_list: --candidate-list entry 3 (renew_deadline=20s retry_period=17s): lease 15s must be longer than renew_deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)"},
 		{"    lease=45s renew_deadline=40s retry_period=34s", ":17: candidates.candidate_list: --candidate-list entry 3 (lease=45s renew_deadline=40s retry_period=34s): renew_deadline 40s must be longer than 1.2 × retry_period 34s, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)"},
 		{"    lease=ten", `:17: candidates.candidate_list: invalid argument "lease=ten" for "--candidate-list" flag: entry 3: lease "ten": want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
-		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, or with a lock's preset its options, session_ttl, lock_delay, session_timeout, tick_time, error_policy`},
+		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, acquire_wait, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)`},
 		{"    preset=k8s", `:17: candidates.candidate_list: invalid argument "preset=k8s" for "--candidate-list" flag: entry 3: preset "k8s": want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
 		{"    nodes=2 nodes=3", `:17: candidates.candidate_list: invalid argument "nodes=2 nodes=3" for "--candidate-list" flag: entry 3: nodes is given twice: want each key once`},
 	} {
@@ -356,6 +356,7 @@ func TestCandidateListLocks(t *testing.T) {
 	text := "deployment:\n  preset: kubernetes\n  nodes: 3\nschedule:\n  period: 1h\nfailures:\n  outage: 30s\n  start: 59m50s\n  rounds: 1h30m\n" +
 		"candidates:\n  candidates: 15s\n  candidate_renew_deadline: 10s\n  candidate_retry_period: 2s\n  candidate_list: |\n" +
 		"    preset=etcd session_ttl=9s\n    preset=etcd\n    preset=consul, session_ttl=10s, lock_delay=12s\n" +
+		"    preset=dynamodb\n    preset=dynamodb lease=30s heartbeat_period=10s additional_time_to_wait=3s\n" +
 		"prices:\n  cost_missed_line: 1\nstudy:\n  replicas: 2\n"
 	if err := os.WriteFile(review, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
@@ -375,18 +376,21 @@ func TestCandidateListLocks(t *testing.T) {
 	var got []string
 	for _, row := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
 		f := strings.Split(row, ",")
-		got = append(got, strings.Join(append(f[:3:3], f[len(f)-4:]...), ","))
+		got = append(got, strings.Join(append(f[:3:3], f[len(f)-5:]...), ","))
 	}
-	want := []string{ // lease, renew deadline, retry period; protocol, lock-delay, jitter, preset
-		"9,0,3,etcd,0,false,",
-		"15,10,2,client-go,0,true,kubernetes",
-		"20,0,5,consul,15,false,",
-		"60,0,20,etcd,0,false,etcd",
+	want := []string{ // lease, renew deadline, retry period; protocol, lock-delay, jitter, acquire wait, preset
+		"9,0,3,etcd,0,false,0,",
+		"15,10,2,client-go,0,true,0,kubernetes",
+		"20,0,5,consul,15,false,0,",
+		"20,0,5,dynamodb,0,false,1,dynamodb",
+		"30,0,10,dynamodb,0,false,3,",
+		"60,0,20,etcd,0,false,0,etcd",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("candidates.csv:\n%s\nwant (but the figures):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	for _, s := range []string{"| 9s | 0s | 3s | etcd's protocol |", "| 20s | 0s | 5s | consul's protocol and a lock-delay of 15s |", "| 1m0s (etcd) | 0s | 20s | etcd's protocol |"} {
+	for _, s := range []string{"| 9s | 0s | 3s | etcd's protocol |", "| 20s | 0s | 5s | consul's protocol and a lock-delay of 15s |", "| 1m0s (etcd) | 0s | 20s | etcd's protocol |",
+		"| 20s (dynamodb) | 0s | 5s | dynamodb's protocol and an acquire wait of 1s |", "| 30s | 0s | 10s | dynamodb's protocol and an acquire wait of 3s |"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("report.md has no row %q", s)
 		}
