@@ -136,6 +136,11 @@ func TestLockPresets(t *testing.T) {
 		// Curator's 60 s asked for, 40 s negotiated (20 ticks of 2 s),
 		// pings every 13.333 s: rounds of 1 ms.
 		{"run-preset-zookeeper-session.txt", []string{"run", "--preset", "zookeeper", "--error-policy", "session", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
+		// The DynamoDB lock client with a 2 s refresh period, the round:
+		// lease 30 s, heartbeats every 10 s, acquire calls of the lease and
+		// 4 s (two rounds). Its numbers are the dynamodb engine's (issue
+		// 35): regenerate them once it runs the protocol.
+		{"run-preset-dynamodb.txt", []string{"run", "--preset", "dynamodb", "--refresh-period", "2s", "--lease", "30s", "--heartbeat-period", "10s", "--additional-time-to-wait", "4s", "--outage", "2m", "--start", "1m", "--rounds", "5m", "--period", "1m"}},
 		// client-go as configured beside etcd with a 9 s TTL (keep-alives
 		// every 3 s, whole seconds): each preset's grid in turn, one CSV.
 		{"sweep-presets.csv", []string{"sweep", "--preset", "kubernetes,etcd", "--session-ttl", "9s", "--outage", "0s:40s:20s", "--start", "1m", "--rounds", "5m", "--period", "1m", "--nodes", "3"}},
