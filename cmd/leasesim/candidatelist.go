@@ -233,6 +233,7 @@ func (e candidateEntry) candidate(base model.Config, t model.Tick) (cost.Candida
 		vals, err := presetValues(e.preset, e.lock, t)
 		if err != nil {
 			msg, _, _ := strings.Cut(strings.Replace(err.Error(), "--preset "+e.preset.Name, "preset "+e.preset.Name, 1), "; without --tick") // the review's tick is the deployment's
+			msg = strings.Replace(msg, "give --refresh-period ", "give refresh_period=", 1)                                                   // DynamoDB's round, as the entry names it
 			return cost.Candidate{}, usagef("--candidate-list entry %d (%s): %s", e.n, e.text, msg)
 		}
 		for p, n := range vals {

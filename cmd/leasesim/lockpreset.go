@@ -295,7 +295,7 @@ func presetValues(p settings.Preset, r settings.RoundLock, t model.Tick) (map[mo
 		vals[model.Protocol] = int(r.Protocol)
 	}
 	if r.Protocol == model.ProtocolDynamoDB && time.Duration(t) != r.Refresh {
-		return nil, fmt.Errorf("--preset %s reads the record every round, so --tick %s must be its refresh period %s: give --refresh-period %s, or leave out --tick", p.Name, t, model.Tick(r.Refresh), t)
+		return nil, fmt.Errorf("--preset %s reads the record every round, so --tick %s must be its refresh period %s: give --refresh-period %s; without --tick the preset takes %s", p.Name, t, model.Tick(r.Refresh), t, model.Tick(r.Refresh))
 	}
 	for param := model.Param(0); int(param) < model.NumParams; param++ { // in column order, so a refusal is always the same
 		d, ok := times[param]
