@@ -24,9 +24,10 @@ import "fmt"
 //     it (Drift), under a service protocol the lease and the lock-delay
 //     since the last renewal (the service's clock does not drift), unless
 //     the leader released the record as it stopped (Release);
-//   - under etcd's and curator's rules, without drift, no round has two
-//     leaders and no batch starts twice: the holder gives up no later than
-//     the service frees its lock; under consul's, none unless some failing
+//   - under etcd's, curator's and dynamodb's rules, without drift, no
+//     round has two leaders and no batch starts twice: the holder gives up
+//     no later than the service frees its lock, or than a waiter has seen
+//     its last version for a lease; under consul's, none unless some failing
 //     node's calls hang (BlackHole, Slowed), as its holder gives up only
 //     when a call fails;
 //   - with a renew deadline a leader gives up at most the retry period
@@ -90,7 +91,7 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 			return fmt.Errorf("handover_rounds %d < handovers %d × (lease %d + lock_delay %d)", st.HandoverRounds, st.Handovers, c.Lease, c.LockDelay)
 		}
 		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, waited)
-	case (c.Protocol == ProtocolEtcd || c.Protocol == ProtocolCurator) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
+	case (c.Protocol == ProtocolEtcd || c.Protocol == ProtocolCurator || c.Protocol == ProtocolDynamoDB) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
 	case c.Protocol == ProtocolConsul && !f.hang && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol consul although no failing node's calls hang", st.TwoLeaderRounds, st.DoubleStarts)

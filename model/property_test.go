@@ -19,13 +19,16 @@ func drawConfig(t *rapid.T) model.Config {
 		deadline = rapid.IntRange(lo, lease-1).Draw(t, "renew_deadline")
 		reread = rapid.OneOf(rapid.Just(0), rapid.Just(reread)).Draw(t, "renewal 0")
 	}
-	protocol, lockDelay := model.ProtocolClientGo, 0
+	protocol, lockDelay, acquireWait := model.ProtocolClientGo, 0, 0
 	if lease > 1 && rapid.IntRange(0, 2).Draw(t, "service") == 0 { // a service protocol: client-go's deadline, re-read and jitter are 0
 		protocol = model.LockProtocol(rapid.IntRange(1, model.NumProtocols-1).Draw(t, "protocol"))
 		retry = min(retry, lease-1)
 		deadline, reread = 0, 0
-		if protocol == model.ProtocolConsul {
+		switch protocol {
+		case model.ProtocolConsul:
 			lockDelay = rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 20)).Draw(t, "lock_delay")
+		case model.ProtocolDynamoDB:
+			acquireWait = rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 30)).Draw(t, "acquire_wait")
 		}
 	}
 	period := rapid.OneOf(rapid.IntRange(1, 12), rapid.IntRange(13, 1000)).Draw(t, "period")
@@ -34,7 +37,7 @@ func drawConfig(t *rapid.T) model.Config {
 	if persistent { // the buffers are its queue
 		policies = append(policies, model.OverlapBufferOne, model.OverlapBufferAll)
 	}
-	return model.Config{
+	c := model.Config{
 		Policy: model.Policy{
 			Nodes:             nodes,
 			Lease:             lease,
@@ -50,6 +53,7 @@ func drawConfig(t *rapid.T) model.Config {
 			Jitter:            protocol == model.ProtocolClientGo && rapid.Bool().Draw(t, "jitter"),
 			Protocol:          protocol,
 			LockDelay:         lockDelay,
+			AcquireWait:       acquireWait,
 			CatchUpWindow:     rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 30)).Draw(t, "catch_up_window"),
 			CatchUpOnce:       rapid.Bool().Draw(t, "catch_up_once"),
 			IdempotencyKey:    rapid.Bool().Draw(t, "idempotency_key"),
@@ -68,6 +72,10 @@ func drawConfig(t *rapid.T) model.Config {
 			Drift:     rapid.OneOf(rapid.Just(0), rapid.IntRange(-500, 1000)).Draw(t, "drift"),
 		},
 	}
+	if protocol == model.ProtocolDynamoDB && c.Drift > 0 && (lease*1000+999+c.Drift)/(1000+c.Drift) <= retry {
+		c.Drift = 0 // refused: a waiter this fast would take a lock renewed on time
+	}
+	return c
 }
 
 // ownKinds are the kinds a node may have of its own, from the table.

@@ -105,7 +105,12 @@ func (x *state) loseLocks(t int) {
 	for _, b := range x.believers {
 		if !x.staleGivesUp(&b, t) {
 			kept = append(kept, b)
-		} else if x.c.BatchLen > 1 {
+			continue
+		}
+		if x.observes { // its acquire calls begin
+			x.quitAt[b.node] = t
+		}
+		if x.c.BatchLen > 1 {
 			x.stopRuns(b.node, -1)
 		}
 	}
@@ -201,8 +206,11 @@ func (x *state) lockFree() int { return x.renewed + x.c.Lease + x.c.LockDelay }
 // lockTaker returns, under a service protocol, the node that takes the
 // lock in round t, or -1: once the service has freed it (at lockFree, or
 // as its holder stopped cleanly), the lowest-numbered reachable node, the
-// old holder too once it gave up.
+// old holder too once it gave up; under dynamodb, the observer.
 func (x *state) lockTaker(t int) int {
+	if x.observes {
+		return x.observer(t)
+	}
 	if !x.released && t < x.lockFree() {
 		return -1
 	}

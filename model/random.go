@@ -288,6 +288,7 @@ func (a *Alternating) advance(last int, r *Reachability) int {
 		i := int(next & math.MaxUint32)
 		p := &a.procs[i]
 		p.down = !p.down
+		r.at = at
 		switch {
 		case len(a.Also) == 0: // the node's one process
 			r.flip(p.node)

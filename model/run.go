@@ -59,6 +59,13 @@ type state struct {
 	cut                    int  // under curator's rule, the round the leader was disconnected in, if after its last renewal
 	believers              []believer
 
+	// Under dynamodb (observes), waiters take the lock by watching the
+	// record's version in acquire calls (dynamodb.go); quitAt is, by
+	// node, the round it last stopped believing it leads, from which its
+	// calls begin again.
+	observes bool
+	quitAt   []int
+
 	queued       int // batches waiting in the persistent trigger's queue
 	queuedFirst  int // the trigger round of the first waiting batch
 	queuedSecond int // of the second, while two or more wait: the others follow it a period apart (queue.go)
@@ -148,6 +155,9 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 		r.kinds, r.kindsKnown = readKinds(), true
 	}
 	x.reach.failAs(&r.kinds, c.toggles())
+	if x.observes = c.Protocol != ProtocolClientGo && c.Protocol.traits().observes; x.observes {
+		x.observeAll()
+	}
 	x.groups, x.runs = x.groups[:0], x.runs[:0]
 	if c.Jitter {
 		x.seed(r.JitterSeed)
@@ -160,6 +170,7 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	a, _ := s.(*Alternating) // a schedule a settled stretch may run on through
 	for x.t <= c.Rounds {
 		for x.t == x.change {
+			x.reach.at = x.t
 			x.change = s.ChangeAt(x.t, &x.reach)
 		}
 		switch {
@@ -369,6 +380,10 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
+	case x.observes: // nobody frees the lock: until a waiter's observation completes, unless no majority is reachable
+		if !x.released && (!c.Quorum || 2*x.reach.count > c.Nodes) {
+			last = min(last, x.observedNext(t)-1)
+		}
 	case c.Protocol != ProtocolClientGo: // the service frees the lock; freed and not taken, only a change of reachability can let someone
 		if free := x.lockFree(); !x.released && free > t {
 			last = min(last, free-1)
@@ -841,6 +856,9 @@ func (x *state) renew(t int) { x.renewed, x.frozen, x.watching = t, false, false
 // if the followers are already watching the record.
 func (x *state) giveUp(t int) {
 	x.gaveUp, x.gaveUpAt = true, t
+	if x.observes { // its acquire calls begin
+		x.quitAt[x.leader] = t
+	}
 	if x.c.BatchLen > 1 { // its process restarts, and its batches with it
 		x.stopRuns(x.leader, -1)
 	}

@@ -28,6 +28,15 @@ type Reachability struct {
 	kinds [numKinds]Does
 	does  []Does
 	may   Does // every behaviour a node down in this run may have: AsConfigured's and those Fail gave
+
+	// upAt is, by node, the round it last turned reachable or down (1 for
+	// one reachable from the start): while it is reachable, the round
+	// from which it has been, where a DynamoDB waiter's acquire calls
+	// begin again. Only a run under dynamodb sizes it (state.observeAll);
+	// the others leave it as it was. at is the round of the changes being
+	// made.
+	upAt []int
+	at   int
 }
 
 // Kind is how a node that is down fails: as the configuration's kinds
@@ -257,6 +266,9 @@ func (r *Reachability) SetReachable(node int, reachable bool) {
 		return
 	}
 	r.down[node] = !reachable
+	if node < len(r.upAt) {
+		r.upAt[node] = r.at
+	}
 	if reachable {
 		r.count++
 	} else {
@@ -270,6 +282,9 @@ func (r *Reachability) SetReachable(node int, reachable bool) {
 func (r *Reachability) flip(node int) {
 	down := !r.down[node]
 	r.down[node] = down
+	if node < len(r.upAt) {
+		r.upAt[node] = r.at
+	}
 	r.count += 1 - 2*b2i(down)
 }
 
