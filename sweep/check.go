@@ -35,17 +35,19 @@ func CheckGrid() Grid {
 }
 
 // ProtocolCheckGrid is the bounded space "leasesim check" enumerates by
-// default beside CheckGrid: CheckGrid's values under each service lock
-// protocol (etcd, consul, curator, curator-session), where they are
-// valid, with a lock-delay of 0 and 2 (consul's alone), client-go's
+// default beside CheckGrid: CheckGrid's values under each lock protocol
+// but client-go's (etcd, consul, curator, curator-session, dynamodb),
+// where they are valid, with a lock-delay of 0 and 2 (consul's alone), an
+// acquire wait of 0 and 2 (dynamodb's alone), client-go's
 // renew deadline, re-read and jitter at 0 as those protocols have them,
 // and no idempotency key, which only the trigger reads, the same code
 // under every protocol, and which CheckGrid covers.
 func ProtocolCheckGrid() Grid {
 	g := CheckGrid()
 	for p, vals := range map[model.Param][]int{
-		model.Protocol:       {int(model.ProtocolEtcd), int(model.ProtocolConsul), int(model.ProtocolCurator), int(model.ProtocolCuratorSession)},
+		model.Protocol:       {int(model.ProtocolEtcd), int(model.ProtocolConsul), int(model.ProtocolCurator), int(model.ProtocolCuratorSession), int(model.ProtocolDynamoDB)},
 		model.LockDelay:      {0, 2},
+		model.AcquireWait:    {0, 2},
 		model.RereadPeriod:   {0},
 		model.RenewDeadline:  {0},
 		model.Jitter:         {0},
@@ -64,9 +66,9 @@ type CheckOptions struct {
 	Workers int
 	// Every, when above 1, checks only configurations 0, Every, 2·Every, …
 	// of the grid: a deterministic slice, for a test that has seconds
-	// where the whole grid takes minutes. Every list of CheckGrid has a
-	// length whose only factors are 2 and 3, so an Every that is prime to
-	// 6 meets every value of every parameter.
+	// where the whole grid takes minutes. Every list of CheckGrid and
+	// ProtocolCheckGrid has a length whose only factors are 2, 3 and 5, so
+	// an Every that is prime to 30 meets every value of every parameter.
 	Every int
 }
 
