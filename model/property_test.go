@@ -72,10 +72,16 @@ func drawConfig(t *rapid.T) model.Config {
 			Drift:     rapid.OneOf(rapid.Just(0), rapid.IntRange(-500, 1000)).Draw(t, "drift"),
 		},
 	}
-	if protocol == model.ProtocolDynamoDB && c.Drift > 0 && (lease*1000+999+c.Drift)/(1000+c.Drift) <= retry {
-		c.Drift = 0 // refused: a waiter this fast would take a lock renewed on time
-	}
+	fitDrift(&c)
 	return c
+}
+
+// fitDrift turns off a drift that Validate refuses under dynamodb: one so
+// fast that a waiter would take a lock renewed on time.
+func fitDrift(c *model.Config) {
+	if c.Protocol == model.ProtocolDynamoDB && c.Drift > 0 && ceilScaled(c.Lease, c.Drift) <= c.RetryPeriod {
+		c.Drift = 0
+	}
 }
 
 // ownKinds are the kinds a node may have of its own, from the table.

@@ -173,13 +173,14 @@ func TestReferenceElection(t *testing.T) {
 var refServiceKinds = append(refKinds[:len(refKinds):len(refKinds)], func(c *model.Config) { c.Partition, c.BlackHole = true, true })
 
 // TestReferenceProtocols compares the Runner with the reference under
-// the lock services (etcd, Consul, Curator and its session policy) over a
-// small grid of who leads: node counts, leases just above and well above
-// the retry period, Consul's lock-delay, outages of zones of the leader
+// the lock protocols but client-go's (etcd, Consul, Curator and its
+// session policy, DynamoDB) over a small grid of who leads: node counts,
+// leases just above and well above the retry period, Consul's lock-delay
+// and DynamoDB's acquire wait, outages of zones of the leader
 // or of standbys, every kind of failure as toggles, clock drift, quorum,
 // fencing and the persistent trigger, with instant batches.
 func TestReferenceProtocols(t *testing.T) {
-	protocols := []model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession}
+	protocols := []model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession, model.ProtocolDynamoDB}
 	timings := [][2]int{{2, 1}, {3, 2}, {4, 3}, {5, 1}, {7, 2}, {10, 3}} // lease, retry period
 	nodes, delays, outages, starts, drifts := []int{1, 2, 3}, []int{0, 1, 3}, []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
 	n := compareOn(t, []int{len(protocols), 3, len(timings), 3, 4, 3, 2, 2, len(refServiceKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) (refCase, bool) {
@@ -187,6 +188,10 @@ func TestReferenceProtocols(t *testing.T) {
 			Policy: model.Policy{Nodes: nodes[ix[1]], Lease: timings[ix[2]][0], RetryPeriod: timings[ix[2]][1], Protocol: protocols[ix[0]], LockDelay: delays[ix[3]],
 				Period: 2, BatchLen: 1, Fencing: ix[10] == 1, Quorum: ix[11] == 1, PersistentTrigger: ix[12] == 1},
 			Scenario: model.Scenario{Outage: outages[ix[4]], Start: starts[ix[5]], Rounds: 30, Down: 1 + ix[6], DownFrom: ix[7], Drift: drifts[ix[9]]},
+		}
+		if c.Protocol == model.ProtocolDynamoDB { // the delays as its acquire wait
+			c.LockDelay, c.AcquireWait = 0, c.LockDelay
+			fitDrift(&c)
 		}
 		refServiceKinds[ix[8]](&c)
 		return outageCase(c), true
@@ -255,6 +260,9 @@ func TestReferenceTriggers(t *testing.T) {
 		func(c *model.Config) {
 			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolCuratorSession, 5, 0, 3
 		},
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod, c.AcquireWait = model.ProtocolDynamoDB, 4, 0, 1, 1
+		},
 	}
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
@@ -288,23 +296,27 @@ func TestReferenceTriggers(t *testing.T) {
 // quick, under drawConfig's protocol or, half the time, a lock service's:
 // then without a renew deadline or re-reads, with a lease longer than the
 // retry period (often just so) and, under Consul, a lock-delay now and
-// then.
+// then, under DynamoDB an acquire wait.
 func drawRefConfig(t *rapid.T) model.Config {
 	c := drawConfig(t)
 	c.Jitter = false
 	c.Rounds, c.Nodes = min(c.Rounds, 3000), min(c.Nodes, 40)
 	c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
 	if rapid.Bool().Draw(t, "lock service") {
-		c.Protocol = rapid.SampledFrom([]model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession}).Draw(t, "protocol")
+		c.Protocol = rapid.SampledFrom([]model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession, model.ProtocolDynamoDB}).Draw(t, "protocol")
 		c.RereadPeriod, c.RenewDeadline = 0, 0
 		if c.Lease <= c.RetryPeriod {
 			c.Lease = c.RetryPeriod + rapid.OneOf(rapid.Just(1), rapid.IntRange(1, 3*c.RetryPeriod)).Draw(t, "lease past the retry period")
 		}
-		c.LockDelay = 0
-		if c.Protocol == model.ProtocolConsul {
+		c.LockDelay, c.AcquireWait = 0, 0
+		switch c.Protocol {
+		case model.ProtocolConsul:
 			c.LockDelay = rapid.OneOf(rapid.Just(0), rapid.IntRange(1, 5), rapid.IntRange(6, 200)).Draw(t, "lock_delay")
+		case model.ProtocolDynamoDB:
+			c.AcquireWait = rapid.OneOf(rapid.Just(0), rapid.IntRange(1, 5), rapid.IntRange(6, 100)).Draw(t, "acquire_wait")
 		}
 	}
+	fitDrift(&c)
 	return c
 }
 

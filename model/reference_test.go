@@ -23,8 +23,9 @@ import (
 // trigger, the catch-up window, one run for the queued slots, the
 // idempotency key, batches that take time and every overlap policy,
 // under any schedule given as windows, and every lock protocol (etcd,
-// Consul with its lock-delay, Curator and its session policy beside
-// client-go's). docs/model.md gives jitter's distribution, not the order
+// Consul with its lock-delay, Curator and its session policy, and
+// DynamoDB's waiters with their acquire calls, each node's call and the
+// version it saw kept round by round, beside client-go's). docs/model.md gives jitter's distribution, not the order
 // of its draws from the seed, so the reference cannot repeat a jittered
 // run (refCovers).
 
@@ -164,8 +165,18 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 	// callAt, whether that call is the attempt's read, and whether a call
 	// hangs, to a slow API.
 	attemptAt, callAt, reading, inFlight, slowCall := c.RetryPeriod, c.RetryPeriod, false, false, false
+	// Under dynamodb: the record's version, which each renewal and
+	// takeover writes anew, and each node's acquire call: the round it
+	// began in (-1: none), the version its reads remember and the round
+	// that version was first seen in this call.
+	version := 0
+	callFrom, seenVersion, seenAt := make([]int, n), make([]int, n), make([]int, n)
+	for i := range callFrom {
+		callFrom[i] = -1
+	}
 	renew := func(t int) {
 		renewed = t
+		version++
 		nodes[leader].renewed, nodes[leader].wokeBy = t, 0
 		attemptAt, callAt, reading, inFlight = t+c.RetryPeriod, t+c.RetryPeriod, false, false
 	}
@@ -306,6 +317,25 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			}
 		}
 
+		// Under dynamodb, the reads of the acquire calls: a node that
+		// believes it leads or is down makes none, and its call ends; one
+		// whose call read its last round begins the next; each read
+		// remembers a version it has not seen in this call.
+		if c.Protocol == model.ProtocolDynamoDB {
+			for i := range n {
+				switch {
+				case down[i] || nodes[i].believes:
+					callFrom[i] = -1
+					continue
+				case callFrom[i] < 0 || t > callFrom[i]+scaled(i, c.Lease+c.AcquireWait):
+					callFrom[i] = t
+				case seenVersion[i] == version:
+					continue
+				}
+				seenVersion[i], seenAt[i] = version, t
+			}
+		}
+
 		// 2. Handover: under a lock service in every round from the one it
 		// frees the lock (a lease after the last renewal, plus Consul's
 		// lock-delay, or at a release); under client-go in a retry round.
@@ -328,12 +358,24 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		}
 		switch {
 		case c.Quorum && 2*up <= n: // no majority reachable: nobody takes over
+		case c.Protocol == model.ProtocolDynamoDB: // who has seen the version for a lease in one call; anyone after a release
+			takeOver(func(i int) bool { return leader < 0 || callFrom[i] >= 0 && t >= seenAt[i]+leaseOf(i) })
 		case service:
 			if leader < 0 || t >= renewed+c.Lease+c.LockDelay {
 				takeOver(func(int) bool { return true })
 			}
 		case t%c.RetryPeriod == 0:
 			takeOver(func(i int) bool { return leader < 0 || t-renewed >= leaseOf(i) })
+		}
+
+		// A takeover writes the record anew: its round's reads read that
+		// version (docs/model.md: The version).
+		if c.Protocol == model.ProtocolDynamoDB && renewed == t {
+			for i := range n {
+				if callFrom[i] >= 0 && seenVersion[i] != version {
+					seenVersion[i], seenAt[i] = version, t
+				}
+			}
 		}
 
 		// 3. Count believers; 4. fence.
@@ -574,7 +616,7 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, 
 		// or, stale, at all.
 		giveUp := (!down[i] || woke) && (i != leader || t >= renewed+c.Lease)
 		switch c.Protocol {
-		case model.ProtocolEtcd:
+		case model.ProtocolEtcd, model.ProtocolDynamoDB:
 			giveUp = giveUp || down[i] && !stands && t >= nd.renewed+scaled(i, c.Lease)
 		case model.ProtocolConsul:
 			giveUp = giveUp || failsAtOnce
