@@ -119,7 +119,7 @@ func (c *Config) relationError() error {
 		return &RelationError{"%[1]s is client-go's followers' polling: under %[2]s %[4]s the waiters watch the lock (give %[1]s false)", []Param{Jitter, Protocol}, []int{1, int(c.Protocol)}}
 	case service && c.Lease <= c.RetryPeriod:
 		return &RelationError{"%[1]s %[4]s must be longer than %[2]s %[5]s under %[3]s %[6]s: the holder renews every retry period, and the service would end its lease between renewals", []Param{Lease, RetryPeriod, Protocol}, []int{c.Lease, c.RetryPeriod, int(c.Protocol)}}
-	case lock.observes && c.Drift > 0 && c.Down > 0 && c.DownFrom < c.Nodes && drifted(c.Lease, c.Drift) <= c.RetryPeriod:
+	case lock.observes && c.DownFrom < c.Nodes && shortestLease(*c) <= c.RetryPeriod:
 		return &RelationError{"%[1]s %[4]s has the failing nodes count %[2]s %[5]s in no more rounds than %[3]s %[6]s: under dynamodb such a waiter would take a lock renewed on time, which the model leaves out (give a slower drift or a longer lease)", []Param{Drift, Lease, RetryPeriod}, []int{c.Drift, c.Lease, c.RetryPeriod}}
 	case c.BatchLen > c.Period:
 		return &RelationError{"%[1]s %[3]s must be at most %[2]s %[4]s: every run would overlap the next slot's, which the model does not take (the overlap policy decides only for a run that started late)", []Param{BatchLen, Period}, []int{c.BatchLen, c.Period}}

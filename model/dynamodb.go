@@ -60,28 +60,19 @@ func (x *state) observedAt(node, t int) int {
 	return s + call + lease
 }
 
-// observer returns the node that takes the lock in round t under
-// dynamodb, or -1: after a clean stop, the lowest-numbered reachable
-// node; otherwise the lowest-numbered reachable one whose observation is
-// complete, the record's leader too once it gave up.
-func (x *state) observer(t int) int {
+// observation returns, under dynamodb, the first round from t on in
+// which a node may take the lock while reachability stays as it is, and
+// the lowest-numbered node that may then, the record's leader too once it
+// gave up; Never and -1 if none may.
+func (x *state) observation(t int) (round, node int) {
+	round, node = Never, -1
 	for n, down := range x.reach.down {
-		if !down && (n != x.leader || x.gaveUp) && (x.released || x.observedAt(n, t) == t) {
-			return n
+		if down || n == x.leader && !x.gaveUp {
+			continue
+		}
+		if e := x.observedAt(n, t); e < round {
+			round, node = e, n
 		}
 	}
-	return -1
-}
-
-// observedNext is the first round after t in which some node may take
-// the lock under dynamodb while reachability stays as it is (observer
-// found none in round t), or Never.
-func (x *state) observedNext(t int) int {
-	next := Never
-	for n, down := range x.reach.down {
-		if !down && (n != x.leader || x.gaveUp) {
-			next = min(next, x.observedAt(n, t+1))
-		}
-	}
-	return next
+	return round, node
 }

@@ -203,22 +203,32 @@ func (x *state) disconnects(node, r, t int) bool {
 // lock-delay (0 but under consul).
 func (x *state) lockFree() int { return x.renewed + x.c.Lease + x.c.LockDelay }
 
-// lockTaker returns, under a service protocol, the node that takes the
-// lock in round t, or -1: once the service has freed it (at lockFree, or
-// as its holder stopped cleanly), the lowest-numbered reachable node, the
-// old holder too once it gave up; under dynamodb, the observer.
-func (x *state) lockTaker(t int) int {
-	if x.observes {
-		return x.observer(t)
-	}
-	if !x.released && t < x.lockFree() {
-		return -1
+// lockTaker returns, under a protocol other than client-go's, the node
+// that takes the lock in round t, or -1, and the first round from t on in
+// which one may while reachability stays as it is: once the service has
+// freed the lock (at lockFree, or as its holder stopped cleanly), the
+// lowest-numbered reachable node, the old holder too once it gave up;
+// under dynamodb, where nobody frees it, the lowest-numbered whose
+// observation is complete (observation).
+func (x *state) lockTaker(t int) (node, free int) {
+	switch {
+	case x.released:
+		free = t
+	case x.observes:
+		if free, node = x.observation(t); free > t {
+			node = -1
+		}
+		return node, free
+	default:
+		if free = x.lockFree(); t < free {
+			return -1, free
+		}
 	}
 	except := x.leader
 	if x.gaveUp {
 		except = -1
 	}
-	return x.reach.lowestReachableExcept(except)
+	return x.reach.lowestReachableExcept(except), free
 }
 
 // lockTimers ends a stretch from round t under a service protocol before

@@ -293,7 +293,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	}
 	racing := renewing && c.RenewDeadline > 0 && x.races(t)
-	handover, next := false, -1
+	handover, next, free := false, -1, Never // free: under a lock service or dynamodb, the first round the lock may be taken (lockTaker)
 	switch {
 	case renewing && x.frozen && !x.hung: // woken, its renew loop begins a cycle at once, and the record is still its own
 		x.renew(t)
@@ -321,7 +321,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	case c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
 	case c.Protocol != ProtocolClientGo: // the service freed the lock: the watch tells at once
-		next = x.lockTaker(t)
+		next, free = x.lockTaker(t)
 	default:
 		next = x.takerOver(t)
 	}
@@ -380,12 +380,8 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 		}
 	case x.watching: // the next poll
 		last = min(last, x.nextPoll-1)
-	case x.observes: // nobody frees the lock: until a waiter's observation completes, unless no majority is reachable
-		if !x.released && (!c.Quorum || 2*x.reach.count > c.Nodes) {
-			last = min(last, x.observedNext(t)-1)
-		}
-	case c.Protocol != ProtocolClientGo: // the service frees the lock; freed and not taken, only a change of reachability can let someone
-		if free := x.lockFree(); !x.released && free > t {
+	case c.Protocol != ProtocolClientGo: // until the lock may be taken; free and not taken, only a change of reachability can let someone
+		if free > t {
 			last = min(last, free-1)
 		}
 	default:
