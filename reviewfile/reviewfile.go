@@ -199,6 +199,9 @@ func Parse(r io.Reader) ([]Setting, error) {
 		return nil, &Error{n.Line, fmt.Sprintf("tag %s: a review file takes no tags, want each value as its flag takes it", n.Tag)}
 	}
 	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" && root.Value == "" {
+		return nil, nil // an empty document ("---" alone) sets nothing, as an empty file
+	}
 	if root.Kind != yaml.MappingNode {
 		return nil, &Error{root.Line, "want a mapping of sections (" + strings.Join(sections(), ", ") + ")"}
 	}

@@ -20,6 +20,11 @@ func TestParse(t *testing.T) {
 	if bom, err := reviewfile.Parse(strings.NewReader("\ufeffdeployment:\n  preset: kubernetes\n")); err != nil || len(bom) != 1 || bom[0].Line != 2 {
 		t.Errorf("a file after a byte order mark: %+v, %v", bom, err)
 	}
+	for _, empty := range []string{"", "# only a comment\n", "---", "---\n...\n"} {
+		if s, err := reviewfile.Parse(strings.NewReader(empty)); err != nil || len(s) != 0 {
+			t.Errorf("%q, an empty file or document: %+v, %v, want nothing set", empty, s, err)
+		}
+	}
 	if len(got) != len(want) {
 		t.Fatalf("%d settings %+v, want %d", len(got), got, len(want))
 	}
@@ -122,6 +127,7 @@ func FuzzParse(f *testing.F) {
 	f.Add(reviewfile.Example)
 	f.Add("deployment:\n  lease: [1, 2]\n")
 	f.Add("a: &x {b: *x}\n")
+	f.Add("---") // an empty document, whose null the YAML parser puts on line 2
 	f.Add("\r0") // a lone carriage return ends line 1, as YAML reads it
 	f.Fuzz(func(t *testing.T, text string) {
 		settings, err := reviewfile.Parse(strings.NewReader(text))
