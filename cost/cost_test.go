@@ -278,6 +278,8 @@ func TestParseMix(t *testing.T) {
 		{"2:1,2:1", "", "outage 2 appears twice"},
 		{"", "", "is not outage:weight"},
 		{"0:1e308,1:1e308", "", "add up past the largest number"},
+		{"0:1e-17,1:1e307", "", `weight in "0:1e-17": a share of the total too small for a number to hold`},
+		{"5:1e-320", "[{5 1}]", ""},
 	}
 	for _, tt := range tests {
 		mix, err := ParseMix(0, tt.in)

@@ -34,7 +34,8 @@ type MixEntry struct {
 func ParseMix(t model.Tick, s string) ([]MixEntry, error) {
 	var mix []MixEntry
 	total := 0.0
-	for _, item := range strings.Split(s, ",") {
+	items := strings.Split(s, ",")
+	for _, item := range items {
 		length, weight, ok := strings.Cut(strings.TrimSpace(item), ":")
 		if !ok {
 			return nil, fmt.Errorf("%q is not outage:weight, e.g. 2:0.9,5:0.1", item)
@@ -59,7 +60,9 @@ func ParseMix(t model.Tick, s string) ([]MixEntry, error) {
 		return nil, fmt.Errorf("the weights of %q add up past the largest number: scale them down", s)
 	}
 	for i := range mix {
-		mix[i].Weight /= total
+		if mix[i].Weight /= total; mix[i].Weight == 0 {
+			return nil, fmt.Errorf("weight in %q: a share of the total too small for a number to hold (under 1e-308): drop it or raise it", strings.TrimSpace(items[i]))
+		}
 	}
 	return mix, nil
 }
