@@ -231,56 +231,86 @@ func (x *state) settleAhead(a *Alternating) int {
 // Alternating, a settled stretch may make its changes ahead
 // (settleAhead); the stretches before and of observed rounds pass none,
 // as they must end where those begin and end. The schedules of replays
-// and of the publication's outage change too seldom to need it. Past the
-// settled stretch its phases follow docs/model.md: the renew deadline and
-// crashes (expireAndCrash), renew or hand over (steps 1 and 2), counting
-// (steps 3 and 4), the stretch's end (with step 6's re-read) and the
-// trigger (step 5, trigger).
+// and of the publication's outage change too seldom to need it.
+//
+// Its phases are those of docs/model.md's "How a run is computed", each a
+// function: a settled stretch's short path (settled, settledStretch), or
+// the renew deadline and crashes (expireAndCrash), renew or hand over
+// (renewOrHandOver, steps 1 and 2), count believers and fence
+// (countBelievers, steps 3 and 4), where the stretch ends (stretchEnd,
+// with step 6's re-read), its rounds counted and its timers carried to
+// that end (passRounds), and the trigger (trigger, step 5).
 func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
-	c, down, t := &x.c, x.reach.down, x.t
-
-	// A settled stretch, the usual one between failures: the leader is
-	// reachable, nobody else believes it leads, nothing is queued and the
-	// followers no longer watch the record (they do until it renews). The
-	// leader renews a retry period after each renewal and starts every
-	// batch; nothing else happens, whatever the other nodes do. Its
-	// trigger is step 5's (trigger) with the leader alone accepted, nothing
-	// queued and no run an overlap policy could meet, written out: a call
-	// would cost the publication's run 6%.
-	if !down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.overdue && !x.watching && len(x.believers) == 0 && x.queued == 0 && (c.RenewDeadline == 0 || !x.deadlineFirst(t) && !x.races(t)) &&
-		(len(x.groups) == 0 || !x.decides) {
-		last := min(end, c.Rounds)
-		if ahead != nil && len(x.groups) == 0 {
-			last = x.settleAhead(ahead)
-		}
-		k, after := stepsThrough(x.nextTrigger, last, c.Period)
-		x.st.Started += k
-		partial := x.st.PartialBatches
-		if c.BatchLen > 1 {
-			x.batches(last, x.nextTrigger, k, 0, true)
-		}
-		x.renewThrough(last)
-		x.nextTrigger, x.t, x.dropStale = after, last+1, false
-		if view != nil {
-			*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k), Cut: x.st.PartialBatches - partial}
-		}
+	if x.settled() {
+		x.settledStretch(end, view, ahead)
 		return
 	}
+	t := x.t
+	x.expireAndCrash(t)
+	renewing, racing, handover, free := x.renewOrHandOver(t)
+	working, active, accepted, readers := x.countBelievers(renewing)
+	last := x.stretchEnd(t, end, renewing, racing, free, accepted, readers)
+	x.passRounds(t, last, renewing, racing, active, accepted)
 
-	if c.Protocol != ProtocolClientGo {
-		x.loseLocks(t)
-	} else if c.RenewDeadline > 0 || x.reach.may&Stops != 0 {
-		x.expireAndCrash(t)
+	// 5. Trigger (trigger), skipped where no slot falls due in the
+	// stretch, none waits and no run writes.
+	if x.nextTrigger <= last || x.queued > 0 || x.c.BatchLen > 1 || view != nil {
+		x.trigger(last, accepted, working, view)
 	}
+	x.t = last + 1
+	if view != nil {
+		view.Handover, view.Active, view.Accepted, view.Deduplicating = handover, active, accepted, x.c.IdempotencyKey
+	}
+}
 
-	// 1. Renew, a retry period after the last renewal (when calls hang, at
-	// the first call once the leader is back), or 2. hand over once the
-	// lease has expired: at the followers' poll, in step in retry rounds
-	// or, with jitter, each at its own. A reachable leader that has not
-	// given up renews every retry period, so its lease never expires,
-	// unless it is racing: back too late to renew before a follower may
-	// take over, it makes no call until then, and the followers poll on.
-	renewing := !down[x.leader] && !x.gaveUp
+// settled reports whether the stretch from round t is settled, the usual
+// one between failures: the leader is reachable, nobody else believes it
+// leads, nothing is queued and the followers no longer watch the record
+// (they do until it renews). The leader renews a retry period after each
+// renewal and starts every batch; nothing else happens, whatever the other
+// nodes do.
+func (x *state) settled() bool {
+	c := &x.c
+	return !x.reach.down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.overdue && !x.watching && len(x.believers) == 0 && x.queued == 0 &&
+		(c.RenewDeadline == 0 || !x.deadlineFirst(x.t) && !x.races(x.t)) && (len(x.groups) == 0 || !x.decides)
+}
+
+// settledStretch runs a settled stretch through end, or, given ahead, on
+// through the schedule's changes that cannot end it (settleAhead). Its
+// trigger is step 5's (trigger) with the leader alone accepted, nothing
+// queued and no run an overlap policy could meet, written out: a call
+// would cost the publication's run 6%.
+func (x *state) settledStretch(end int, view *RoundView, ahead *Alternating) {
+	c := &x.c
+	last := min(end, c.Rounds)
+	if ahead != nil && len(x.groups) == 0 {
+		last = x.settleAhead(ahead)
+	}
+	k, after := stepsThrough(x.nextTrigger, last, c.Period)
+	x.st.Started += k
+	partial := x.st.PartialBatches
+	if c.BatchLen > 1 {
+		x.batches(last, x.nextTrigger, k, 0, true)
+	}
+	x.renewThrough(last)
+	x.nextTrigger, x.t, x.dropStale = after, last+1, false
+	if view != nil {
+		*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k), Cut: x.st.PartialBatches - partial}
+	}
+}
+
+// renewOrHandOver is steps 1 and 2 of docs/model.md in round t: 1. the
+// leader renews, a retry period after the last renewal (when calls hang,
+// at the first call once it is back), or 2. a node takes over once the
+// lease has expired: at the followers' poll, in step in retry rounds or,
+// with jitter, each at its own. A reachable leader that has not given up
+// renews every retry period, so its lease never expires, unless it is
+// racing: back too late to renew before a follower may take over, it
+// makes no call until then, and the followers poll on. It records in f
+// who renews, races or took over.
+func (x *state) renewOrHandOver(t int) (renewing, racing, handover bool, free int) {
+	c, down := &x.c, x.reach.down
+	renewing = !down[x.leader] && !x.gaveUp
 	if c.RenewDeadline > 0 && !x.gaveUp && !(down[x.leader] && x.fails(x.leader, Freezes)) {
 		switch {
 		case x.frozen && x.wokeAt == t: // woken, its renew loop begins a cycle now: call by call if still cut off
@@ -292,8 +322,9 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 			x.startCalls(x.renewed + c.RetryPeriod + roundUp(max(t-x.renewed-c.RetryPeriod, 0), c.RetryPeriod))
 		}
 	}
-	racing := renewing && c.RenewDeadline > 0 && x.races(t)
-	handover, next, free := false, -1, Never // free: under a lock service or dynamodb, the first round the lock may be taken (lockTaker)
+	racing = renewing && c.RenewDeadline > 0 && x.races(t)
+	next := -1
+	free = Never
 	switch {
 	case renewing && x.frozen && !x.hung: // woken, its renew loop begins a cycle at once, and the record is still its own
 		x.renew(t)
@@ -325,43 +356,53 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	default:
 		next = x.takerOver(t)
 	}
-	if next >= 0 && (!c.Quorum || 2*x.reach.count > c.Nodes) {
-		x.st.HandoverRounds += t - x.renewed
-		x.st.Handovers++
-		if x.gaveUp {
-			x.believers = dropBelief(x.believers, next)
-		} else {
-			old := believer{node: x.leader, token: x.token, giveUp: x.giveUpRound(), renewed: x.renewed}
-			if c.Protocol != ProtocolClientGo {
-				old.giveUp = x.lockDue()
-			}
-			x.believers = handOver(x.believers, old, next)
+	if next < 0 || c.Quorum && 2*x.reach.count <= c.Nodes {
+		return renewing, racing, false, free
+	}
+	x.st.HandoverRounds += t - x.renewed
+	x.st.Handovers++
+	if x.gaveUp {
+		x.believers = dropBelief(x.believers, next)
+	} else {
+		old := believer{node: x.leader, token: x.token, giveUp: x.giveUpRound(), renewed: x.renewed}
+		if c.Protocol != ProtocolClientGo {
+			old.giveUp = x.lockDue()
 		}
-		x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released = next, t, false, false, false, false, false
-		x.token++
-		handover, renewing, racing = true, true, false
+		x.believers = handOver(x.believers, old, next)
 	}
+	x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released = next, t, false, false, false, false, false
+	x.token++
+	return true, false, true, free
+}
 
-	// 3. Count believers, 4. fence. A believer is active while its work
-	// reaches the store: while it reaches the record or, in a partition,
-	// always. The leader's work is accepted while it believes; stale
-	// believers' tokens are older than the record's, so fencing refuses
-	// theirs. Stale believers that reach the record drop out at the next
-	// re-read; in a partition the others cannot read it.
-	stale, readers := 0, 0
+// countBelievers is steps 3 and 4 of docs/model.md: 3. count believers,
+// 4. fence. A believer is active while its work reaches the store: while
+// it reaches the record or, in a partition, always. The leader's work is
+// accepted while it believes; stale believers' tokens are older than the
+// record's, so fencing refuses theirs. Stale believers that reach the
+// record drop out at the next re-read; in a partition the others cannot
+// read it.
+func (x *state) countBelievers(renewing bool) (working bool, active, accepted, readers int) {
+	stale := 0
 	for _, b := range x.believers {
-		stale += b2i(!down[b.node] || x.fails(b.node, ReachesStore))
-		readers += b2i(!down[b.node])
+		stale += b2i(!x.reach.down[b.node] || x.fails(b.node, ReachesStore))
+		readers += b2i(!x.reach.down[b.node])
 	}
-	working := renewing || x.fails(x.leader, ReachesStore) && !x.gaveUp // the leader, reaching the store
-	active, accepted := b2i(working)+stale, b2i(working)
-	if !c.Fencing {
+	working = renewing || x.fails(x.leader, ReachesStore) && !x.gaveUp // the leader, reaching the store
+	active, accepted = b2i(working)+stale, b2i(working)
+	if !x.c.Fencing {
 		accepted += stale
 	}
+	return working, active, accepted, readers
+}
 
-	// The stretch ends before reachability changes, when the lease expires,
-	// when a belief meets its renew deadline, or with the re-read that
-	// drops the stale believers.
+// stretchEnd is the last round, at most end, of the stretch from round t
+// that f began: before reachability changes, when the lease expires, when
+// a belief meets its renew deadline (under a service protocol, a give-up
+// rule's timer), where an overlap policy decides, or with the re-read of
+// step 6 that drops the stale believers, which it then sets to run.
+func (x *state) stretchEnd(t, end int, renewing, racing bool, free, accepted, readers int) int {
+	c, down := &x.c, x.reach.down
 	last := min(end, c.Rounds)
 	switch {
 	case renewing && x.hung && !racing: // the call that renews, and the followers' next poll until then
@@ -427,6 +468,16 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 			last, x.dropStale = reread, true
 		}
 	}
+	return last
+}
+
+// passRounds passes the rounds t … last of the stretch f began: the
+// leader's calls while it is cut off and the frozen nodes' wake-ups are
+// carried to its end, each round counted as two-leader, leaderless or
+// neither, with the work it refused (steps 3 and 4), and the leader's
+// renewals made through last.
+func (x *state) passRounds(t, last int, renewing, racing bool, active, accepted int) {
+	c, down := &x.c, x.reach.down
 	n := last - t + 1
 	if x.hung && down[x.leader] && !x.gaveUp && !x.fails(x.leader, Freezes) {
 		x.callsThrough(last)
@@ -445,23 +496,18 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	if renewing && !x.hung && !racing {
 		x.renewThrough(last)
 	}
-
-	// 5. Trigger (trigger), skipped where no slot falls due in the
-	// stretch, none waits and no run writes.
-	if x.nextTrigger <= last || x.queued > 0 || c.BatchLen > 1 || view != nil {
-		x.trigger(last, accepted, working, view)
-	}
-	x.t = last + 1
-	if view != nil {
-		view.Handover, view.Active, view.Accepted, view.Deduplicating = handover, active, accepted, c.IdempotencyKey
-	}
 }
 
 // expireAndCrash is the renew deadline of docs/model.md (the paragraph
 // after step 6) and the crashes, in round t, before step 1: a leader that
 // has not renewed for a retry period and its deadline gives up, and so
-// does a stale believer; a crashed or stopped node loses its belief.
+// does a stale believer; a crashed or stopped node loses its belief. Under
+// a service protocol it is the lock protocols' give-up (loseLocks).
 func (x *state) expireAndCrash(t int) {
+	if x.c.Protocol != ProtocolClientGo {
+		x.loseLocks(t)
+		return
+	}
 	if x.c.RenewDeadline > 0 {
 		x.expireBeliefs(t)
 	}
