@@ -235,8 +235,9 @@ func (x *state) settleAhead(a *Alternating) int {
 //
 // Its phases are those of docs/model.md's "How a run is computed", each a
 // function: a settled stretch's short path (settled, settledStretch), or
-// the renew deadline and crashes (expireAndCrash), renew or hand over
-// (renewOrHandOver, steps 1 and 2), count believers and fence
+// the renew deadline and crashes (expireAndCrash), renew (renewIfDue,
+// step 1), the poll, written here, and the handover (takeOver, step 2),
+// count believers and fence
 // (countBelievers, steps 3 and 4), where the stretch ends (stretchEnd,
 // with step 6's re-read), its rounds counted and its timers carried to
 // that end (passRounds), and the trigger (trigger, step 5).
@@ -247,7 +248,29 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	}
 	t := x.t
 	x.expireAndCrash(t)
-	renewing, racing, handover, free := x.renewOrHandOver(t)
+	renewing, racing := x.renewIfDue(t)
+
+	// 2. Hand over once the lease has expired: at the followers' poll, in
+	// step in retry rounds or, with jitter, each at its own; under a lock
+	// service, once it frees the lock. The followers poll while the
+	// leader is cut off or has given up, or races. The poll is written
+	// here, not in a phase of its own, so that the profile-guided
+	// compiler inlines takerOver: it finds a hot call by its line in the
+	// function it compiles, not in one inlined into it.
+	next, free := -1, Never // free: under a lock service or dynamodb, the first round the lock may be taken (lockTaker)
+	switch {
+	case renewing && !racing:
+	case x.c.Jitter: // the first follower to poll after its lease ran out
+		next = x.watch(t)
+	case racing || x.c.Protocol == ProtocolClientGo:
+		next = x.takerOver(t)
+	default: // the service freed the lock: the watch tells at once
+		next, free = x.lockTaker(t)
+	}
+	handover := next >= 0 && x.takeOver(t, next)
+	if handover {
+		renewing, racing = true, false
+	}
 	working, active, accepted, readers := x.countBelievers(renewing)
 	last := x.stretchEnd(t, end, renewing, racing, free, accepted, readers)
 	x.passRounds(t, last, renewing, racing, active, accepted)
@@ -299,16 +322,16 @@ func (x *state) settledStretch(end int, view *RoundView, ahead *Alternating) {
 	}
 }
 
-// renewOrHandOver is steps 1 and 2 of docs/model.md in round t: 1. the
-// leader renews, a retry period after the last renewal (when calls hang,
-// at the first call once it is back), or 2. a node takes over once the
-// lease has expired: at the followers' poll, in step in retry rounds or,
-// with jitter, each at its own. A reachable leader that has not given up
-// renews every retry period, so its lease never expires, unless it is
-// racing: back too late to renew before a follower may take over, it
-// makes no call until then, and the followers poll on. It records in f
-// who renews, races or took over.
-func (x *state) renewOrHandOver(t int) (renewing, racing, handover bool, free int) {
+// renewIfDue is step 1 of docs/model.md in round t: the leader renews, a
+// retry period after the last renewal (when calls hang, at the first
+// call once it is back). A reachable leader that has not given up renews
+// every retry period, so its lease never expires, unless it is racing:
+// back too late to renew before a follower may take over, it makes no
+// call until then, and the followers poll on (step 2, in stretch). While
+// it renews on time the followers that watch the record poll on too,
+// until it renews. It returns whether the leader is renewing (reachable,
+// not given up) and racing.
+func (x *state) renewIfDue(t int) (renewing, racing bool) {
 	c, down := &x.c, x.reach.down
 	renewing = !down[x.leader] && !x.gaveUp
 	if c.RenewDeadline > 0 && !x.gaveUp && !(down[x.leader] && x.fails(x.leader, Freezes)) {
@@ -323,41 +346,37 @@ func (x *state) renewOrHandOver(t int) (renewing, racing, handover bool, free in
 		}
 	}
 	racing = renewing && c.RenewDeadline > 0 && x.races(t)
-	next := -1
-	free = Never
 	switch {
-	case renewing && x.frozen && !x.hung: // woken, its renew loop begins a cycle at once, and the record is still its own
+	case !renewing || racing: // the followers poll (step 2)
+	case x.frozen && !x.hung: // woken, its renew loop begins a cycle at once, and the record is still its own
 		x.renew(t)
-	case racing && c.Jitter:
-		next = x.watch(t)
-	case racing: // the others poll in retry rounds, as below
-		next = x.takerOver(t)
-	case renewing && x.hung:
+	case x.hung:
 		if x.nextCall(t) == t { // the first call after it is back succeeds
 			x.renew(t)
 			x.hung = false
 		} else if x.watching {
 			x.watch(t) // the followers poll on until it renews; not racing, it renews or gives up before any can take over
 		}
-	case renewing && x.overdue: // back under a service protocol: it renews at once if a retry period has passed
+	case x.overdue: // back under a service protocol: it renews at once if a retry period has passed
 		if t-x.renewed >= c.RetryPeriod {
 			x.renew(t)
 		}
-	case renewing:
-		if c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0 { // a retry period after its last renewal
-			x.renew(t)
-		} else if x.watching {
-			x.watch(t)
-		}
-	case c.Jitter: // the first follower to poll after its lease ran out
-		next = x.watch(t)
-	case c.Protocol != ProtocolClientGo: // the service freed the lock: the watch tells at once
-		next, free = x.lockTaker(t)
-	default:
-		next = x.takerOver(t)
+	case c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0: // a retry period after its last renewal
+		x.renew(t)
+	case x.watching:
+		x.watch(t)
 	}
-	if next < 0 || c.Quorum && 2*x.reach.count <= c.Nodes {
-		return renewing, racing, false, free
+	return renewing, racing
+}
+
+// takeOver is step 2's handover in round t: next takes over with the next
+// token, unless quorum is set and no strict majority of all nodes is
+// reachable; the record's leader, if it had not given up, becomes a stale
+// believer. It reports whether next took over.
+func (x *state) takeOver(t, next int) bool {
+	c := &x.c
+	if c.Quorum && 2*x.reach.count <= c.Nodes {
+		return false
 	}
 	x.st.HandoverRounds += t - x.renewed
 	x.st.Handovers++
@@ -372,7 +391,7 @@ func (x *state) renewOrHandOver(t int) (renewing, racing, handover bool, free in
 	}
 	x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released = next, t, false, false, false, false, false
 	x.token++
-	return true, false, true, free
+	return true
 }
 
 // countBelievers is steps 3 and 4 of docs/model.md: 3. count believers,
