@@ -4,9 +4,11 @@ package model
 // reads the record in acquire calls and takes the lock once its reads
 // have seen one version of the record for a lease, on its own clock,
 // within one call (docs/model.md, Lock protocols, "Under dynamodb"). The
-// holder gives up as etcd's does (protocol.go), so only the handover is
-// this file's: who has watched the record's version long enough, and
-// when the next one will have.
+// holder gives up as etcd's does (protocol.go), and back from calls that
+// failed at once renews at its next heartbeat (heartbeatWaits, in
+// lockTimers and renewIfDue), so only the handover is this file's: who
+// has watched the record's version long enough, and when the next one
+// will have.
 //
 // A waiter's calls follow one another from the round it began calling
 // (acquireFrom), each reading lease + AcquireWait rounds and one more, so

@@ -236,12 +236,24 @@ func (x *state) lockTaker(t int) (node, free int) {
 // by its own clock, and returns its new last round. It notes what the
 // next stretch needs: whether the leader is down, believing (overdue:
 // back, it renews at once), and frozen (slept: it wakes then); a frozen
-// stale believer gives up in the first round it is not frozen.
+// stale believer gives up in the first round it is not frozen. Under
+// dynamodb a leader whose heartbeats failed at once (heartbeatWaits) stays
+// overdue once back, until its next heartbeat renews or its lease ends,
+// where the stretch ends.
 func (x *state) lockTimers(t, last int) int {
-	l := x.leader
-	x.overdue = x.reach.down[l] && !x.gaveUp
-	x.slept = x.overdue && x.fails(l, Freezes)
-	if x.overdue && !x.slept {
+	c, l := &x.c, x.leader
+	if x.reach.down[l] {
+		x.overdue = !x.gaveUp
+		x.slept = x.overdue && x.fails(l, Freezes)
+		x.heartbeatWaits = x.observes && !x.slept && !x.fails(l, Hangs)
+	} else {
+		x.overdue = x.overdue && x.heartbeatWaits && !x.gaveUp && x.renewed < t
+		x.slept = false
+		if x.overdue { // its next heartbeat, or its lease's end
+			last = min(last, x.renewed+min(roundUp(t-x.renewed, c.RetryPeriod), c.Lease)-1)
+		}
+	}
+	if x.overdue && !x.slept && x.reach.down[l] {
 		last = x.lockCut(l, x.renewed, x.lockDue(), t, last)
 	}
 	for i := range x.believers {

@@ -114,6 +114,10 @@ type refNode struct {
 	renewed  int // its own last renewal
 	wokeBy   int // a believer woken from a pause gives up in this round; 0: as its renewal says
 	lost     int // under curator-session, the round it was disconnected, since when it has not been back (it gives up a lease later); 0: connected
+	// under dynamodb, its heartbeats failed at once in its latest round
+	// down: back, it heartbeats a multiple of the retry period after its
+	// last renewal
+	heartbeatWaits bool
 }
 
 // ceilScaled is ⌈x·1000/(1000+drift)⌉: x rounds of a clock that runs
@@ -177,7 +181,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 	renew := func(t int) {
 		renewed = t
 		version++
-		nodes[leader].renewed, nodes[leader].wokeBy = t, 0
+		nodes[leader].renewed, nodes[leader].wokeBy, nodes[leader].heartbeatWaits = t, 0, false
 		attemptAt, callAt, reading, inFlight = t+c.RetryPeriod, t+c.RetryPeriod, false, false
 	}
 	frozeBefore := make([]bool, n) // frozen in the round before
@@ -272,9 +276,15 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		// began, or when it ends if later.
 		if service {
 			// Every round at least a retry period after the last renewal,
-			// while it is up: at once when it is back.
-			if leader >= 0 && nodes[leader].believes && !down[leader] && t-renewed >= c.RetryPeriod {
-				renew(t)
+			// while it is up: at once when it is back, but under dynamodb
+			// after heartbeats that failed at once, at its next heartbeat.
+			if leader >= 0 && nodes[leader].believes {
+				l := &nodes[leader]
+				if down[leader] {
+					l.heartbeatWaits = c.Protocol == model.ProtocolDynamoDB && (kind[leader] == refIsolate || kind[leader] == refPartition)
+				} else if d := t - renewed; d >= c.RetryPeriod && (!l.heartbeatWaits || d%c.RetryPeriod == 0) {
+					renew(t)
+				}
 			}
 		} else if leader >= 0 && nodes[leader].believes && !frozen(leader) {
 			l := leader

@@ -54,8 +54,9 @@ type state struct {
 	inFlight, reading      bool // while hung, a call is in flight (it ends in round callAt), and the next call or the one in flight is the attempt's read
 	attemptAt, callAt      int  // while hung, the round the latest attempt began in, and that of its next call or of the end of the one in flight
 	released               bool // with Release, the leader emptied the record as it stopped: the next poll takes over
-	overdue                bool // under a service protocol, the leader was down, believing, at the end of the latest stretch: back, it renews at once if a retry period has passed
+	overdue                bool // under a service protocol, the leader was down, believing, at the end of the latest stretch, or under dynamodb is back and waits for its next heartbeat (heartbeatWaits): back, it renews at once if a retry period has passed
 	slept                  bool // while overdue, it was frozen then: it wakes in the next round it is not frozen
+	heartbeatWaits         bool // while overdue under dynamodb, its heartbeats failed at once: back, it renews at its next heartbeat, a multiple of the retry period after its last renewal
 	cut                    int  // under curator's rule, the round the leader was disconnected in, if after its last renewal
 	believers              []believer
 
@@ -357,8 +358,8 @@ func (x *state) renewIfDue(t int) (renewing, racing bool) {
 		} else if x.watching {
 			x.watch(t) // the followers poll on until it renews; not racing, it renews or gives up before any can take over
 		}
-	case x.overdue: // back under a service protocol: it renews at once if a retry period has passed
-		if t-x.renewed >= c.RetryPeriod {
+	case x.overdue: // back under a service protocol: it renews at once if a retry period has passed; after heartbeats that failed at once, at its next
+		if d := t - x.renewed; d >= c.RetryPeriod && (!x.heartbeatWaits || d%c.RetryPeriod == 0) {
 			x.renew(t)
 		}
 	case c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0: // a retry period after its last renewal
