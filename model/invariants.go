@@ -30,6 +30,10 @@ import "fmt"
 //     its last version for a lease; under consul's, none unless some failing
 //     node's calls hang (BlackHole, Slowed), as its holder gives up only
 //     when a call fails;
+//   - under dynamodb without drift, a group outage of the holder's zone
+//     whose calls fail at once is survived if and only if the holder's
+//     next heartbeat after it comes before its lease's end
+//     (heartbeatsAfterOutage);
 //   - with a renew deadline a leader gives up at most the retry period
 //     plus the deadline minus the lease after anyone can take over, so a
 //     handover makes at most that many two-leader rounds; with a lease at
@@ -102,6 +106,11 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 	case c.RenewDeadline > 0 && !f.pause && c.Drift == 0 && c.Lease >= c.RetryPeriod+c.RenewDeadline && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although lease %d >= retry_period %d + renew_deadline %d", st.TwoLeaderRounds, st.DoubleStarts, c.Lease, c.RetryPeriod, c.RenewDeadline)
 	}
+	if g, ok := s.(*GroupOutage); ok {
+		if err := heartbeatsAfterOutage(&c, g, f, st); err != nil {
+			return err
+		}
+	}
 	for _, e := range []struct {
 		name     string
 		rounds   int
@@ -114,6 +123,30 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 	return nil
 }
 
+// heartbeatsAfterOutage is the invariant of DynamoDB's heartbeats: under
+// dynamodb without drift, a group outage of the holder's zone whose calls
+// fail at once and that ends within the run, in round b, after the
+// holder's last heartbeat in round R (the latest multiple of the retry
+// period before the outage), is survived if and only if the holder's next
+// heartbeat at or after b, R + k·retry_period, comes before R + lease:
+// then nobody takes over; else somebody does, once the run lasts the
+// longest observation after the later of R + lease and b.
+func heartbeatsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error {
+	b, p := g.Start+g.Length, c.RetryPeriod
+	if c.Protocol != ProtocolDynamoDB || c.Drift != 0 || g.From != 0 || g.Down == 0 || g.Length == 0 || b > c.Rounds || !f.failsAtOnce {
+		return nil
+	}
+	r := (g.Start - 1) / p * p
+	survived := roundUp(b-r, p) < c.Lease
+	switch {
+	case survived && st.Handovers != 0:
+		return fmt.Errorf("handovers %d under dynamodb although the holder, back in round %d from calls failing at once, heartbeats before its lease ends (last heartbeat %d, retry_period %d, lease %d)", st.Handovers, b, r, p, c.Lease)
+	case !survived && max(r+c.Lease, b)+2*c.Lease+c.AcquireWait+1 <= c.Rounds && st.Handovers == 0:
+		return fmt.Errorf("no handover under dynamodb although the holder, back in round %d from calls failing at once, has no heartbeat before its lease ends (last heartbeat %d, retry_period %d, lease %d)", b, r, p, c.Lease)
+	}
+	return nil
+}
+
 // failing is what the ways a run's nodes fail promise, which its
 // invariants test.
 type failing struct {
@@ -121,7 +154,10 @@ type failing struct {
 	release bool // some way stops cleanly, releasing the record at once
 	pause   bool // some way freezes the node, so its renew deadline cannot fire
 	hang    bool // some way hangs the node's calls (and neither stops nor freezes it)
-	ways    int
+	// failsAtOnce: every way leaves the node's process running and its
+	// calls failing at once (isolated, partitioned without a black hole)
+	failsAtOnce bool
+	ways        int
 }
 
 // add counts a way of failing, kind, as c's kinds say if it is AsConfigured.
@@ -131,6 +167,7 @@ func (f *failing) add(c *Config, kind Failure) {
 	f.release = f.release || does&Releases != 0
 	f.pause = f.pause || does&Freezes != 0
 	f.hang = f.hang || does&Hangs != 0 && does&(Stops|Freezes) == 0
+	f.failsAtOnce = does&(Stops|Freezes|Hangs) == 0 && (f.failsAtOnce || f.ways == 0)
 	f.ways++
 }
 
