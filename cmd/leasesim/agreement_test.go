@@ -17,7 +17,9 @@ import (
 // within settings' min … max for the same lock, widened by a tick each
 // way (the model counts whole rounds; settings counts the libraries'
 // loops): the takeover after the leader crashes and after it releases,
-// the give-up after the last renewal with its calls failing at once, and
+// the give-up after the last renewal with its calls failing at once, the
+// longest outage survived with its calls failing at once and hanging
+// (longestSurvived), and
 // the two-leader margin (the takeover less the give-up) with its calls
 // hanging (no bound for Consul, whose holder believes until its calls
 // answer: then it must not give up within the outage). The leader goes
@@ -134,6 +136,9 @@ func TestLockPresetsAgreeWithSettings(t *testing.T) {
 				} else {
 					within(at+", calls failing", giveUp-last, figures["give_up_after_renewal"])
 				}
+				for kind, metric := range map[string]string{"fail": "fast_fail_outage_survived", "hang": "black_hole_outage_survived"} {
+					within(at+", calls "+kind+"ing", longestSurvived(t, base, start, kind == "hang"), figures[metric])
+				}
 				takeover, hungGiveUp := run("hang")
 				// settings' margin is to the earliest takeover; where the
 				// takeover spreads over the waiters' phase (DynamoDB's acquire
@@ -154,11 +159,39 @@ func TestLockPresetsAgreeWithSettings(t *testing.T) {
 					within(at+", calls hanging", takeover-hungGiveUp, margin)
 				}
 			}
-			for _, m := range []string{"takeover_after_crash", "takeover_after_release", "give_up_after_renewal", "two_leader_margin"} {
+			for _, m := range []string{"takeover_after_crash", "takeover_after_release", "give_up_after_renewal", "fast_fail_outage_survived", "black_hole_outage_survived", "two_leader_margin"} {
 				if got, ok := seen[m]; ok {
 					t.Logf("%s: %s: the model %g … %gs, settings %g … %gs", l.lock.Title(), m, got[0], got[1], figures[m].Min, figures[m].Max)
 				}
 			}
 		})
 	}
+}
+
+// longestSurvived is the longest outage of base's failing zone from round
+// start, its calls hanging or failing at once, after which nobody has
+// taken over: the run lasts long enough for a takeover to come, and a
+// longer outage survived only if every shorter one is, so a bisection
+// over 0 … four leases finds it.
+func longestSurvived(t *testing.T, base model.Config, start int, hang bool) int {
+	t.Helper()
+	survives := func(outage int) bool {
+		c := base
+		c.Start, c.Outage, c.BlackHole = start, outage, hang
+		c.Rounds = start + outage + 3*c.Lease + c.LockDelay + c.AcquireWait
+		st, err := model.Run(c)
+		if err != nil {
+			t.Fatalf("outage %d: %v", outage, err)
+		}
+		return st.Handovers == 0
+	}
+	lo, hi := 0, 4*base.Lease // lo survived; hi not, or the bound
+	for lo+1 < hi {
+		if mid := (lo + hi) / 2; survives(mid) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo
 }
