@@ -93,9 +93,10 @@ func (e *RangeError) Error() string {
 // DynamoDB) the holder gives up by its library's rule and waiters watch or
 // observe the record's version, so client-go's renew deadline, re-read
 // and jitter are refused there, the lease must outlast a retry period,
-// only Consul takes a lock-delay and only DynamoDB an acquire wait.
+// only Consul takes a lock-delay and only DynamoDB an acquire wait; a
+// failover of the lock service needs a service that ends leases.
 func (c *Config) checkRelations() error {
-	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 && c.AcquireWait == 0 { // the publication's model: nothing to relate
+	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 && c.AcquireWait == 0 && c.ServiceFailover == 0 { // the publication's model: nothing to relate
 		return nil
 	}
 	return c.relationError()
@@ -111,6 +112,8 @@ func (c *Config) relationError() error {
 		return &RelationError{"%[1]s %[3]s needs %[2]s consul: only Consul's sessions hold a freed lock for a lock-delay (%[2]s is %[4]s)", []Param{LockDelay, Protocol}, []int{c.LockDelay, int(c.Protocol)}}
 	case c.AcquireWait > 0 && !lock.observes:
 		return &RelationError{"%[1]s %[3]s needs %[2]s dynamodb: only the DynamoDB lock client's waiters make acquire calls of their own (%[2]s is %[4]s)", []Param{AcquireWait, Protocol}, []int{c.AcquireWait, int(c.Protocol)}}
+	case c.ServiceFailover > 0 && !lock.serverExpiry:
+		return &RelationError{"%[1]s %[3]s needs %[2]s etcd, consul, curator or curator-session: only a lock service that ends leases itself has a failover that counts them afresh (%[2]s is %[4]s)", []Param{ServiceFailover, Protocol}, []int{c.ServiceFailover, int(c.Protocol)}}
 	case service && c.RenewDeadline != 0:
 		return &RelationError{"%[1]s %[3]s is client-go's: under %[2]s %[4]s the holder gives up by its library's rule (give 0)", []Param{RenewDeadline, Protocol}, []int{c.RenewDeadline, int(c.Protocol)}}
 	case service && c.RereadPeriod != 0:
@@ -254,6 +257,9 @@ func (c *Config) Warnings() []string {
 	}
 	if c.Outage > 0 && c.Down > 0 && c.Start > c.Rounds {
 		w = append(w, fmt.Sprintf("the outage starts in round %d, after the run's last round %d: no node fails", c.Start, c.Rounds))
+	}
+	if c.ServiceFailover > c.Rounds {
+		w = append(w, fmt.Sprintf("the lock service fails over in round %d, after the run's last round %d: no lease counts afresh", c.ServiceFailover, c.Rounds))
 	}
 	if !c.PersistentTrigger && (c.CatchUpWindow > 0 || c.CatchUpOnce) {
 		w = append(w, "the catch-up window and catch-up-once decide what becomes of queued batches: without the persistent trigger none is queued, so they change nothing")

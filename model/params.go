@@ -35,6 +35,7 @@ const (
 	Protocol
 	LockDelay
 	AcquireWait
+	ServiceFailover
 	NumParams int = iota
 )
 
@@ -76,17 +77,18 @@ type Policy struct {
 // other node always reachable; the failure kinds say how failing nodes
 // fail, under any schedule whose windows name no kind of their own.
 type Scenario struct {
-	Outage    int  // rounds the failing nodes stay unreachable
-	Start     int  // first round of the outage
-	Rounds    int  // rounds in the run, t = 1 … Rounds
-	Down      int  // nodes DownFrom … DownFrom+Down-1 fail together
-	DownFrom  int  // the first failing node: 0 takes the leader with it
-	Pause     bool // failing nodes freeze, no deadline of theirs firing, act on their belief when they wake and begin a renew cycle then
-	Crash     bool // failing nodes crash: they lose their belief and come back as followers
-	Release   bool // failing nodes stop cleanly: a leader among them empties the record, and the first follower to poll takes over
-	Partition bool // failing nodes reach the store but not the record: their believers keep working
-	BlackHole bool // the failing nodes' calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
-	Drift     int  // the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000
+	Outage          int  // rounds the failing nodes stay unreachable
+	Start           int  // first round of the outage
+	Rounds          int  // rounds in the run, t = 1 … Rounds
+	Down            int  // nodes DownFrom … DownFrom+Down-1 fail together
+	DownFrom        int  // the first failing node: 0 takes the leader with it
+	Pause           bool // failing nodes freeze, no deadline of theirs firing, act on their belief when they wake and begin a renew cycle then
+	Crash           bool // failing nodes crash: they lose their belief and come back as followers
+	Release         bool // failing nodes stop cleanly: a leader among them empties the record, and the first follower to poll takes over
+	Partition       bool // failing nodes reach the store but not the record: their believers keep working
+	BlackHole       bool // the failing nodes' calls during an outage hang for RenewDeadline/2 rounds instead of failing at once
+	Drift           int  // the failing nodes' clock rate, in thousandths over 1: their renew deadlines and lease counts run at 1 + Drift/1000
+	ServiceFailover int  // with a service protocol, the round the lock service's own leader changes, every lease's expiry counting afresh from it; 0: never
 }
 
 // Default returns the publication's scenario: 5 nodes, lease 3, re-read period 3,
@@ -162,6 +164,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"lock_delay", "with protocol consul, rounds after the service expires a lease (not after a release) during which nobody may take the lock (Consul's session lock-delay)"}
 	case AcquireWait:
 		return paramInfo{"acquire_wait", "with protocol dynamodb, rounds an acquire call waits beyond the lease before it gives up and the next call begins, observing afresh (the DynamoDB lock client's additionalTimeToWaitForLock)"}
+	case ServiceFailover:
+		return paramInfo{"service_failover", "with protocol etcd, consul, curator or curator-session, the lock service fails over to a new leader of its own (etcd's Raft leader, Consul's server leader, ZooKeeper's quorum leader) in this round, this long into the run, and every lease's expiry counts afresh from there (0: never)"}
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
@@ -169,7 +173,7 @@ func paramTable(p Param) paramInfo {
 // Time says whether the parameter is a time in rounds, and which kind.
 func (p Param) Time() TimeKind {
 	switch p {
-	case Lease, RereadPeriod, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay, AcquireWait:
+	case Lease, RereadPeriod, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay, AcquireWait, ServiceFailover:
 		return Duration
 	case Start:
 		return Point
@@ -201,7 +205,7 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxNodes
 	case Lease, RetryPeriod, Start, Rounds, Period, BatchLen:
 		return 1, MaxRounds
-	case RereadPeriod, RenewDeadline, Outage, CatchUpWindow, LockDelay, AcquireWait:
+	case RereadPeriod, RenewDeadline, Outage, CatchUpWindow, LockDelay, AcquireWait, ServiceFailover:
 		return 0, MaxRounds
 	case Overlap:
 		return 0, NumOverlapPolicies - 1
@@ -276,13 +280,15 @@ func (c *Config) Get(p Param) int {
 		return c.LockDelay
 	case AcquireWait:
 		return c.AcquireWait
+	case ServiceFailover:
+		return c.ServiceFailover
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait}
+	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait, c.ServiceFailover}
 }
 
 // toggles returns the Scenario's toggles that are set, each as the bit
@@ -353,6 +359,8 @@ func (c *Config) Set(p Param, v int) {
 		c.LockDelay = v
 	case AcquireWait:
 		c.AcquireWait = v
+	case ServiceFailover:
+		c.ServiceFailover = v
 	default:
 		panic("model: unknown parameter " + strconv.Itoa(int(p)))
 	}
@@ -361,7 +369,7 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.RereadPeriod, RereadPeriod) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) && inRange(int(c.Protocol), Protocol) && inRange(c.LockDelay, LockDelay) && inRange(c.AcquireWait, AcquireWait) {
+	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.RereadPeriod, RereadPeriod) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) && inRange(int(c.Protocol), Protocol) && inRange(c.LockDelay, LockDelay) && inRange(c.AcquireWait, AcquireWait) && inRange(c.ServiceFailover, ServiceFailover) {
 		return c.checkRelations() // the common case, without building the values
 	}
 	for p, v := range c.values() {

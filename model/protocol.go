@@ -199,9 +199,16 @@ func (x *state) disconnects(node, r, t int) bool {
 }
 
 // lockFree is the round in which the service frees the lock after an
-// expiry: a lease after the last renewal, on its own clock, and the
-// lock-delay (0 but under consul).
-func (x *state) lockFree() int { return x.renewed + x.c.Lease + x.c.LockDelay }
+// expiry: a lease after the last renewal, on its own clock, or after its
+// failover if that came before the lease ended (every lease counts afresh
+// then), and the lock-delay (0 but under consul).
+func (x *state) lockFree() int {
+	from := x.renewed
+	if f := x.c.ServiceFailover; f > from && f < from+x.c.Lease {
+		from = f
+	}
+	return from + x.c.Lease + x.c.LockDelay
+}
 
 // lockTaker returns, under a protocol other than client-go's, the node
 // that takes the lock in round t, or -1, and the first round from t on in

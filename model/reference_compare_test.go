@@ -178,19 +178,21 @@ var refServiceKinds = append(refKinds[:len(refKinds):len(refKinds)], func(c *mod
 // leases just above and well above the retry period, Consul's lock-delay
 // and DynamoDB's acquire wait, outages of zones of the leader
 // or of standbys, every kind of failure as toggles, clock drift, quorum,
-// fencing and the persistent trigger, with instant batches.
+// fencing and the persistent trigger, with instant batches, and the lock
+// service failing over in round 7 or not at all.
 func TestReferenceProtocols(t *testing.T) {
 	protocols := []model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession, model.ProtocolDynamoDB}
 	timings := [][2]int{{2, 1}, {3, 2}, {4, 3}, {5, 1}, {7, 2}, {9, 3}} // lease, retry period; 9 and 3 leave a leader back between heartbeats with its lease ending at the next
 	nodes, delays, outages, starts, drifts := []int{1, 2, 3}, []int{0, 1, 3}, []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
-	n := compareOn(t, []int{len(protocols), 3, len(timings), 3, 4, 3, 2, 2, len(refServiceKinds), 3, 2, 2, 2}, soak.Every(37, 101), func(ix []int) (refCase, bool) {
+	failovers := []int{0, 7}
+	n := compareOn(t, []int{len(protocols), 3, len(timings), 3, 4, 3, 2, 2, len(refServiceKinds), 3, 2, 2, 2, len(failovers)}, soak.Every(37, 101), func(ix []int) (refCase, bool) {
 		c := model.Config{
 			Policy: model.Policy{Nodes: nodes[ix[1]], Lease: timings[ix[2]][0], RetryPeriod: timings[ix[2]][1], Protocol: protocols[ix[0]], LockDelay: delays[ix[3]],
 				Period: 2, BatchLen: 1, Fencing: ix[10] == 1, Quorum: ix[11] == 1, PersistentTrigger: ix[12] == 1},
-			Scenario: model.Scenario{Outage: outages[ix[4]], Start: starts[ix[5]], Rounds: 30, Down: 1 + ix[6], DownFrom: ix[7], Drift: drifts[ix[9]]},
+			Scenario: model.Scenario{Outage: outages[ix[4]], Start: starts[ix[5]], Rounds: 30, Down: 1 + ix[6], DownFrom: ix[7], Drift: drifts[ix[9]], ServiceFailover: failovers[ix[13]]},
 		}
-		if c.Protocol == model.ProtocolDynamoDB { // the delays as its acquire wait
-			c.LockDelay, c.AcquireWait = 0, c.LockDelay
+		if c.Protocol == model.ProtocolDynamoDB { // the delays as its acquire wait; no service to fail over
+			c.LockDelay, c.AcquireWait, c.ServiceFailover = 0, c.LockDelay, 0
 			fitDrift(&c)
 		}
 		refServiceKinds[ix[8]](&c)

@@ -178,8 +178,9 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 	for i := range callFrom {
 		callFrom[i] = -1
 	}
+	counted := 0 // the round from which the lock service counts the lease: the last renewal, or its failover since
 	renew := func(t int) {
-		renewed = t
+		renewed, counted = t, t
 		version++
 		nodes[leader].renewed, nodes[leader].wokeBy, nodes[leader].heartbeatWaits = t, 0, false
 		attemptAt, callAt, reading, inFlight = t+c.RetryPeriod, t+c.RetryPeriod, false, false
@@ -208,6 +209,9 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 	}
 
 	for t := 1; t <= c.Rounds; t++ {
+		if t == c.ServiceFailover && t < counted+c.Lease { // the service's new leader grants the lease afresh
+			counted = t
+		}
 		up := 0
 		for i := range n {
 			down[i], kind[i] = failing[t][i] >= 0, failing[t][i]
@@ -371,7 +375,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		case c.Protocol == model.ProtocolDynamoDB: // who has seen the version for a lease in one call; anyone after a release
 			takeOver(func(i int) bool { return leader < 0 || callFrom[i] >= 0 && t >= seenAt[i]+leaseOf(i) })
 		case service:
-			if leader < 0 || t >= renewed+c.Lease+c.LockDelay {
+			if leader < 0 || t >= counted+c.Lease+c.LockDelay {
 				takeOver(func(int) bool { return true })
 			}
 		case t%c.RetryPeriod == 0:
