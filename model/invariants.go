@@ -34,6 +34,9 @@ import "fmt"
 //     whose calls fail at once is survived if and only if the holder's
 //     next heartbeat after it comes before its lease's end
 //     (heartbeatsAfterOutage);
+//   - under etcd, consul and curator, a lease the service's failover
+//     meets counts afresh from there, so a handover after it waited the
+//     rest of the lease more (failoverWait);
 //   - with a renew deadline a leader gives up at most the retry period
 //     plus the deadline minus the lease after anyone can take over, so a
 //     handover makes at most that many two-leader rounds; with a lease at
@@ -110,6 +113,9 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		if err := heartbeatsAfterOutage(&c, g, f, st); err != nil {
 			return err
 		}
+		if err := failoverWait(&c, g, f, st); err != nil {
+			return err
+		}
 	}
 	for _, e := range []struct {
 		name     string
@@ -143,6 +149,25 @@ func heartbeatsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error
 		return fmt.Errorf("handovers %d under dynamodb although the holder, back in round %d from calls failing at once, heartbeats before its lease ends (last heartbeat %d, retry_period %d, lease %d)", st.Handovers, b, r, p, c.Lease)
 	case !survived && max(r+c.Lease, b)+2*c.Lease+c.AcquireWait+1 <= c.Rounds && st.Handovers == 0:
 		return fmt.Errorf("no handover under dynamodb although the holder, back in round %d from calls failing at once, has no heartbeat before its lease ends (last heartbeat %d, retry_period %d, lease %d)", b, r, p, c.Lease)
+	}
+	return nil
+}
+
+// failoverWait is the invariant of a lock service's failover: under a
+// protocol whose service ends leases, a group outage of the holder's zone
+// from round start, after its last renewal in round R (the latest
+// multiple of the retry period before it), and a failover of the service
+// in round F between R and R + lease: the service counts the lease afresh
+// from F, so the first handover waited F − R more than the lease and the
+// lock-delay, unless the holder stopped cleanly (which frees the lock at
+// once).
+func failoverWait(c *Config, g *GroupOutage, f failing, st Stats) error {
+	fo, r := c.ServiceFailover, (g.Start-1)/c.RetryPeriod*c.RetryPeriod
+	if !c.Protocol.traits().serverExpiry || f.release || g.From != 0 || g.Down == 0 || g.Length == 0 || fo <= r || fo >= r+c.Lease || st.Handovers == 0 {
+		return nil
+	}
+	if want := fo - r + st.Handovers*(c.Lease+c.LockDelay); st.HandoverRounds < want {
+		return fmt.Errorf("handover_rounds %d < %d: the service failed over in round %d, after the holder's last renewal in round %d, and counts each lease afresh from there (%d handovers × (lease %d + lock_delay %d) + %d)", st.HandoverRounds, want, fo, r, st.Handovers, c.Lease, c.LockDelay, fo-r)
 	}
 	return nil
 }

@@ -38,20 +38,22 @@ func CheckGrid() Grid {
 // default beside CheckGrid: CheckGrid's values under each lock protocol
 // but client-go's (etcd, consul, curator, curator-session, dynamodb),
 // where they are valid, with a lock-delay of 0 and 2 (consul's alone), an
-// acquire wait of 0 and 2 (dynamodb's alone), client-go's
+// acquire wait of 0 and 2 (dynamodb's alone), the lock service failing
+// over in round 5 or not at all (not dynamodb's), client-go's
 // renew deadline, re-read and jitter at 0 as those protocols have them,
 // and no idempotency key, which only the trigger reads, the same code
 // under every protocol, and which CheckGrid covers.
 func ProtocolCheckGrid() Grid {
 	g := CheckGrid()
 	for p, vals := range map[model.Param][]int{
-		model.Protocol:       {int(model.ProtocolEtcd), int(model.ProtocolConsul), int(model.ProtocolCurator), int(model.ProtocolCuratorSession), int(model.ProtocolDynamoDB)},
-		model.LockDelay:      {0, 2},
-		model.AcquireWait:    {0, 2},
-		model.RereadPeriod:   {0},
-		model.RenewDeadline:  {0},
-		model.Jitter:         {0},
-		model.IdempotencyKey: {0},
+		model.Protocol:        {int(model.ProtocolEtcd), int(model.ProtocolConsul), int(model.ProtocolCurator), int(model.ProtocolCuratorSession), int(model.ProtocolDynamoDB)},
+		model.LockDelay:       {0, 2},
+		model.AcquireWait:     {0, 2},
+		model.ServiceFailover: {0, 5},
+		model.RereadPeriod:    {0},
+		model.RenewDeadline:   {0},
+		model.Jitter:          {0},
+		model.IdempotencyKey:  {0},
 	} {
 		g.Values[p] = ListOf(vals...)
 	}
