@@ -369,8 +369,16 @@ func (c *Config) Set(p Param, v int) {
 // Validate returns a *RangeError for the first parameter out of range,
 // or an error naming parameters that do not go together (checkRelations).
 func (c *Config) Validate() error {
-	if inRange(c.Nodes, Nodes) && inRange(c.Lease, Lease) && inRange(c.RereadPeriod, RereadPeriod) && inRange(c.RetryPeriod, RetryPeriod) && inRange(c.RenewDeadline, RenewDeadline) && inRange(c.Outage, Outage) && inRange(c.Start, Start) && inRange(c.Rounds, Rounds) && inRange(c.Period, Period) && inRange(c.BatchLen, BatchLen) && inRange(c.CatchUpWindow, CatchUpWindow) && inRange(int(c.Overlap), Overlap) && inRange(c.Down, Down) && inRange(c.DownFrom, DownFrom) && inRange(c.Drift, Drift) && inRange(int(c.Protocol), Protocol) && inRange(c.LockDelay, LockDelay) && inRange(c.AcquireWait, AcquireWait) && inRange(c.ServiceFailover, ServiceFailover) {
-		return c.checkRelations() // the common case, without building the values
+	// The common case, without building the values: the offsets of the
+	// parameters bounded by MaxRounds, and of those bounded by MaxNodes,
+	// OR-ed together below a power of two within each of their ranges, so
+	// that every one is in range; the others one by one.
+	if uint(c.Lease-1)|uint(c.RereadPeriod)|uint(c.RetryPeriod-1)|uint(c.RenewDeadline)|uint(c.Outage)|uint(c.Start-1)|uint(c.Rounds-1)|uint(c.Period-1)|uint(c.BatchLen-1)|uint(c.CatchUpWindow)|uint(c.LockDelay)|uint(c.AcquireWait)|uint(c.ServiceFailover) < fastMaxRounds &&
+		uint(c.Nodes-1)|uint(c.Down)|uint(c.DownFrom) < fastMaxNodes &&
+		inRange(int(c.Overlap), Overlap) &&
+		inRange(c.Drift, Drift) &&
+		inRange(int(c.Protocol), Protocol) {
+		return c.checkRelations()
 	}
 	for p, v := range c.values() {
 		if lo, hi := Param(p).Range(); v < lo || v > hi {
@@ -379,3 +387,17 @@ func (c *Config) Validate() error {
 	}
 	return c.checkRelations()
 }
+
+// fastMaxRounds and fastMaxNodes are powers of two no greater than
+// MaxRounds and MaxNodes: an offset below one is within a range from 0
+// or 1 to that bound (Validate's common case). The blank constants fail
+// to compile if a bound falls below its power.
+const (
+	fastMaxRounds = 1 << 29
+	fastMaxNodes  = 1 << 19
+)
+
+const (
+	_ uint = MaxRounds - fastMaxRounds
+	_ uint = MaxNodes - fastMaxNodes
+)

@@ -262,16 +262,49 @@ func Generate() []byte {
 	p("\tdefault:\n\t\tpanic(\"model: unknown parameter \" + strconv.Itoa(int(p)))\n\t}\n}\n\n")
 
 	p("// Validate returns a *RangeError for the first parameter out of range,\n// or an error naming parameters that do not go together (checkRelations).\n")
-	p("func (c *Config) Validate() error {\n\tif ")
+	p("func (c *Config) Validate() error {\n")
+	// The common case, without building the values: the parameters from
+	// 0 or 1 to MaxRounds, and those to MaxNodes, checked together, their
+	// offsets from their least values OR-ed below a power of two within
+	// every such range (so each is in it: a negative offset is a huge
+	// uint); the others one by one. Two compares where there were thirty.
+	p("\t// The common case, without building the values: the offsets of the\n")
+	p("\t// parameters bounded by MaxRounds, and of those bounded by MaxNodes,\n")
+	p("\t// OR-ed together below a power of two within each of their ranges, so\n")
+	p("\t// that every one is in range; the others one by one.\n\tif ")
 	var checks []string
+	for _, bound := range []string{"MaxRounds", "MaxNodes"} {
+		var offsets []string
+		for _, x := range ps {
+			if x.toggle || x.hi != bound {
+				continue
+			}
+			switch x.lo {
+			case "0":
+				offsets = append(offsets, fmt.Sprintf("uint(%s)", read(x)))
+			case "1":
+				offsets = append(offsets, fmt.Sprintf("uint(%s-1)", read(x)))
+			default:
+				log.Fatalf("paramgen: %s: a least value of 0 or 1 for a range to %s", x.field, bound)
+			}
+		}
+		checks = append(checks, fmt.Sprintf("%s < fast%s", strings.Join(offsets, "|"), bound))
+	}
 	for _, x := range ps {
-		if !x.toggle {
+		if !x.toggle && x.hi != "MaxRounds" && x.hi != "MaxNodes" {
 			checks = append(checks, fmt.Sprintf("inRange(%s, %s)", read(x), x.field))
 		}
 	}
-	p("%s {\n\t\treturn c.checkRelations() // the common case, without building the values\n\t}\n", strings.Join(checks, " && "))
+	p("%s {\n\t\treturn c.checkRelations()\n\t}\n", strings.Join(checks, " &&\n\t\t"))
 	p("\tfor p, v := range c.values() {\n\t\tif lo, hi := Param(p).Range(); v < lo || v > hi {\n")
 	p("\t\t\treturn &RangeError{Param: Param(p), Value: v}\n\t\t}\n\t}\n\treturn c.checkRelations()\n}\n")
+
+	p("\n// fastMaxRounds and fastMaxNodes are powers of two no greater than\n")
+	p("// MaxRounds and MaxNodes: an offset below one is within a range from 0\n")
+	p("// or 1 to that bound (Validate's common case). The blank constants fail\n")
+	p("// to compile if a bound falls below its power.\n")
+	p("const (\n\tfastMaxRounds = 1 << 29\n\tfastMaxNodes  = 1 << 19\n)\n\n")
+	p("const (\n\t_ uint = MaxRounds - fastMaxRounds\n\t_ uint = MaxNodes - fastMaxNodes\n)\n")
 
 	src, err := format.Source(b.Bytes())
 	if err != nil {
