@@ -142,7 +142,7 @@ func heartbeatsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error
 	if c.Protocol != ProtocolDynamoDB || c.Drift != 0 || g.From != 0 || g.Down == 0 || g.Length == 0 || b > c.Rounds || !f.failsAtOnce {
 		return nil
 	}
-	r := (g.Start - 1) / p * p
+	r := lastRenewalBefore(g.Start, p)
 	survived := roundUp(b-r, p) < c.Lease
 	switch {
 	case survived && st.Handovers != 0:
@@ -162,7 +162,7 @@ func heartbeatsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error
 // lock-delay, unless the holder stopped cleanly (which frees the lock at
 // once).
 func failoverWait(c *Config, g *GroupOutage, f failing, st Stats) error {
-	fo, r := c.ServiceFailover, (g.Start-1)/c.RetryPeriod*c.RetryPeriod
+	fo, r := c.ServiceFailover, lastRenewalBefore(g.Start, c.RetryPeriod)
 	if !c.Protocol.traits().serverExpiry || f.release || g.From != 0 || g.Down == 0 || g.Length == 0 || fo <= r || fo >= r+c.Lease || st.Handovers == 0 {
 		return nil
 	}
@@ -171,6 +171,11 @@ func failoverWait(c *Config, g *GroupOutage, f failing, st Stats) error {
 	}
 	return nil
 }
+
+// lastRenewalBefore is the round of the leader's last renewal before a
+// group outage from round start, when nothing happened before it: the
+// latest multiple of the retry period, round 0 included.
+func lastRenewalBefore(start, retryPeriod int) int { return (start - 1) / retryPeriod * retryPeriod }
 
 // failing is what the ways a run's nodes fail promise, which its
 // invariants test.

@@ -231,11 +231,7 @@ func (x *state) lockTaker(t int) (node, free int) {
 			return -1, free
 		}
 	}
-	except := x.leader
-	if x.gaveUp {
-		except = -1
-	}
-	return x.reach.lowestReachableExcept(except), free
+	return x.lowestTaker(), free
 }
 
 // lockTimers ends a stretch from round t under a service protocol before
@@ -253,15 +249,15 @@ func (x *state) lockTimers(t, last int) int {
 		x.overdue = !x.gaveUp
 		x.slept = x.overdue && x.fails(l, Freezes)
 		x.heartbeatWaits = x.observes && !x.slept && !x.fails(l, Hangs)
+		if x.overdue && !x.slept {
+			last = x.lockCut(l, x.renewed, x.lockDue(), t, last)
+		}
 	} else {
 		x.overdue = x.overdue && x.heartbeatWaits && !x.gaveUp && x.renewed < t
 		x.slept = false
 		if x.overdue { // its next heartbeat, or its lease's end
 			last = min(last, x.renewed+min(roundUp(t-x.renewed, c.RetryPeriod), c.Lease)-1)
 		}
-	}
-	if x.overdue && !x.slept && x.reach.down[l] {
-		last = x.lockCut(l, x.renewed, x.lockDue(), t, last)
 	}
 	for i := range x.believers {
 		b := &x.believers[i]

@@ -120,6 +120,10 @@ type refNode struct {
 	heartbeatWaits bool
 }
 
+// refFailsAtOnce reports whether a node down as k fails its calls at
+// once: it keeps running, neither frozen nor hanging.
+func refFailsAtOnce(k refKind) bool { return k == refIsolate || k == refPartition }
+
 // ceilScaled is ⌈x·1000/(1000+drift)⌉: x rounds of a clock that runs
 // drift thousandths fast, in the rounds' time.
 func ceilScaled(x, drift int) int {
@@ -285,7 +289,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			if leader >= 0 && nodes[leader].believes {
 				l := &nodes[leader]
 				if down[leader] {
-					l.heartbeatWaits = c.Protocol == model.ProtocolDynamoDB && (kind[leader] == refIsolate || kind[leader] == refPartition)
+					l.heartbeatWaits = c.Protocol == model.ProtocolDynamoDB && refFailsAtOnce(kind[leader])
 				} else if d := t - renewed; d >= c.RetryPeriod && (!l.heartbeatWaits || d%c.RetryPeriod == 0) {
 					renew(t)
 				}
@@ -621,7 +625,7 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, 
 		frozen := down[i] && kind[i] == refPause
 		woke := frozeBefore[i] && !frozen
 		stands := frozeBefore[i] && frozen // a frozen node's timers stand still
-		failsAtOnce := down[i] && (kind[i] == refIsolate || kind[i] == refPartition)
+		failsAtOnce := down[i] && refFailsAtOnce(kind[i])
 		hangs := down[i] && (kind[i] == refBlackHole || kind[i] == refSlow || kind[i] == refPartitionBlackHole)
 		if !down[i] {
 			nd.lost = 0 // back: connected again

@@ -238,10 +238,10 @@ func (x *state) settleAhead(a *Alternating) int {
 // function: a settled stretch's short path (settled, settledStretch), or
 // the renew deadline and crashes (expireAndCrash), renew (renewIfDue,
 // step 1), the poll, written here, and the handover (takeOver, step 2),
-// count believers and fence
-// (countBelievers, steps 3 and 4), where the stretch ends (stretchEnd,
-// with step 6's re-read), its rounds counted and its timers carried to
-// that end (passRounds), and the trigger (trigger, step 5).
+// count believers and fence (countBelievers, steps 3 and 4), where the
+// stretch ends (stretchEnd, with step 6's re-read), its rounds counted
+// and its timers carried to that end (passRounds), and the trigger
+// (trigger, step 5).
 func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	if x.settled() {
 		x.settledStretch(end, view, ahead)
@@ -416,8 +416,8 @@ func (x *state) countBelievers(renewing bool) (working bool, active, accepted, r
 	return working, active, accepted, readers
 }
 
-// stretchEnd is the last round, at most end, of the stretch from round t
-// that f began: before reachability changes, when the lease expires, when
+// stretchEnd is the last round, at most end, of the stretch from round
+// t: before reachability changes, when the lease expires, when
 // a belief meets its renew deadline (under a service protocol, a give-up
 // rule's timer), where an overlap policy decides, or with the re-read of
 // step 6 that drops the stale believers, which it then sets to run.
@@ -491,7 +491,7 @@ func (x *state) stretchEnd(t, end int, renewing, racing bool, free, accepted, re
 	return last
 }
 
-// passRounds passes the rounds t … last of the stretch f began: the
+// passRounds passes the rounds t … last of the stretch: the
 // leader's calls while it is cut off and the frozen nodes' wake-ups are
 // carried to its end, each round counted as two-leader, leaderless or
 // neither, with the work it refused (steps 3 and 4), and the leader's
@@ -737,13 +737,20 @@ func (x *state) takerOver(t int) int {
 	case c.Drift != 0:
 		return x.leaseRunOut(t) // each node counts the lease by its own clock
 	case t-x.renewed >= c.Lease || x.released:
-		except := x.leader
-		if x.gaveUp {
-			except = -1
-		}
-		return x.reach.lowestReachableExcept(except) // C1
+		return x.lowestTaker() // C1
 	}
 	return -1
+}
+
+// lowestTaker is the lowest-numbered reachable node that may take over:
+// any but the record's leader, which may too once it gave up (its
+// process restarts as a follower); -1 if none.
+func (x *state) lowestTaker() int {
+	except := x.leader
+	if x.gaveUp {
+		except = -1
+	}
+	return x.reach.lowestReachableExcept(except)
 }
 
 // nextCall is the round at or after round t in which the leader, back
