@@ -17,6 +17,7 @@ import (
 	"go/format"
 	"log"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -263,17 +264,15 @@ func Generate() []byte {
 
 	p("// Validate returns a *RangeError for the first parameter out of range,\n// or an error naming parameters that do not go together (checkRelations).\n")
 	p("func (c *Config) Validate() error {\n")
-	// The common case, without building the values: the parameters from
-	// 0 or 1 to MaxRounds, and those to MaxNodes, checked together, their
-	// offsets from their least values OR-ed below a power of two within
-	// every such range (so each is in it: a negative offset is a huge
-	// uint); the others one by one. Two compares where there were thirty.
+	// A negative offset is a huge uint, so one compare of the OR of a
+	// group's offsets checks both ends of every range in the group.
 	p("\t// The common case, without building the values: the offsets of the\n")
 	p("\t// parameters bounded by MaxRounds, and of those bounded by MaxNodes,\n")
 	p("\t// OR-ed together below a power of two within each of their ranges, so\n")
 	p("\t// that every one is in range; the others one by one.\n\tif ")
 	var checks []string
-	for _, bound := range []string{"MaxRounds", "MaxNodes"} {
+	grouped := []string{"MaxRounds", "MaxNodes"}
+	for _, bound := range grouped {
 		var offsets []string
 		for _, x := range ps {
 			if x.toggle || x.hi != bound {
@@ -291,7 +290,7 @@ func Generate() []byte {
 		checks = append(checks, fmt.Sprintf("%s < fast%s", strings.Join(offsets, "|"), bound))
 	}
 	for _, x := range ps {
-		if !x.toggle && x.hi != "MaxRounds" && x.hi != "MaxNodes" {
+		if !x.toggle && !slices.Contains(grouped, x.hi) {
 			checks = append(checks, fmt.Sprintf("inRange(%s, %s)", read(x), x.field))
 		}
 	}
