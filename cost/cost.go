@@ -128,10 +128,11 @@ func (in EventEffect) PerEvent() PerEvent {
 const MaxPhases = 10_000_000
 
 // PhaseMethod averages the incident statistics of c over every phase of
-// the outage: start = period+1+k for k = 0 … lcm(period, re-read period)-1. The
-// outage then begins after one trigger has passed normally. c.Start and
-// c.Rounds are not used; each run lasts SettleRounds(c) rounds past its
-// start. With jitter, each phase draws its own from seed (phaseSeed), so
+// the outage event: it begins in round period+1+k for k = 0 … Phases(c)-1,
+// after one trigger has passed normally, the outage and the lock
+// service's failover, if any, keeping their offset (eventSpan). c.Start,
+// c.ServiceFailover and c.Rounds place nothing but that offset; each run
+// lasts SettleRounds(c) rounds past the event's first round. With jitter, each phase draws its own from seed (phaseSeed), so
 // the average is over the followers' jitter as well as the phase, and the
 // same seed gives the same figures. It stops with ctx.Err() when ctx is
 // cancelled.
@@ -150,6 +151,21 @@ func PhaseMethod(ctx context.Context, c model.Config, seed uint64, incident mode
 		return EventEffect{}, err
 	}
 	return phaseMethod(ctx, c, SettleRounds(c), seed, incident)
+}
+
+// atPhase is c with its outage event, whose first round is first
+// (eventSpan), moved to begin in round period+1+k, and a run lasting
+// horizon rounds past it; shift is how far the event moved. The outage and
+// the failover keep their offset; an empty outage's start stays a round
+// of the run.
+func atPhase(c model.Config, first, k, horizon int) (run model.Config, shift int) {
+	run, shift = c, c.Period+1+k-first
+	run.Start = max(1, c.Start+shift)
+	if c.ServiceFailover > 0 {
+		run.ServiceFailover += shift
+	}
+	run.Rounds = c.Period + 1 + k + horizon
+	return run, shift
 }
 
 // RunEvent runs c with its outage event: its group outage, or incident's
@@ -201,23 +217,22 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	in := EventEffect{Phases: phases, Horizon: horizon}
 	var r model.Runner
 	var moved model.Windows // the incident, moved to the phase's start
+	first, _ := eventSpan(c)
 	i := 0
 	for k, w := range phasePlan(c, phases, horizon) {
 		if i%4096 == 0 && ctx.Err() != nil {
 			return EventEffect{}, ctx.Err()
 		}
 		i++
-		run := c
-		run.Start = c.Period + 1 + k
-		run.Rounds = run.Start + horizon
+		run, shift := atPhase(c, first, k, horizon)
 		if c.Jitter {
 			r.JitterSeed = phaseSeed(seed, k)
 		}
 		if incident != nil {
 			moved = append(moved[:0], incident...)
 			for i := range moved {
-				moved[i].First += run.Start - c.Start
-				moved[i].Last += run.Start - c.Start
+				moved[i].First += shift
+				moved[i].Last += shift
 			}
 		}
 		st, err := RunEvent(&r, run, moved)
@@ -344,21 +359,56 @@ func triggerIn(period, lo, hi int) bool {
 	return k*period <= hi
 }
 
-// SettleRounds is how many rounds after an outage starts the model needs
-// to settle: once every node is reachable again, the record's leader renews
-// at its next retry round (so no further handover), queued batches start
-// in the first round, and every stale believer drops out at its next
-// re-read, within a re-read period. With a renew deadline, a leader that
-// gave up leaves the record unrenewed until its lease expires, within a
-// retry period, its deadline and the lease of its last renewal, and a
-// stale believer gives up within as long. One more period covers a clean
-// trigger after that.
+// SettleRounds is how many rounds after its outage event begins (the
+// outage's first round, or the lock service's failover where that comes
+// first: eventSpan) the model of c needs to settle, so that a run that
+// long shows every figure the event causes. Once the event is over, the
+// timers a node counts from the last renewal before it, or from its
+// return, run out one after another, each at most once: the give-up (a
+// retry period and the renew deadline; a ZooKeeper disconnect within the
+// lease and Curator's LOST a lease later), a hung call's half of the
+// deadline, the lease's end on the service's clock or a waiter's
+// (DynamoDB's waiters observe a lease more, within acquire calls of a
+// lease and the acquire wait), and Consul's lock-delay; twice the lease,
+// the retry period and the renew deadline, with the lock-delay and the
+// acquire wait, bound them, stretched by a failing node's slow clock
+// (Drift). Followers then poll within a retry period (2.2 with client-go's
+// jitter, and as late again to observe the last renewal), stale believers
+// drop out at their next re-read, queued batches start, and one more
+// period covers a clean trigger after that. Where slots wait for a
+// running run (Config.Buffers), the late runs then catch up by period −
+// batch_len a period; with a batch as long as its period they never do
+// (Config.Warnings says so), and a run counts the delays of its rounds
+// only. Too long costs little: a run costs per event, not per round.
 func SettleRounds(c model.Config) int {
-	n := c.Outage + c.RereadPeriod + c.Period + c.RetryPeriod - 1
-	if c.RenewDeadline > 0 {
-		n += c.RetryPeriod + c.RenewDeadline + c.Lease
+	first, last := eventSpan(c)
+	timers := 2*(c.Lease+c.RetryPeriod+c.RenewDeadline) + c.LockDelay + c.AcquireWait
+	if c.Drift < 0 { // a slow clock counts each round as 1 + Drift/1000 of one
+		timers = (timers*1000 + 999 + c.Drift) / (1000 + c.Drift)
+	}
+	n := last - first + 1 + timers + 5*c.RetryPeriod + c.RereadPeriod + c.Period
+	if c.Buffers() && c.BatchLen < c.Period { // the backlog drains by period − batch_len a period
+		n += (n + c.BatchLen) * c.Period / (c.Period - c.BatchLen)
 	}
 	return n
+}
+
+// eventSpan is the first and last round of c's outage event: the group
+// outage (an incident's span, as incident.Incident.Apply sets it) and the
+// lock service's failover, if any. With neither, the span is empty: last
+// is first − 1.
+func eventSpan(c model.Config) (first, last int) {
+	first, last = c.Start, c.Start+c.Outage-1
+	if c.Outage == 0 || c.Down == 0 {
+		last = first - 1
+	}
+	if f := c.ServiceFailover; f > 0 {
+		if last < first {
+			return f, f
+		}
+		first, last = min(first, f), max(last, f)
+	}
+	return first, last
 }
 
 // lcm of two valid periods; at most MaxRounds², which fits an int64.

@@ -574,7 +574,7 @@ func TestPareto(t *testing.T) {
 // batch cut by the run's end, and an incident.
 func TestPhaseMethodQuietPhases(t *testing.T) {
 	round := model.Default()
-	round.Nodes, round.Period, round.RereadPeriod, round.Lease, round.Outage = 3, 300, 3, 4, 5
+	round.Nodes, round.Period, round.RereadPeriod, round.Lease, round.Outage = 3, 900, 3, 4, 5
 	deadline := round
 	deadline.RereadPeriod, deadline.Lease, deadline.RenewDeadline, deadline.RetryPeriod, deadline.Outage = 0, 9, 6, 2, 8
 	long := deadline

@@ -244,6 +244,23 @@ func (c *Config) NoMargin() bool {
 	return ok && m <= 0 && !c.Fencing
 }
 
+// driftedGiveUp is, with a fast Drift, the rounds after its last renewal
+// in which a failing node that leads gives up by its own clock while it
+// reaches the service: client-go's retry period and renew deadline, or
+// the lease where its library gives up at the lease's end (etcd's,
+// DynamoDB's); ok is false where no such timer runs.
+func (c *Config) driftedGiveUp() (rounds int, ok bool) {
+	switch {
+	case c.Drift <= 0:
+		return 0, false
+	case c.Protocol.traits().giveUp == giveUpAtLease:
+		return drifted(c.Lease, c.Drift), true
+	case c.Protocol == ProtocolClientGo && c.RenewDeadline > 0:
+		return drifted(c.RetryPeriod+c.RenewDeadline, c.Drift), true
+	}
+	return 0, false
+}
+
 // Warnings lists what in c is valid but probably not what was meant, each
 // a sentence naming the parameters: the run has no trigger, the outage
 // falls after the run, the zone is larger than the cluster, a catch-up
@@ -260,6 +277,12 @@ func (c *Config) Warnings() []string {
 	}
 	if c.ServiceFailover > c.Rounds {
 		w = append(w, fmt.Sprintf("the lock service fails over in round %d, after the run's last round %d: no lease counts afresh", c.ServiceFailover, c.Rounds))
+	}
+	if giveUp, ok := c.driftedGiveUp(); ok && c.Down > 0 && c.DownFrom < c.Nodes && giveUp <= c.RetryPeriod {
+		w = append(w, fmt.Sprintf("drift %d has a failing node that leads give up %d rounds after its last renewal by its fast clock, by its next renewal %d rounds on: it gives up every retry period, outage or not, so the figures grow with the run's length (give a slower drift, or a longer lease or renew deadline)", c.Drift, giveUp, c.RetryPeriod))
+	}
+	if c.Buffers() && c.BatchLen == c.Period {
+		w = append(w, fmt.Sprintf("a batch runs its whole period %d and overlap %s makes a late slot wait for the run before it: one late start makes every later batch as late, for good, so the delay figures grow with the run's length", c.Period, Overlap.AppendValue(nil, int(c.Overlap))))
 	}
 	if !c.PersistentTrigger && (c.CatchUpWindow > 0 || c.CatchUpOnce) {
 		w = append(w, "the catch-up window and catch-up-once decide what becomes of queued batches: without the persistent trigger none is queued, so they change nothing")

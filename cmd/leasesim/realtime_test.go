@@ -21,9 +21,9 @@ func TestRealTimeDefaults(t *testing.T) {
 		stderr        string
 	}{
 		{[]string{"--period", "24h"}, "86399", "345600", ""},                                    // four nights, the outage as the first batch falls due
-		{[]string{"--period", "1m", "--outage", "10m"}, "59", "747", ""},                        // from round 60: the outage 600, a period 60, two retry periods 4, the deadline 10 and the lease 15, less 1
+		{[]string{"--period", "1m", "--outage", "10m"}, "59", "783", ""},                        // from round 60: the outage 600, twice the lease, retry period and deadline 54, five retry periods 10 and a period 60 (cost.SettleRounds), less 1
 		{[]string{"--period", "24h", "--start", "1h", "--rounds", "30h"}, "3600", "108000", ""}, // flags keep their values
-		{nil, "5", "44", noPeriod}, // the default period, 6s, warned of
+		{nil, "5", "80", noPeriod}, // the default period, 6s, warned of
 	} {
 		args := append([]string{"run", "--preset", "kubernetes", "--nodes", "3"}, tt.args...)
 		code, stdout, stderr := runCmd(t, args...)

@@ -1,0 +1,140 @@
+package cost
+
+import (
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/leasesim/leasesim/internal/soak"
+	"github.com/leasesim/leasesim/model"
+)
+
+// randomEvent draws a small configuration of any lock protocol, failure
+// kind and trigger policy, with a service failover near its outage at
+// times, or reports false when the draw is not a valid configuration.
+func randomEvent(r *rand.Rand) (model.Config, bool) {
+	nodes := 1 + r.IntN(4)
+	c := model.Config{
+		Policy: model.Policy{
+			Nodes: nodes, Lease: 1 + r.IntN(12), RereadPeriod: r.IntN(5), RetryPeriod: 1 + r.IntN(3),
+			Period: 1 + r.IntN(10), Fencing: r.IntN(2) == 0, PersistentTrigger: r.IntN(2) == 0,
+			CatchUpOnce: r.IntN(4) == 0, IdempotencyKey: r.IntN(4) == 0, Quorum: r.IntN(4) == 0,
+			Jitter: r.IntN(3) == 0, Overlap: model.OverlapPolicy(r.IntN(len(model.Overlap.Names()))),
+			Protocol: model.LockProtocol(r.IntN(model.NumProtocols)),
+		},
+		Scenario: model.Scenario{Outage: r.IntN(25), Down: 1 + r.IntN(nodes), DownFrom: r.IntN(2), Start: 1, Rounds: 1},
+	}
+	if c.Protocol == model.ProtocolClientGo {
+		if r.IntN(2) == 0 || c.RereadPeriod == 0 {
+			c.RenewDeadline = 1 + r.IntN(c.Lease)
+		}
+	} else { // a lock service tells its holder; no jitter, no re-read
+		c.RereadPeriod, c.Jitter = 0, false
+	}
+	if c.Overlap != model.OverlapAllow && r.IntN(2) == 0 {
+		c.PersistentTrigger = true
+	}
+	if r.IntN(3) == 0 {
+		c.CatchUpWindow = 1 + r.IntN(8)
+	}
+	c.BatchLen = 1 + r.IntN(c.Period)
+	switch c.Protocol {
+	case model.ProtocolConsul:
+		c.LockDelay = r.IntN(4)
+	case model.ProtocolDynamoDB:
+		c.AcquireWait = r.IntN(4)
+	}
+	switch r.IntN(7) { // a failure kind, or none (the outage cuts the nodes off)
+	case 0:
+		c.Pause = true
+	case 1:
+		c.Crash = true
+	case 2:
+		c.Release = true
+	case 3:
+		c.Partition = true
+	case 4:
+		c.BlackHole = true
+	}
+	if r.IntN(4) == 0 {
+		c.Drift = []int{-400, -100, 150, 600}[r.IntN(4)]
+	}
+	if c.Protocol != model.ProtocolClientGo && c.Protocol != model.ProtocolDynamoDB && r.IntN(3) == 0 {
+		c.Start = 40
+		c.ServiceFailover = c.Start - 3 + r.IntN(c.Outage+c.Lease+6)
+	}
+	return c, c.Validate() == nil
+}
+
+// TestPhaseHorizonSettles: the phase method's runs, SettleRounds past the
+// event's first round, give every incident statistic that a run long
+// after it gives, at every phase, for random configurations of every lock
+// protocol, failure kind and trigger policy (the phase method against
+// sweep --start over every phase with long runs). Each phase's runs draw
+// the same jitter, so with jitter too the figures must be equal.
+func TestPhaseHorizonSettles(t *testing.T) {
+	r := rand.New(rand.NewPCG(44, 1))
+	tries := 20000 / soak.Every(1, 5)
+	checked := map[model.LockProtocol]int{}
+	for range tries {
+		c, ok := randomEvent(r)
+		if !ok || Phases(c) > 120 {
+			continue
+		}
+		if c.Buffers() && c.BatchLen == c.Period { // late for good: Config.Warnings says so
+			if !slices.ContainsFunc(c.Warnings(), func(w string) bool { return strings.Contains(w, "for good") }) {
+				t.Fatalf("%+v: no warning that the delays grow with the run", c)
+			}
+			continue
+		}
+		if !settles(c) { // no event can be priced
+			if !slices.ContainsFunc(c.Warnings(), func(w string) bool { return strings.Contains(w, "outage or not") }) {
+				t.Fatalf("%+v: its run without an outage goes on failing, and no warning says so", c)
+			}
+			continue
+		}
+		h := SettleRounds(c)
+		first, _ := eventSpan(c)
+		var short, long model.Runner
+		for k := range Phases(c) {
+			run, _ := atPhase(c, first, k, h)
+			short.JitterSeed, long.JitterSeed = phaseSeed(7, k), phaseSeed(7, k)
+			a, err := short.Run(run)
+			if err != nil {
+				t.Fatalf("%+v: %v", run, err)
+			}
+			run.Rounds += 6*h + 5*c.Period
+			b, err := long.Run(run)
+			if err != nil {
+				t.Fatalf("%+v: %v", run, err)
+			}
+			if eventFigures(a) != eventFigures(b) {
+				t.Fatalf("%+v, phase %d: a run of %d rounds from the event gives\n%+v, a longer one\n%+v", c, k, h, eventFigures(a), eventFigures(b))
+			}
+		}
+		checked[c.Protocol]++
+	}
+	for p := range model.NumProtocols {
+		if checked[model.LockProtocol(p)] < tries/40 {
+			t.Errorf("protocol %d: %d configurations checked of %d tries", p, checked[model.LockProtocol(p)], tries)
+		}
+	}
+}
+
+// eventFigures is what of a run's statistics an event costs: all but the
+// batches started (a longer run starts more) and the episodes.
+func eventFigures(s model.Stats) model.Stats {
+	s.Started = 0
+	s.LeaderlessEpisodes, s.TwoLeaderEpisodes = model.Episodes{}, model.Episodes{}
+	return s
+}
+
+// settles reports whether c without its event is quiet: a long run with
+// no outage and no failover has no handover and no leaderless round.
+func settles(c model.Config) bool {
+	c.Outage, c.ServiceFailover, c.Start, c.Rounds = 0, 0, 1, 500
+	var r model.Runner
+	st, err := r.Run(c)
+	return err == nil && st.Handovers == 0 && st.LeaderlessRounds == 0
+}
