@@ -20,7 +20,6 @@ package cost
 import (
 	"context"
 	"fmt"
-	"iter"
 
 	"github.com/leasesim/leasesim/model"
 )
@@ -123,10 +122,6 @@ func (in EventEffect) PerEvent() PerEvent {
 	return PerEvent{Missed: in.Missed + in.Unresolved + in.Unwritten, Double: in.Rewritten}
 }
 
-// MaxPhases bounds the outage starts the phase method tries. Runs cost per
-// event, not per round, so ten million phases take a few seconds.
-const MaxPhases = 10_000_000
-
 // PhaseMethod averages the incident statistics of c over every phase of
 // the outage event: it begins in round period+1+k for k = 0 … Phases(c)-1,
 // after one trigger has passed normally, the outage and the lock
@@ -185,41 +180,23 @@ func phaseSeed(seed uint64, k int) [2]uint64 {
 	return s
 }
 
-// Phases is the number of phases of an outage the phase method tries: the
-// rounds after which the period, the re-reads and the retry rounds repeat,
-// lcm(period, re-read period, retry period), the re-read period left out
-// when it is 0. A value above MaxPhases means at least that many.
-func Phases(c model.Config) int {
-	n := c.Period
-	if c.RereadPeriod > 0 {
-		n = lcm(n, c.RereadPeriod) // at most MaxRounds², which fits an int
-	}
-	if n <= MaxPhases {
-		n = lcm(n, c.RetryPeriod)
-	}
-	return n
-}
-
 // phaseMethod is PhaseMethod with each run lasting horizon rounds past the
 // outage's start.
 func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, incident model.Windows) (EventEffect, error) {
 	phases := Phases(c)
-	if phases > MaxPhases {
-		what := fmt.Sprintf("lcm(period %d, renewal %d)", c.Period, c.RereadPeriod)
-		if c.RetryPeriod > 1 || c.RereadPeriod == 0 {
-			what = fmt.Sprintf("lcm(period %d, renewal %d, retry_period %d)", c.Period, c.RereadPeriod, c.RetryPeriod)
-		}
-		return EventEffect{}, fmt.Errorf("the phase method would try %s = %d outage starts, more than %d", what, phases, MaxPhases)
+	plan, err := phasePlan(c, phases, horizon)
+	if err != nil {
+		return EventEffect{}, err
 	}
 	if longest := c.Period + phases + horizon; longest > model.MaxRounds {
-		return EventEffect{}, fmt.Errorf("the phase method needs runs of up to %d rounds (period + lcm(period, renewal) + outage + renewal + period), more than the model's %d", longest, model.MaxRounds)
+		return EventEffect{}, fmt.Errorf("the phase method needs runs of up to %d rounds (period, phases and the rounds to settle), more than the model's %d", longest, model.MaxRounds)
 	}
 	in := EventEffect{Phases: phases, Horizon: horizon}
 	var r model.Runner
 	var moved model.Windows // the incident, moved to the phase's start
 	first, _ := eventSpan(c)
 	i := 0
-	for k, w := range phasePlan(c, phases, horizon) {
+	for k, w := range plan {
 		if i%4096 == 0 && ctx.Err() != nil {
 			return EventEffect{}, ctx.Err()
 		}
@@ -264,99 +241,6 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	in.TwoLeaderRounds /= n
 	in.Handovers /= n
 	return in, nil
-}
-
-// MaxQuietSample is the most quiet phases (phasePlan) the phase method
-// runs with jitter, where each phase draws its own.
-const MaxQuietSample = 2048
-
-// phasePlan yields the phases the phase method runs, each with how many
-// phases it stands for, the weights summing to phases. A phase is near
-// when a trigger falls within reach of its outage (reach = horizon −
-// period: the rounds SettleRounds gives the model to settle): from a
-// batch still running when the outage starts (batch_len + reach before
-// it) to twice reach after it, or at the end of the run, where a batch
-// may be cut by the run's end. Every near phase is run. In a quiet phase
-// no batch meets the outage: its batch figures are zero, and its election
-// figures (leaderless and two-leader rounds, handovers) follow the retry
-// and re-read rounds alone, which repeat every lcm(re-read period, retry
-// period) rounds. So without jitter one quiet phase of each residue of
-// that cycle stands for all quiet phases of its residue, and the figures
-// are those of every phase exactly. With jitter every phase draws its own
-// jitter, so the quiet phases are a sample: every q-th phase, q coprime to
-// the cycle, at most MaxQuietSample of them, each standing for an equal
-// share of the quiet phases; the near phases are still each run with
-// their own draw. With drift or a cycle over a quarter of the phases,
-// every phase is run.
-func phasePlan(c model.Config, phases, horizon int) iter.Seq2[int, float64] {
-	return func(yield func(int, float64) bool) {
-		reach := horizon - c.Period
-		near := func(k int) bool {
-			s := c.Period + 1 + k
-			return triggerIn(c.Period, s-c.BatchLen-reach, s+2*reach) || triggerIn(c.Period, s+horizon-c.BatchLen-reach, s+horizon)
-		}
-		cycle := c.RetryPeriod
-		if c.RereadPeriod > 0 {
-			cycle = lcm(cycle, c.RereadPeriod)
-		}
-		if c.Drift != 0 || cycle > phases/4 {
-			for k := range phases {
-				if !yield(k, 1) {
-					return
-				}
-			}
-			return
-		}
-		quiet := 0
-		counts := make([]int, cycle) // quiet phases of each residue
-		first := make([]int, cycle)  // the first quiet phase of each residue
-		for k := range phases {
-			if near(k) {
-				if !yield(k, 1) {
-					return
-				}
-				continue
-			}
-			if counts[k%cycle] == 0 {
-				first[k%cycle] = k
-			}
-			counts[k%cycle]++
-			quiet++
-		}
-		q := max(1, quiet/MaxQuietSample)
-		for lcm(q, cycle) != q*cycle {
-			q++
-		}
-		sampled := 0
-		for k := 0; c.Jitter && k < phases; k += q {
-			if !near(k) {
-				sampled++
-			}
-		}
-		if sampled > 0 {
-			for k := 0; k < phases; k += q {
-				if !near(k) && !yield(k, float64(quiet)/float64(sampled)) {
-					return
-				}
-			}
-			return
-		}
-		for r, n := range counts { // without jitter (or no sample): one of each residue
-			if n > 0 && !yield(first[r], float64(n)) {
-				return
-			}
-		}
-	}
-}
-
-// triggerIn reports whether a trigger (a round k·period, k ≥ 1) falls in
-// the rounds lo … hi.
-func triggerIn(period, lo, hi int) bool {
-	k := max(1, (lo+period-1)/period)
-	if lo < 0 {
-		k = 1
-	}
-	return k*period <= hi
 }
 
 // SettleRounds is how many rounds after its outage event begins (the

@@ -247,7 +247,7 @@ func TestPhasePeriodLosesAlike(t *testing.T) {
 func TestPhaseTooLarge(t *testing.T) {
 	c := model.Default()
 	c.Period, c.RereadPeriod = 999_999_937, 999_999_929
-	if _, err := PhaseMethod(context.Background(), c, 0, nil); err == nil || !strings.Contains(err.Error(), "outage starts, more than 10000000") {
+	if _, err := PhaseMethod(context.Background(), c, 0, nil); err == nil || !strings.Contains(err.Error(), "its 999999937 outage starts (the re-read and retry cycle of 999999929 rounds is over a quarter of them), more than 10000000") {
 		t.Errorf("PhaseMethod with coprime huge periods: %v", err)
 	}
 	c = model.Default()
@@ -609,8 +609,12 @@ func TestPhaseMethodQuietPhases(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		plan, err := phasePlan(c, Phases(c), SettleRounds(c))
+		if err != nil {
+			t.Fatal(err)
+		}
 		run, weight := 0, 0.0
-		for _, w := range phasePlan(c, Phases(c), SettleRounds(c)) {
+		for _, w := range plan {
 			run, weight = run+1, weight+w
 		}
 		if run > Phases(c)/2 || math.Abs(weight-float64(Phases(c))) > 1e-6 {

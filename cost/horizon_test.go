@@ -138,3 +138,88 @@ func settles(c model.Config) bool {
 	st, err := r.Run(c)
 	return err == nil && st.Handovers == 0 && st.LeaderlessRounds == 0
 }
+
+// TestPhasePlanByPhase: the plan's near phases, found as intervals, are
+// those a trigger falls near phase by phase (triggerIn), every other phase
+// is stood for by a quiet one of its residue, and the weights sum to the
+// phases, for random plans without jitter.
+func TestPhasePlanByPhase(t *testing.T) {
+	r := rand.New(rand.NewPCG(44, 2))
+	for range 3000 / soak.Every(1, 5) {
+		c := model.Default()
+		c.Period, c.RetryPeriod, c.RereadPeriod = 1+r.IntN(40), 1+r.IntN(6), r.IntN(5)
+		c.BatchLen = 1 + r.IntN(c.Period)
+		phases, horizon := Phases(c), c.Period+r.IntN(30)
+		cycle := renewCycle(c)
+		if cycle > phases/4 {
+			continue
+		}
+		plan, err := phasePlan(c, phases, horizon)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reach := horizon - c.Period
+		near := func(k int) bool {
+			s := c.Period + 1 + k
+			return triggerIn(c.Period, s-c.BatchLen-reach, s+2*reach) || triggerIn(c.Period, s+horizon-c.BatchLen-reach, s+horizon)
+		}
+		stands := make([]float64, cycle) // the quiet phases each residue's one stands for
+		for k, w := range plan {
+			if near(k) {
+				if w != 1 {
+					t.Fatalf("%+v, horizon %d: near phase %d weighs %g", c, horizon, k, w)
+				}
+				continue
+			}
+			stands[k%cycle] += w
+		}
+		want := make([]float64, cycle)
+		for k := range phases {
+			if !near(k) {
+				want[k%cycle]++
+			}
+		}
+		if !slices.Equal(stands, want) {
+			t.Fatalf("%+v, horizon %d: quiet phases by residue %v, want %v", c, horizon, stands, want)
+		}
+	}
+}
+
+// triggerIn reports whether a trigger (a round k·period, k ≥ 1) falls in
+// the rounds lo … hi: the near phases' definition, phase by phase.
+func triggerIn(period, lo, hi int) bool {
+	k := max(1, (lo+period-1)/period)
+	if lo < 0 {
+		k = 1
+	}
+	return k*period <= hi
+}
+
+// TestPhasePlanLongPeriod: a daily batch at Curator's millisecond tick,
+// whose lcm(period, retry period) is over MaxPhases, is averaged over one
+// period's starts and runs only the near ones and one quiet start of each
+// residue of the retry cycle, not 86.4 million.
+func TestPhasePlanLongPeriod(t *testing.T) {
+	c := model.Default()
+	c.Protocol, c.RereadPeriod, c.RenewDeadline = model.ProtocolCurator, 0, 0
+	c.Period, c.Lease, c.RetryPeriod, c.Outage = 86_400_000, 40_000, 13_333, 5_000
+	if !PhasesOnePeriod(c) || Phases(c) != c.Period {
+		t.Fatalf("Phases = %d, one period %v: want the period's %d", Phases(c), PhasesOnePeriod(c), c.Period)
+	}
+	horizon := SettleRounds(c)
+	plan, err := phasePlan(c, Phases(c), horizon)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, weight := 0, 0.0
+	for _, w := range plan {
+		runs, weight = runs+1, weight+w
+	}
+	reach := horizon - c.Period
+	// Near: the first period's trigger, batch_len + reach starts after
+	// the first, and the second's, 2·reach + 1 before the last; quiet: one
+	// of each residue of the retry cycle.
+	if want := c.BatchLen + 3*reach + 1 + c.RetryPeriod; runs != want || weight != float64(c.Period) {
+		t.Errorf("%d runs standing for %g phases, want %d standing for %d", runs, weight, want, c.Period)
+	}
+}

@@ -75,6 +75,9 @@ func phaseLines(r study.CostResult) string {
 	if t != 0 {
 		phases, lasts = phases+" rounds of "+t.String(), t.DurationOf(p.Horizon)
 	}
+	if cost.PhasesOnePeriod(c) {
+		phases = "one period, as " + phases + fmt.Sprintf(" is over %d: the first period's starts stand for every period's", cost.MaxPhases)
+	}
 	jitter := ""
 	if c.Jitter {
 		jitter = fmt.Sprintf(", its followers' jitter its own, drawn from seed %d", r.Seed)
