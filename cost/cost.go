@@ -315,3 +315,19 @@ func Projections(methods []Method, perEvent map[Method]PerEvent, eventsPerYear [
 	}
 	return ps
 }
+
+// FailoverIdle reports whether c's lock service fails over where it can
+// change nothing: with no outage, or before the last renewal ahead of
+// the outage (a retry period before it) or once the outage has settled
+// (SettleRounds of c without the failover), while every lease is renewed
+// on time and one counted afresh ends no later than it would have. The
+// phase method moves the failover with the outage, so only this offset
+// decides. Commands warn of it, as a figure it cannot move is no answer.
+func FailoverIdle(c model.Config) bool {
+	f := c.ServiceFailover
+	if f == 0 {
+		return false
+	}
+	c.ServiceFailover = 0
+	return c.Outage == 0 || c.Down == 0 || f < c.Start-c.RetryPeriod || f >= c.Start+SettleRounds(c)
+}

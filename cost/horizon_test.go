@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -222,4 +223,55 @@ func TestPhasePlanLongPeriod(t *testing.T) {
 	if want := c.BatchLen + 3*reach + 1 + c.RetryPeriod; runs != want || weight != float64(c.Period) {
 		t.Errorf("%d runs standing for %g phases, want %d standing for %d", runs, weight, want, c.Period)
 	}
+}
+
+// TestFailoverIdle: a failover FailoverIdle says changes nothing changes
+// no figure of the phase method, for random configurations of the lock
+// services with a failover anywhere from well before the outage to well
+// after it; and some failovers it does not call idle change a figure.
+func TestFailoverIdle(t *testing.T) {
+	r := rand.New(rand.NewPCG(44, 3))
+	idle, moved, tries := 0, 0, 16000/soak.Every(1, 5)
+	for range tries {
+		c, ok := randomEvent(r)
+		if !ok || c.ServiceFailover == 0 || Phases(c) > 60 || !settles(c) || c.Buffers() && c.BatchLen == c.Period {
+			continue
+		}
+		c.ServiceFailover = max(1, c.Start-20+r.IntN(c.Outage+3*c.Lease+40))
+		with, err := PhaseMethod(t.Context(), c, 3, nil)
+		if err != nil {
+			continue // a failover a service protocol refuses where it falls
+		}
+		without := c
+		without.ServiceFailover = 0
+		w, err := PhaseMethod(t.Context(), without, 3, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		same := sameEffect(with, w)
+		switch {
+		case FailoverIdle(c) && !same:
+			t.Fatalf("%+v: called idle, but with it %+v, without %+v", c, with, w)
+		case FailoverIdle(c):
+			idle++
+		case !same:
+			moved++
+		}
+	}
+	if idle < tries/80 || moved < tries/400 {
+		t.Errorf("%d idle failovers, %d that changed a figure: too few to tell", idle, moved)
+	}
+}
+
+// sameEffect reports whether a and b give the same figures, to the last
+// bits a sum in another order may change.
+func sameEffect(a, b EventEffect) bool {
+	x := []float64{a.Missed, a.Unresolved, a.DoubleStarts, a.Partial, a.Unwritten, a.Rewritten, a.DelayedRounds, a.Rejected, a.LeaderlessRounds, a.TwoLeaderRounds, a.Handovers}
+	y := []float64{b.Missed, b.Unresolved, b.DoubleStarts, b.Partial, b.Unwritten, b.Rewritten, b.DelayedRounds, b.Rejected, b.LeaderlessRounds, b.TwoLeaderRounds, b.Handovers}
+	for i := range x {
+		if math.Abs(x[i]-y[i]) > 1e-9*max(1, math.Abs(x[i])) {
+			return false
+		}
+	}
+	return a.Phases == b.Phases
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"slices"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
@@ -68,6 +69,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if method != "phase" { // the phase method sets start and rounds itself
 			std.warn(in.Config, in.Tick)
 		}
+		std.warnIdleFailover(in.Config, in.Tick)
 		return writeBoth(*csvPath, func(w *bufio.Writer) error {
 			return cost.WriteCostCSV(w, in.Tick, cost.WithConfig(in.Config, r.Projections(methods...)))
 		}, func() error { return write(std.out, r) })
@@ -128,6 +130,12 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			configs[i].Lease = lease
 		}
 		std.warnMargins(configs, func(i int) string { return "lease " + in.Tick.FormatValue(model.Lease, in.Leases[i]) }, in.Tick)
+		longest := in.Config // the failover is idle for every candidate if for the longest lease and outage
+		longest.Lease = slices.Max(in.Leases)
+		for _, e := range in.Mix {
+			longest.Outage = max(longest.Outage, e.Outage)
+		}
+		std.warnIdleFailover(longest, in.Tick)
 		ranks, err := cost.Recommend(ctx, in.Config, in.Seed, cost.LeaseCandidates(in.Config, in.Leases), in.Mix, in.EventsPerYear, float64(in.LinesPerBatch))
 		switch {
 		case ctx.Err() != nil:

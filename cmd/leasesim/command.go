@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -46,6 +47,25 @@ func (s *streams) warn(c model.Config, t model.Tick) {
 	for _, w := range append(c.Warnings(), t.Warnings(c)...) {
 		fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
 	}
+}
+
+// warnIdleFailover prints a warning when c's lock service fails over
+// where it can change nothing (cost.FailoverIdle), so that a figure it
+// does not move is not read as its price.
+func (s *streams) warnIdleFailover(c model.Config, t model.Tick) {
+	if !cost.FailoverIdle(c) {
+		return
+	}
+	if s.held != nil {
+		s.held.flush()
+	}
+	where := "no node fails"
+	if quiet := c; c.Outage > 0 && c.Down > 0 {
+		quiet.ServiceFailover = 0
+		where = fmt.Sprintf("the outage starts at %s and has settled by %s", t.FormatValue(model.Start, c.Start), t.FormatValue(model.Start, c.Start+cost.SettleRounds(quiet)))
+	}
+	fmt.Fprintf(s.err, "leasesim %s: warning: the lock service fails over at %s, where every lease is renewed on time (%s): it changes nothing; give a failover within the outage or just before it\n",
+		s.cmd, t.FormatValue(model.ServiceFailover, c.ServiceFailover), where)
 }
 
 // warnMargins prints the two-leader warning (model.Tick.Warnings) of the

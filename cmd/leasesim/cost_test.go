@@ -86,3 +86,25 @@ func TestCostBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestIdleFailoverWarned: cost and recommend say when the lock service's
+// failover falls where it changes nothing, and stay quiet when it falls
+// within the outage.
+func TestIdleFailoverWarned(t *testing.T) {
+	t.Parallel()
+	const idle = "warning: the lock service fails over at 100h0m0s, where every lease is renewed on time"
+	for _, tt := range []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"cost", "--preset", "etcd", "--period", "1m", "--method", "phase", "--service-failover", "100h"}, true},
+		{[]string{"recommend", "--preset", "etcd", "--period", "1m", "--outage-mix", "10s:1", "--service-failover", "100h"}, true},
+		{[]string{"cost", "--preset", "etcd", "--period", "1m", "--method", "phase", "--service-failover", "1m5s"}, false},
+		{[]string{"recommend", "--preset", "etcd", "--period", "1m", "--outage-mix", "10s:1", "--service-failover", "1m5s"}, false},
+	} {
+		code, stdout, stderr := runCmd(t, tt.args...)
+		if code != 0 || stdout == "" || strings.Contains(stderr, idle) != tt.warn {
+			t.Errorf("%v: exit %d, stderr %q: want the idle failover's warning %v", tt.args, code, stderr, tt.warn)
+		}
+	}
+}
