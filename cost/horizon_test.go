@@ -84,13 +84,13 @@ func TestPhaseHorizonSettles(t *testing.T) {
 			continue
 		}
 		if c.Buffers() && c.BatchLen == c.Period { // late for good: Config.Warnings says so
-			if !slices.ContainsFunc(c.Warnings(), func(w string) bool { return strings.Contains(w, "for good") }) {
+			if !slices.ContainsFunc(c.Warnings(0), func(w string) bool { return strings.Contains(w, "for good") }) {
 				t.Fatalf("%+v: no warning that the delays grow with the run", c)
 			}
 			continue
 		}
 		if !settles(c) { // no event can be priced
-			if !slices.ContainsFunc(c.Warnings(), func(w string) bool { return strings.Contains(w, "outage or not") }) {
+			if !slices.ContainsFunc(c.Warnings(0), func(w string) bool { return strings.Contains(w, "outage or not") }) {
 				t.Fatalf("%+v: its run without an outage goes on failing, and no warning says so", c)
 			}
 			continue

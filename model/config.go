@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -262,27 +263,34 @@ func (c *Config) driftedGiveUp() (rounds int, ok bool) {
 }
 
 // Warnings lists what in c is valid but probably not what was meant, each
-// a sentence naming the parameters: the run has no trigger, the outage
-// falls after the run, the zone is larger than the cluster, a catch-up
-// policy is set without the persistent trigger. Commands that
-// run one configuration print them, so that no answer is read as
-// confident when the question was off.
-func (c *Config) Warnings() []string {
+// a sentence naming the parameters, its times in the unit of t (rounds
+// for the zero Tick): the run has no trigger, the outage starts or ends
+// after the run, the failover falls after it, the zone is larger than the
+// cluster, a catch-up policy is set without the persistent trigger, and
+// two figures no run length settles (a failing leader's fast clock, a
+// backlog that never drains). Commands that run one configuration print
+// them, so that no answer is read as confident when the question was off.
+func (c *Config) Warnings(t Tick) []string {
 	var w []string
 	if c.Period > c.Rounds {
-		w = append(w, fmt.Sprintf("period %d is longer than the run's %d rounds: no batch falls due, so none can be missed or started twice", c.Period, c.Rounds))
+		w = append(w, fmt.Sprintf("period %s is longer than the run's %s: no batch falls due, so none can be missed or started twice", t.FormatValue(Period, c.Period), t.DurationOf(c.Rounds)))
 	}
-	if c.Outage > 0 && c.Down > 0 && c.Start > c.Rounds {
-		w = append(w, fmt.Sprintf("the outage starts in round %d, after the run's last round %d: no node fails", c.Start, c.Rounds))
+	last := c.Start + c.Outage - 1
+	switch {
+	case c.Outage == 0 || c.Down == 0:
+	case c.Start > c.Rounds:
+		w = append(w, fmt.Sprintf("the outage starts %s, %s: no node fails", t.round(c.Start), t.afterRun(c.Rounds)))
+	case last > c.Rounds:
+		w = append(w, fmt.Sprintf("the outage of %s that starts %s ends %s, %s: its end and what follows it are not run; --rounds %s or more runs them", t.DurationOf(c.Outage), t.round(c.Start), t.round(last), t.afterRun(c.Rounds), t.FormatValue(Rounds, last)))
 	}
 	if c.ServiceFailover > c.Rounds {
-		w = append(w, fmt.Sprintf("the lock service fails over in round %d, after the run's last round %d: no lease counts afresh", c.ServiceFailover, c.Rounds))
+		w = append(w, fmt.Sprintf("the lock service fails over %s, %s: no lease counts afresh", t.failover(c.ServiceFailover), t.afterRun(c.Rounds)))
 	}
 	if giveUp, ok := c.driftedGiveUp(); ok && c.Down > 0 && c.DownFrom < c.Nodes && giveUp <= c.RetryPeriod {
-		w = append(w, fmt.Sprintf("drift %d has a failing node that leads give up %d rounds after its last renewal by its fast clock, by its next renewal %d rounds on: it gives up every retry period, outage or not, so the figures grow with the run's length (give a slower drift, or a longer lease or renew deadline)", c.Drift, giveUp, c.RetryPeriod))
+		w = append(w, fmt.Sprintf("drift %d has a failing node that leads give up %s after its last renewal by its fast clock, by its next renewal %s on: it gives up every retry period, outage or not, so the figures grow with the run's length (give a slower drift, or a longer lease or renew deadline)", c.Drift, t.DurationOf(giveUp), t.DurationOf(c.RetryPeriod)))
 	}
 	if c.Buffers() && c.BatchLen == c.Period {
-		w = append(w, fmt.Sprintf("a batch runs its whole period %d and overlap %s makes a late slot wait for the run before it: one late start makes every later batch as late, for good, so the delay figures grow with the run's length", c.Period, Overlap.AppendValue(nil, int(c.Overlap))))
+		w = append(w, fmt.Sprintf("a batch runs its whole period %s and overlap %s makes a late slot wait for the run before it: one late start makes every later batch as late, for good, so the delay figures grow with the run's length", t.FormatValue(Period, c.Period), Overlap.AppendValue(nil, int(c.Overlap))))
 	}
 	if !c.PersistentTrigger && (c.CatchUpWindow > 0 || c.CatchUpOnce) {
 		w = append(w, "the catch-up window and catch-up-once decide what becomes of queued batches: without the persistent trigger none is queued, so they change nothing")
@@ -296,4 +304,31 @@ func (c *Config) Warnings() []string {
 		w = append(w, fmt.Sprintf("down %d from node %d runs past the last of the %d nodes: nodes %d-%d fail together", c.Down, c.DownFrom, c.Nodes, c.DownFrom, c.Nodes-1))
 	}
 	return w
+}
+
+// round writes round r of the run for a sentence: "in round 40" in
+// rounds, "at 39s" (when it begins) with a tick.
+func (t Tick) round(r int) string {
+	if t == 0 {
+		return "in round " + strconv.Itoa(r)
+	}
+	return "at " + t.FormatValue(Start, r)
+}
+
+// failover writes the failover's round f as --service-failover takes it:
+// "in round 40", or "at 40s" with a tick.
+func (t Tick) failover(f int) string {
+	if t == 0 {
+		return "in round " + strconv.Itoa(f)
+	}
+	return "at " + t.FormatValue(ServiceFailover, f)
+}
+
+// afterRun says that a time falls after a run of rounds rounds: "after
+// the run's last round 24", or "after the run's end at 24s".
+func (t Tick) afterRun(rounds int) string {
+	if t == 0 {
+		return "after the run's last round " + strconv.Itoa(rounds)
+	}
+	return "after the run's end at " + t.FormatValue(Rounds, rounds)
 }

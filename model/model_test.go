@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leasesim/leasesim/internal/soak"
 	"github.com/leasesim/leasesim/model"
@@ -470,16 +471,26 @@ func TestWarnings(t *testing.T) {
 		{func(c *model.Config) { c.CatchUpOnce = true }, "the catch-up window and catch-up-once decide what becomes of queued batches: without the persistent trigger none is queued, so they change nothing"},
 		{func(c *model.Config) { c.CatchUpWindow, c.PersistentTrigger = 3, true }, ""},
 		{func(c *model.Config) { c.Start, c.Outage = 25, 0 }, ""},
-		{func(c *model.Config) { c.Start = 20 }, ""}, // an outage past the end is a corner the model counts (C6)
+		{func(c *model.Config) { c.Start = 20 }, ""}, // the outage ends in the run's last round
+		{func(c *model.Config) { c.Start, c.Outage = 6, 100 }, "the outage of 100 rounds that starts in round 6 ends in round 105, after the run's last round 24: its end and what follows it are not run; --rounds 105 or more runs them"},
+		{func(c *model.Config) { c.ServiceFailover, c.Protocol, c.RereadPeriod = 30, model.ProtocolEtcd, 0 }, "the lock service fails over in round 30, after the run's last round 24: no lease counts afresh"},
 		{func(c *model.Config) { c.Down = 6 }, "down 6 is more than the 5 nodes: all of them fail together"},
 		{func(c *model.Config) { c.Down = 5 }, ""},
 	}
 	for _, tt := range tests {
 		c := model.Default()
 		tt.edit(&c)
-		if got := strings.Join(c.Warnings(), "; "); got != tt.want {
+		if got := strings.Join(c.Warnings(0), "; "); got != tt.want {
 			t.Errorf("%+v: %q, want %q", c, got, tt.want)
 		}
+	}
+	// With a tick, every time is a duration, never a round.
+	c := model.Default()
+	c.Period, c.Start, c.Outage, c.Rounds, c.Protocol, c.RereadPeriod, c.ServiceFailover = 60, 60, 100, 120, model.ProtocolEtcd, 0, 360_000
+	want := "the outage of 1m40s that starts at 59s ends at 2m38s, after the run's end at 2m0s: its end and what follows it are not run; --rounds 2m39s or more runs them; " +
+		"the lock service fails over at 100h0m0s, after the run's end at 2m0s: no lease counts afresh"
+	if got := strings.Join(c.Warnings(model.Tick(time.Second)), "; "); got != want {
+		t.Errorf("with a tick: %q, want %q", got, want)
 	}
 }
 

@@ -44,7 +44,7 @@ func (s *streams) warn(c model.Config, t model.Tick) {
 	if s.held != nil {
 		s.held.flush()
 	}
-	for _, w := range append(c.Warnings(), t.Warnings(c)...) {
+	for _, w := range append(c.Warnings(t), t.Warnings(c)...) {
 		fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
 	}
 }
