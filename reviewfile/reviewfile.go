@@ -57,13 +57,13 @@ func Keys() []Key {
 	}
 	add("deployment", "preset", "tick", "nodes", "lease", "renewal", "retry-period", "renew-deadline", "jitter", "fencing", "quorum",
 		"protocol", "lock-delay", "acquire-wait", "session-ttl", "session-timeout", "tick-time", "error-policy",
-		"heartbeat-period", "refresh-period", "additional-time-to-wait")
-	add("schedule", "period", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap")
+		"heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable")
+	add("schedule", "period", "rounds-per-year", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap")
 	add("failures", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds", "down", "down-from")
 	for _, p := range model.KindToggles() { // every kind's toggle
 		add("failures", p.Flag())
 	}
-	add("failures", "drift", "uptime", "downtime")
+	add("failures", "drift", "service-failover", "uptime", "downtime")
 	add("candidates", "candidates", "candidate-renew-deadline", "candidate-retry-period", "candidate-list")
 	add("prices", "cost-missed-line", "cost-double-line", "cost-delay-hour", "cost-handover")
 	add("study", "seed", "replicas", "precision", "max-replicas")

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/leasesim/leasesim/reviewfile"
+	"github.com/spf13/pflag"
 )
 
 // TestReport: "leasesim report" with no flags but --out writes the whole
@@ -75,10 +76,12 @@ func TestReviewFile(t *testing.T) {
 	bad := []struct{ text, want string }{
 		{"deployment:\n  tick: 1s\n  lease: 15x\n", review + `:3: deployment.lease: invalid argument "15x" for "--lease" flag: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
-		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait`},
+		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, hold_lock_on_service_unavailable`},
 		{"prices:\n  cost_delay_hour: 5\n", review + ":2: prices.cost_delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
 		// A lock's option its preset does not take, traced to both lines.
 		{"deployment:\n  preset: zookeeper\n  session_ttl: 9s\n", review + ":3: deployment.session_ttl, " + review + ":2: deployment.preset: --session-ttl is not an option of --preset zookeeper, which takes --session-timeout, --tick-time, --error-policy"},
+		// A flag report always refuses is a key, refused as the flag is.
+		{"deployment:\n  preset: dynamodb\n  hold_lock_on_service_unavailable: true\n", review + ":3: deployment.hold_lock_on_service_unavailable, " + review + ":2: deployment.preset: --hold-lock-on-service-unavailable is refused here: " + holdRefusal},
 	}
 	for _, tt := range bad {
 		write(tt.text)
@@ -393,6 +396,53 @@ func TestCandidateListLocks(t *testing.T) {
 		"| 20s (dynamodb) | 0s | 5s | dynamodb's protocol and an acquire wait of 1s |", "| 30s | 0s | 10s | dynamodb's protocol and an acquire wait of 3s |"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("report.md has no row %q", s)
+		}
+	}
+}
+
+// TestEveryReportFlagIsAKey: a review file sets every flag of leasesim
+// report by its name (underscores for dashes), but those that say how to
+// run this once rather than what the review is.
+func TestEveryReportFlagIsAKey(t *testing.T) {
+	notInFile := map[string]string{
+		"out":     "where this run writes: the same review is written where each run wants it",
+		"example": "prints the example file instead of reading one",
+	}
+	keys := map[string]bool{}
+	for _, k := range reviewfile.Keys() {
+		keys[k.Flag] = true
+	}
+	fs := pflag.NewFlagSet("report", pflag.ContinueOnError)
+	setupReport(fs)
+	fs.VisitAll(func(f *pflag.Flag) {
+		if _, skip := notInFile[f.Name]; !keys[f.Name] && !skip {
+			t.Errorf("--%s is no key of a review file: want %s in its section", f.Name, reviewfile.KeyName(f.Name))
+		}
+	})
+	for name := range notInFile {
+		if fs.Lookup(name) == nil || keys[name] {
+			t.Errorf("--%s is listed as making no sense in a file, but is no flag or is a key", name)
+		}
+	}
+}
+
+// TestReviewFileReportKeys: report's own flags that are no model flags,
+// --rounds-per-year and --service-failover among them, are keys too.
+func TestReviewFileReportKeys(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tt := range []struct{ text, want string }{
+		{"schedule:\n  rounds_per_year: 3650\n", "(10 years of 3650 rounds)"},
+		{"deployment:\n  preset: etcd\nfailures:\n  service_failover: 30s\nschedule:\n  period: 1m\n", "| service_failover_s | 30 |"},
+	} {
+		review := filepath.Join(dir, "review.yaml")
+		if err := os.WriteFile(review, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCmd(t, "report", "--out", filepath.Join(dir, "out"), review)
+		md, _ := os.ReadFile(filepath.Join(dir, "out", "report.md"))
+		if code != 0 || !strings.Contains(string(md), tt.want) {
+			t.Errorf("%q: exit %d, stderr %q; report.md has no %q", tt.text, code, stderr, tt.want)
 		}
 	}
 }
