@@ -276,11 +276,21 @@ func writeSettingsJSON(std *streams, s settings.Settings, seed uint64, figures [
 	return writeIndentedJSON(std, out)
 }
 
+// writeSettingsCSV writes the figures as CSV, in seconds to the
+// millisecond; a value that is none (a figure library-go publishes no
+// formula for, a figure without a bound) is an empty cell, where JSON
+// writes null.
 func writeSettingsCSV(std *streams, figures []settings.Figure) error {
+	cell := func(v float64) string {
+		if math.IsInf(v, 0) {
+			return ""
+		}
+		return seconds(v)
+	}
 	var b strings.Builder
 	b.WriteString("metric,min_s,median_s,max_s,published_s\n")
 	for _, f := range figures {
-		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\n", f.Metric, seconds(f.Min), seconds(f.Median), seconds(f.Max), seconds(f.Published))
+		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\n", f.Metric, cell(f.Min), cell(f.Median), cell(f.Max), cell(f.Published))
 	}
 	_, err := fmt.Fprint(std.out, b.String())
 	return err
