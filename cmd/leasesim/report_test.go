@@ -143,15 +143,24 @@ func TestOutageHistory(t *testing.T) {
 }
 
 // TestReportPrecision: the node-count study runs to precision, says how
-// and gives each configuration's replicas; the ceiling goes only with it
-// and not below the replicas run at a time.
+// and gives each configuration's replicas, and warns when some ran to the
+// ceiling without getting there; the ceiling goes only with it and not
+// below the replicas run at a time.
 func TestReportPrecision(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
-	hasAll(t, reportMD(t, out, "--replicas", "40", "--precision", "50%", "--max-replicas", "80"),
+	hasAll(t, reportMD(t, out, "--replicas", "40", "--precision", "50%", "--max-replicas", "400"),
 		"independently of the others; replicas, as many as the table says, of 21900 rounds",
-		"Replicas ran 40 at a time until the missed and the double lines a year were each within ±50% of their value, or ±1 line a year, at 95% confidence, or 80 replicas had run: ",
-		"| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval | replicas |\n|---:|---|---:|---:|---:|---:|---:|\n| 1 | false | ",
+		"Replicas ran 40 at a time until the missed and the double lines a year were each within ±50% of their value, or ±1 line a year, at 95% confidence, or 400 replicas had run: every configuration got there.",
+		"| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval | replicas |\n|---:|---|---:|---:|---:|---:|---:|\n| 1 | false | ")
+	warning := "the node-count study ran 14 of its 14 configurations to --max-replicas 80 without their missed and double lines a year within ±1e-298% (--precision) or ±1 line: their intervals are wider than asked; ask a looser --precision or more --max-replicas"
+	code, _, stderr := runCmd(t, "report", "--out", out, "--replicas", "40", "--precision", "1e-300", "--max-replicas", "80")
+	if code != 0 || stderr != "leasesim report: warning: "+warning+"\n" {
+		t.Errorf("--precision 1e-300: exit %d, stderr %q, want the warning %q", code, stderr, warning)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	hasAll(t, string(md), "**Warning:** "+warning+".",
+		"Replicas ran 40 at a time until the missed and the double lines a year were each within ±1e-298% of their value, or ±1 line a year, at 95% confidence, or 80 replicas had run: none of the 14 configurations got there",
 		" | 80, not precise |\n")
 	for _, tt := range []struct {
 		args []string
