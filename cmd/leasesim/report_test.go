@@ -266,6 +266,8 @@ func TestCandidateList(t *testing.T) {
 		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, acquire_wait, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)`},
 		{"    preset=k8s", `:17: candidates.candidate_list: invalid argument "preset=k8s" for "--candidate-list" flag: entry 3: preset "k8s": want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
 		{"    nodes=2 nodes=3", `:17: candidates.candidate_list: invalid argument "nodes=2 nodes=3" for "--candidate-list" flag: entry 3: nodes is given twice: want each key once`},
+		{"    preset=openshift preset=kubernetes", `:17: candidates.candidate_list: invalid argument "preset=openshift preset=kubernetes" for "--candidate-list" flag: entry 3: preset is given twice: want each key once`},
+		{"    preset=etcd session_ttl=30s session-ttl=60s", `:17: candidates.candidate_list: invalid argument "preset=etcd session_ttl=30s session-ttl=60s" for "--candidate-list" flag: entry 3: key "session-ttl": write it session_ttl, named as its parameter is, with underscores`},
 	} {
 		if err := os.WriteFile(review, []byte(text(tt.entry)), 0o644); err != nil {
 			t.Fatal(err)
@@ -277,6 +279,22 @@ func TestCandidateList(t *testing.T) {
 		}
 		if _, err := os.Stat(bad); err == nil {
 			t.Errorf("%q: refused, yet wrote %s", tt.entry, bad)
+		}
+	}
+
+	// Written so that YAML joins its lines, a list would be one candidate:
+	// refused, naming the value's line.
+	folded := strings.Replace(text(""), "candidate_list: |", "candidate_list: >", 1)
+	for _, tt := range []struct{ text, want string }{
+		{folded, ":14: candidates.candidate_list is a folded block (>), which joins its lines into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+		{strings.Replace(strings.Replace(folded, "candidate_list: >\n", "candidate_list:\n", 1), "   # the deadline, not the lease", "", 1), ":15: candidates.candidate_list goes on over line 16, and YAML joins such lines into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+	} {
+		if err := os.WriteFile(review, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCmd(t, "report", "--out", filepath.Join(dir, "bad"), review)
+		if code != exitUsage || stdout != "" || stderr != "leasesim report: "+review+tt.want+"\n" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q\nwant %q", tt.text, code, stdout, stderr, review+tt.want)
 		}
 	}
 
