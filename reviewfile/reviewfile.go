@@ -265,7 +265,7 @@ func checkLines(key Key, v *yaml.Node, next int, text []byte) error {
 	}
 	for l := v.Line + 1; l < next && l <= len(lines); l++ { // between the value's first line and the next node: the value's own lines, blank lines and comments
 		if line := strings.TrimSpace(lines[l-1]); line != "" && !strings.HasPrefix(line, "#") {
-			return &Error{v.Line, fmt.Sprintf("%s.%s goes on over line %d, and YAML joins such lines into one candidate: "+fix, key.Section, key.Name, l, key.Name)}
+			return &Error{v.Line, fmt.Sprintf("%s.%s continues on line %d, and YAML joins the lines of a value that is no literal block into one candidate: "+fix, key.Section, key.Name, l, key.Name)}
 		}
 	}
 	return nil

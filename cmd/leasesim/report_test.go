@@ -287,7 +287,7 @@ func TestCandidateList(t *testing.T) {
 	folded := strings.Replace(text(""), "candidate_list: |", "candidate_list: >", 1)
 	for _, tt := range []struct{ text, want string }{
 		{folded, ":14: candidates.candidate_list is a folded block (>), which joins its lines into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
-		{strings.Replace(strings.Replace(folded, "candidate_list: >\n", "candidate_list:\n", 1), "   # the deadline, not the lease", "", 1), ":15: candidates.candidate_list goes on over line 16, and YAML joins such lines into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+		{strings.Replace(strings.Replace(folded, "candidate_list: >\n", "candidate_list:\n", 1), "   # the deadline, not the lease", "", 1), ":15: candidates.candidate_list continues on line 16, and YAML joins the lines of a value that is no literal block into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
 	} {
 		if err := os.WriteFile(review, []byte(tt.text), 0o644); err != nil {
 			t.Fatal(err)
