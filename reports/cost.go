@@ -194,8 +194,18 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.Rank) error {
 	} else if c.RetryPeriod > 1 || c.RenewDeadline > 0 {
 		timing = fmt.Sprintf("renewal %d, retry period %d, renew deadline %d, period %d", c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Period)
 	}
-	fmt.Fprintf(&b, "phase method, %s outage events a year, %d invoice lines per batch; %d nodes, %s, fencing %t, persistent trigger %t, down %d, quorum %t\n\n",
-		rate(in.EventsPerYear), in.LinesPerBatch, c.Nodes, timing, c.Fencing, c.PersistentTrigger, c.Down, c.Quorum)
+	for _, o := range []struct {
+		name string
+		n    int
+	}{{"lock delay", c.LockDelay}, {"acquire wait", c.AcquireWait}} { // a lock's own, with its protocol
+		if o.n > 0 && t != 0 {
+			timing += fmt.Sprintf(", %s %s", o.name, t.DurationOf(o.n))
+		} else if o.n > 0 {
+			timing += fmt.Sprintf(", %s %d", o.name, o.n)
+		}
+	}
+	fmt.Fprintf(&b, "phase method, %s outage events a year, %d invoice lines per batch; %d nodes, protocol %s, %s, fencing %t, persistent trigger %t, down %d, quorum %t\n\n",
+		rate(in.EventsPerYear), in.LinesPerBatch, c.Nodes, model.Protocol.Names()[c.Protocol], timing, c.Fencing, c.PersistentTrigger, c.Down, c.Quorum)
 	unit, scale := "rounds", 1.0
 	delayUnit, delayScale := "delayed rounds/yr", 1.0
 	if t != 0 {

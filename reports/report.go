@@ -705,7 +705,7 @@ func (rv review) writePrecision(b *strings.Builder) {
 		}
 	}
 	fmt.Fprintf(b, "Replicas ran %s at a time until the missed and the double lines a year were each within ±%s%% of their value, or ±%s a year, at 95%% confidence, or %s replicas had run: ",
-		thousands(float64(mc.Replicas), 0), strconv.FormatFloat(100*mc.Precision, 'f', -1, 64), plural(int(mc.Floor), "line", "lines"), thousands(float64(mc.MaxReplicas), 0))
+		thousands(float64(mc.Replicas), 0), strconv.FormatFloat(100*mc.Precision, 'g', 12, 64), plural(int(mc.Floor), "line", "lines"), thousands(float64(mc.MaxReplicas), 0))
 	switch loose {
 	case 0:
 		b.WriteString("every configuration got there.\n\n")

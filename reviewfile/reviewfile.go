@@ -57,13 +57,13 @@ func Keys() []Key {
 	}
 	add("deployment", "preset", "tick", "nodes", "lease", "renewal", "retry-period", "renew-deadline", "jitter", "fencing", "quorum",
 		"protocol", "lock-delay", "acquire-wait", "session-ttl", "session-timeout", "tick-time", "error-policy",
-		"heartbeat-period", "refresh-period", "additional-time-to-wait")
-	add("schedule", "period", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap")
+		"heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable")
+	add("schedule", "period", "rounds-per-year", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap")
 	add("failures", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds", "down", "down-from")
 	for _, p := range model.KindToggles() { // every kind's toggle
 		add("failures", p.Flag())
 	}
-	add("failures", "drift", "uptime", "downtime")
+	add("failures", "drift", "service-failover", "uptime", "downtime")
 	add("candidates", "candidates", "candidate-renew-deadline", "candidate-retry-period", "candidate-list")
 	add("prices", "cost-missed-line", "cost-double-line", "cost-delay-hour", "cost-handover")
 	add("study", "seed", "replicas", "precision", "max-replicas")
@@ -170,8 +170,9 @@ func (e *Error) Error() string {
 // none needs one), a section or key that is not one of Keys, a section or
 // key given twice, or a value that is not a single scalar (a list of
 // leases is written as on the command line, "10s:60s:5s", not as a YAML
-// list; a list of candidates as a literal block, a candidate a line). A leading UTF-8 byte order mark is accepted, as in every file
-// leasesim reads.
+// list; a list of candidates as a literal block, a candidate a line, and
+// never as a value YAML joins the lines of: checkLines). A leading UTF-8
+// byte order mark is accepted, as in every file leasesim reads.
 func Parse(r io.Reader) ([]Setting, error) {
 	text, err := io.ReadAll(r)
 	if err != nil {
@@ -231,11 +232,58 @@ func Parse(r io.Reader) ([]Setting, error) {
 			case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
 				return nil, &Error{v.Line, fmt.Sprintf("%s.%s: want one value, as --%s takes it", key.Section, key.Name, key.Flag)}
 			}
+			if key.Flag == "candidate-list" {
+				if err := checkLines(key, v, nextLine(&doc, v.Line), text); err != nil {
+					return nil, err
+				}
+			}
 			seen[key] = true
 			settings = append(settings, Setting{key, v.Value, v.Line, v.Style&yaml.LiteralStyle != 0})
 		}
 	}
 	return settings, nil
+}
+
+// checkLines refuses a value of key, a list a line, that YAML joins into
+// one line, which would run its items together: a folded block (key: >)
+// or a value that is not a block written over several lines (plain or
+// quoted), which YAML folds the same way. v starts on v.Line; the next
+// node of the file starts on line next (0: none). Such a list is written
+// as a literal block, an item a line, or on one line with ';' between
+// its items.
+func checkLines(key Key, v *yaml.Node, next int, text []byte) error {
+	const fix = "write it as a literal block (%s: |), a candidate a line, or on one line with ';' between the candidates"
+	if v.Style&yaml.LiteralStyle != 0 {
+		return nil
+	}
+	if v.Style&yaml.FoldedStyle != 0 {
+		return &Error{v.Line, fmt.Sprintf("%s.%s is a folded block (>), which joins its lines into one candidate: "+fix, key.Section, key.Name, key.Name)}
+	}
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(string(text)), "\n") // as YAML counts lines
+	if next == 0 {
+		next = len(lines) + 1
+	}
+	for l := v.Line + 1; l < next && l <= len(lines); l++ { // between the value's first line and the next node: the value's own lines, blank lines and comments
+		if line := strings.TrimSpace(lines[l-1]); line != "" && !strings.HasPrefix(line, "#") {
+			return &Error{v.Line, fmt.Sprintf("%s.%s continues on line %d, and YAML joins the lines of a value that is no literal block into one candidate: "+fix, key.Section, key.Name, l, key.Name)}
+		}
+	}
+	return nil
+}
+
+// nextLine is the first line after line on which a node of the tree n
+// starts, or 0 if none does.
+func nextLine(n *yaml.Node, line int) int {
+	next := 0
+	if n.Line > line {
+		next = n.Line
+	}
+	for _, c := range n.Content {
+		if l := nextLine(c, line); l > 0 && (next == 0 || l < next) {
+			next = l
+		}
+	}
+	return next
 }
 
 // checkText refuses what the YAML parser refuses without saying where:

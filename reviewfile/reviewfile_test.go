@@ -40,7 +40,7 @@ func TestParse(t *testing.T) {
 		msg  string
 	}{
 		{"deployment:\n  lease: 15s\nfailure:\n  outage: 30s\n", 3, `unknown section "failure": want one of deployment, schedule, failures, candidates, prices, study`},
-		{"deployment:\n  leese: 15s\n", 2, `unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait`},
+		{"deployment:\n  leese: 15s\n", 2, `unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, hold_lock_on_service_unavailable`},
 		{"deployment:\n  lease: 15s\n  nodes: 3\n  lease: 20s\n", 4, "deployment.lease is given twice"},
 		// Every key is its flag's name: the keys of old, a dashed key, a
 		// key in another section, each say what to write.
@@ -65,6 +65,13 @@ func TestParse(t *testing.T) {
 		{"deployment:\n  nodes: 3\n\n  lease: \xff\xfe\n", 4, "byte 0xff is not UTF-8: want UTF-8 text"},
 		{"\xff\xfed\x00e\x00", 1, "byte 0xff is not UTF-8: want UTF-8 text"},             // UTF-16, which the YAML parser would take
 		{"deployment:\n  lease: \"15s\n", 2, "not YAML: found unexpected end of stream"}, // no line in the parser's message: the file's last
+		// A candidate list whose lines YAML would join into one candidate.
+		{"candidates:\n  candidate_list: >\n    lease=60s renew_deadline=40s\n    preset=openshift\n", 2, "candidates.candidate_list is a folded block (>), which joins its lines into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+		{"candidates:\n  candidate_list: >-\n    lease=60s\n", 2, "candidates.candidate_list is a folded block (>), which joins its lines into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+		{"candidates:\n  candidate_list: lease=60s renew_deadline=40s\n    preset=openshift\n", 2, "candidates.candidate_list continues on line 3, and YAML joins the lines of a value that is no literal block into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+		{"candidates:\n  candidate_list:\n    lease=60s\n\n    preset=openshift\nprices:\n  cost_handover: 1\n", 3, "candidates.candidate_list continues on line 5, and YAML joins the lines of a value that is no literal block into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+		{"candidates:\n  candidate_list: \"lease=60s\r\n    preset=openshift\"\n", 2, "candidates.candidate_list continues on line 3, and YAML joins the lines of a value that is no literal block into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+		{"candidates:\n  candidate_list: 'lease=60s\n    preset=openshift'\n  candidates: 15s\n", 2, "candidates.candidate_list continues on line 3, and YAML joins the lines of a value that is no literal block into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
 	}
 	for _, tt := range bad {
 		_, err := reviewfile.Parse(strings.NewReader(tt.text))
@@ -190,6 +197,23 @@ func TestLineOf(t *testing.T) {
 	}{{0, 0, 2, false}, {1, 0, 4, true}, {1, 2, 6, true}, {2, 0, 7, false}} {
 		if s := got[tt.setting]; s.Literal != tt.literal || s.LineOf(tt.line) != tt.want {
 			t.Errorf("%s: literal %t, line %d of it at %d; want %t, %d", s.Name, s.Literal, tt.line, s.LineOf(tt.line), tt.literal, tt.want)
+		}
+	}
+}
+
+// TestCandidateListKeptApart: a candidate list on one line, plain or
+// quoted, its line followed by comments and blank lines, or a literal
+// block, is read as written: no line of it is joined to another.
+func TestCandidateListKeptApart(t *testing.T) {
+	for _, tt := range []struct{ text, want string }{
+		{"candidates:\n  candidate_list: lease=60s; preset=openshift  # two\n\n  # the leases\n  candidates: 15s\n", "lease=60s; preset=openshift"},
+		{"candidates:\n  candidate_list:\n    lease=60s; preset=openshift\n# the end\n", "lease=60s; preset=openshift"},
+		{"candidates:\n  candidate_list: \"lease=60s; preset=openshift\"\nprices:\n  cost_handover: 1\n", "lease=60s; preset=openshift"},
+		{"candidates:\n  candidate_list: |\n    lease=60s renew_deadline=40s\n    preset=openshift\n", "lease=60s renew_deadline=40s\npreset=openshift\n"},
+	} {
+		got, err := reviewfile.Parse(strings.NewReader(tt.text))
+		if err != nil || len(got) == 0 || got[0].Value != tt.want {
+			t.Errorf("%q: %+v, %v; want the value %q", tt.text, got, err, tt.want)
 		}
 	}
 }

@@ -197,7 +197,7 @@ func TestLockFigures(t *testing.T) {
 	}
 	metrics := []string{"give_up_after_renewal", "fast_fail_outage_survived", "black_hole_outage_survived",
 		"takeover_after_crash", "takeover_after_release", "two_leader_margin", "leader_pause_tolerated"}
-	for i, f := range settings.Figures(settings.Settings{LeaseDuration: 15 * s, RenewDeadline: 10 * s, RetryPeriod: 2 * s, Nodes: 3}, 1) {
+	for i, f := range figuresOf(t, settings.Settings{LeaseDuration: 15 * s, RenewDeadline: 10 * s, RetryPeriod: 2 * s, Nodes: 3}, 1) {
 		if f.Metric != metrics[i] {
 			t.Fatalf("client-go's figure %d is %s, the locks' %s", i, f.Metric, metrics[i])
 		}

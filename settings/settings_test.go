@@ -1,10 +1,14 @@
 package settings_test
 
 import (
+	"context"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
+	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/settings"
 )
 
@@ -60,7 +64,7 @@ func TestFigures(t *testing.T) {
 		if err := s.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		figures := settings.Figures(s, 1)
+		figures := figuresOf(t, s, 1)
 		if len(figures) != len(tt.want) {
 			t.Errorf("%s: %d figures, want %d", tt.preset, len(figures), len(tt.want))
 		}
@@ -111,7 +115,7 @@ func TestRecordLeaseTruncates(t *testing.T) {
 	if got := s.RecordLease(); got != 15*time.Second {
 		t.Errorf("RecordLease = %v, want 15s", got)
 	}
-	if f := settings.Figures(s, 1)[5]; f.Metric != "two_leader_margin" || math.Abs(f.Min-3) > 1e-9 {
+	if f := figuresOf(t, s, 1)[5]; f.Metric != "two_leader_margin" || math.Abs(f.Min-3) > 1e-9 {
 		t.Errorf("%s = %v, want 3 (15 − 2 − 10)", f.Metric, f.Min)
 	}
 }
@@ -119,7 +123,7 @@ func TestRecordLeaseTruncates(t *testing.T) {
 // TestFiguresRepeat: the same seed gives the same medians.
 func TestFiguresRepeat(t *testing.T) {
 	s := settings.Settings{LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, Nodes: 5}
-	a, b := settings.Figures(s, 7), settings.Figures(s, 7)
+	a, b := figuresOf(t, s, 7), figuresOf(t, s, 7)
 	for i := range a {
 		if a[i].Median != b[i].Median {
 			t.Errorf("%s: median %v then %v", a[i].Metric, a[i].Median, b[i].Median)
@@ -146,5 +150,116 @@ func TestSchedulers(t *testing.T) {
 	}
 	if _, err := settings.SchedulerByName("nomad"); err == nil || err.Error() != "want one of cronjob, quartz, temporal" {
 		t.Errorf("SchedulerByName(nomad) = %v", err)
+	}
+}
+
+// figuresOf is settings.Figures of s drawn with seed, which fails the
+// test if it returns an error.
+func figuresOf(t *testing.T, s settings.Settings, seed uint64) []settings.Figure {
+	t.Helper()
+	fs, err := settings.Figures(context.Background(), s, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+// TestTakeoverWork: a follower's takeover is drawn in at most
+// settings.Settled gaps between polls, whatever the lease and the retry
+// period, and in none once the lease spans that many retry periods: a
+// lease of a day over a retry period of 1 ms is drawn at once.
+func TestTakeoverWork(t *testing.T) {
+	r := rand.NewPCG(1, 2)
+	for _, tt := range []struct {
+		lease, rp float64 // seconds
+		most      int     // the most gaps a draw may take
+	}{
+		{86400, 0.001, 0},
+		{600, 0.001, 0},
+		{settings.Settled * 2, 2, 0},
+		{settings.Settled*2 - 0.001, 2, settings.Settled},
+		{15, 2, 15 / 2},
+		{1, 1, 1},
+	} {
+		for range 10000 {
+			got, gaps := settings.Takeover(r, tt.rp, tt.lease)
+			if gaps > tt.most || got < tt.lease || got > tt.lease+2*(1+model.JitterFactor)*tt.rp {
+				t.Fatalf("lease %gs, retry period %gs: takeover at %gs after %d gaps, want at most %d gaps and %g … %g", tt.lease, tt.rp, got, gaps, tt.most, tt.lease, tt.lease+2*(1+model.JitterFactor)*tt.rp)
+			}
+		}
+	}
+}
+
+// TestTakeoverSettles: just short of settings.Settled retry periods, poll
+// by poll, and from there on, from the limit, a takeover's time past the
+// lease has the same quantiles to within a hundredth of a retry period,
+// far less than a median of Figures' draws can tell apart.
+func TestTakeoverSettles(t *testing.T) {
+	const n = 200001
+	r := rand.NewPCG(3, 4)
+	quantiles := func(lease float64) []float64 {
+		xs := make([]float64, n)
+		for i := range xs {
+			got, _ := settings.Takeover(r, 1, lease)
+			xs[i] = got - lease
+		}
+		slices.Sort(xs)
+		return []float64{xs[n/10], xs[n/4], xs[n/2], xs[3*n/4], xs[9*n/10]}
+	}
+	polled, limit := quantiles(settings.Settled-1e-9), quantiles(settings.Settled)
+	for i := range polled {
+		if math.Abs(polled[i]-limit[i]) > 0.01 {
+			t.Errorf("quantile %d: %.4f poll by poll, %.4f from the limit", i, polled[i], limit[i])
+		}
+	}
+}
+
+// TestLastCallClosedForm: LastCall, computed at once, is the last call of
+// the attempts played one by one, as client-go makes them, for retry
+// periods, deadlines and timeouts from a millisecond to a day.
+func TestLastCallClosedForm(t *testing.T) {
+	played := func(s settings.Settings, timeout time.Duration) time.Duration {
+		start, deadline := s.RetryPeriod, s.RetryPeriod+s.RenewDeadline
+		last := start
+		for attempt := start; attempt < deadline; {
+			last = attempt
+			if read := attempt + timeout; timeout > 0 && read < deadline {
+				last = read
+			}
+			attempt = max(attempt+s.RetryPeriod, attempt+2*timeout)
+		}
+		return last
+	}
+	ms := time.Millisecond
+	durations := []time.Duration{ms, 2 * ms, 999 * ms, time.Second, 1500 * ms, 2 * time.Second, 5 * time.Second, 10 * time.Second, 26 * time.Second, 107 * time.Second, time.Hour}
+	for _, rp := range durations {
+		for _, rd := range durations {
+			for _, timeout := range append([]time.Duration{0}, durations...) {
+				s := settings.Settings{LeaseDuration: 2 * time.Hour, RenewDeadline: rd, RetryPeriod: rp, Nodes: 2}
+				if got, want := s.LastCall(timeout), played(s, timeout); got != want {
+					t.Errorf("retry period %s, renew deadline %s, timeout %s: %s, want %s", rp, rd, timeout, got, want)
+				}
+			}
+		}
+	}
+	// A day's deadline retried every millisecond: the last attempt starts
+	// 1 ms before the deadline, at 24h after the first retry at 1 ms.
+	s := settings.Settings{LeaseDuration: 25 * time.Hour, RenewDeadline: 24 * time.Hour, RetryPeriod: ms, Nodes: 2}
+	if got := s.LastCall(0); got != 24*time.Hour {
+		t.Errorf("LastCall(0) = %s, want 24h", got)
+	}
+	if got := s.LastCall(s.CallTimeout()); got != 12*time.Hour+ms {
+		t.Errorf("LastCall(12h) = %s, want 12h0m0.001s: the update at 1ms hangs until then, and the read it starts is the last call", got)
+	}
+}
+
+// TestFiguresStopWithContext: Figures returns the context's error once it
+// ends, and no figures.
+func TestFiguresStopWithContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s := settings.Settings{LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, Nodes: 3}
+	if fs, err := settings.Figures(ctx, s, 1); err != context.Canceled || fs != nil {
+		t.Errorf("Figures after cancel: %d figures, %v", len(fs), err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
@@ -652,7 +653,26 @@ func (rv *Review) Warnings() []string {
 		w = append(w, fmt.Sprintf("the plain and fencing arrangements have no persistent trigger, so no queue: there overlap %s skips a slot that falls due while a run still runs",
 			model.Overlap.AppendValue(nil, int(rv.Base.Overlap))))
 	}
-	return w
+	return append(w, rv.imprecise()...)
+}
+
+// imprecise is the warning that the node-count study ran MaxReplicas of
+// some configurations without reaching the precision asked, or nothing.
+func (rv *Review) imprecise() []string {
+	if rv.Precision == 0 {
+		return nil
+	}
+	loose := 0
+	for _, s := range rv.Nodes {
+		if !s.Precise {
+			loose++
+		}
+	}
+	if loose == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("the node-count study ran %d of its %d configurations to --max-replicas %d without their missed and double lines a year within ±%s%% (--precision) or ±1 line: their intervals are wider than asked; ask a looser --precision or more --max-replicas",
+		loose, len(rv.Nodes), rv.MaxReplicas, strconv.FormatFloat(100*rv.Precision, 'g', 12, 64))}
 }
 
 // Warnings lists, as Review.Warnings does, a run too short for the lease

@@ -133,6 +133,9 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 		if !ok {
 			return e, fmt.Errorf("%q is not KEY=VALUE: want preset=NAME or one of %s, as lease=45s", field, keyNames())
 		}
+		if strings.Contains(key, "-") { // session-ttl beside session_ttl would be the same key twice
+			return e, fmt.Errorf("key %q: write it %s, named as its parameter is, with underscores", key, strings.ReplaceAll(key, "-", "_"))
+		}
 		if slices.Contains(seen, key) {
 			return e, fmt.Errorf("%s is given twice: want each key once", key)
 		}

@@ -72,7 +72,7 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	for _, name := range []string{"lease", "renew-deadline", "retry-period", "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait"} {
 		fs.Lookup(name).DefValue = "the preset's"
 	}
-	return func(_ context.Context, std *streams) error {
+	return func(ctx context.Context, std *streams) error {
 		own, isLock := lockFlags[preset.Name]
 		if !isLock {
 			own = clientGoFlags
@@ -87,7 +87,7 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			given = append(given, f)
 		}
 		if !isLock {
-			return clientGoSettings(std, fs, s, preset, *seed, format, len(given) > 0)
+			return clientGoSettings(ctx, std, fs, s, preset, *seed, format, len(given) > 0)
 		}
 		if fs.Changed("seed") {
 			return usagef("--seed: the medians of --preset %s are exact, drawn from no seed", preset.Name)
@@ -132,7 +132,7 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 
 // clientGoSettings computes and writes client-go's figures, the preset's
 // durations giving way to the flags given.
-func clientGoSettings(std *streams, fs *pflag.FlagSet, s settings.Settings, preset settings.Preset, seed uint64, format string, changed bool) error {
+func clientGoSettings(ctx context.Context, std *streams, fs *pflag.FlagSet, s settings.Settings, preset settings.Preset, seed uint64, format string, changed bool) error {
 	for _, f := range []struct {
 		flag string
 		d    *time.Duration
@@ -145,7 +145,10 @@ func clientGoSettings(std *streams, fs *pflag.FlagSet, s settings.Settings, pres
 	if err := s.Validate(); err != nil {
 		return usagef("--lease %s --renew-deadline %s --retry-period %s --nodes %d: %v", s.LeaseDuration, s.RenewDeadline, s.RetryPeriod, s.Nodes, err)
 	}
-	figures := settings.Figures(s, seed)
+	figures, err := settings.Figures(ctx, s, seed)
+	if err != nil {
+		return err
+	}
 	switch format {
 	case "csv":
 		return writeSettingsCSV(std, figures)
@@ -276,11 +279,21 @@ func writeSettingsJSON(std *streams, s settings.Settings, seed uint64, figures [
 	return writeIndentedJSON(std, out)
 }
 
+// writeSettingsCSV writes the figures as CSV, in seconds to the
+// millisecond; a value that is none (a figure library-go publishes no
+// formula for, a figure without a bound) is an empty cell, where JSON
+// writes null.
 func writeSettingsCSV(std *streams, figures []settings.Figure) error {
+	cell := func(v float64) string {
+		if math.IsInf(v, 0) {
+			return ""
+		}
+		return seconds(v)
+	}
 	var b strings.Builder
 	b.WriteString("metric,min_s,median_s,max_s,published_s\n")
 	for _, f := range figures {
-		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\n", f.Metric, seconds(f.Min), seconds(f.Median), seconds(f.Max), seconds(f.Published))
+		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\n", f.Metric, cell(f.Min), cell(f.Median), cell(f.Max), cell(f.Published))
 	}
 	_, err := fmt.Fprint(std.out, b.String())
 	return err

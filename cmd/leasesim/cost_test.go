@@ -108,3 +108,22 @@ func TestIdleFailoverWarned(t *testing.T) {
 		}
 	}
 }
+
+// TestRecommendNamesProtocol: recommend's configuration line names the
+// lock's protocol, and a lock's lock-delay or acquire wait.
+func TestRecommendNamesProtocol(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"recommend"}, "; 5 nodes, protocol client-go, renewal 3, period 6,"},
+		{[]string{"recommend", "--preset", "etcd", "--outage-mix", "5s:1", "--period", "1m"}, "; 5 nodes, protocol etcd, renewal 0s, retry period 20s, renew deadline 0s, period 1m0s, fencing"},
+		{[]string{"recommend", "--preset", "consul", "--outage-mix", "5s:1", "--period", "1m"}, ", period 1m0s, lock delay 15s, fencing"},
+	} {
+		code, stdout, stderr := runCmd(t, tt.args...)
+		if _, line, _ := strings.Cut(stdout, "\n"); code != 0 || !strings.Contains(line, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q, second line %q, want %q in it", tt.args, code, stderr, strings.SplitN(line, "\n", 2)[0], tt.want)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/settings"
 )
 
 // runCmd runs leasesim in-process and returns its exit status, stdout and
@@ -459,6 +462,30 @@ func TestReproduce(t *testing.T) {
 		args := strings.Fields(cmd)[1:]
 		if code, stdout, stderr := runCmd(t, args...); code != 0 || stderr != "" || !strings.Contains(stdout, "fencing") && !strings.Contains(stdout, "started") {
 			t.Errorf("%s: exit %d, %q, %q", cmd, code, stdout, stderr)
+		}
+	}
+}
+
+// TestSettingsCSVNumbers: every value of settings' CSV, for every preset,
+// is a finite number of seconds or an empty cell, as JSON's null: never
+// inf.
+func TestSettingsCSVNumbers(t *testing.T) {
+	t.Parallel()
+	for _, p := range settings.Presets() {
+		code, stdout, stderr := runCmd(t, "settings", "--preset", p.Name, "--format", "csv")
+		if code != 0 || stderr != "" {
+			t.Fatalf("--preset %s: exit %d, stderr %q", p.Name, code, stderr)
+		}
+		rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range rows[1:] {
+			for _, cell := range row[1:] {
+				if v, err := strconv.ParseFloat(cell, 64); cell != "" && (err != nil || math.IsInf(v, 0) || math.IsNaN(v)) {
+					t.Errorf("--preset %s: %s has %q, want a finite number or nothing", p.Name, row[0], cell)
+				}
+			}
 		}
 	}
 }

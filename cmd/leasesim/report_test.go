@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/leasesim/leasesim/reviewfile"
+	"github.com/spf13/pflag"
 )
 
 // TestReport: "leasesim report" with no flags but --out writes the whole
@@ -75,10 +76,12 @@ func TestReviewFile(t *testing.T) {
 	bad := []struct{ text, want string }{
 		{"deployment:\n  tick: 1s\n  lease: 15x\n", review + `:3: deployment.lease: invalid argument "15x" for "--lease" flag: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
-		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait`},
+		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, hold_lock_on_service_unavailable`},
 		{"prices:\n  cost_delay_hour: 5\n", review + ":2: prices.cost_delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
 		// A lock's option its preset does not take, traced to both lines.
 		{"deployment:\n  preset: zookeeper\n  session_ttl: 9s\n", review + ":3: deployment.session_ttl, " + review + ":2: deployment.preset: --session-ttl is not an option of --preset zookeeper, which takes --session-timeout, --tick-time, --error-policy"},
+		// A flag report always refuses is a key, refused as the flag is.
+		{"deployment:\n  preset: dynamodb\n  hold_lock_on_service_unavailable: true\n", review + ":3: deployment.hold_lock_on_service_unavailable, " + review + ":2: deployment.preset: --hold-lock-on-service-unavailable is refused here: " + holdRefusal},
 	}
 	for _, tt := range bad {
 		write(tt.text)
@@ -140,15 +143,24 @@ func TestOutageHistory(t *testing.T) {
 }
 
 // TestReportPrecision: the node-count study runs to precision, says how
-// and gives each configuration's replicas; the ceiling goes only with it
-// and not below the replicas run at a time.
+// and gives each configuration's replicas, and warns when some ran to the
+// ceiling without getting there; the ceiling goes only with it and not
+// below the replicas run at a time.
 func TestReportPrecision(t *testing.T) {
 	t.Parallel()
 	out := filepath.Join(t.TempDir(), "out")
-	hasAll(t, reportMD(t, out, "--replicas", "40", "--precision", "50%", "--max-replicas", "80"),
+	hasAll(t, reportMD(t, out, "--replicas", "40", "--precision", "50%", "--max-replicas", "400"),
 		"independently of the others; replicas, as many as the table says, of 21900 rounds",
-		"Replicas ran 40 at a time until the missed and the double lines a year were each within ±50% of their value, or ±1 line a year, at 95% confidence, or 80 replicas had run: ",
-		"| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval | replicas |\n|---:|---|---:|---:|---:|---:|---:|\n| 1 | false | ",
+		"Replicas ran 40 at a time until the missed and the double lines a year were each within ±50% of their value, or ±1 line a year, at 95% confidence, or 400 replicas had run: every configuration got there.",
+		"| nodes | quorum | missed lines/yr | 95% interval | double lines/yr | 95% interval | replicas |\n|---:|---|---:|---:|---:|---:|---:|\n| 1 | false | ")
+	warning := "the node-count study ran 14 of its 14 configurations to --max-replicas 80 without their missed and double lines a year within ±1e-298% (--precision) or ±1 line: their intervals are wider than asked; ask a looser --precision or more --max-replicas"
+	code, _, stderr := runCmd(t, "report", "--out", out, "--replicas", "40", "--precision", "1e-300", "--max-replicas", "80")
+	if code != 0 || stderr != "leasesim report: warning: "+warning+"\n" {
+		t.Errorf("--precision 1e-300: exit %d, stderr %q, want the warning %q", code, stderr, warning)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	hasAll(t, string(md), "**Warning:** "+warning+".",
+		"Replicas ran 40 at a time until the missed and the double lines a year were each within ±1e-298% of their value, or ±1 line a year, at 95% confidence, or 80 replicas had run: none of the 14 configurations got there",
 		" | 80, not precise |\n")
 	for _, tt := range []struct {
 		args []string
@@ -254,6 +266,8 @@ func TestCandidateList(t *testing.T) {
 		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, acquire_wait, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)`},
 		{"    preset=k8s", `:17: candidates.candidate_list: invalid argument "preset=k8s" for "--candidate-list" flag: entry 3: preset "k8s": want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
 		{"    nodes=2 nodes=3", `:17: candidates.candidate_list: invalid argument "nodes=2 nodes=3" for "--candidate-list" flag: entry 3: nodes is given twice: want each key once`},
+		{"    preset=openshift preset=kubernetes", `:17: candidates.candidate_list: invalid argument "preset=openshift preset=kubernetes" for "--candidate-list" flag: entry 3: preset is given twice: want each key once`},
+		{"    preset=etcd session_ttl=30s session-ttl=60s", `:17: candidates.candidate_list: invalid argument "preset=etcd session_ttl=30s session-ttl=60s" for "--candidate-list" flag: entry 3: key "session-ttl": write it session_ttl, named as its parameter is, with underscores`},
 	} {
 		if err := os.WriteFile(review, []byte(text(tt.entry)), 0o644); err != nil {
 			t.Fatal(err)
@@ -265,6 +279,22 @@ func TestCandidateList(t *testing.T) {
 		}
 		if _, err := os.Stat(bad); err == nil {
 			t.Errorf("%q: refused, yet wrote %s", tt.entry, bad)
+		}
+	}
+
+	// Written so that YAML joins its lines, a list would be one candidate:
+	// refused, naming the value's line.
+	folded := strings.Replace(text(""), "candidate_list: |", "candidate_list: >", 1)
+	for _, tt := range []struct{ text, want string }{
+		{folded, ":14: candidates.candidate_list is a folded block (>), which joins its lines into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+		{strings.Replace(strings.Replace(folded, "candidate_list: >\n", "candidate_list:\n", 1), "   # the deadline, not the lease", "", 1), ":15: candidates.candidate_list continues on line 16, and YAML joins the lines of a value that is no literal block into one candidate: write it as a literal block (candidate_list: |), a candidate a line, or on one line with ';' between the candidates"},
+	} {
+		if err := os.WriteFile(review, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, stdout, stderr := runCmd(t, "report", "--out", filepath.Join(dir, "bad"), review)
+		if code != exitUsage || stdout != "" || stderr != "leasesim report: "+review+tt.want+"\n" {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q\nwant %q", tt.text, code, stdout, stderr, review+tt.want)
 		}
 	}
 
@@ -393,6 +423,53 @@ func TestCandidateListLocks(t *testing.T) {
 		"| 20s (dynamodb) | 0s | 5s | dynamodb's protocol and an acquire wait of 1s |", "| 30s | 0s | 10s | dynamodb's protocol and an acquire wait of 3s |"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("report.md has no row %q", s)
+		}
+	}
+}
+
+// TestEveryReportFlagIsAKey: a review file sets every flag of leasesim
+// report by its name (underscores for dashes), but those that say how to
+// run this once rather than what the review is.
+func TestEveryReportFlagIsAKey(t *testing.T) {
+	notInFile := map[string]string{
+		"out":     "where this run writes: the same review is written where each run wants it",
+		"example": "prints the example file instead of reading one",
+	}
+	keys := map[string]bool{}
+	for _, k := range reviewfile.Keys() {
+		keys[k.Flag] = true
+	}
+	fs := pflag.NewFlagSet("report", pflag.ContinueOnError)
+	setupReport(fs)
+	fs.VisitAll(func(f *pflag.Flag) {
+		if _, skip := notInFile[f.Name]; !keys[f.Name] && !skip {
+			t.Errorf("--%s is no key of a review file: want %s in its section", f.Name, reviewfile.KeyName(f.Name))
+		}
+	})
+	for name := range notInFile {
+		if fs.Lookup(name) == nil || keys[name] {
+			t.Errorf("--%s is listed as making no sense in a file, but is no flag or is a key", name)
+		}
+	}
+}
+
+// TestReviewFileReportKeys: report's own flags that are no model flags,
+// --rounds-per-year and --service-failover among them, are keys too.
+func TestReviewFileReportKeys(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tt := range []struct{ text, want string }{
+		{"schedule:\n  rounds_per_year: 3650\n", "(10 years of 3650 rounds)"},
+		{"deployment:\n  preset: etcd\nfailures:\n  service_failover: 30s\nschedule:\n  period: 1m\n", "| service_failover_s | 30 |"},
+	} {
+		review := filepath.Join(dir, "review.yaml")
+		if err := os.WriteFile(review, []byte(tt.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr := runCmd(t, "report", "--out", filepath.Join(dir, "out"), review)
+		md, _ := os.ReadFile(filepath.Join(dir, "out", "report.md"))
+		if code != 0 || !strings.Contains(string(md), tt.want) {
+			t.Errorf("%q: exit %d, stderr %q; report.md has no %q", tt.text, code, stderr, tt.want)
 		}
 	}
 }

@@ -7,30 +7,31 @@ import (
 )
 
 // temps are the temporary files and staging folders of the writes in
-// progress, so that a process stopped before they end (leasesim's exit
-// after an interrupt's grace) can remove them: no stray file, whatever
-// the write was doing.
+// progress, each with the folders created for it (outermost first), so
+// that a process stopped before they end (leasesim's exit after an
+// interrupt's grace) can remove them: no stray file or empty folder,
+// whatever the write was doing.
 var temps struct {
 	sync.Mutex
-	paths     map[string]bool
+	paths     map[string][]string
 	abandoned bool
 }
 
 // errAbandoned is the error of a write begun or finished after Abandon.
 var errAbandoned = errors.New("the process is stopping: output abandoned")
 
-// track records path as a temporary file or folder in use; false if the
-// writes are abandoned already.
-func track(path string) bool {
+// track records path as a temporary file or folder in use, and the
+// folders made for it; false if the writes are abandoned already.
+func track(path string, made []string) bool {
 	temps.Lock()
 	defer temps.Unlock()
 	if temps.abandoned {
 		return false
 	}
 	if temps.paths == nil {
-		temps.paths = map[string]bool{}
+		temps.paths = map[string][]string{}
 	}
-	temps.paths[path] = true
+	temps.paths[path] = made
 	return true
 }
 
@@ -59,8 +60,9 @@ func Abandon() {
 	temps.Lock()
 	defer temps.Unlock()
 	temps.abandoned = true
-	for path := range temps.paths {
+	for path, made := range temps.paths {
 		os.RemoveAll(path)
+		removeMade(made)
 	}
 	temps.paths = nil
 }

@@ -73,7 +73,7 @@ func Prepare(path string, write func(w *bufio.Writer) error) (*Pending, error) {
 		return nil, err
 	}
 	p := &Pending{tmp: f.Name(), target: target}
-	if !track(p.tmp) {
+	if !track(p.tmp, nil) {
 		f.Close()
 		os.Remove(p.tmp)
 		return nil, errAbandoned

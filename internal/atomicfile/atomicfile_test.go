@@ -387,7 +387,7 @@ func TestWriteDirThenFails(t *testing.T) {
 }
 
 // TestAbandon: Abandon removes the temporary file and the staging folder
-// of writes under way, and every write after it fails, leaving its target
+// of writes under way, and the folders made for them, and every write after it fails, leaving its target
 // as it was.
 func TestAbandon(t *testing.T) {
 	t.Cleanup(func() { temps.abandoned = false })
@@ -421,11 +421,8 @@ func TestAbandon(t *testing.T) {
 	if err := Write(path, writeString("new")); !errors.Is(err, errAbandoned) {
 		t.Errorf("Write after Abandon: %v", err)
 	}
-	if got := entries(t, dir); got != "report" {
-		t.Errorf("folder holds %q", got)
-	}
-	if got := entries(t, filepath.Join(dir, "report")); got != "" {
-		t.Errorf("report holds %q", got)
+	if got := entries(t, dir); got != "" {
+		t.Errorf("folder holds %q, want nothing: not the report folder WriteDir made", got)
 	}
 }
 
@@ -440,5 +437,41 @@ func TestWriteNamesOnlyItsFile(t *testing.T) {
 	}
 	if err := Write("/dev/full", writeString("x")); err == nil || !strings.HasPrefix(err.Error(), "writing /dev/full: ") {
 		t.Errorf("the file's error: %v", err)
+	}
+}
+
+// TestWriteDirRemovesFoldersItMade: a WriteDir that fails (a file, or
+// what runs once they are in place) removes the folders it created for
+// its folder, and only those; one that succeeds keeps them.
+func TestWriteDirRemovesFoldersItMade(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tt := range []struct {
+		name  string
+		files []File
+		then  func() error
+	}{
+		{"a file fails", append(reportFiles("a.md"), File{"b.csv", func(io.Writer) error { return boom }}), nil},
+		{"then fails", reportFiles("a.md"), func() error { return boom }},
+	} {
+		root := t.TempDir()
+		os.Mkdir(filepath.Join(root, "old"), 0o755)
+		err := WriteDir(context.Background(), filepath.Join(root, "old", "new", "a", "b"), tt.files, tt.then)
+		if !errors.Is(err, boom) {
+			t.Errorf("%s: error %v", tt.name, err)
+		}
+		if got := entries(t, root); got != "old" {
+			t.Errorf("%s: %s holds %q, want old", tt.name, root, got)
+		}
+		if got := entries(t, filepath.Join(root, "old")); got != "" {
+			t.Errorf("%s: old holds %q, want nothing: the folders WriteDir made are to go", tt.name, got)
+		}
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "new", "a")
+	if err := WriteDir(context.Background(), dir, reportFiles("a.md"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := entries(t, dir); got != "a.md" {
+		t.Errorf("%s holds %q", dir, got)
 	}
 }

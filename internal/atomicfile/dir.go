@@ -44,19 +44,27 @@ var stagingName = regexp.MustCompile(`^\.leasesim-([1-9][0-9]{0,9})-([0-9]{1,20}
 // runs left behind, which are removed. WriteDir checks ctx between files.
 // Then, if not nil, runs once every file is in place (to say so on
 // standard output); if it fails, the files are put back as they were too.
-func WriteDir(ctx context.Context, dir string, files []File, then func() error) error {
+// The folders WriteDir created for dir, and only those, are removed again
+// when it fails, if they are empty.
+func WriteDir(ctx context.Context, dir string, files []File, then func() error) (err error) {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return fmt.Errorf("%s is a file: want a folder", dir)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	made, err := mkdirAll(dir)
+	if err != nil {
 		return err
 	}
+	defer func() { // after the staging folder's removal, deferred below
+		if err != nil {
+			removeMade(made)
+		}
+	}()
 	removeStale(dir)
 	tmp, err := os.MkdirTemp(dir, tempPrefix+strconv.Itoa(os.Getpid())+"-*")
 	if err != nil {
 		return err
 	}
-	if !track(tmp) {
+	if !track(tmp, made) {
 		os.Remove(tmp)
 		return errAbandoned
 	}
@@ -88,6 +96,39 @@ func WriteDir(ctx context.Context, dir string, files []File, then func() error) 
 		return err
 	}
 	return whileLive(func() error { return replace(dir, tmp, names, os.Rename, then) })
+}
+
+// mkdirAll creates dir and the folders above it that are missing, as
+// os.MkdirAll does, and returns those it created, outermost first: not a
+// folder another run created meanwhile.
+func mkdirAll(dir string) ([]string, error) {
+	var missing []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil || filepath.Dir(d) == d {
+			break
+		}
+		missing = append(missing, d)
+	}
+	var made []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		switch err := os.Mkdir(missing[i], 0o755); {
+		case err == nil:
+			made = append(made, missing[i])
+		case errors.Is(err, fs.ErrExist): // another run's, or a file that the next Mkdir or the staging folder trips on
+		default:
+			removeMade(made)
+			return nil, err
+		}
+	}
+	return made, nil
+}
+
+// removeMade removes the folders mkdirAll made, innermost first, each only
+// if it is empty: a folder another run writes into meanwhile stays.
+func removeMade(made []string) {
+	for i := len(made) - 1; i >= 0; i-- {
+		os.Remove(made[i])
+	}
 }
 
 // replace moves each named file from tmp into dir with rename, then runs
