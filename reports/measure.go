@@ -147,14 +147,14 @@ func description(t model.Tick, c model.Config, failing string) string {
 }
 
 // triggerRounds lists the trigger rounds, or with a tick when they fall
-// due, eliding the middle of long lists.
+// due (unit.due), eliding the middle of long lists.
 func triggerRounds(t model.Tick, c model.Config) string {
 	n, u := c.Triggers(), unit{t}
 	when := func(r int) string {
 		if t == 0 {
 			return strconv.Itoa(r)
 		}
-		return u.at(r)
+		return u.due(r)
 	}
 	switch {
 	case n == 0:

@@ -278,7 +278,7 @@ func (rv review) writeTimeline(b *strings.Builder) {
 			if rv.Tick == 0 {
 				events = append(events, fmt.Sprintf("round %d: batch %s", r.Round, e))
 			} else {
-				events = append(events, fmt.Sprintf("%s: batch %s", u.at(r.Round), e))
+				events = append(events, fmt.Sprintf("%s: batch %s", u.due(r.Round), e))
 			}
 		}
 	}

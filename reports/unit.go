@@ -28,6 +28,19 @@ func (u unit) at(r int) string {
 	return u.t.DurationOf(r - 1)
 }
 
+// due is when a batch of round r falls due or starts: the trigger is a
+// round's last step (docs/model.md), so at its end, r·tick from the run's
+// start, or "round 6". A batch falls due at its slot, k·period, as its
+// trigger round ends: a nightly batch at 24h, not a tick before. A
+// takeover comes before a round's count of believers, so it is at the
+// round's start (at).
+func (u unit) due(r int) string {
+	if u.t == 0 {
+		return fmt.Sprintf("round %d", r)
+	}
+	return u.t.DurationOf(r)
+}
+
 // during is the time rounds first … last cover: "rounds 6-10", or
 // "5s-10s".
 func (u unit) during(first, last int) string {
