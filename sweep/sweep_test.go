@@ -240,7 +240,7 @@ func TestPublicationLeaseSweep(t *testing.T) {
 }
 
 // bigGrid is 700,000 configurations of 24 or 48 rounds.
-func bigGrid(b *testing.B) *sweep.Grid {
+func bigGrid(b testing.TB) *sweep.Grid {
 	return grid(b, map[model.Param]string{
 		model.Nodes: "1:5", model.Lease: "1:10", model.RereadPeriod: "1:5", model.Outage: "0:6", model.Start: "1:5",
 		model.Rounds: "24,48", model.Period: "1:10", model.Fencing: "false,true", model.PersistentTrigger: "false,true",
