@@ -160,7 +160,7 @@ func TestWorkersAndShards(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 7, 64} {
 		files := writeShards(t, dir, g, n)
 		var merged bytes.Buffer
-		if err := sweep.Merge(&merged, files); err != nil {
+		if err := merge(&merged, files); err != nil {
 			t.Fatalf("%d shards: %v", n, err)
 		}
 		if !bytes.Equal(merged.Bytes(), whole) {
@@ -174,7 +174,7 @@ func TestWorkersAndShards(t *testing.T) {
 func TestMoreShardsThanRows(t *testing.T) {
 	g := grid(t, map[model.Param]string{model.Lease: "1:3"})
 	var merged bytes.Buffer
-	if err := sweep.Merge(&merged, writeShards(t, t.TempDir(), g, 8)); err != nil {
+	if err := merge(&merged, writeShards(t, t.TempDir(), g, 8)); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(merged.Bytes(), write(t, g, sweep.Options{})) {
@@ -401,7 +401,7 @@ func TestWriteSkips(t *testing.T) {
 			files = append(files, name)
 		}
 		var merged bytes.Buffer
-		if err := sweep.Merge(&merged, files); err != nil {
+		if err := merge(&merged, files); err != nil {
 			t.Fatalf("%d shards: %v", shards, err)
 		}
 		if merged.String() != whole.String() {
@@ -409,7 +409,7 @@ func TestWriteSkips(t *testing.T) {
 		}
 		for k, name := range files { // the first shard with rows, missing
 			if b, _ := os.ReadFile(name); bytes.Count(b, []byte("\n")) > 1 {
-				if err := sweep.Merge(io.Discard, slices.Delete(slices.Clone(files), k, k+1)); err == nil {
+				if err := merge(io.Discard, slices.Delete(slices.Clone(files), k, k+1)); err == nil {
 					t.Errorf("%d shards: merged without shard %d", shards, k)
 				}
 				break

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -193,9 +192,6 @@ func TestValidListOrder(t *testing.T) {
 		}
 	}
 }
-
-// merge merges the shards in files, in order.
-func merge(w io.Writer, files []string) error { return sweep.Merge(w, files) }
 
 // describe names every parameter's list of g, as flags take them.
 func describe(g *sweep.Grid) string {

@@ -279,11 +279,13 @@ func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if len(files) == 0 {
 			return usagef("no input files: want the shards of one sweep or one Monte Carlo study, in shard order")
 		}
+		shards := sweep.OpenShards(files) // each read once: FIFOs and <(…) too
+		defer shards.Close()
 		merge := sweep.Merge
-		if montecarlo.IsMonteCarloShard(files[0]) {
+		if r, err := shards.Reader(0); err == nil && montecarlo.IsMonteCarloShard(r) {
 			merge = montecarlo.MergeMonteCarlo
 		}
-		err := writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, files) })
+		err := writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, shards) })
 		var bad *sweep.ShardError
 		if errors.As(err, &bad) { // the shards are bad input, whatever the output
 			return usage(bad)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leasesim/leasesim/internal/testio"
 	"github.com/leasesim/leasesim/model"
 )
 
@@ -284,5 +285,60 @@ func TestSweepIncident(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "sweep", "--epoch", "2026-11-30T23:58:00Z"); code != 2 || !strings.Contains(stderr, "--epoch goes only with --incident") {
 		t.Errorf("--epoch alone: exit %d, %q", code, stderr)
+	}
+}
+
+// TestMergeReadsOnce: merge reads each of a sweep's or a Monte Carlo
+// study's shards once, front to back, so a named pipe or a process
+// substitution's /dev/fd/N, first or later, merges as a file does, and
+// what it writes of a shard is what it checked; shards found bad after
+// good ones leave standard output empty.
+func TestMergeReadsOnce(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range [][]string{
+		{"sweep", "--lease", "1:20", "--outage", "0:3"},
+		{"montecarlo", "--nodes", "1:2", "--rounds", "2000", "--replicas", "6"},
+	} {
+		wholeFile := filepath.Join(dir, "whole.csv")
+		if code, _, stderr := runCmd(t, append(slices.Clone(cmd), "--csv", wholeFile)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		b, _ := os.ReadFile(wholeFile)
+		whole := string(b)
+		var parts [][]byte
+		for k := range 2 {
+			code, part, stderr := runCmd(t, append(slices.Clone(cmd), "--shard", strconv.Itoa(k)+"/2")...)
+			if code != 0 {
+				t.Fatal(stderr)
+			}
+			parts = append(parts, []byte(part))
+		}
+		for k := range parts {
+			for kind, pipe := range map[string]func([]byte) string{
+				"FIFO": func(b []byte) string { return testio.FIFO(t, "part.fifo", b) },
+				"pipe": func(b []byte) string { return testio.Pipe(t, b) },
+			} {
+				files := make([]string, len(parts))
+				for i, b := range parts {
+					files[i] = filepath.Join(dir, strconv.Itoa(i)+".csv")
+					os.WriteFile(files[i], b, 0o644)
+				}
+				files[k] = pipe(parts[k])
+				var code int
+				var merged, stderr string
+				testio.Returns(t, "merge", func() error {
+					code, merged, stderr = runCmd(t, append([]string{"merge"}, files...)...)
+					return nil
+				})
+				if code != 0 || merged != whole {
+					t.Errorf("%s: shard %d/2 a %s: exit %d, %s; %d bytes of the whole %d", cmd[0], k, kind, code, stderr, len(merged), len(whole))
+				}
+			}
+		}
+		cut := filepath.Join(dir, "cut.csv")
+		os.WriteFile(cut, parts[1][:len(parts[1])-5], 0o644)
+		if code, stdout, stderr := runCmd(t, "merge", testio.Pipe(t, parts[0]), cut); code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "leasesim merge: "+cut+": line ") {
+			t.Errorf("%s: a good shard, then one cut short: exit %d, %d bytes on standard output, %q", cmd[0], code, len(stdout), stderr)
+		}
 	}
 }
