@@ -275,6 +275,27 @@ func BenchmarkSweep700k(b *testing.B) {
 	}
 }
 
+// BenchmarkValid counts the configurations that go together, and a
+// shard's rows, of the 700,000-configuration grid and of the check's two
+// grids (113 and 283 million configurations), as sweep --dry-run and
+// check do before they run anything.
+func BenchmarkValid(b *testing.B) {
+	for name, g := range map[string]*sweep.Grid{"700k": bigGrid(b), "check": ptr(sweep.CheckGrid()), "protocol-check": ptr(sweep.ProtocolCheckGrid())} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				g.Valid()
+			}
+		})
+		b.Run(name+"/shard-rows", func(b *testing.B) {
+			for b.Loop() {
+				g.ShardRows(3, 7)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
 // BenchmarkSweepMemory streams grids of 700,000 and 7,000,000
 // configurations to a discarding writer; the peak resident memory it reports
 // after the larger one shows that memory does not grow with the grid.
