@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/sweep"
@@ -148,54 +148,49 @@ func (mc *MonteCarlo) RunShard(ctx context.Context, workers, k, n int, w io.Writ
 	}, progress)
 }
 
-// IsMonteCarloShard reports whether the file named starts as a Monte Carlo
-// shard does, for merge to tell it from a sweep's.
-func IsMonteCarloShard(name string) bool {
-	f, err := os.Open(name)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, len(monteCarloShardMagic))
-	_, err = io.ReadFull(f, head)
-	return err == nil && string(head) == monteCarloShardMagic
+// IsMonteCarloShard reports whether the file r reads starts as a Monte
+// Carlo shard does, for merge to tell it from a sweep's. It only peeks:
+// what it looks at is read again.
+func IsMonteCarloShard(r *bufio.Reader) bool {
+	head, _ := r.Peek(len(monteCarloShardMagic))
+	return string(head) == monteCarloShardMagic
 }
 
 // MergeMonteCarlo writes to w the CSV of the unsharded study from the
 // files of its shards, given in shard order: every shard once, of one
-// study, each with every configuration. It reads the shards side by side,
-// a configuration at a time, so memory stays flat, and writes nothing
-// unless all of them check; if not, the error is a *sweep.ShardError.
-func MergeMonteCarlo(w io.Writer, files []string) error {
-	mc, err := checkMonteCarloShards(files)
-	if err != nil {
-		return &sweep.ShardError{Err: err}
-	}
-	out := bufio.NewWriter(w)
-	if _, err := out.Write(mc.AppendHeader(nil)); err != nil {
-		return err
-	}
-	if err := mergeTallies(out, files, mc); err != nil {
-		return err
-	}
-	return out.Flush()
+// study, each with every configuration. It reads the shards once, side by
+// side, a configuration at a time, and holds the output
+// (atomicfile.Spool) until all of them check, so that it writes nothing
+// unless they do; if not, the error is a *sweep.ShardError.
+func MergeMonteCarlo(w io.Writer, shards *sweep.Shards) error {
+	return atomicfile.Spool(w, func(out *bufio.Writer) error {
+		mc, err := checkMonteCarloHeads(shards)
+		if err != nil {
+			return &sweep.ShardError{Err: err}
+		}
+		if _, err := out.Write(mc.AppendHeader(nil)); err != nil {
+			return err
+		}
+		return mergeTallies(out, shards, mc)
+	})
 }
 
-// checkMonteCarloShards reads the shards through, as MergeMonteCarlo
-// will, and returns their study: a bad one must leave the output
-// untouched.
-func checkMonteCarloShards(files []string) (*MonteCarlo, error) {
+// checkMonteCarloHeads reads the first two lines of every shard, its K/N
+// and its study, and returns the study: every shard's, each once, in
+// order.
+func checkMonteCarloHeads(shards *sweep.Shards) (*MonteCarlo, error) {
 	var mc *MonteCarlo
 	var spec []byte
-	for i, name := range files {
-		k, n, line, err := readShardHead(name)
+	for i := range shards.Len() {
+		name := shards.Name(i)
+		k, n, line, err := readShardHead(shards, i)
 		switch {
 		case err != nil:
 			return nil, err
-		case n != len(files):
-			return nil, fmt.Errorf("%s: line 1: shard %d/%d, but %d files given: want the study's %d shards, 0/%d … %d/%d, each once, in order", name, k, n, len(files), n, n, n-1, n)
+		case n != shards.Len():
+			return nil, fmt.Errorf("%s: line 1: shard %d/%d, but %d files given: want the study's %d shards, 0/%d … %d/%d, each once, in order", name, k, n, shards.Len(), n, n, n-1, n)
 		case k != i:
-			return nil, fmt.Errorf("%s: line 1: shard %d/%d given as file %d of %d: want shards 0/%d … %d/%d, each once, in order", name, k, n, i+1, len(files), n, n-1, n)
+			return nil, fmt.Errorf("%s: line 1: shard %d/%d given as file %d of %d: want shards 0/%d … %d/%d, each once, in order", name, k, n, i+1, shards.Len(), n, n-1, n)
 		case i == 0:
 			var s monteCarloSpec
 			if err := json.Unmarshal(line, &s); err != nil {
@@ -206,22 +201,20 @@ func checkMonteCarloShards(files []string) (*MonteCarlo, error) {
 			}
 			spec = line
 		case !bytes.Equal(line, spec):
-			return nil, fmt.Errorf("%s: line 2: the study differs from %s's: the files are not shards of one study", name, files[0])
+			return nil, fmt.Errorf("%s: line 2: the study differs from %s's: the files are not shards of one study", name, shards.Name(0))
 		}
 	}
-	return mc, mergeTallies(bufio.NewWriter(io.Discard), files, mc)
+	return mc, nil
 }
 
-// readShardHead reads a shard's first two lines, its K/N and its study,
-// and closes it, so that checking the shards holds no file open beside
-// the ones mergeTallies reads side by side.
-func readShardHead(name string) (k, n int, study []byte, err error) {
-	f, err := os.Open(name)
+// readShardHead reads the first two lines of shard i, its K/N and its
+// study.
+func readShardHead(shards *sweep.Shards, i int) (k, n int, study []byte, err error) {
+	name := shards.Name(i)
+	r, err := shards.Reader(i)
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, maxLine)
 	head, err := readLine(r, name, 1)
 	if err != nil {
 		return 0, 0, nil, err
@@ -236,26 +229,18 @@ func readShardHead(name string) (k, n int, study []byte, err error) {
 }
 
 // mergeTallies writes to out the rows of study mc from the tallies of
-// its shards, which checkMonteCarloShards found to be its, reading them
-// side by side from their third lines on and checking every line.
-func mergeTallies(out *bufio.Writer, files []string, mc *MonteCarlo) error {
+// its shards, whose first two lines checkMonteCarloHeads read, reading
+// them side by side from their third lines on and checking every line.
+// An error of the shards' is a *sweep.ShardError; one of out's is
+// returned as it is.
+func mergeTallies(out *bufio.Writer, shards *sweep.Shards, mc *MonteCarlo) error {
 	size, err := mc.Grid.Size()
 	if err != nil {
-		return err
+		return &sweep.ShardError{Err: err}
 	}
-	shards := make([]*bufio.Reader, len(files))
-	for i, name := range files {
-		f, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		shards[i] = bufio.NewReaderSize(f, maxLine)
-		for range 2 {
-			if _, err := readLine(shards[i], name, 0); err != nil {
-				return err
-			}
-		}
+	readers := make([]*bufio.Reader, shards.Len())
+	for i := range readers {
+		readers[i], _ = shards.Reader(i) // opened by checkMonteCarloHeads
 	}
 	var b []byte
 	row := 0 // the rows of configurations that go together, as run wrote them
@@ -265,10 +250,10 @@ func mergeTallies(out *bufio.Writer, files []string, mc *MonteCarlo) error {
 			continue
 		}
 		tallies, crosses := s.tallies(), s.crosses()
-		for i, r := range shards {
-			v, err := readCounts(r, files[i], row, tallyFields*len(tallies)+2*len(crosses))
+		for i, r := range readers {
+			v, err := readCounts(r, shards.Name(i), row, tallyFields*len(tallies)+2*len(crosses))
 			if err != nil {
-				return err
+				return &sweep.ShardError{Err: err}
 			}
 			for k, t := range tallies {
 				f := v[tallyFields*k:]
@@ -280,7 +265,7 @@ func mergeTallies(out *bufio.Writer, files []string, mc *MonteCarlo) error {
 			}
 		}
 		if s.Tallies[0].N != uint64(mc.Replicas) {
-			return fmt.Errorf("row %d: the shards hold %d replicas of %d", row, s.Tallies[0].N, mc.Replicas)
+			return &sweep.ShardError{Err: fmt.Errorf("row %d: the shards hold %d replicas of %d", row, s.Tallies[0].N, mc.Replicas)}
 		}
 		s.Replicas = mc.Replicas
 		mc.Finish(&s)
@@ -290,9 +275,9 @@ func mergeTallies(out *bufio.Writer, files []string, mc *MonteCarlo) error {
 		}
 		row++
 	}
-	for i, r := range shards {
+	for i, r := range readers {
 		if _, err := r.Peek(1); err != io.EOF {
-			return fmt.Errorf("%s: more lines than the study's %d configurations", files[i], row)
+			return &sweep.ShardError{Err: fmt.Errorf("%s: more lines than the study's %d configurations", shards.Name(i), row)}
 		}
 	}
 	return nil

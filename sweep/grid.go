@@ -86,11 +86,17 @@ func (g *Grid) Valid() (valid int, first error) {
 }
 
 // relationParams are the parameters model.Config.Validate relates to one
-// another (model's relationError): a renewal of 0 and the renew deadline,
-// the lease, deadline and retry period with or without jitter, the batch
-// against its period, and an overlap policy that buffers against the
+// another (model's relationError), in parameter order: the protocol, with
+// the settings only some protocols take (the lock-delay, the acquire wait,
+// the service's failover; client-go's renew deadline, re-read and jitter)
+// and the lease against the retry period; under dynamodb the drift, with
+// the failing nodes (down, down-from, against the nodes), against the
+// lease and retry period; a renewal of 0 and the renew deadline; the
+// lease, deadline and retry period with or without jitter; the batch
+// against its period; and an overlap policy that buffers against the
 // persistent trigger.
-var relationParams = [...]model.Param{model.Lease, model.RereadPeriod, model.RetryPeriod, model.RenewDeadline, model.Period, model.BatchLen, model.Overlap, model.PersistentTrigger, model.Jitter}
+var relationParams = [...]model.Param{model.Nodes, model.Lease, model.RereadPeriod, model.RetryPeriod, model.RenewDeadline, model.Period, model.BatchLen,
+	model.PersistentTrigger, model.Overlap, model.Down, model.DownFrom, model.Jitter, model.Drift, model.Protocol, model.LockDelay, model.AcquireWait, model.ServiceFailover}
 
 // related returns the grid of g's lists of relationParams and extra, every
 // other parameter at its list's first value.
@@ -121,7 +127,8 @@ func (g *Grid) walk(f func(c *model.Config) bool) {
 }
 
 // validIn counts the configurations of rows [first, last) of g that go
-// together.
+// together, walking them: for a block of rows about to be run, each a
+// call of Validate beside a run.
 func (g *Grid) validIn(first, last int) int {
 	if first >= last {
 		return 0
@@ -137,6 +144,39 @@ func (g *Grid) validIn(first, last int) int {
 		o.next(g, &c)
 	}
 	return n
+}
+
+// validBefore counts the configurations of rows [0, i) of g that go
+// together without walking them: those rows are, for each parameter p,
+// the ones that agree with row i on every parameter before p and have an
+// earlier value of p, a grid each, which Valid counts. So it costs at most
+// one Valid per parameter, whatever i.
+func (g *Grid) validBefore(i int) int {
+	if size, _ := g.Size(); i >= size {
+		valid, _ := g.Valid()
+		return valid
+	}
+	var o odometer
+	o.seek(g, i)
+	h, n := *g, 0
+	for p := range h.Values {
+		if k := o.idx[p]; k > 0 {
+			h.Values[p] = g.Values[p].slice(0, k)
+			valid, _ := h.Valid()
+			n += valid
+		}
+		h.Values[p] = ListOf(o.val[p])
+	}
+	return n
+}
+
+// ShardRows returns the rows of the sweep's output that shard k of n
+// writes, first … last-1: the numbers its rows carry, the configurations
+// before its slice of the grid (Shard) that go together up to those in it.
+func (g *Grid) ShardRows(k, n int) (first, last int) {
+	size, _ := g.Size()
+	from, to := Shard(size, k, n)
+	return g.validBefore(from), g.validBefore(to)
 }
 
 // Fingerprint identifies the grid: a hash of its lists, the same for every

@@ -62,6 +62,17 @@ func (l List) rangeOf(i int) int {
 	return sort.Search(len(l.ranges), func(k int) bool { return l.ranges[k].first+l.ranges[k].n > i })
 }
 
+// slice returns the list of values from … to-1 of l.
+func (l List) slice(from, to int) List {
+	var s List
+	for _, r := range l.ranges {
+		if lo, hi := max(from, r.first), min(to, r.first+r.n); lo < hi {
+			s.add(r.lo+(lo-r.first)*r.step, r.step, hi-lo)
+		}
+	}
+	return s
+}
+
 // min returns the smallest value above floor, or 0 if there is none.
 func (l List) min(floor int) int {
 	m, found := 0, false

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/leasesim/leasesim/internal/atomicfile"
 )
 
 // A shard of a sweep (Options.Shards > 0) is plain CSV with one column
@@ -32,10 +34,10 @@ func ShardColumn(b []byte, g *Grid) []byte {
 const maxLine = 64 << 10
 
 // A ShardError is a merge's refusal of its input, found as it reads the
-// shards through before it writes anything: a file that cannot be read,
-// is not a shard, is of another grid or study, comes out of order or
-// twice, is missing or is cut short. It names the file and, where it
-// can, the line: the input is bad, not the output.
+// shards: a file that cannot be read, is not a shard, is of another grid
+// or study, comes out of order or twice, is missing or is cut short. It
+// names the file and, where it can, the line: the input is bad, not the
+// output.
 type ShardError struct{ Err error }
 
 // Error is the refusal's message.
@@ -44,63 +46,119 @@ func (e *ShardError) Error() string { return e.Err.Error() }
 // Unwrap returns the error behind the refusal.
 func (e *ShardError) Unwrap() error { return e.Err }
 
-// Merge writes to w the unsharded CSV of a sweep from the files of its
-// shards, given in shard order. It reads every file through first and
-// writes nothing unless all are the complete shards of one grid, in order,
-// each row once; if not, the error is a *ShardError.
-func Merge(w io.Writer, files []string) error {
-	var m merger
-	for _, name := range files {
-		if err := m.each(name, nil); err != nil {
-			return &ShardError{err}
-		}
-	}
-	if m.next != m.rows {
-		return &ShardError{fmt.Errorf("%s: the shards end at row %d of %d: the last shard is missing", files[len(files)-1], m.next, m.rows)}
-	}
-	m.next = 0
-	for _, name := range files {
-		if err := m.each(name, w); err != nil {
-			return err
-		}
-	}
-	return nil
+// Shards are the files a merge reads, in order. Each is opened once, when
+// the merge first comes to it, and read once, front to back: so a FIFO
+// or a process substitution's /dev/fd/N is merged as a file is, and a
+// file replaced while the merge runs is read as it was when opened.
+type Shards struct {
+	names   []string
+	files   []*os.File
+	readers []*bufio.Reader
+	errs    []error // of opening each file
 }
 
-// merger checks shards one after another and, given a writer, copies them.
+// OpenShards returns the shards in the files named, none of them opened
+// yet.
+func OpenShards(names []string) *Shards {
+	n := len(names)
+	return &Shards{names: names, files: make([]*os.File, n), readers: make([]*bufio.Reader, n), errs: make([]error, n)}
+}
+
+// Len is the number of files.
+func (s *Shards) Len() int { return len(s.names) }
+
+// Name returns the name of file i.
+func (s *Shards) Name(i int) string { return s.names[i] }
+
+// Reader returns the reader of file i, opening the file the first time;
+// a later call returns the same reader, or the same error. A reader
+// returns a line of up to 64 KiB whole (bufio.Reader.ReadSlice), and what
+// was peeked at is read again.
+func (s *Shards) Reader(i int) (*bufio.Reader, error) {
+	if s.readers[i] == nil && s.errs[i] == nil {
+		f, err := os.Open(s.names[i])
+		if err != nil {
+			s.errs[i] = err
+		} else {
+			s.files[i], s.readers[i] = f, bufio.NewReaderSize(f, maxLine)
+		}
+	}
+	return s.readers[i], s.errs[i]
+}
+
+// done closes file i, read through.
+func (s *Shards) done(i int) {
+	if s.files[i] != nil {
+		s.files[i].Close()
+		s.files[i] = nil
+	}
+}
+
+// Close closes every file still open.
+func (s *Shards) Close() {
+	for i := range s.files {
+		s.done(i)
+	}
+}
+
+// Merge writes to w the unsharded CSV of a sweep from the files of its
+// shards, given in shard order, reading each once. It writes nothing
+// unless all are the complete shards of one grid, in order, each row
+// once: it holds the output (atomicfile.Spool) until the last shard has
+// been read. If they are not, the error is a *ShardError.
+func Merge(w io.Writer, shards *Shards) error {
+	if shards.Len() == 0 {
+		return &ShardError{errors.New("no shards to merge")}
+	}
+	return atomicfile.Spool(w, func(out *bufio.Writer) error {
+		var m merger
+		for i := range shards.Len() {
+			err := m.each(shards, i, out)
+			shards.done(i)
+			if err != nil {
+				return err
+			}
+		}
+		if m.next != m.rows {
+			return &ShardError{fmt.Errorf("%s: the shards end at row %d of %d: the last shard is missing", shards.Name(shards.Len()-1), m.next, m.rows)}
+		}
+		return nil
+	})
+}
+
+// merger checks shards one after another and copies them.
 type merger struct {
 	header []byte // the first file's header
 	first  string // the first file's name
 	fields int    // fields a row has, the row number included
 	rows   int    // rows of the whole grid
 	next   int    // the row number the next row must have
-	copied bool   // whether the header has been copied
 }
 
-// each reads one shard, checking it against the shards before it, and
-// copies its rows to w without the row column if w is not nil (its header
-// too, for the first shard).
-func (m *merger) each(name string, w io.Writer) error {
-	f, err := os.Open(name)
+// each reads shard i, checking it against the shards before it, and
+// copies its rows to out without the row column (its header too, for the
+// first shard). An error of the shard's is a *ShardError; one of out's is
+// returned as it is.
+func (m *merger) each(shards *Shards, i int, out io.Writer) error {
+	name := shards.Name(i)
+	r, err := shards.Reader(i)
 	if err != nil {
-		return err
+		return &ShardError{err} // a *PathError: it names the file
 	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, maxLine)
 	for line := 1; ; line++ {
 		text, err := r.ReadSlice('\n')
 		switch {
 		case errors.Is(err, bufio.ErrBufferFull):
-			return fmt.Errorf("%s: line %d is longer than %d bytes: not a sweep's CSV", name, line, maxLine)
+			return &ShardError{fmt.Errorf("%s: line %d is longer than %d bytes: not a sweep's CSV", name, line, maxLine)}
 		case err == io.EOF && len(text) == 0:
 			if line == 1 {
-				return fmt.Errorf("%s: empty file, want a shard of leasesim sweep --shard", name)
+				return &ShardError{fmt.Errorf("%s: empty file, want a shard of leasesim sweep --shard", name)}
 			}
 			return nil
 		case err == io.EOF:
-			return fmt.Errorf("%s: line %d is cut short (no newline at its end): the shard is incomplete", name, line)
+			return &ShardError{fmt.Errorf("%s: line %d is cut short (no newline at its end): the shard is incomplete", name, line)}
 		case err != nil:
-			return err // a *PathError: it names the file
+			return &ShardError{err} // a *PathError: it names the file
 		}
 		if line == 1 {
 			err = m.checkHeader(name, text)
@@ -108,12 +166,11 @@ func (m *merger) each(name string, w io.Writer) error {
 			err = m.checkRow(text)
 		}
 		if err != nil {
-			return fmt.Errorf("%s: line %d: %w", name, line, err)
+			return &ShardError{fmt.Errorf("%s: line %d: %w", name, line, err)}
 		}
-		if w != nil && (line > 1 || !m.copied) {
-			m.copied = true
+		if line > 1 || i == 0 {
 			_, rest, _ := bytes.Cut(text, []byte{','})
-			if _, err := w.Write(rest); err != nil {
+			if _, err := out.Write(rest); err != nil {
 				return err
 			}
 		}

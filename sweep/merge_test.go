@@ -2,15 +2,25 @@ package sweep_test
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/leasesim/leasesim/internal/testio"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 )
+
+// merge merges the shards in files, in order.
+func merge(w io.Writer, files []string) error {
+	shards := sweep.OpenShards(files)
+	defer shards.Close()
+	return sweep.Merge(w, shards)
+}
 
 // TestShardFormat: a shard leads each row with its number in the whole
 // grid, under a column naming the grid's size and fingerprint.
@@ -75,12 +85,51 @@ func TestMergeRefuses(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer
-		err := sweep.Merge(&out, tt.files)
+		err := merge(&out, tt.files)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
 		}
 		if out.Len() != 0 {
 			t.Errorf("%s: wrote %d bytes before refusing", tt.name, out.Len())
 		}
+	}
+}
+
+// TestMergeReadsOnce: merge reads each shard once, front to back, so a
+// named pipe or a process substitution's /dev/fd/N is merged as a file is,
+// first or later; what it read of a shard cannot differ from what it
+// writes of it, as when a shard was replaced between two reads.
+func TestMergeReadsOnce(t *testing.T) {
+	g := grid(t, map[model.Param]string{model.Lease: "1:30", model.Outage: "0:3"})
+	whole := write(t, g, sweep.Options{})
+	p := writeShards(t, t.TempDir(), g, 3)
+	for k := range p {
+		content, _ := os.ReadFile(p[k])
+		for kind, pipe := range map[string]string{"FIFO": testio.FIFO(t, "part.fifo", content), "pipe": testio.Pipe(t, content)} {
+			files := slices.Clone(p)
+			files[k] = pipe
+			var out bytes.Buffer
+			err := testio.Returns(t, "merge", func() error { return merge(&out, files) })
+			if err != nil || !bytes.Equal(out.Bytes(), whole) {
+				t.Errorf("shard %d a %s: %v; %d bytes of the whole sweep's %d", k, kind, err, out.Len(), len(whole))
+			}
+		}
+	}
+}
+
+// TestMergeWritesNothingOfBadShards: however far into its shards a merge
+// finds one bad, it has written nothing, the shards before it included.
+func TestMergeWritesNothingOfBadShards(t *testing.T) {
+	dir := t.TempDir()
+	g := grid(t, map[model.Param]string{model.Lease: "1:30", model.Outage: "0:3"})
+	p := writeShards(t, dir, g, 3)
+	content, _ := os.ReadFile(p[2])
+	cut := filepath.Join(dir, "cut.csv")
+	os.WriteFile(cut, content[:len(content)-7], 0o644)
+	var out bytes.Buffer
+	err := merge(&out, []string{p[0], p[1], cut})
+	var bad *sweep.ShardError
+	if !errors.As(err, &bad) || !strings.Contains(err.Error(), "cut.csv: line 41 is cut short") || out.Len() != 0 {
+		t.Errorf("error %v, %d bytes written; want a ShardError for cut.csv and nothing", err, out.Len())
 	}
 }

@@ -160,7 +160,7 @@ func TestWorkersAndShards(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 7, 64} {
 		files := writeShards(t, dir, g, n)
 		var merged bytes.Buffer
-		if err := sweep.Merge(&merged, files); err != nil {
+		if err := merge(&merged, files); err != nil {
 			t.Fatalf("%d shards: %v", n, err)
 		}
 		if !bytes.Equal(merged.Bytes(), whole) {
@@ -174,7 +174,7 @@ func TestWorkersAndShards(t *testing.T) {
 func TestMoreShardsThanRows(t *testing.T) {
 	g := grid(t, map[model.Param]string{model.Lease: "1:3"})
 	var merged bytes.Buffer
-	if err := sweep.Merge(&merged, writeShards(t, t.TempDir(), g, 8)); err != nil {
+	if err := merge(&merged, writeShards(t, t.TempDir(), g, 8)); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(merged.Bytes(), write(t, g, sweep.Options{})) {
@@ -240,7 +240,7 @@ func TestPublicationLeaseSweep(t *testing.T) {
 }
 
 // bigGrid is 700,000 configurations of 24 or 48 rounds.
-func bigGrid(b *testing.B) *sweep.Grid {
+func bigGrid(b testing.TB) *sweep.Grid {
 	return grid(b, map[model.Param]string{
 		model.Nodes: "1:5", model.Lease: "1:10", model.RereadPeriod: "1:5", model.Outage: "0:6", model.Start: "1:5",
 		model.Rounds: "24,48", model.Period: "1:10", model.Fencing: "false,true", model.PersistentTrigger: "false,true",
@@ -274,6 +274,27 @@ func BenchmarkSweep700k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkValid counts the configurations that go together, and a
+// shard's rows, of the 700,000-configuration grid and of the check's two
+// grids (113 and 283 million configurations), as sweep --dry-run and
+// check do before they run anything.
+func BenchmarkValid(b *testing.B) {
+	for name, g := range map[string]*sweep.Grid{"700k": bigGrid(b), "check": ptr(sweep.CheckGrid()), "protocol-check": ptr(sweep.ProtocolCheckGrid())} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				g.Valid()
+			}
+		})
+		b.Run(name+"/shard-rows", func(b *testing.B) {
+			for b.Loop() {
+				g.ShardRows(3, 7)
+			}
+		})
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
 
 // BenchmarkSweepMemory streams grids of 700,000 and 7,000,000
 // configurations to a discarding writer; the peak resident memory it reports
@@ -401,7 +422,7 @@ func TestWriteSkips(t *testing.T) {
 			files = append(files, name)
 		}
 		var merged bytes.Buffer
-		if err := sweep.Merge(&merged, files); err != nil {
+		if err := merge(&merged, files); err != nil {
 			t.Fatalf("%d shards: %v", shards, err)
 		}
 		if merged.String() != whole.String() {
@@ -409,7 +430,7 @@ func TestWriteSkips(t *testing.T) {
 		}
 		for k, name := range files { // the first shard with rows, missing
 			if b, _ := os.ReadFile(name); bytes.Count(b, []byte("\n")) > 1 {
-				if err := sweep.Merge(io.Discard, slices.Delete(slices.Clone(files), k, k+1)); err == nil {
+				if err := merge(io.Discard, slices.Delete(slices.Clone(files), k, k+1)); err == nil {
 					t.Errorf("%d shards: merged without shard %d", shards, k)
 				}
 				break

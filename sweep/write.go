@@ -78,7 +78,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 		defer close(order)
 		row := first
 		if valid < size && sharded {
-			row = g.validIn(0, first)
+			row = g.validBefore(first)
 		}
 		for first := first; first < last; first += chunkRows {
 			out := make(chan chunk, 1)

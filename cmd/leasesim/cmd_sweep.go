@@ -71,32 +71,39 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if len(grids) > 1 && fs.Changed("shard") {
 			return usagef("--shard goes with one --preset: the shards of several presets' grids would not merge into one sweep")
 		}
-		size, valid, firstBad := 0, 0, error(nil)
+		size := 0
 		for i := range grids {
 			n, err := grids[i].Size()
 			if err != nil {
 				return usage(err)
 			}
-			v, bad := grids[i].Valid()
-			size, valid, firstBad = size+n, valid+v, cmp.Or(firstBad, bad)
+			size += n
 		}
-		if size > maxConfigs {
+		if size > maxConfigs { // refused before the grid is counted
 			return usagef("the grid has %d configurations, more than --max-configs %d", size, maxConfigs)
+		}
+		valid, firstBad := 0, error(nil)
+		for i := range grids {
+			v, bad := grids[i].Valid()
+			valid, firstBad = valid+v, cmp.Or(firstBad, bad)
 		}
 		if err := std.skip("configurations", size-valid, size, firstBad, g.Tick); err != nil {
 			return err
 		}
 		first, last := sweep.Shard(size, k, n)
 		if *dryRun {
-			if n > 1 {
-				of := ""
-				if valid < size {
-					of = fmt.Sprintf(" of the grid's %d", size)
-				}
-				fmt.Fprintf(std.out, "%d configurations; shard %d/%d has %d%s (rows %d to %d)\n", valid, k, n, last-first, of, first, last-1)
+			if n == 1 {
+				fmt.Fprintf(std.out, "%d configurations\n", valid)
 				return nil
 			}
-			fmt.Fprintf(std.out, "%d configurations\n", valid)
+			// One grid: --shard goes with one preset. Its rows are
+			// those it writes, numbered as they are in the sweep's output.
+			from, to := grids[0].ShardRows(k, n)
+			if from == to {
+				fmt.Fprintf(std.out, "%d configurations; shard %d/%d has none\n", valid, k, n)
+				return nil
+			}
+			fmt.Fprintf(std.out, "%d configurations; shard %d/%d has %d (rows %d to %d)\n", valid, k, n, to-from, from, to-1)
 			return nil
 		}
 		opt := sweep.Options{Workers: workers}
@@ -272,11 +279,13 @@ func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if len(files) == 0 {
 			return usagef("no input files: want the shards of one sweep or one Monte Carlo study, in shard order")
 		}
+		shards := sweep.OpenShards(files) // each read once: FIFOs and <(…) too
+		defer shards.Close()
 		merge := sweep.Merge
-		if montecarlo.IsMonteCarloShard(files[0]) {
+		if r, err := shards.Reader(0); err == nil && montecarlo.IsMonteCarloShard(r) {
 			merge = montecarlo.MergeMonteCarlo
 		}
-		err := writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, files) })
+		err := writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, shards) })
 		var bad *sweep.ShardError
 		if errors.As(err, &bad) { // the shards are bad input, whatever the output
 			return usage(bad)

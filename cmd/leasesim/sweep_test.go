@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leasesim/leasesim/internal/testio"
 	"github.com/leasesim/leasesim/model"
 )
 
@@ -116,6 +117,15 @@ func onlyFiles(t *testing.T, dir string, names ...string) {
 	}
 }
 
+// lockLists is a sweep of two protocols and the settings only some of
+// them take, of which 3 configurations of 16 go together: client-go's with
+// a re-read and neither setting, etcd's without a re-read and with or
+// without a failover.
+var lockLists = []string{"sweep", "--protocol", "client-go,etcd", "--renewal", "0,3", "--service-failover", "0,5", "--lock-delay", "0,5"}
+
+// lockSkipped is what a sweep of lockLists says on standard error.
+const lockSkipped = "leasesim sweep: skipped 13 of the 16 configurations: their flags' values do not go together; the first: --renewal 0 (never re-read) needs a --renew-deadline above 0: otherwise a stale leader believes for ever\n"
+
 func TestSweepDryRunAndLimits(t *testing.T) {
 	tests := []struct {
 		args     []string
@@ -124,6 +134,13 @@ func TestSweepDryRunAndLimits(t *testing.T) {
 	}{
 		{[]string{"sweep", "--lease", "1:4,8,16", "--fencing", "false,true", "--dry-run"}, 0, "12 configurations\n", ""},
 		{[]string{"sweep", "--lease", "1:10", "--shard", "1/3", "--dry-run"}, 0, "10 configurations; shard 1/3 has 3 (rows 3 to 5)\n", ""},
+		// Whether a configuration goes together turns on the protocol and
+		// the settings only some protocols take, in any order of the lists
+		// (issue 44): the count is what the sweep writes, beside what it skips.
+		{[]string{"sweep", "--protocol", "etcd,client-go", "--dry-run"}, 0, "1 configurations\n", "leasesim sweep: skipped 1 of the 2 configurations: their flags' values do not go together; the first: --renewal 3 (a re-read of the record) is client-go's: under --protocol etcd a believer learns it lost from the service (give 0)\n"},
+		{[]string{"sweep", "--protocol", "client-go,etcd", "--dry-run"}, 0, "1 configurations\n", "leasesim sweep: skipped 1 of the 2 configurations: their flags' values do not go together; the first: --renewal 3 (a re-read of the record) is client-go's: under --protocol etcd a believer learns it lost from the service (give 0)\n"},
+		{append(lockLists, "--shard", "1/3", "--dry-run"), 0, "3 configurations; shard 1/3 has 2 (rows 1 to 2)\n", lockSkipped},
+		{append(lockLists, "--shard", "2/3", "--dry-run"), 0, "3 configurations; shard 2/3 has none\n", lockSkipped},
 		{[]string{"sweep", "--lease", "1:10", "--outage", "0:9", "--max-configs", "99"}, 2, "", "leasesim sweep: the grid has 100 configurations, more than --max-configs 99\n"},
 		{[]string{"sweep", "--shard", "3/3"}, 2, "", "leasesim sweep: invalid argument \"3/3\" for \"--shard\" flag: want K/N with 0 <= K < N, e.g. 0/4\n"},
 		{[]string{"sweep", "--lease", "4:1"}, 2, "", "leasesim sweep: invalid argument \"4:1\" for \"--lease\" flag: range \"4:1\" is empty: want lo <= hi\n"},
@@ -183,6 +200,28 @@ func TestShardsMerge(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "merge"); code != 2 || !strings.HasPrefix(stderr, "leasesim merge: no input files") {
 		t.Errorf("merge without files: exit %d, %q", code, stderr)
+	}
+}
+
+// TestShardsMergeSkipped: the shards of a sweep that skips configurations
+// for its protocols' sake state the rows the sweep writes, and merge
+// gives the unsharded sweep from them.
+func TestShardsMergeSkipped(t *testing.T) {
+	dir := t.TempDir()
+	_, whole, _ := runCmd(t, lockLists...)
+	var parts []string
+	for k := range 3 {
+		part := filepath.Join(dir, "part-"+strconv.Itoa(k)+".csv")
+		if code, _, stderr := runCmd(t, append(slices.Clone(lockLists), "--shard", strconv.Itoa(k)+"/3", "--out", part)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		if b, _ := os.ReadFile(part); !strings.HasPrefix(string(b), "row_of_3_grid_") {
+			t.Errorf("shard %d/3's header %.30q, want the sweep's 3 rows", k, b)
+		}
+		parts = append(parts, part)
+	}
+	if code, merged, stderr := runCmd(t, append([]string{"merge"}, parts...)...); code != 0 || merged != whole || strings.Count(whole, "\n") != 4 {
+		t.Errorf("merge: exit %d, %s\n%s\nwant the sweep's 3 rows:\n%s", code, stderr, merged, whole)
 	}
 }
 
@@ -246,5 +285,60 @@ func TestSweepIncident(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "sweep", "--epoch", "2026-11-30T23:58:00Z"); code != 2 || !strings.Contains(stderr, "--epoch goes only with --incident") {
 		t.Errorf("--epoch alone: exit %d, %q", code, stderr)
+	}
+}
+
+// TestMergeReadsOnce: merge reads each of a sweep's or a Monte Carlo
+// study's shards once, front to back, so a named pipe or a process
+// substitution's /dev/fd/N, first or later, merges as a file does, and
+// what it writes of a shard is what it checked; shards found bad after
+// good ones leave standard output empty.
+func TestMergeReadsOnce(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range [][]string{
+		{"sweep", "--lease", "1:20", "--outage", "0:3"},
+		{"montecarlo", "--nodes", "1:2", "--rounds", "2000", "--replicas", "6"},
+	} {
+		wholeFile := filepath.Join(dir, "whole.csv")
+		if code, _, stderr := runCmd(t, append(slices.Clone(cmd), "--csv", wholeFile)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		b, _ := os.ReadFile(wholeFile)
+		whole := string(b)
+		var parts [][]byte
+		for k := range 2 {
+			code, part, stderr := runCmd(t, append(slices.Clone(cmd), "--shard", strconv.Itoa(k)+"/2")...)
+			if code != 0 {
+				t.Fatal(stderr)
+			}
+			parts = append(parts, []byte(part))
+		}
+		for k := range parts {
+			for kind, pipe := range map[string]func([]byte) string{
+				"FIFO": func(b []byte) string { return testio.FIFO(t, "part.fifo", b) },
+				"pipe": func(b []byte) string { return testio.Pipe(t, b) },
+			} {
+				files := make([]string, len(parts))
+				for i, b := range parts {
+					files[i] = filepath.Join(dir, strconv.Itoa(i)+".csv")
+					os.WriteFile(files[i], b, 0o644)
+				}
+				files[k] = pipe(parts[k])
+				var code int
+				var merged, stderr string
+				testio.Returns(t, "merge", func() error {
+					code, merged, stderr = runCmd(t, append([]string{"merge"}, files...)...)
+					return nil
+				})
+				if code != 0 || merged != whole {
+					t.Errorf("%s: shard %d/2 a %s: exit %d, %s; %d bytes of the whole %d", cmd[0], k, kind, code, stderr, len(merged), len(whole))
+				}
+			}
+		}
+		cut := filepath.Join(dir, "cut.csv")
+		os.WriteFile(cut, parts[1][:len(parts[1])-5], 0o644)
+		if code, stdout, stderr := runCmd(t, "merge", testio.Pipe(t, parts[0]), cut); code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "leasesim merge: "+cut+": line ") {
+			t.Errorf("%s: a good shard, then one cut short: exit %d, %d bytes on standard output, %q", cmd[0], code, len(stdout), stderr)
+		}
 	}
 }

@@ -475,3 +475,29 @@ func TestWriteDirRemovesFoldersItMade(t *testing.T) {
 		t.Errorf("%s holds %q", dir, got)
 	}
 }
+
+// TestSpool: Spool passes on what write wrote, in memory or through a
+// temporary file it leaves nowhere, and nothing when write fails.
+func TestSpool(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	for _, n := range []int{0, 10, spoolMemory + 1, 3 * spoolMemory} {
+		want := strings.Repeat("x", n)
+		var got strings.Builder
+		if err := Spool(&got, writeString(want)); err != nil || got.String() != want {
+			t.Errorf("%d bytes: got %d bytes, %v", n, got.Len(), err)
+		}
+		got.Reset()
+		bad := errors.New("the input is bad")
+		err := Spool(&got, func(w *bufio.Writer) error {
+			writeString(want)(w)
+			return bad
+		})
+		if err != bad || got.Len() != 0 {
+			t.Errorf("%d bytes, then an error: got %d bytes, %v", n, got.Len(), err)
+		}
+		if e := entries(t, tmp); e != "" {
+			t.Errorf("%d bytes: left %s in the temporary folder", n, e)
+		}
+	}
+}
