@@ -34,6 +34,15 @@ type Grid struct {
 	// incident's windows, each node its own kind) instead of its own
 	// group outage.
 	Schedule model.Windows
+
+	// Derive, if set, sets what each configuration takes from its other
+	// parameters rather than from a list: with a tick and no --start or
+	// --rounds, the outage as the first batch falls due and a run that
+	// holds its handover, as run does (the same grid in rounds would be a
+	// run of 24 seconds). It changes no parameter Valid relates, and
+	// DeriveName names it in the Fingerprint.
+	Derive     func(c *model.Config)
+	DeriveName string
 }
 
 // NewGrid returns the grid of the single configuration c.
@@ -193,17 +202,25 @@ func (g *Grid) Fingerprint() uint64 {
 	if g.Seed != 0 { // and other draws of jitter another
 		fmt.Fprintf(h, "seed=%d;", g.Seed)
 	}
+	if g.Derive != nil { // and derived parameters another
+		fmt.Fprintf(h, "derive=%s;", g.DeriveName)
+	}
 	for _, w := range g.Schedule { // and other failures another
 		fmt.Fprintf(h, "window=%d:%d-%d:%s;", w.Node, w.First, w.Last, w.Failure)
 	}
 	return h.Sum64()
 }
 
-// Config returns configuration i of the grid, 0 ≤ i < Size().
+// Config returns configuration i of the grid, 0 ≤ i < Size(), Derive's
+// parameters set.
 func (g *Grid) Config(i int) model.Config {
 	var o odometer
 	o.seek(g, i)
-	return o.config(g)
+	c := o.config(g)
+	if g.Derive != nil {
+		g.Derive(&c)
+	}
+	return c
 }
 
 // odometer walks the grid in row order: the last parameter turns fastest.

@@ -163,10 +163,16 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last, row int, rowNumbe
 		// inlined costs a tenth of a short run.
 		var st model.Stats
 		var err error
+		run := &c
+		if g.Derive != nil { // the rare grid whose rows set parameters of their own
+			d := c
+			g.Derive(&d)
+			run = &d
+		}
 		if g.Schedule == nil {
-			st, err = r.Run(c)
+			st, err = r.Run(*run)
 		} else {
-			st, err = r.RunSchedule(c, g.Schedule)
+			st, err = r.RunSchedule(*run, g.Schedule)
 		}
 		if err != nil {
 			if !isRelation(err) {
@@ -180,8 +186,12 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last, row int, rowNumbe
 			buf = append(buf, ',')
 			row++
 		}
-		buf = append(buf, params.text...)
-		buf = append(buf, params.tail...)
+		if run != &c {
+			buf = g.Tick.AppendValues(buf, run)
+		} else {
+			buf = append(buf, params.text...)
+			buf = append(buf, params.tail...)
+		}
 		buf = appendStats(buf, g.Tick, &st)
 		params.update(g.Tick, &c, o.next(g, &c))
 	}

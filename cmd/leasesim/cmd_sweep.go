@@ -68,6 +68,11 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return err
 		}
+		if derive, name := realTimeRun(fs); derive != nil && !fs.Changed("incident") {
+			for i := range grids {
+				grids[i].Derive, grids[i].DeriveName = derive, name
+			}
+		}
 		if len(grids) > 1 && fs.Changed("shard") {
 			return usagef("--shard goes with one --preset: the shards of several presets' grids would not merge into one sweep")
 		}

@@ -390,14 +390,44 @@ func realTimeDefaults(fs *pflag.FlagSet) []string {
 	if !ok {
 		return w
 	}
-	c := pv.c
-	if f := fs.Lookup(model.Start.Flag()); f != nil && !f.Changed {
-		c.Start = c.Period
-	}
-	if f := fs.Lookup(model.Rounds.Flag()); f != nil && !f.Changed {
-		c.Rounds = min(model.MaxRounds, max(4*c.Period, c.Start-1+cost.SettleRounds(*c)))
+	if derive, _ := realTimeRun(fs); derive != nil {
+		derive(pv.c)
 	}
 	return w
+}
+
+// realTimeRun is what realTimeDefaults does to one configuration: with a
+// tick, the outage's start at the period and a run of four periods, or as
+// long as the outage and its handover need (cost.SettleRounds), each where
+// its flag was not given; nil without a tick, or with both flags given.
+// A sweep's grid derives them row by row (sweep.Grid.Derive), as its
+// period and settings vary; name says which it derives, for the grid's
+// fingerprint.
+func realTimeRun(fs *pflag.FlagSet) (derive func(*model.Config), name string) {
+	tf := fs.Lookup("tick")
+	if tf == nil || *tf.Value.(tickValue).t == 0 {
+		return nil, ""
+	}
+	start := fs.Lookup(model.Start.Flag()) != nil && !fs.Changed(model.Start.Flag())
+	rounds := fs.Lookup(model.Rounds.Flag()) != nil && !fs.Changed(model.Rounds.Flag())
+	switch {
+	case start && rounds:
+		name = "start,rounds"
+	case start:
+		name = "start"
+	case rounds:
+		name = "rounds"
+	default:
+		return nil, ""
+	}
+	return func(c *model.Config) {
+		if start {
+			c.Start = c.Period
+		}
+		if rounds {
+			c.Rounds = min(model.MaxRounds, max(4*c.Period, c.Start-1+cost.SettleRounds(*c)))
+		}
+	}, name
 }
 
 // flagError is a value its flag refuses, found once the length of a round

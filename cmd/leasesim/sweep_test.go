@@ -45,6 +45,34 @@ func TestSweepAgreesWithRun(t *testing.T) {
 	}
 }
 
+// TestSweepTickDefaults: with a tick, a sweep that gives no --start or
+// --rounds runs each row as run runs it: the outage as its period's first
+// batch falls due and a run that holds the handover, so every row below
+// is what "leasesim run" prints with the same flags; a flag given keeps
+// its value.
+func TestSweepTickDefaults(t *testing.T) {
+	t.Parallel()
+	for _, given := range [][]string{nil, {"--start", "30s"}, {"--rounds", "10m"}} {
+		args := append([]string{"sweep", "--preset", "kubernetes", "--period", "1m,2m", "--lease", "15s,40s", "--outage", "5s,1m"}, given...)
+		code, out, stderr := runCmd(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != 1+8 {
+			t.Fatalf("%v: %d lines", args, len(lines))
+		}
+		for _, row := range lines[1:] {
+			f := strings.Split(row, ",")
+			run := append([]string{"run", "--format", "csv", "--preset", "kubernetes", "--period", f[model.Period] + "s", "--lease", f[model.Lease] + "s", "--outage", f[model.Outage] + "s"}, given...)
+			_, want, _ := runCmd(t, run...)
+			if want != lines[0]+"\n"+row+"\n" {
+				t.Fatalf("%v: sweep row\n%s\ndiffers from leasesim %s:\n%s", args, row, strings.Join(run, " "), want)
+			}
+		}
+	}
+}
+
 // TestPublicationLeaseCSVAgreesWithMeasure: the sweep's CSV of the publication's lease
 // block holds the numbers that "leasesim measure" prints in that block.
 func TestPublicationLeaseCSVAgreesWithMeasure(t *testing.T) {
