@@ -95,7 +95,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return usagef("%s: line %d: node %d, but the run has %d nodes (--nodes)", name, f.Line, f.Node, cfg.Nodes)
 			}
 			if _, last := in.Span(); last > cfg.Rounds {
-				return usagef("%s: the incident ends in round %d, after the run's %d (--rounds)", name, last, cfg.Rounds)
+				return usagef("%s: the incident ends %s, after the run's %s (--rounds)", name, endsAt(*tick, last), tick.FormatValue(model.Rounds, cfg.Rounds))
 			}
 			if err := cfg.Validate(); err != nil {
 				return usage(err)

@@ -172,6 +172,15 @@ func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]
 	return grids, nil
 }
 
+// endsAt says when something that lasts through round last ends: "in
+// round 30", or with a tick "at 30s", the end of that round.
+func endsAt(t model.Tick, last int) string {
+	if t == 0 {
+		return fmt.Sprintf("in round %d", last)
+	}
+	return "at " + t.FormatValue(model.Rounds, last)
+}
+
 // afterHeader writes what is written to it but its first line.
 type afterHeader struct {
 	w    io.Writer
@@ -249,7 +258,7 @@ func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 	}
 	for _, f := range in.Windows {
 		if f.Last > shortest {
-			return usagef("--incident: %s: line %d: the failure ends in round %d, after the shortest run's %d (--rounds)", name, f.Line, f.Last, shortest)
+			return usagef("--incident: %s: line %d: the failure ends %s, after the shortest run's %s (--rounds)", name, f.Line, endsAt(g.Tick, f.Last), g.Tick.FormatValue(model.Rounds, shortest))
 		}
 	}
 	g.Schedule = in.Schedule()

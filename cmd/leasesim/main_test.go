@@ -433,7 +433,7 @@ func TestCheckIncident(t *testing.T) {
 		want string
 	}{
 		{[]string{"--crash", "true"}, "leasesim check: --crash goes not with --incident: the incident says who fails when, and how\n"},
-		{[]string{"--rounds", "2m"}, "leasesim check: --incident: " + mixed + ": line 6: the failure ends in round 160, after the shortest run's 120 (--rounds)\n"},
+		{[]string{"--rounds", "2m"}, "leasesim check: --incident: " + mixed + ": line 6: the failure ends at 2m40s, after the shortest run's 2m0s (--rounds)\n"},
 	} {
 		args := append([]string{"check", "--tick", "1s", "--incident", mixed, "--nodes", "3"}, tt.args...)
 		if code, stdout, stderr := runCmd(t, args...); code != exitUsage || stdout != "" || stderr != tt.want {

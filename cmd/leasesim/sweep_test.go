@@ -304,7 +304,7 @@ func TestSweepIncident(t *testing.T) {
 		{[]string{"--outage", "3"}, "leasesim sweep: --outage goes not with --incident: the incident says who fails when, and how"},
 		{[]string{"--preset", "kubernetes", "--nodes", "2", "--rounds", "10m"}, "leasesim sweep: --incident: " + inc + ": line 6: node 2, but the sweep has configurations of 2 nodes (--nodes)"},
 		{[]string{"--rounds", "100"}, "leasesim sweep: --incident: " + inc + `: line 5: start "2m": want a whole number`},
-		{[]string{"--preset", "kubernetes"}, "leasesim sweep: --incident: " + inc + ": line 5: the failure ends in round 160, after the shortest run's 24 (--rounds)"},
+		{[]string{"--preset", "kubernetes"}, "leasesim sweep: --incident: " + inc + ": line 5: the failure ends at 2m40s, after the shortest run's 24s (--rounds)"},
 	} {
 		code, stdout, stderr := runCmd(t, append(append([]string{"sweep"}, tt.args...), "--incident", inc)...)
 		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, tt.want) {
