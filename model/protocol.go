@@ -88,12 +88,13 @@ func lockProtocolNames() []string {
 func (p LockProtocol) traits() protocolTraits { return protocolTable()[p] }
 
 // loseLocks is the give-up of docs/model.md's lock protocols in round t,
-// before step 1, under a service protocol: the record's leader by its
-// row's rule or as it reaches the service (or wakes) at or after its
-// lease's end, a node that crashes or stops as it goes down (after a timer
-// due in that round, as client-go's deadline comes first), and a stale
-// believer by the rule or as it reaches the service or wakes. A frozen
-// node's timers stand still.
+// before step 1, under a service protocol, after curator's reconnect of
+// a leader back that gave up as it was disconnected (reconnect): the
+// record's leader by its row's rule or as it reaches the service (or
+// wakes) at or after its lease's end, a node that crashes or stops as it
+// goes down (after a timer due in that round, as client-go's deadline
+// comes first), and a stale believer by the rule or as it reaches the
+// service or wakes. A frozen node's timers stand still.
 func (x *state) loseLocks(t int) {
 	if x.suspended && !x.reach.down[x.leader] {
 		x.reconnect(t)
