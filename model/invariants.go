@@ -34,6 +34,11 @@ import "fmt"
 //     whose calls fail at once is survived if and only if the holder's
 //     next heartbeat after it comes before its lease's end
 //     (heartbeatsAfterOutage);
+//   - under curator and curator-session without drift, a group outage of
+//     the holder's zone that stops no node is survived if and only if it
+//     ends while the holder's session lives: the holder, back then,
+//     reconnects and leads again with no handover, whether it was
+//     disconnected (SUSPENDED) or not (reconnectsAfterOutage);
 //   - under etcd, consul and curator, a lease the service's failover
 //     meets counts afresh from there, so a handover after it waited the
 //     rest of the lease more (failoverWait);
@@ -113,6 +118,9 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		if err := heartbeatsAfterOutage(&c, g, f, st); err != nil {
 			return err
 		}
+		if err := reconnectsAfterOutage(&c, g, f, st); err != nil {
+			return err
+		}
 		if err := failoverWait(&c, g, f, st); err != nil {
 			return err
 		}
@@ -153,6 +161,48 @@ func heartbeatsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error
 	return nil
 }
 
+// reconnectsAfterOutage is the invariant of a ZooKeeper session: under
+// curator or curator-session without drift, a group outage of the
+// holder's zone that stops no node (its process and session live) and
+// ends within the run, in round b, after the holder's last renewal in
+// round R (the latest multiple of the retry period before the outage), is
+// survived if and only if b comes while its session lives: before the
+// service frees the lock, R + lease (a lease after its failover F if that
+// came between), and, where the outage's calls fail at once, no later
+// than Curator injects LOST, a lease after the outage's start. Then the holder
+// leads again as it is back, given up on SUSPENDED or not, and nobody
+// takes over; else somebody does, by the later of the lock's freeing and
+// b, whatever the failure's kind. With a failover between R and R + lease
+// and calls that hang, LOST's round is left unchecked (it follows the
+// read timeout, which may fall after b).
+func reconnectsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error {
+	if c.Protocol != ProtocolCurator && c.Protocol != ProtocolCuratorSession || c.Drift != 0 || f.stops || g.From != 0 || g.Down == 0 || g.Length == 0 {
+		return nil
+	}
+	b, r := g.Start+g.Length, lastRenewalBefore(g.Start, c.RetryPeriod)
+	from := r
+	if fo := c.ServiceFailover; fo > r && fo < r+c.Lease {
+		from = fo
+	}
+	free := from + c.Lease
+	ends := free // the session's end; without a failover between, LOST comes after it
+	switch {
+	case from == r:
+	case f.failsAtOnce:
+		ends = min(ends, g.Start+c.Lease+1) // back in LOST's round, it reconnects first
+	default:
+		return nil
+	}
+	switch {
+	case b > c.Rounds:
+	case b < ends && st.Handovers != 0:
+		return fmt.Errorf("handovers %d under protocol %s although the holder, its process alive, is back in round %d, before its session ends in round %d (last renewal %d, lease %d, service_failover %d)", st.Handovers, Protocol.AppendValue(nil, int(c.Protocol)), b, ends, r, c.Lease, c.ServiceFailover)
+	case b >= ends && max(free, b) <= c.Rounds && st.Handovers == 0:
+		return fmt.Errorf("no handover under protocol %s although the holder is back in round %d, once its session ended in round %d (last renewal %d, lease %d, service_failover %d)", Protocol.AppendValue(nil, int(c.Protocol)), b, ends, r, c.Lease, c.ServiceFailover)
+	}
+	return nil
+}
+
 // failoverWait is the invariant of a lock service's failover: under a
 // protocol whose service ends leases, a group outage of the holder's zone
 // from round start, after its last renewal in round R (the latest
@@ -182,6 +232,7 @@ func lastRenewalBefore(start, retryPeriod int) int { return (start - 1) / retryP
 type failing struct {
 	forget  bool // every way forgets that the node led (a crash, a clean stop)
 	release bool // some way stops cleanly, releasing the record at once
+	stops   bool // some way stops the node (a crash, a clean stop): its process, and its session, end
 	pause   bool // some way freezes the node, so its renew deadline cannot fire
 	hang    bool // some way hangs the node's calls (and neither stops nor freezes it)
 	// failsAtOnce: every way leaves the node's process running and its
@@ -195,6 +246,7 @@ func (f *failing) add(c *Config, kind Failure) {
 	does := c.DoesAs(kind.Kind)
 	f.forget = does&Stops != 0 && (f.forget || f.ways == 0)
 	f.release = f.release || does&Releases != 0
+	f.stops = f.stops || does&Stops != 0
 	f.pause = f.pause || does&Freezes != 0
 	f.hang = f.hang || does&Hangs != 0 && does&(Stops|Freezes) == 0
 	f.failsAtOnce = does&(Stops|Freezes|Hangs) == 0 && (f.failsAtOnce || f.ways == 0)

@@ -88,13 +88,17 @@ func lockProtocolNames() []string {
 func (p LockProtocol) traits() protocolTraits { return protocolTable()[p] }
 
 // loseLocks is the give-up of docs/model.md's lock protocols in round t,
-// before step 1, under a service protocol: the record's leader by its
-// row's rule or as it reaches the service (or wakes) at or after its
-// lease's end, a node that crashes or stops as it goes down (after a timer
-// due in that round, as client-go's deadline comes first), and a stale
-// believer by the rule or as it reaches the service or wakes. A frozen
-// node's timers stand still.
+// before step 1, under a service protocol, after curator's reconnect of
+// a leader back that gave up as it was disconnected (reconnect): the
+// record's leader by its row's rule or as it reaches the service (or
+// wakes) at or after its lease's end, a node that crashes or stops as it
+// goes down (after a timer due in that round, as client-go's deadline
+// comes first), and a stale believer by the rule or as it reaches the
+// service or wakes. A frozen node's timers stand still.
 func (x *state) loseLocks(t int) {
+	if x.suspended && !x.reach.down[x.leader] {
+		x.reconnect(t)
+	}
 	if !x.gaveUp && x.losesLock(t) {
 		x.giveUp(t)
 	}
@@ -128,22 +132,41 @@ func (x *state) losesLock(t int) bool {
 	switch {
 	case !x.reach.down[n]: // before its lease's end it renews
 		x.cut = r
-		return t >= r+c.Lease
+		return t >= x.leaseEnd()
 	case x.fails(n, Stops):
-		return t >= x.lockDue() || woke && t >= r+c.Lease
+		return t >= x.lockDue() || woke && t >= x.leaseEnd()
 	case x.fails(n, Freezes):
 		return !woke && t >= x.lockDue()
-	case woke && t >= r+c.Lease:
+	case woke && t >= x.leaseEnd():
 		return true
 	}
 	lock := c.Protocol.traits()
 	if lock.giveUp == giveUpAtDisconnect && x.cut <= r && x.disconnects(n, r, t) {
 		x.cut = t
 		if !lock.afterLost {
+			x.suspended = true
 			return true
 		}
 	}
 	return lock.giveUp == giveUpAtFailedCall && !x.fails(n, Hangs) || t >= x.lockDue()
+}
+
+// reconnect is, in round t, the return of the record's leader that gave
+// up as it was disconnected (suspended) under curator's rule: its session
+// lives until the service frees the lock, and until Curator injects LOST,
+// a lease after the disconnect (cut) on its own clock (back in that
+// round, it reconnects first, as under curator-session), so back before
+// both it reconnects with the same session, finds its own node still
+// first and leads again at once, its lease counted afresh from the
+// reconnect, with no takeover and the same token
+// (LeaderLatch.handleStateChange on RECONNECTED); back from then on, its
+// session has ended and it takes the lock, if at all, as any other node.
+func (x *state) reconnect(t int) {
+	x.suspended = false
+	if t < x.lockFree() && t <= x.cut+x.leaseOf(x.leader) {
+		x.gaveUp = false
+		x.renew(t)
+	}
 }
 
 // staleGivesUp reports whether the stale believer b gives up in round t:
@@ -174,6 +197,18 @@ func (x *state) staleGivesUp(b *believer, t int) bool {
 		}
 	}
 	return false
+}
+
+// leaseEnd is the round from which the record's leader, reaching the
+// service or woken, finds its lease ended: a lease after its last
+// renewal; under curator's rules the end of its session, the round the
+// service frees the lock (lockFree: a failover of the service moves it),
+// as its reconnection is answered by the service.
+func (x *state) leaseEnd() int {
+	if x.c.Protocol.traits().giveUp == giveUpAtDisconnect {
+		return x.lockFree()
+	}
+	return x.renewed + x.c.Lease
 }
 
 // lockDue is the round in which the record's leader, cut off, gives up by

@@ -114,6 +114,10 @@ type refNode struct {
 	renewed  int // its own last renewal
 	wokeBy   int // a believer woken from a pause gives up in this round; 0: as its renewal says
 	lost     int // under curator-session, the round it was disconnected, since when it has not been back (it gives up a lease later); 0: connected
+	// under curator, the round it stopped leading as it was disconnected
+	// (SUSPENDED), its process living since: back while its session
+	// lives, it leads again; 0: none
+	suspended int
 	// under dynamodb, its heartbeats failed at once in its latest round
 	// down: back, it heartbeats a multiple of the retry period after its
 	// last renewal
@@ -237,7 +241,21 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		}
 
 		if service {
-			serviceGiveUp(c, t, nodes, leader, renewed, down, kind, frozeBefore, scaled, kill)
+			serviceGiveUp(c, t, nodes, leader, renewed, counted, down, kind, frozeBefore, scaled, kill)
+			// A leader that stopped leading as it was disconnected and is
+			// back before the service frees the lock, and no later than
+			// Curator's LOST a lease after the disconnect on its own clock
+			// (as a curator-session holder back then is connected), reconnects
+			// with its session and leads again, its lease counted from now;
+			// later, its session is gone.
+			if l := leader; l >= 0 && nodes[l].suspended > 0 && !down[l] {
+				at := nodes[l].suspended
+				nodes[l].suspended = 0
+				if t < counted+c.Lease+c.LockDelay && t <= at+scaled(l, c.Lease) {
+					nodes[l].believes = true
+					renew(t)
+				}
+			}
 		}
 
 		// Failures that begin and pauses that end.
@@ -245,13 +263,13 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			if down[i] && (!wasDown[i] || kind[i] != wasKind[i]) {
 				switch kind[i] {
 				case refCrash:
-					nodes[i].believes = false
+					nodes[i].believes, nodes[i].suspended = false, 0
 					kill(i)
 				case refRelease: // a leader that has not given up empties the record
 					if leader == i && nodes[i].believes {
 						leader = -1
 					}
-					nodes[i].believes = false
+					nodes[i].believes, nodes[i].suspended = false, 0
 					kill(i)
 				}
 			}
@@ -611,12 +629,14 @@ func (e *refEpisodes) episodes() model.Episodes {
 // cleanly frees nothing: every believer that gives up stops believing and
 // its runs write no more, as at client-go's renew deadline (kill). A
 // believer that reaches the service (or wakes) at or after its lease's
-// end gives up, and so does a stale one as it reaches the service or
+// end (under curator's rules its session's, which the service's failover
+// moves) gives up, and so does a stale one as it reaches the service or
 // wakes; one that is down gives up by its row's rule, whose timers do
 // not fire while it stays frozen; one that is back is connected again.
-// leader and renewed are the record's; scaled(i, x) is x rounds of node
-// i's clock.
-func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, down []bool, kind []refKind, frozeBefore []bool, scaled func(i, x int) int, kill func(i int)) {
+// leader and renewed are the record's, counted the round from which the
+// service counts the lease (a failover's); scaled(i, x) is x rounds of
+// node i's clock.
+func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, counted int, down []bool, kind []refKind, frozeBefore []bool, scaled func(i, x int) int, kill func(i int)) {
 	for i := range nodes {
 		nd := &nodes[i]
 		if !nd.believes {
@@ -632,7 +652,11 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, 
 		}
 		// Reaching the service (or waking) at or after its lease's end,
 		// or, stale, at all.
-		giveUp := (!down[i] || woke) && (i != leader || t >= renewed+c.Lease)
+		ends := renewed + c.Lease // the lease's end; a ZooKeeper session's, as the service counts it
+		if c.Protocol == model.ProtocolCurator || c.Protocol == model.ProtocolCuratorSession {
+			ends = counted + c.Lease
+		}
+		giveUp := (!down[i] || woke) && (i != leader || t >= ends)
 		switch c.Protocol {
 		case model.ProtocolEtcd, model.ProtocolDynamoDB:
 			giveUp = giveUp || down[i] && !stands && t >= nd.renewed+scaled(i, c.Lease)
@@ -641,6 +665,9 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed int, 
 		case model.ProtocolCurator, model.ProtocolCuratorSession:
 			disconnected := failsAtOnce || hangs && t >= nd.renewed+scaled(i, (2*c.Lease+2)/3)
 			if c.Protocol == model.ProtocolCurator {
+				if i == leader && disconnected {
+					nd.suspended = t
+				}
 				giveUp = giveUp || disconnected
 				break
 			}

@@ -58,6 +58,7 @@ type state struct {
 	slept                  bool // while overdue, it was frozen then: it wakes in the next round it is not frozen
 	heartbeatWaits         bool // while overdue under dynamodb, its heartbeats failed at once: back, it renews at its next heartbeat, a multiple of the retry period after its last renewal
 	cut                    int  // under curator's rule, the round the leader was disconnected in, if after its last renewal
+	suspended              bool // under curator's rule, the leader gave up as it was disconnected (SUSPENDED) and its process lives: back before the service frees the lock, it leads again (reconnect)
 	believers              []believer
 
 	// Under dynamodb (observes), waiters take the lock by watching the
@@ -149,7 +150,7 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x.overlap = c.overlap()
 	x.decides = x.overlap.decides()
 	x.begin()
-	x.watching, x.hung, x.frozen, x.released, x.overdue, x.cut = false, false, false, false, false, 0 // apart from begin, which must stay small enough to inline
+	x.watching, x.hung, x.frozen, x.released, x.overdue, x.cut, x.suspended = false, false, false, false, false, 0, false // apart from begin, which must stay small enough to inline
 	// What each kind of failure does in this run, from the table of kinds
 	// read once: no node has a kind of its own until a schedule gives it one.
 	if !r.kindsKnown {
@@ -390,7 +391,7 @@ func (x *state) takeOver(t, next int) bool {
 		}
 		x.believers = handOver(x.believers, old, next)
 	}
-	x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released = next, t, false, false, false, false, false
+	x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released, x.suspended = next, t, false, false, false, false, false, false
 	x.token++
 	return true
 }
@@ -946,6 +947,9 @@ func (x *state) crash(t int) {
 	if stops(x.leader) && !x.gaveUp {
 		x.giveUp(t)
 		x.released = x.fails(x.leader, Releases)
+	}
+	if stops(x.leader) { // its session ends with its process: it cannot reconnect
+		x.suspended = false
 	}
 	kept := x.believers[:0]
 	for _, b := range x.believers {

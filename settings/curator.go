@@ -117,30 +117,34 @@ func (c Curator) Figures() []Figure {
 	// The server's expiry: t, rounded up to its next tick, at a phase of its
 	// own.
 	expiry := uniform(t, t+tick)
-	// The outage starts between the last ping and the next.
-	var giveUp, fastFail, blackHole, margin span
+	// The outage starts between the last ping and the next. Under either
+	// policy the holder back while its session lives leads on: the
+	// session policy's never stopped, the standard policy's stopped on
+	// SUSPENDED and leads again on RECONNECTED, as LeaderLatch re-reads
+	// the children and finds its node still first
+	// (LeaderLatch.handleStateChange). The session lives until the server
+	// expires it and until Curator injects LOST, a timeout after SUSPENDED
+	// (ConnectionStateManager.checkSessionExpiration). Calls failing at
+	// once: SUSPENDED at the outage's start, so t + min(0, b − φ) for the
+	// expiry's phase b and the outage's φ, whose median is
+	// t + min(0, median(b − φ)).
+	fastFail := span{t - ping, t + min(0, (tick-ping)/2), t}
+	// Hanging calls: SUSPENDED comes at the read timeout, so only the
+	// server's expiry counts.
+	blackHole := span{t - ping, t + tick/2 - ping/2, t + tick}
+	var giveUp, margin span
 	if c.Policy == StandardPolicy {
-		giveUp = uniform(0, ping)            // a failed call disconnects at once: SUSPENDED
-		fastFail = exact(0)                  // and SUSPENDED ends leadership
-		blackHole = uniform(read-ping, read) // hanging calls: SUSPENDED at the read timeout
-		margin = expiry.plus(-read)          // the read timeout's SUSPENDED before the expiry
+		giveUp = uniform(0, ping)   // a failed call disconnects at once: SUSPENDED
+		margin = expiry.plus(-read) // the read timeout's SUSPENDED before the expiry
 	} else {
-		giveUp = uniform(t, t+ping) // SUSPENDED at once, LOST a negotiated timeout later
-		// The client must be back before the server expires the session and
-		// before Curator injects LOST, a timeout after SUSPENDED at the
-		// outage's start: t + min(0, b − φ) for the expiry's phase b and the
-		// outage's φ, whose median is t + min(0, median(b − φ)).
-		fastFail = span{t - ping, t + min(0, (tick-ping)/2), t}
-		// Hanging calls: SUSPENDED comes at the read timeout, so only the
-		// server's expiry counts.
-		blackHole = span{t - ping, t + tick/2 - ping/2, t + tick}
+		giveUp = uniform(t, t+ping)       // SUSPENDED at once, LOST a negotiated timeout later
 		margin = expiry.plus(-(read + t)) // LOST a timeout after the read timeout's SUSPENDED
 	}
 	pause := span{t - ping, t + tick/2 - ping/2, t + tick}
 	return lockFigures(giveUp, fastFail, blackHole, expiry, exact(0), margin, pause, [7]string{
 		fmt.Sprintf("calls failing at once: the client disconnects as the outage starts (0 to %s after its last ping) and Curator posts SUSPENDED; %s", dur(c.Ping()), c.lostNote()),
-		fmt.Sprintf("the longest outage, its calls failing at once, after which the holder still leads; %s", c.surviveNote()),
-		fmt.Sprintf("the same when calls hang: the client disconnects after %s of silence (2/3 of the negotiated timeout)", dur(c.ReadTimeout())),
+		fmt.Sprintf("the longest outage, its calls failing at once, after which the holder leads with no handover: one that ends before the server expires the session and before Curator injects LOST, a negotiated timeout after the outage's start; %s", c.surviveNote()),
+		fmt.Sprintf("the same when calls hang: the client disconnects after %s of silence (2/3 of the negotiated timeout) and Curator posts SUSPENDED, LOST a negotiated timeout later, so only the server's expiry counts", dur(c.ReadTimeout())),
 		"from the holder's last ping: the server expires the session the negotiated timeout later, at its next tick, deletes the ephemeral node, and the next candidate's watch fires at once",
 		"LeaderLatch.close or the end of takeLeadership deletes the node, and the next candidate's watch fires at once",
 		fmt.Sprintf("from the holder's give-up when its calls hang (%s) to the earliest takeover", c.hungGiveUp()),
@@ -156,12 +160,13 @@ func (c Curator) lostNote() string {
 	return "the session policy ends it only on LOST, which Curator injects a negotiated timeout after SUSPENDED"
 }
 
-// surviveNote says which outages the holder rides out under the policy.
+// surviveNote says how the holder rides an outage out under the policy,
+// and what it costs.
 func (c Curator) surviveNote() string {
 	if c.Policy == StandardPolicy {
-		return "none: SUSPENDED ends leadership at once"
+		return "SUSPENDED ends leadership as the outage starts, and RECONNECTED with the same session gives it back (LeaderLatch re-reads the children and finds its node first): leaderless for the outage and the reconnection (0.06 to 1.6s measured), no handover"
 	}
-	return "under the session policy, one that ends before the server expires the session and before Curator injects LOST, a negotiated timeout after the outage's start"
+	return "the session policy leads on through SUSPENDED: no leaderless time but the outage's own"
 }
 
 // hungGiveUp says when a holder whose calls hang gives up.

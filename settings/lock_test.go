@@ -101,9 +101,14 @@ func TestLockFigures(t *testing.T) {
 			// pings after 13333 ms idle. A failed call disconnects at once: SUSPENDED,
 			// 0–13.333 after the last ping, ends leadership (StandardConnectionStateErrorPolicy).
 			{0, 6.6665, 13.333},
-			{0, 0, 0},
-			// Hanging calls: SUSPENDED at the read timeout 26.666 after the last answer.
-			{13.333, 19.9995, 26.666},
+			// RECONNECTED with the session gives it back: back before the expiry
+			// (40 + U(0, 2] after the last ping) and before LOST (40 after the
+			// start, 0–13.333 after the ping): 40 + min(0, b − φ), median
+			// 40 + min(0, 1 − 6.6665).
+			{26.667, 34.3335, 40},
+			// Hanging calls: SUSPENDED at the read timeout 26.666 after the last
+			// answer, LOST at 66.666; only the expiry counts.
+			{26.667, 34.3335, 42},
 			// The server expires at 40 rounded up to its next 2 s tick: 40–42.
 			{40, 41, 42},
 			{0, 0, 0},
@@ -130,7 +135,7 @@ func TestLockFigures(t *testing.T) {
 		}},
 		{"curator tick 3s", curator3s, [7]fig{
 			// 60 s fits 2 … 20 ticks of 3 s; readTimeout 40, pings after 20.
-			{0, 10, 20}, {0, 0, 0}, {20, 30, 40}, {60, 61.5, 63}, {0, 0, 0}, {20, 21.5, 23}, {40, 51.5, 63},
+			{0, 10, 20}, {40, 51.5, 60}, {40, 51.5, 63}, {60, 61.5, 63}, {0, 0, 0}, {20, 21.5, 23}, {40, 51.5, 63},
 		}},
 		{"curator tick 3s, session policy", curator3sSession, [7]fig{
 			{60, 70, 80}, {40, 51.5, 60}, {40, 51.5, 63}, {60, 61.5, 63}, {0, 0, 0}, {-40, -38.5, -37}, {40, 51.5, 63},
