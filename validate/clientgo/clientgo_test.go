@@ -112,7 +112,7 @@ func TestGiveUp(t *testing.T) {
 		}
 		// Its takeover, without the followers' jitter, falls within
 		// client-go's range, at the short end.
-		crash := settings.Figures(s, 1)[3]
+		crash := settingsFigures(t, s)[3]
 		if took := float64(st.HandoverRounds); st.Handovers != 1 || took < crash.Min || took > crash.Max {
 			t.Errorf("%s: the round model hands over %d times, %vs after the last renewal; client-go takes over %v to %vs after it", name, st.Handovers, took, crash.Min, crash.Max)
 		}
@@ -191,7 +191,7 @@ func TestRenewCalls(t *testing.T) {
 func TestTakeover(t *testing.T) {
 	for name, s := range cases(t) {
 		figures := map[string]settings.Figure{}
-		for _, f := range settings.Figures(s, 1) {
+		for _, f := range settingsFigures(t, s) {
 			figures[f.Metric] = f
 		}
 		for _, release := range []bool{false, true} {
@@ -239,7 +239,7 @@ func TestTakeover(t *testing.T) {
 func TestTakeoverMedian(t *testing.T) {
 	for _, name := range []string{"kubernetes", "openshift"} {
 		s := cases(t)[name]
-		want := settings.Figures(s, 1)[3]
+		want := settingsFigures(t, s)[3]
 		var seen []float64
 		for range 200 {
 			synctest.Test(t, func(t *testing.T) {
@@ -289,7 +289,7 @@ func jitteredLeaderLoss(t *testing.T, s settings.Settings) (model.Tick, model.Co
 func TestRoundModelJitter(t *testing.T) {
 	for _, name := range []string{"kubernetes", "openshift"} {
 		s := cases(t)[name]
-		want := settings.Figures(s, 1)[3]
+		want := settingsFigures(t, s)[3]
 		tick, c := jitteredLeaderLoss(t, s)
 		var r model.Runner
 		var seen []float64
@@ -325,7 +325,7 @@ func TestRoundModelJitter(t *testing.T) {
 func TestRoundModelRelease(t *testing.T) {
 	for _, name := range []string{"kubernetes", "openshift"} {
 		s := cases(t)[name]
-		want := settings.Figures(s, 1)[4]
+		want := settingsFigures(t, s)[4]
 		tick, c := jitteredLeaderLoss(t, s)
 		c.Release = true // in round Start, just after a renewal: (Start-1)·tick from the run's start
 		var r model.Runner
@@ -464,4 +464,15 @@ func TestBrownout(t *testing.T) {
 	}
 	slices.Sort(model95)
 	t.Logf("client-go: takeover %v to %v after the end (median %v); round model %vs to %vs (median %vs)", waits[0], waits[len(waits)-1], waits[len(waits)/2], model95[0], model95[len(model95)-1], model95[len(model95)/2])
+}
+
+// settingsFigures is settings.Figures for s with jitter seed 1, as the command
+// computes them.
+func settingsFigures(t *testing.T, s settings.Settings) []settings.Figure {
+	t.Helper()
+	f, err := settings.Figures(t.Context(), s, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
