@@ -157,22 +157,22 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last, row int, rowNumbe
 	o.seek(g, first)
 	c := o.config(g)
 	params := newParamText(g, &c, model.Param(o.last))
+	var derived model.Config // c with g.Derive's parameters set
 	for i := first; i < last; i++ {
 		// Both calls are written out, not put behind a method of Grid: the
 		// call is the sweep's inner loop, and a wrapper that cannot be
 		// inlined costs a tenth of a short run.
 		var st model.Stats
 		var err error
-		run := &c
-		if g.Derive != nil { // the rare grid whose rows set parameters of their own
-			d := c
-			g.Derive(&d)
-			run = &d
-		}
-		if g.Schedule == nil {
-			st, err = r.Run(*run)
-		} else {
-			st, err = r.RunSchedule(*run, g.Schedule)
+		switch {
+		case g.Derive != nil: // the rare grid whose rows set parameters of their own
+			derived = c
+			g.Derive(&derived)
+			st, err = g.runDerived(r, derived)
+		case g.Schedule == nil:
+			st, err = r.Run(c)
+		default:
+			st, err = r.RunSchedule(c, g.Schedule)
 		}
 		if err != nil {
 			if !isRelation(err) {
@@ -186,8 +186,8 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last, row int, rowNumbe
 			buf = append(buf, ',')
 			row++
 		}
-		if run != &c {
-			buf = g.Tick.AppendValues(buf, run)
+		if g.Derive != nil {
+			buf = g.Tick.AppendValues(buf, &derived)
 		} else {
 			buf = append(buf, params.text...)
 			buf = append(buf, params.tail...)
@@ -196,6 +196,15 @@ func render(buf []byte, g *Grid, r *model.Runner, first, last, row int, rowNumbe
 		params.update(g.Tick, &c, o.next(g, &c))
 	}
 	return buf, nil
+}
+
+// runDerived runs c, a configuration with Derive's parameters set, on
+// the grid's schedule or its own group outage.
+func (g *Grid) runDerived(r *model.Runner, c model.Config) (model.Stats, error) {
+	if g.Schedule == nil {
+		return r.Run(c)
+	}
+	return r.RunSchedule(c, g.Schedule)
 }
 
 // paramText is the parameter columns of the current row as CSV text. From
