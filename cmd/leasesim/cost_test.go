@@ -57,7 +57,7 @@ func TestCostBadInput(t *testing.T) {
 		{[]string{"cost", "--outages-per-year", "-6"}, `leasesim cost: invalid argument "-6" for "--outages-per-year" flag: "-6" is not a positive number or range`},
 		{[]string{"cost", "--lines-per-batch", "0"}, `leasesim cost: invalid argument "0" for "--lines-per-batch" flag: want a whole number from 1 to 1000000000000`},
 		{[]string{"cost", "--method", "median"}, `leasesim cost: invalid argument "median" for "--method" flag: want one of window, phase, both`},
-		{[]string{"cost", "--method", "phase", "--period", "999999937", "--renewal", "999999929", "--csv", filepath.Join(dir, "x.csv")}, `leasesim cost: the phase method would run every one of its 999999937 outage starts (the re-read and retry cycle of 999999929 rounds is over a quarter of them), more than 10000000: give a coarser tick or a shorter period`},
+		{[]string{"cost", "--method", "phase", "--period", "999999937", "--renewal", "999999929", "--csv", filepath.Join(dir, "x.csv")}, `leasesim cost: the phase method would run every one of its 999999937 outage starts (the re-read and retry cycle of 999999929 rounds is over a quarter of them), more than 10000000: give a coarser --tick or a shorter --period`},
 		{[]string{"recommend", "--outage-mix", "2:0,5:1"}, `leasesim recommend: invalid argument "2:0,5:1" for "--outage-mix" flag: weight "0" in "2:0": want a positive number`},
 		{[]string{"recommend", "--outage-mix", "2:x"}, `leasesim recommend: invalid argument "2:x" for "--outage-mix" flag: weight "x" in "2:x": want a positive number`},
 		{[]string{"recommend", "--outage-mix", "2;0.9"}, `leasesim recommend: invalid argument "2;0.9" for "--outage-mix" flag: "2;0.9" is not outage:weight, e.g. 2:0.9,5:0.1`},

@@ -274,6 +274,7 @@ func TestReviewFileSaysWhere(t *testing.T) {
 		{"failures:\n  outage_history: \"\"\n", `r.yaml:2: failures.outage_history: invalid argument "" for "--outage-history" flag: want a file of outage lengths`},
 		{"deployment:\n  lease: 3\n  renew_deadline: 5\n", "r.yaml:2: deployment.lease, r.yaml:3: deployment.renew_deadline: --lease 3 must be longer than --renew-deadline 5, as client-go requires (leaseDuration must be greater than renewDeadline)"},
 		{"\ufeffdeployment:\n  nodes: x\n", `r.yaml:2: deployment.nodes: invalid argument "x" for "--nodes" flag: want a whole number from 1 to 1000000`},
+		{"deployment:\n  preset: zookeeper\nschedule:\n  period: 24h\nfailures:\n  drift: -100\n  outage_mix: 5s:1\n", "r.yaml:6: failures.drift, r.yaml:4: schedule.period: the phase method would run every one of its 86400000 outage starts (with --drift -100 the failing nodes' renewals repeat on no cycle), more than 10000000: give a coarser --tick or a shorter --period"},
 	}
 	for _, tt := range tests {
 		path := filepath.Join(dir, "r.yaml")
