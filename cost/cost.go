@@ -296,13 +296,7 @@ func eventSpan(c model.Config) (first, last int) {
 }
 
 // lcm of two valid periods; at most MaxRounds², which fits an int64.
-func lcm(a, b int) int {
-	x, y := a, b
-	for y != 0 {
-		x, y = y, x%y
-	}
-	return a / x * b
-}
+func lcm(a, b int) int { return a / gcd(a, b) * b }
 
 // Projections projects each method's cost of one event, perEvent[method],
 // at each rate of events a year, rate outermost.

@@ -153,7 +153,9 @@ func phasePlan(c model.Config, phases, horizon int) (iter.Seq2[int, float64], er
 		first, left := make([]int, cycle), 0
 		for r, n := range quiet {
 			first[r] = -1
-			left += b2i(n > 0)
+			if n > 0 {
+				left++
+			}
 		}
 		for k := range quietEvery(near, phases, 1) {
 			if r := k % cycle; first[r] < 0 {
@@ -252,11 +254,4 @@ func gcd(a, b int) int {
 		a, b = b, a%b
 	}
 	return a
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
