@@ -43,7 +43,7 @@ golden:
 	go test ./cmd/leasesim ./cost ./model ./reports ./sweep -update
 
 # Every benchmark ten times, for benchstat: go run golang.org/x/perf/cmd/benchstat@latest bench.txt
-# (two such files, one per version, compare them; see the README's figures).
+# (two such files, one per version, compare them; see docs/performance.md).
 bench:
 	go test ./... -run '^$$' -bench . -benchmem -count 10 | tee bench.txt
 
@@ -51,7 +51,7 @@ bench:
 # build and go run take cmd/leasesim/default.pgo by themselves): the CPU
 # profiles of the benchmarks of the model's runs, the sweep and Monte
 # Carlo, merged. Make it anew after a change to the model's hot paths and
-# commit it with the instructions it saves (README, "Speed").
+# commit it with the instructions it saves (docs/performance.md).
 pgo:
 	go test ./model -run '^$$' -bench 'RunPublication$$|ChurnEvent' -benchtime 2s -cpuprofile /tmp/leasesim-model.pprof -o /tmp/leasesim-model.test
 	go test ./sweep -run '^$$' -bench 'Sweep700k' -benchtime 3x -cpuprofile /tmp/leasesim-sweep.pprof -o /tmp/leasesim-sweep.test

@@ -63,7 +63,7 @@ func TestGolden(t *testing.T) {
 		{"replay-presets.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/api-partition.txt"}},
 		// What the brownout costs a year, four times a year, with a batch an hour.
 		{"cost-incident.txt", []string{"cost", "--preset", "kubernetes", "--nodes", "3", "--period", "1h", "--rounds", "3h", "--method", "both", "--outages-per-year", "4", "--incident", "../../testdata/incidents/brownout.txt"}},
-		// The README's incident: a 95 s API-server brownout under Kubernetes' and OpenShift's defaults.
+		// docs/commands.md's incident: a 95 s API-server brownout under Kubernetes' and OpenShift's defaults.
 		{"replay-brownout.txt", []string{"replay", "--preset", "kubernetes,openshift", "--nodes", "3", "--period", "1m", "../../testdata/incidents/brownout.txt"}},
 		// Each node its own kind: a partition, a crash and a pause at once.
 		{"replay-mixed.txt", []string{"replay", "--preset", "kubernetes", "--lease", "15s,30s", "--nodes", "3", "--period", "30s", "../../testdata/incidents/mixed.txt"}},

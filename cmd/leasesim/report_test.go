@@ -320,7 +320,7 @@ func TestStudyOutage(t *testing.T) {
 	hasAll(t, md, "| outage | 2 |", "| start | 5 |", "meet one outage of 2 rounds (the review's outage, 30% of the mix's events);")
 }
 
-// TestShippedReviews: the README's two reviews of issue 31's nightly
+// TestShippedReviews: docs/commands.md's two reviews of issue 31's nightly
 // invoicing (testdata/reviews) say what it promises. Under client-go's
 // defaults the report raises the renew deadline, not the lease, at 664.8
 // lines a year against 2,775.5, and candidates.csv recommends exactly the

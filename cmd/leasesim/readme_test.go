@@ -1,0 +1,59 @@
+package main
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestREADMECommands runs every leasesim command line of the README's
+// shell blocks, as `go run ./cmd/leasesim` would from the repository's
+// top, and wants each to succeed with an answer and no warning: the
+// README's examples are run, not just shown. A report writes into a
+// folder of the test's own instead of out/.
+func TestREADMECommands(t *testing.T) {
+	lines := commandLines(t, "../../README.md", "go run ./cmd/leasesim ")
+	if len(lines) < 4 {
+		t.Fatalf("the README shows %d leasesim commands: %q", len(lines), lines)
+	}
+	t.Chdir("../..") // relative paths are the repository's
+	for _, args := range lines {
+		if args[0] == "report" && !strings.HasPrefix(strings.Join(args, " "), "report --example") {
+			args = append([]string{"report", "--out", filepath.Join(t.TempDir(), "out")}, args[1:]...)
+		}
+		code, stdout, stderr := runCmd(t, args...)
+		if code != 0 || stdout == "" || stderr != "" {
+			t.Errorf("leasesim %s: exit %d, %d bytes out, stderr %q", strings.Join(args, " "), code, len(stdout), stderr)
+		}
+	}
+}
+
+// commandLines returns the arguments of every line of path's ```sh
+// blocks that begins with prefix, a trailing comment cut off.
+func commandLines(t *testing.T, path, prefix string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var lines [][]string
+	inShell := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "```"):
+			inShell = !inShell && strings.TrimPrefix(line, "```") == "sh"
+		case inShell && strings.HasPrefix(line, prefix):
+			line, _, _ = strings.Cut(strings.TrimPrefix(line, prefix), " #")
+			lines = append(lines, strings.Fields(line))
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return lines
+}
