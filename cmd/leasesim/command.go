@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -204,7 +204,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help":
 		return report(stderr, "help", 0, writeHelp(stdout), nil)
 	case "version", "--version":
-		_, err := fmt.Fprintf(stdout, "leasesim %s\n", version())
+		_, err := fmt.Fprintln(stdout, version.Current())
 		return report(stderr, "version", 0, err, nil)
 	}
 	for _, c := range commands() {
@@ -360,11 +360,4 @@ func writeHelp(w io.Writer) error {
 	b.WriteString("\nRun \"leasesim <command> --help\" for a command's flags; \"leasesim --version\" for the version.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }

@@ -6,7 +6,9 @@ import (
 	"encoding/csv"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/internal/golden"
+	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/settings"
 )
@@ -354,10 +357,54 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestVersion: version and --version print the binary's version line
+// (internal/version, whose own test formats every kind of build), a test
+// binary's "(devel)".
 func TestVersion(t *testing.T) {
-	code, stdout, _ := runCmd(t, "--version")
-	if code != 0 || !strings.HasPrefix(stdout, "leasesim ") {
-		t.Errorf("--version: exit %d, %q", code, stdout)
+	for _, arg := range []string{"version", "--version"} {
+		code, stdout, stderr := runCmd(t, arg)
+		if want := version.Current() + "\n"; code != 0 || stdout != want || stderr != "" {
+			t.Errorf("%s: exit %d, %q, %q; want exit 0, %q", arg, code, stdout, stderr, want)
+		}
+		if !strings.HasPrefix(stdout, "leasesim (devel)") {
+			t.Errorf("%s: %q, want a test binary's (devel)", arg, stdout)
+		}
+	}
+}
+
+// TestReleaseStamp builds the command with the Makefile's LDFLAGS, as make
+// release and make image do, and checks that the version it stamps is the
+// one the binary prints: the -X names a variable that exists (the linker
+// ignores one that does not).
+func TestReleaseStamp(t *testing.T) {
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^LDFLAGS = (.*)$`).FindSubmatch(makefile)
+	if m == nil {
+		t.Fatal("the Makefile has no LDFLAGS = line")
+	}
+	const stamp = "v9.8.7-stamptest"
+	ldflags := strings.ReplaceAll(string(m[1]), "$(VERSION)", stamp)
+	if !strings.Contains(ldflags, "-X ") || !strings.Contains(ldflags, stamp) {
+		t.Fatalf("LDFLAGS %q stamps no version with -X", m[1])
+	}
+	bin := filepath.Join(t.TempDir(), "leasesim")
+	// Static, as the release is; -pgo=off and no -trimpath, as deploy/image's
+	// test builds it too, so that the second build takes its packages from
+	// the cache.
+	build := exec.Command("go", "build", "-pgo=off", "-ldflags", ldflags, "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build -ldflags %q: %v\n%s", ldflags, err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "leasesim "+stamp+" (") {
+		t.Errorf("the stamped binary says %q, want leasesim %s (…)", out, stamp)
 	}
 }
 
