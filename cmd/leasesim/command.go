@@ -193,8 +193,9 @@ const (
 )
 
 // run runs leasesim with args (without the program name) and returns the
-// exit status.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// exit status. getenv reads the environment (os.Getenv in main), for the
+// flags that take a value from it (--shard auto).
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	std := &streams{out: stdout, err: stderr}
 	if len(args) == 0 {
 		writeHelp(stderr)
@@ -223,6 +224,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if err == nil {
 			err = resolveTimes(fs)
+		}
+		if err == nil {
+			err = resolveShard(fs, getenv)
 		}
 		if err == nil {
 			err = refuseOverwritingInputs(fs, c.name, strings.Trim(c.args, " []."))

@@ -34,7 +34,7 @@ func main() {
 		atomicfile.Abandon() // no temporary file or staging folder outlives the process
 		os.Exit(code)
 	})
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr, os.Getenv)
 	stop()
 	os.Exit(code)
 }

@@ -21,14 +21,23 @@ import (
 	"github.com/leasesim/leasesim/settings"
 )
 
-// runCmd runs leasesim in-process and returns its exit status, stdout and
-// stderr.
+// runCmd runs leasesim in-process, in an empty environment, and returns
+// its exit status, stdout and stderr.
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runEnv(t, nil, args...)
+}
+
+// runEnv is runCmd in the environment env.
+func runEnv(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), args, &stdout, &stderr)
+	code := run(context.Background(), args, &stdout, &stderr, func(name string) string { return env[name] })
 	return code, stdout.String(), stderr.String()
 }
+
+// noEnv is an empty environment.
+func noEnv(string) string { return "" }
 
 // TestGolden compares each command's standard output with its golden file.
 func TestGolden(t *testing.T) {
