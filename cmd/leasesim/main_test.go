@@ -417,6 +417,40 @@ func TestReleaseStamp(t *testing.T) {
 	}
 }
 
+// TestReleasePlatforms builds the command for each operating system of
+// the Makefile's PLATFORMS (make release), on its first architecture
+// there: a call that one of them lacks (syscall.Kill on Windows) fails
+// the build here, not the release.
+func TestReleasePlatforms(t *testing.T) {
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^PLATFORMS = (.*)$`).FindSubmatch(makefile)
+	if m == nil {
+		t.Fatal("the Makefile has no PLATFORMS = line")
+	}
+	seen := map[string]bool{}
+	for _, p := range strings.Fields(string(m[1])) {
+		goos, goarch, ok := strings.Cut(p, "/")
+		if !ok {
+			t.Fatalf("PLATFORMS: %q, want OS/ARCH", p)
+		}
+		if seen[goos] {
+			continue
+		}
+		seen[goos] = true
+		build := exec.Command("go", "build", "-pgo=off", "-o", os.DevNull, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Errorf("GOOS=%s GOARCH=%s go build: %v\n%s", goos, goarch, err, out)
+		}
+	}
+	if !seen["linux"] || !seen["darwin"] || !seen["windows"] {
+		t.Errorf("PLATFORMS %q: want linux, darwin and windows", m[1])
+	}
+}
+
 // TestCheck: check over lists of its own, the same line for any number of
 // workers. Its default grid, 35 million configurations, is too long for
 // the suite: .ci/run checks it whole, and sweep's TestCheckSlice a slice
