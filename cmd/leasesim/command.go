@@ -142,6 +142,7 @@ func commands() []command {
 		{"settings", "a lock's timings: client-go's beside library-go's formulas, etcd's, Consul's, ZooKeeper's and DynamoDB's by their own protocols", "", setupSettings, nil},
 		{"report", "write every table, CSV and plot of a capacity-planning review", " [REVIEW.yaml]", setupReport, applyReviewFile},
 		{"replay", "run an incident from a post-mortem under settings side by side", " INCIDENT", setupReplay, nil},
+		{"completion", "print a shell's completion script, made from every command's flags", " bash|zsh|fish", setupCompletion, nil},
 	}
 }
 

@@ -336,7 +336,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"replay", "--preset", "kubernetes", "--rounds", "100000h", "--nodes", "3", "../../testdata/incidents/brownout.txt"}, `leasesim replay: the runs of kubernetes, lease 15s's spread, and of the settings before it, are more than 1000000000 rounds together: give fewer --rounds, compare fewer settings (--preset, --lease), or pin one run with --phase`},
 		{[]string{"replay", "--tick", "1s", "--epoch", "yesterday", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: invalid argument "yesterday" for "--epoch" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z`},
 		{[]string{"measure", "--period", "x"}, `leasesim measure: invalid argument "x" for "--period" flag: want a whole number from 1 to 1000000000`},
-		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, settings, report, replay`},
+		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, settings, report, replay, completion`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
