@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/internal/parquetcsv"
 	"github.com/leasesim/leasesim/internal/shardenv"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/montecarlo"
@@ -87,6 +88,8 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addPresetsFlag(fs, &presets, presetUsage+"; a list, as kubernetes,etcd, sweeps each preset's grid in turn into one CSV, each of its flags going to the presets that take it")
 	fs.Uint64Var(&g.Seed, "seed", 0, "seed of the followers' jitter, for configurations with jitter; the same seed gives the same rows")
 	out, oneOut := addCSVFlag(fs, "write the CSV to this file, atomically; - is standard output")
+	format := "csv"
+	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "output format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name a string, seconds a double, else a 64-bit integer), a row group a chunk of rows")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
@@ -155,14 +158,23 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			defer bar.Finish()
 		}
 		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error {
+			var csv io.Writer = w
+			var pq *parquetcsv.Writer
+			if format == "parquet" {
+				pq = parquetcsv.NewWriter(w, parquetcsv.SweepKinds(g.Tick))
+				csv = pq
+			}
 			for i := range grids {
-				var to io.Writer = w
+				to := csv
 				if i > 0 {
-					to = &afterHeader{w: w} // one header for the whole CSV
+					to = &afterHeader{w: csv} // one header for the whole CSV
 				}
 				if err := sweep.Write(ctx, to, &grids[i], opt); err != nil {
 					return err
 				}
+			}
+			if pq != nil {
+				return pq.Close()
 			}
 			return nil
 		})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/testio"
 	"github.com/leasesim/leasesim/model"
+	"github.com/parquet-go/parquet-go"
 )
 
 // TestSweepAgreesWithRun: every row of a sweep crossing every parameter,
@@ -385,5 +387,41 @@ func TestMergeReadsOnce(t *testing.T) {
 		if code, stdout, stderr := runCmd(t, "merge", testio.Pipe(t, parts[0]), cut); code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "leasesim merge: "+cut+": line ") {
 			t.Errorf("%s: a good shard, then one cut short: exit %d, %d bytes on standard output, %q", cmd[0], code, len(stdout), stderr)
 		}
+	}
+}
+
+// TestSweepParquet: sweep --format parquet writes the CSV's columns and
+// rows as Parquet (parquetcsv's test compares them row for row), for one
+// preset and for a list of them, whose CSV has one header.
+func TestSweepParquet(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"sweep", "--lease", "500ms:15s", "--outage", "0s:4.5s", "--fencing", "false,true", "--tick", "500ms"},
+		{"sweep", "--preset", "kubernetes,etcd", "--outage", "0s:20s"},
+	} {
+		csvPath, pqPath := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.parquet")
+		if code, _, stderr := runCmd(t, append(slices.Clone(args), "--csv", csvPath)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		if code, _, stderr := runCmd(t, append(slices.Clone(args), "--format", "parquet", "--csv", pqPath)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		csvText, _ := os.ReadFile(csvPath)
+		lines := strings.Split(strings.TrimSuffix(string(csvText), "\n"), "\n")
+		b, _ := os.ReadFile(pqPath)
+		f, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		var names []string
+		for _, c := range f.Schema().Fields() {
+			names = append(names, c.Name())
+		}
+		if got := strings.Join(names, ","); got != lines[0] || f.NumRows() != int64(len(lines)-1) {
+			t.Errorf("%q: Parquet of %d rows, columns %s; want the CSV's %d rows, %s", args, f.NumRows(), got, len(lines)-1, lines[0])
+		}
+	}
+	if code, out, stderr := runCmd(t, "sweep", "--format", "json"); code != 2 || out != "" || !strings.Contains(stderr, `invalid argument "json" for "--format" flag`) {
+		t.Errorf("--format json: exit %d, %q, %q", code, out, stderr)
 	}
 }
