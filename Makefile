@@ -1,9 +1,38 @@
 # leasesim: common tasks. The README's two commands need nothing but Go.
 
-.PHONY: build test validate golden bench pgo ci report check-all soak
+.PHONY: build test validate golden bench pgo ci report check-all soak release image
 
 build:
 	go build -o bin/leasesim ./cmd/leasesim
+
+# The version release builds and the image say (leasesim version): the
+# tag, else the commit, -dirty with uncommitted changes. LDFLAGS stamps it
+# into internal/version.Stamp (cmd/leasesim's TestReleaseStamp builds with
+# this line); -buildvcs=auto records the revision despite a
+# GOFLAGS=-buildvcs=false.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo unknown)
+LDFLAGS = -s -w -X github.com/leasesim/leasesim/internal/version.Stamp=$(VERSION)
+GOBUILD = CGO_ENABLED=0 go build -trimpath -buildvcs=auto -ldflags "$(LDFLAGS)"
+PLATFORMS = linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+
+# Static binaries for every platform, dist/leasesim-VERSION-OS-ARCH[.exe].
+release:
+	@for p in $(PLATFORMS); do \
+		os=$${p%/*}; arch=$${p#*/}; ext=; if [ $$os = windows ]; then ext=.exe; fi; \
+		out=dist/leasesim-$(VERSION)-$$os-$$arch$$ext; echo $$out; \
+		GOOS=$$os GOARCH=$$arch $(GOBUILD) -o $$out ./cmd/leasesim || exit 1; \
+	done
+
+# A container image with no base and no daemon: the static linux binary
+# as one layer, its entrypoint, written as an OCI tarball (with docker's
+# manifest.json) that docker load and kind load image-archive take, by
+# deploy/image, a module of its own (go-containerregistry stays out of
+# leasesim's dependencies). IMAGE names it, as deploy/kubernetes runs it.
+IMAGE ?= leasesim:latest
+IMAGE_ARCH ?= amd64
+image:
+	GOOS=linux GOARCH=$(IMAGE_ARCH) $(GOBUILD) -o dist/image-$(IMAGE_ARCH)/leasesim ./cmd/leasesim
+	cd deploy/image && go run . -binary ../../dist/image-$(IMAGE_ARCH)/leasesim -arch $(IMAGE_ARCH) -name $(IMAGE) -o ../../dist/leasesim-image-$(IMAGE_ARCH).tar
 
 test:
 	go test ./...

@@ -23,7 +23,7 @@ var badValues = map[string][]string{
 	"bools":    {"maybe", "true,true", "", "1"},
 	"rates":    {"0", "-6", "abc", "NaN", "Inf", "12:6", "1e13"},
 	"dist":     {"weibull:2", "fixed:0", "geometric:0.5", "lognormal:1", "fixed:99999999999"},
-	"K/N":      {"4/4", "-1/2", "1", "a/b", "0/0"},
+	"K/N":      {"4/4", "-1/2", "1", "a/b", "0/0", "auto/0", "auto/x", "automatic", "auto"},
 	"float":    {"-1", "abc", "NaN", "1e13"},
 	"share":    {"-1%", "100%", "1", "abc", "NaN", "10%%"},
 	"process":  {"pause", "flood=geometric:10/fixed:2", "pause=geometric:10", "pause=weibull:2/fixed:1", "crash=fixed:0/fixed:1", "isolate@x=fixed:5/fixed:2", "isolate@0-1=fixed:5/fixed:2", ""},
@@ -168,7 +168,7 @@ func TestInterrupted(t *testing.T) {
 		{"check"},
 	} {
 		var stdout, stderr strings.Builder
-		if code := run(ctx, args, &stdout, &stderr); code != exitInterrupted || stdout.Len() != 0 {
+		if code := runWith(ctx, args, &stdout, &stderr, noEnv); code != exitInterrupted || stdout.Len() != 0 {
 			t.Errorf("leasesim %s: exit %d, stdout %q, stderr %q", strings.Join(args, " "), code, stdout.String(), stderr.String())
 		}
 	}

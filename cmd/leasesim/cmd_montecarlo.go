@@ -53,7 +53,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.BoolVar(&mc.PhaseAverage, "phase-average", false, "average the yearly figures over the trigger's phase: replicas trigger every phase period (the shortest that keeps the period's phases on the retry and re-read rounds and fits a batch) and count each trigger as its share of a batch; the same expectation, with far less noise where batches are rarely hit; needs yearly figures and --persistent-trigger false")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
 	shardK, shardN := 0, 0
-	fs.Var(shardValue{&shardK, &shardN}, "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV")
+	fs.Var(shardValue{&shardK, &shardN, new(string)}, "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV; "+shardAutoUsage)
 	maxConfigs := 1_000_000
 	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a study with more configurations than this")
 	return func(ctx context.Context, std *streams) error {

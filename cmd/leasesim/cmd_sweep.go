@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/internal/parquetcsv"
+	"github.com/leasesim/leasesim/internal/shardenv"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/settings"
@@ -21,23 +23,62 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// shardValue is a --shard K/N flag.
-type shardValue struct{ k, n *int }
+// shardValue is a --shard flag: K/N, or auto or auto/N, which
+// resolveShard reads from the environment once every flag is parsed.
+type shardValue struct {
+	k, n *int
+	auto *string // auto or auto/N as given, until resolveShard reads it; "" for K/N
+}
 
-func (v shardValue) String() string { return fmt.Sprintf("%d/%d", *v.k, *v.n) }
+func (v shardValue) String() string {
+	if *v.auto != "" {
+		return *v.auto
+	}
+	return fmt.Sprintf("%d/%d", *v.k, *v.n)
+}
 
 func (v shardValue) Set(s string) error {
+	if shardenv.IsAuto(s) {
+		if _, err := shardenv.Parse(s); err != nil {
+			return err
+		}
+		*v.auto = s
+		return nil
+	}
 	ks, ns, ok := strings.Cut(s, "/")
 	k, err1 := strconv.Atoi(ks)
 	n, err2 := strconv.Atoi(ns)
 	if !ok || err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
-		return fmt.Errorf("want K/N with 0 <= K < N, e.g. 0/4")
+		return fmt.Errorf("want K/N with 0 <= K < N, e.g. 0/4, or %s", shardenv.Syntax)
+	}
+	*v.k, *v.n, *v.auto = k, n, ""
+	return nil
+}
+
+// resolveShard reads fs's --shard auto or auto/N, if it has one, from the
+// environment getenv reads (shardenv): the engine's variables, refused in
+// one line naming them when they are not set.
+func resolveShard(fs *pflag.FlagSet, getenv func(string) string) error {
+	f := fs.Lookup("shard")
+	if f == nil {
+		return nil
+	}
+	v := f.Value.(shardValue)
+	if *v.auto == "" {
+		return nil
+	}
+	k, n, err := shardenv.Resolve(*v.auto, getenv)
+	if err != nil {
+		return usagef("--shard %v", err)
 	}
 	*v.k, *v.n = k, n
 	return nil
 }
 
 func (v shardValue) Type() string { return "K/N" }
+
+// shardAutoUsage says what --shard auto and auto/N read.
+const shardAutoUsage = "auto takes K and N from a Slurm array job (SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT), auto/N K from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)"
 
 func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.NewGrid(model.Default())
@@ -47,11 +88,13 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addPresetsFlag(fs, &presets, presetUsage+"; a list, as kubernetes,etcd, sweeps each preset's grid in turn into one CSV, each of its flags going to the presets that take it")
 	fs.Uint64Var(&g.Seed, "seed", 0, "seed of the followers' jitter, for configurations with jitter; the same seed gives the same rows")
 	out, oneOut := addCSVFlag(fs, "write the CSV to this file, atomically; - is standard output")
+	format := "csv"
+	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "output format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name a string, seconds a double, else a 64-bit integer), a row group a chunk of rows")
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
 	var k, n int = 0, 1
-	fs.Var(shardValue{&k, &n}, "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check")
+	fs.Var(shardValue{&k, &n, new(string)}, "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check; "+shardAutoUsage)
 	incident := addIncidentFlags(fs, "run every configuration through this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")
 	maxConfigs := 50_000_000
@@ -120,14 +163,23 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			defer bar.Finish()
 		}
 		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error {
+			var csv io.Writer = w
+			var pq *parquetcsv.Writer
+			if format == "parquet" {
+				pq = parquetcsv.NewWriter(w, parquetcsv.SweepKinds(g.Tick))
+				csv = pq
+			}
 			for i := range grids {
-				var to io.Writer = w
+				to := csv
 				if i > 0 {
-					to = &afterHeader{w: w} // one header for the whole CSV
+					to = &afterHeader{w: csv} // one header for the whole CSV
 				}
 				if err := sweep.Write(ctx, to, &grids[i], opt); err != nil {
 					return err
 				}
+			}
+			if pq != nil {
+				return pq.Close()
 			}
 			return nil
 		})

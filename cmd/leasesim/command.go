@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -142,6 +143,7 @@ func commands() []command {
 		{"settings", "a lock's timings: client-go's beside library-go's formulas, etcd's, Consul's, ZooKeeper's and DynamoDB's by their own protocols", "", setupSettings, nil},
 		{"report", "write every table, CSV and plot of a capacity-planning review", " [REVIEW.yaml]", setupReport, applyReviewFile},
 		{"replay", "run an incident from a post-mortem under settings side by side", " INCIDENT", setupReplay, nil},
+		{"completion", "print a shell's completion script, made from every command's flags", " bash|zsh|fish", setupCompletion, nil},
 	}
 }
 
@@ -193,8 +195,15 @@ const (
 )
 
 // run runs leasesim with args (without the program name) and returns the
-// exit status.
+// exit status, reading the process's environment for the flags that take
+// a value from it (--shard auto).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return runWith(ctx, args, stdout, stderr, os.Getenv)
+}
+
+// runWith is run with getenv reading the environment, so that a test can
+// give its own.
+func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	std := &streams{out: stdout, err: stderr}
 	if len(args) == 0 {
 		writeHelp(stderr)
@@ -204,7 +213,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "--help":
 		return report(stderr, "help", 0, writeHelp(stdout), nil)
 	case "version", "--version":
-		_, err := fmt.Fprintf(stdout, "leasesim %s\n", version())
+		_, err := fmt.Fprintln(stdout, version.Current())
 		return report(stderr, "version", 0, err, nil)
 	}
 	for _, c := range commands() {
@@ -223,6 +232,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		if err == nil {
 			err = resolveTimes(fs)
+		}
+		if err == nil {
+			err = resolveShard(fs, getenv)
 		}
 		if err == nil {
 			err = refuseOverwritingInputs(fs, c.name, strings.Trim(c.args, " []."))
@@ -360,11 +372,4 @@ func writeHelp(w io.Writer) error {
 	b.WriteString("\nRun \"leasesim <command> --help\" for a command's flags; \"leasesim --version\" for the version.\n")
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }

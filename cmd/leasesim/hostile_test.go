@@ -176,7 +176,7 @@ func TestFailingStdoutLeavesNoFile(t *testing.T) {
 		{"run", "--help"},
 	} {
 		var stderr strings.Builder
-		code := run(context.Background(), args, &testio.FailWriter{}, &stderr)
+		code := runWith(context.Background(), args, &testio.FailWriter{}, &stderr, noEnv)
 		if code != exitFailure || strings.Count(stderr.String(), "\n") != 1 || !strings.Contains(stderr.String(), testio.ErrFull.Error()) {
 			t.Errorf("leasesim %s, stdout failing: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())
 		}
@@ -200,7 +200,7 @@ func TestReplayInterrupted(t *testing.T) {
 			time.AfterFunc(after, cancel)
 		}
 		var stdout, stderr strings.Builder
-		code := run(ctx, args, &stdout, &stderr)
+		code := runWith(ctx, args, &stdout, &stderr, noEnv)
 		cancel()
 		if code != exitInterrupted || stdout.Len() != 0 || strings.Count(stderr.String(), "\n") != 1 {
 			t.Errorf("cancelled after %s: exit %d, stdout %d bytes, stderr %q", after, code, stdout.Len(), stderr.String())

@@ -6,7 +6,9 @@ import (
 	"encoding/csv"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,18 +16,28 @@ import (
 	"time"
 
 	"github.com/leasesim/leasesim/internal/golden"
+	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/settings"
 )
 
-// runCmd runs leasesim in-process and returns its exit status, stdout and
-// stderr.
+// runCmd runs leasesim in-process, in an empty environment, and returns
+// its exit status, stdout and stderr.
 func runCmd(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runEnv(t, nil, args...)
+}
+
+// runEnv is runCmd in the environment env.
+func runEnv(t *testing.T, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := run(context.Background(), args, &stdout, &stderr)
+	code := runWith(context.Background(), args, &stdout, &stderr, func(name string) string { return env[name] })
 	return code, stdout.String(), stderr.String()
 }
+
+// noEnv is an empty environment.
+func noEnv(string) string { return "" }
 
 // TestGolden compares each command's standard output with its golden file.
 func TestGolden(t *testing.T) {
@@ -324,7 +336,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"replay", "--preset", "kubernetes", "--rounds", "100000h", "--nodes", "3", "../../testdata/incidents/brownout.txt"}, `leasesim replay: the runs of kubernetes, lease 15s's spread, and of the settings before it, are more than 1000000000 rounds together: give fewer --rounds, compare fewer settings (--preset, --lease), or pin one run with --phase`},
 		{[]string{"replay", "--tick", "1s", "--epoch", "yesterday", "../../testdata/incidents/api-partition.txt"}, `leasesim replay: invalid argument "yesterday" for "--epoch" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z`},
 		{[]string{"measure", "--period", "x"}, `leasesim measure: invalid argument "x" for "--period" flag: want a whole number from 1 to 1000000000`},
-		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, settings, report, replay`},
+		{[]string{"frobnicate"}, `leasesim: unknown command "frobnicate": want one of run, measure, cost, recommend, sweep, merge, montecarlo, check, settings, report, replay, completion`},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -354,10 +366,88 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestVersion: version and --version print the binary's version line
+// (internal/version, whose own test formats every kind of build), a test
+// binary's "(devel)".
 func TestVersion(t *testing.T) {
-	code, stdout, _ := runCmd(t, "--version")
-	if code != 0 || !strings.HasPrefix(stdout, "leasesim ") {
-		t.Errorf("--version: exit %d, %q", code, stdout)
+	for _, arg := range []string{"version", "--version"} {
+		code, stdout, stderr := runCmd(t, arg)
+		if want := version.Current() + "\n"; code != 0 || stdout != want || stderr != "" {
+			t.Errorf("%s: exit %d, %q, %q; want exit 0, %q", arg, code, stdout, stderr, want)
+		}
+		if !strings.HasPrefix(stdout, "leasesim (devel)") {
+			t.Errorf("%s: %q, want a test binary's (devel)", arg, stdout)
+		}
+	}
+}
+
+// TestReleaseStamp builds the command with the Makefile's LDFLAGS, as make
+// release and make image do, and checks that the version it stamps is the
+// one the binary prints: the -X names a variable that exists (the linker
+// ignores one that does not).
+func TestReleaseStamp(t *testing.T) {
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^LDFLAGS = (.*)$`).FindSubmatch(makefile)
+	if m == nil {
+		t.Fatal("the Makefile has no LDFLAGS = line")
+	}
+	const stamp = "v9.8.7-stamptest"
+	ldflags := strings.ReplaceAll(string(m[1]), "$(VERSION)", stamp)
+	if !strings.Contains(ldflags, "-X ") || !strings.Contains(ldflags, stamp) {
+		t.Fatalf("LDFLAGS %q stamps no version with -X", m[1])
+	}
+	bin := filepath.Join(t.TempDir(), "leasesim")
+	// Static, as the release is; -pgo=off and no -trimpath, as deploy/image's
+	// test builds it too, so that the second build takes its packages from
+	// the cache.
+	build := exec.Command("go", "build", "-pgo=off", "-ldflags", ldflags, "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build -ldflags %q: %v\n%s", ldflags, err, out)
+	}
+	out, err := exec.Command(bin, "version").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "leasesim "+stamp+" (") {
+		t.Errorf("the stamped binary says %q, want leasesim %s (…)", out, stamp)
+	}
+}
+
+// TestReleasePlatforms builds the command for each operating system of
+// the Makefile's PLATFORMS (make release), on its first architecture
+// there: a call that one of them lacks (syscall.Kill on Windows) fails
+// the build here, not the release.
+func TestReleasePlatforms(t *testing.T) {
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^PLATFORMS = (.*)$`).FindSubmatch(makefile)
+	if m == nil {
+		t.Fatal("the Makefile has no PLATFORMS = line")
+	}
+	seen := map[string]bool{}
+	for _, p := range strings.Fields(string(m[1])) {
+		goos, goarch, ok := strings.Cut(p, "/")
+		if !ok {
+			t.Fatalf("PLATFORMS: %q, want OS/ARCH", p)
+		}
+		if seen[goos] {
+			continue
+		}
+		seen[goos] = true
+		build := exec.Command("go", "build", "-pgo=off", "-o", os.DevNull, ".")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+goos, "GOARCH="+goarch)
+		if out, err := build.CombinedOutput(); err != nil {
+			t.Errorf("GOOS=%s GOARCH=%s go build: %v\n%s", goos, goarch, err, out)
+		}
+	}
+	if !seen["linux"] || !seen["darwin"] || !seen["windows"] {
+		t.Errorf("PLATFORMS %q: want linux, darwin and windows", m[1])
 	}
 }
 

@@ -27,7 +27,7 @@ func TestStepProgress(t *testing.T) {
 	}
 	var stdout bytes.Buffer
 	tty := &fakeTerminal{}
-	if code := run(context.Background(), args(filepath.Join(t.TempDir(), "tty")), &stdout, tty); code != 0 {
+	if code := runWith(context.Background(), args(filepath.Join(t.TempDir(), "tty")), &stdout, tty, noEnv); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, tty.String())
 	}
 	drawn, at := tty.String(), 0
@@ -47,7 +47,7 @@ func TestStepProgress(t *testing.T) {
 	}
 
 	var stderr bytes.Buffer
-	if code := run(context.Background(), args(filepath.Join(t.TempDir(), "file")), &stdout, &stderr); code != 0 || stderr.Len() != 0 {
+	if code := runWith(context.Background(), args(filepath.Join(t.TempDir(), "file")), &stdout, &stderr, noEnv); code != 0 || stderr.Len() != 0 {
 		t.Errorf("not a terminal: exit %d, stderr %q, want nothing", code, stderr.String())
 	}
 }

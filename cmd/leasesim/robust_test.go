@@ -19,7 +19,7 @@ func runGuarded(t *testing.T, ctx context.Context, stdout *testio.FailWriter, ar
 	t.Helper()
 	var stderr strings.Builder
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, args, stdout, &stderr) }()
+	go func() { done <- runWith(ctx, args, stdout, &stderr, noEnv) }()
 	code := testio.Await(t, done, "leasesim "+strings.Join(args, " ")+", its output failing")
 	return code, stderr.String()
 }
@@ -38,7 +38,7 @@ func TestFailingOutput(t *testing.T) {
 	}
 	for _, args := range commands {
 		var full strings.Builder
-		if code := run(context.Background(), args, &full, &full); code != exitOK {
+		if code := runWith(context.Background(), args, &full, &full, noEnv); code != exitOK {
 			t.Fatalf("leasesim %s: exit %d: %s", strings.Join(args, " "), code, full.String())
 		}
 		size := full.Len()
@@ -100,7 +100,7 @@ func TestCancelledMidWork(t *testing.T) {
 			time.AfterFunc(300*time.Millisecond, cancel)
 			var stdout, stderr strings.Builder
 			done := make(chan int, 1)
-			go func() { done <- run(ctx, args, &stdout, &stderr) }()
+			go func() { done <- runWith(ctx, args, &stdout, &stderr, noEnv) }()
 			code := testio.Await(t, done, "leasesim "+strings.Join(args, " ")+", cancelled")
 			if code != exitInterrupted || strings.Count(stderr.String(), "\n") != 1 {
 				t.Errorf("leasesim %s: exit %d, stderr %q", strings.Join(args, " "), code, stderr.String())

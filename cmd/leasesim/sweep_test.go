@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/testio"
 	"github.com/leasesim/leasesim/model"
+	"github.com/parquet-go/parquet-go"
 )
 
 // TestSweepAgreesWithRun: every row of a sweep crossing every parameter,
@@ -122,7 +124,7 @@ func TestSweepOutFile(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var so, se strings.Builder
-	if code := run(ctx, []string{"sweep", "--lease", "1:100", "--out", filepath.Join(dir, "cut.csv")}, &so, &se); code != exitInterrupted {
+	if code := runWith(ctx, []string{"sweep", "--lease", "1:100", "--out", filepath.Join(dir, "cut.csv")}, &so, &se, noEnv); code != exitInterrupted {
 		t.Errorf("interrupted sweep: exit %d (%s)", code, se.String())
 	}
 	onlyFiles(t, dir, "grid.csv")
@@ -170,7 +172,7 @@ func TestSweepDryRunAndLimits(t *testing.T) {
 		{append(lockLists, "--shard", "1/3", "--dry-run"), 0, "3 configurations; shard 1/3 has 2 (rows 1 to 2)\n", lockSkipped},
 		{append(lockLists, "--shard", "2/3", "--dry-run"), 0, "3 configurations; shard 2/3 has none\n", lockSkipped},
 		{[]string{"sweep", "--lease", "1:10", "--outage", "0:9", "--max-configs", "99"}, 2, "", "leasesim sweep: the grid has 100 configurations, more than --max-configs 99\n"},
-		{[]string{"sweep", "--shard", "3/3"}, 2, "", "leasesim sweep: invalid argument \"3/3\" for \"--shard\" flag: want K/N with 0 <= K < N, e.g. 0/4\n"},
+		{[]string{"sweep", "--shard", "3/3"}, 2, "", "leasesim sweep: invalid argument \"3/3\" for \"--shard\" flag: want K/N with 0 <= K < N, e.g. 0/4, or auto (a Slurm array job's task) or auto/N (a Kubernetes Indexed Job's index, of N)\n"},
 		{[]string{"sweep", "--lease", "4:1"}, 2, "", "leasesim sweep: invalid argument \"4:1\" for \"--lease\" flag: range \"4:1\" is empty: want lo <= hi\n"},
 		{[]string{"sweep", "--lease", "1,1"}, 2, "", "leasesim sweep: invalid argument \"1,1\" for \"--lease\" flag: duplicate value 1\n"},
 		{[]string{"sweep", "--lease", "1:9:0"}, 2, "", "leasesim sweep: invalid argument \"1:9:0\" for \"--lease\" flag: range \"1:9:0\" has step 0: want a step of 1 or more\n"},
@@ -181,6 +183,51 @@ func TestSweepDryRunAndLimits(t *testing.T) {
 		code, out, stderr := runCmd(t, tt.args...)
 		if code != tt.code || out != tt.out || stderr != tt.err {
 			t.Errorf("leasesim %s:\n exit %d, stdout %q, stderr %q\nwant %d, %q, %q", strings.Join(tt.args, " "), code, out, stderr, tt.code, tt.out, tt.err)
+		}
+	}
+}
+
+// TestShardAuto: --shard auto/8 under a Kubernetes Indexed Job's
+// JOB_COMPLETION_INDEX=3 and --shard auto under a Slurm array's task 4 of
+// 1 to 8 write what --shard 3/8 writes, in a sweep and a Monte Carlo
+// study; without the engine's variables they refuse in one line naming
+// them, before any output.
+func TestShardAuto(t *testing.T) {
+	indexedJob := map[string]string{"JOB_COMPLETION_INDEX": "3"}
+	slurm := map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "8"}
+	for _, cmd := range [][]string{
+		{"sweep", "--lease", "1:20", "--outage", "0:3"},
+		{"sweep", "--lease", "1:10", "--dry-run"},
+		{"montecarlo", "--nodes", "1:2", "--rounds", "2000", "--replicas", "16"},
+	} {
+		code, want, stderr := runCmd(t, append(slices.Clone(cmd), "--shard", "3/8")...)
+		if code != 0 || want == "" {
+			t.Fatalf("%s --shard 3/8: exit %d, %s", cmd, code, stderr)
+		}
+		for _, tt := range []struct {
+			shard string
+			env   map[string]string
+		}{{"auto/8", indexedJob}, {"auto", slurm}} {
+			code, got, stderr := runEnv(t, tt.env, append(slices.Clone(cmd), "--shard", tt.shard)...)
+			if code != 0 || got != want || stderr != "" {
+				t.Errorf("%s --shard %s under %v: exit %d, %q, %d bytes; want --shard 3/8's %d bytes", cmd, tt.shard, tt.env, code, stderr, len(got), len(want))
+			}
+		}
+	}
+	for _, tt := range []struct {
+		args []string
+		env  map[string]string
+		err  string
+	}{
+		{[]string{"sweep", "--shard", "auto/8"}, nil, "leasesim sweep: --shard auto/8 takes the shard from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX, which is not set (under a Slurm array job, give auto)\n"},
+		{[]string{"sweep", "--shard", "auto/8"}, slurm, "leasesim sweep: --shard auto/8 takes the shard from a Kubernetes Indexed Job's JOB_COMPLETION_INDEX, which is not set (under a Slurm array job, give auto)\n"},
+		{[]string{"montecarlo", "--shard", "auto"}, indexedJob, "leasesim montecarlo: --shard auto takes the shard from a Slurm array job's SLURM_ARRAY_TASK_ID, SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT, and none is set (under a Kubernetes Indexed Job, give auto/N, N its completions)\n"},
+		{[]string{"sweep", "--shard", "auto/8"}, map[string]string{"JOB_COMPLETION_INDEX": "8"}, "leasesim sweep: --shard auto/8: JOB_COMPLETION_INDEX=8 is not below 8: give the Job's completions as N\n"},
+		{[]string{"sweep", "--shard", "auto/0"}, indexedJob, "leasesim sweep: invalid argument \"auto/0\" for \"--shard\" flag: want auto (a Slurm array job's task) or auto/N (a Kubernetes Indexed Job's index, of N), N at least 1\n"},
+	} {
+		code, out, stderr := runEnv(t, tt.env, tt.args...)
+		if code != exitUsage || out != "" || stderr != tt.err {
+			t.Errorf("%s under %v: exit %d, %q, %q; want exit 2, %q", tt.args, tt.env, code, out, stderr, tt.err)
 		}
 	}
 }
@@ -368,5 +415,41 @@ func TestMergeReadsOnce(t *testing.T) {
 		if code, stdout, stderr := runCmd(t, "merge", testio.Pipe(t, parts[0]), cut); code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "leasesim merge: "+cut+": line ") {
 			t.Errorf("%s: a good shard, then one cut short: exit %d, %d bytes on standard output, %q", cmd[0], code, len(stdout), stderr)
 		}
+	}
+}
+
+// TestSweepParquet: sweep --format parquet writes the CSV's columns and
+// rows as Parquet (parquetcsv's test compares them row for row), for one
+// preset and for a list of them, whose CSV has one header.
+func TestSweepParquet(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"sweep", "--lease", "500ms:15s", "--outage", "0s:4.5s", "--fencing", "false,true", "--tick", "500ms"},
+		{"sweep", "--preset", "kubernetes,etcd", "--outage", "0s:20s"},
+	} {
+		csvPath, pqPath := filepath.Join(dir, "s.csv"), filepath.Join(dir, "s.parquet")
+		if code, _, stderr := runCmd(t, append(slices.Clone(args), "--csv", csvPath)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		if code, _, stderr := runCmd(t, append(slices.Clone(args), "--format", "parquet", "--csv", pqPath)...); code != 0 {
+			t.Fatal(stderr)
+		}
+		csvText, _ := os.ReadFile(csvPath)
+		lines := strings.Split(strings.TrimSuffix(string(csvText), "\n"), "\n")
+		b, _ := os.ReadFile(pqPath)
+		f, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		var names []string
+		for _, c := range f.Schema().Fields() {
+			names = append(names, c.Name())
+		}
+		if got := strings.Join(names, ","); got != lines[0] || f.NumRows() != int64(len(lines)-1) {
+			t.Errorf("%q: Parquet of %d rows, columns %s; want the CSV's %d rows, %s", args, f.NumRows(), got, len(lines)-1, lines[0])
+		}
+	}
+	if code, out, stderr := runCmd(t, "sweep", "--format", "json"); code != 2 || out != "" || !strings.Contains(stderr, `invalid argument "json" for "--format" flag`) {
+		t.Errorf("--format json: exit %d, %q, %q", code, out, stderr)
 	}
 }

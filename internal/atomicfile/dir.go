@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"syscall"
 )
 
 // File is one file of a folder written by WriteDir.
@@ -201,10 +200,4 @@ func removeStale(dir string) {
 			os.Remove(path) // only if empty
 		}
 	}
-}
-
-// alive reports whether a process with this id exists.
-func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	return err == nil || errors.Is(err, syscall.EPERM)
 }
