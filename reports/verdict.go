@@ -228,8 +228,12 @@ func (rv review) writeLever(b *strings.Builder, top cost.Rank) {
 	if !(now > 0) || shared < 0.5*now {
 		return
 	}
-	fmt.Fprintf(b, "**The lease is not the lever**: every candidate costs at least %s a year, against %s for %s (%.0f%%), so no setting of the lock changes most of the loss.",
-		thousands(shared, 1), thousands(now, 1), rv.verdictName(ref), 100*shared/now)
+	if shared >= now-0.05 {
+		fmt.Fprintf(b, "**The lease is not the lever**: no candidate costs less than %s, %s a year, so no setting of the lock changes the loss.", rv.verdictName(ref), thousands(now, 1))
+	} else {
+		fmt.Fprintf(b, "**The lease is not the lever**: every candidate costs at least %s a year, against %s for %s (%.0f%%), so no setting of the lock changes most of the loss.",
+			thousands(shared, 1), thousands(now, 1), rv.verdictName(ref), 100*shared/now)
+	}
 	var levers []string
 	if saved := w.MissedLine * cut; saved >= 0.5*shared {
 		fmt.Fprintf(b, " Most of it is batches cut mid-run: %s invoice lines a year of batches that started and could not finish, whatever the setting.", thousands(cut, 1))

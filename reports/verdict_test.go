@@ -2,6 +2,7 @@ package reports_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -143,4 +144,37 @@ func TestKeepUnderMaterialThreshold(t *testing.T) {
 			t.Errorf("material %g: keep %t, recommended %q; want keep %t:\n%.1500s", tt.material, keep, recommended, tt.keep, md)
 		}
 	}
+}
+
+// TestNotTheLever: a Consul lock whose batch runs 4 of its 5 minutes,
+// priced by the line, loses mostly batches cut mid-run, which no setting
+// changes: the report says the lease is not the lever and names a batch
+// that resumes or is idempotent, with the most it would save, the cut
+// lines every candidate loses at the price of a missed line.
+func TestNotTheLever(t *testing.T) {
+	base := presetConfig(t, "consul")
+	base.BatchLen, base.PersistentTrigger = 240, true
+	rv := lockReview(t, base, 3, study.DefaultMaterial)
+	md := rendered(t, rv, "report.md").String()
+	cut := rv.Recommendation[0].PartialLines
+	for _, r := range rv.Recommendation {
+		cut = min(cut, r.PartialLines)
+	}
+	for _, want := range []string{"**The lease is not the lever**", "Most of it is batches cut mid-run",
+		"a batch that resumes where it was cut, or that writes idempotently and reruns, would save up to " + thousandsOf(cut) + " a year"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md does not say %q:\n%.3000s", want, md)
+		}
+	}
+}
+
+// thousandsOf is x to a tenth with thousands separated, as report.md
+// writes a yearly figure.
+func thousandsOf(x float64) string {
+	s := strconv.FormatFloat(x, 'f', 1, 64)
+	whole, frac, _ := strings.Cut(s, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return whole + "." + frac
 }
