@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
@@ -541,12 +544,23 @@ func (rv *Review) levers(ctx context.Context, mix []cost.MixEntry) ([]Lever, err
 }
 
 // safetyOf is the safety figures of each candidate with the base's other
-// settings (SafetyOf), in ks's order.
+// settings (SafetyOf), in ks's order, each drawn from the review's seed on
+// its own, on every core.
 func (rv *Review) safetyOf(ctx context.Context, ks []cost.Candidate) ([]cost.Safety, error) {
 	ss := make([]cost.Safety, len(ks))
-	for i, k := range ks {
-		var err error
-		if ss[i], err = SafetyOf(ctx, k.Apply(rv.Base), rv.Tick, rv.Seed); err != nil {
+	errs := make([]error, len(ks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ks)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(ks); i = int(next.Add(1) - 1) {
+				ss[i], errs[i] = SafetyOf(ctx, ks[i].Apply(rv.Base), rv.Tick, rv.Seed)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return nil, err
 		}
 	}
