@@ -187,7 +187,44 @@ func (rv review) writeSafety(b *strings.Builder, current, top cost.Rank, both bo
 	if rv.Weights != (cost.Weights{}) {
 		row("cost a year", func(r cost.Rank) string { return thousands(r.Cost(rv.Weights), 1) })
 	}
-	b.WriteString("\nThe safety figures are `leasesim settings`' for each lock's options (min to max over the fault's phase and the followers' polls); the longest outage ridden out depends on whether the lock's calls fail at once or hang, which the review does not pin, so both are given.\n\n")
+	b.WriteString("\nThe safety figures are `leasesim settings`' for each lock's options (min to max over the fault's phase and the followers' polls); the longest outage ridden out depends on whether the lock's calls fail at once or hang, so both are given.")
+	if rv.Incident == nil {
+		names := []string{"the current settings", "the recommended settings"}
+		var flips []string
+		for i, r := range cols {
+			if lost := rv.hangMoves(r.Safety, false); lost != "" {
+				flips = append(flips, names[i]+" no longer ride out "+lost)
+			}
+			if gained := rv.hangMoves(r.Safety, true); gained != "" {
+				flips = append(flips, names[i]+" ride out "+gained+" as well")
+			}
+		}
+		if flips == nil {
+			b.WriteString(" Whether calls fail or hang, the same outages of the mix are ridden out at every phase.")
+		} else {
+			fmt.Fprintf(b, " If calls hang instead of failing, %s.", andList(flips))
+		}
+	}
+	b.WriteString("\n\n")
+}
+
+// hangMoves lists the outages of the mix that settings with safety s
+// ride out at every phase (no longer than the least outage survived) when
+// calls fail at once but not when they hang, or with gained the other way
+// round, each with its share of events, or "".
+func (rv review) hangMoves(s cost.Safety, gained bool) string {
+	u := unit{rv.Tick}
+	var lost []string
+	for _, e := range rv.mix() {
+		length := float64(e.Outage)
+		if rv.Tick != 0 {
+			length = rv.Tick.Seconds(length)
+		}
+		if fail, hang := length <= s.FastFail.Min, length <= s.BlackHole.Min; fail != hang && hang == gained {
+			lost = append(lost, fmt.Sprintf("the %s outages (%.0f%% of events)", u.span(e.Outage), 100*e.Weight))
+		}
+	}
+	return andList(lost)
 }
 
 // noMarginWhy says, in the lock's own terms, how two leaders come about
