@@ -188,8 +188,12 @@ type Rank struct {
 	// NoMargin says that a follower can take over before the leader gives
 	// up (a margin not above zero) and that nothing fences the stale
 	// leader's work: such a candidate is shown, marked, and never
-	// recommended (Cheapest, Pareto).
+	// recommended (Cheapest, Pareto). Recommend sets it by the renew
+	// deadline's margin (model.Config.NoMargin); a review, by each lock's
+	// own (Safety).
 	NoMargin bool
+	// Safety is the candidate's safety figures, if a review gave them.
+	Safety Safety
 }
 
 // Lines is the missed plus double invoice lines per year.
@@ -300,7 +304,8 @@ func Best(ranks []Rank, measure func(Rank) float64) Rank {
 // Cheapest returns every rank whose cost under w is within `within` of
 // the least: a tie is reported as one, not settled by the order of the
 // list. Give half the unit the costs are shown in, so that candidates shown
-// at the same cost are named together. A rank with NoMargin is never
+// at the same cost are named together. They are ordered safest first
+// (Safer), in ranks' order where as safe. A rank with NoMargin is never
 // among them: it is nil when every rank has.
 func Cheapest(ranks []Rank, w Weights, within float64) []Rank {
 	least := math.Inf(1)
@@ -315,6 +320,7 @@ func Cheapest(ranks []Rank, w Weights, within float64) []Rank {
 			tied = append(tied, r)
 		}
 	}
+	slices.SortStableFunc(tied, Safer)
 	return tied
 }
 

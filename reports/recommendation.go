@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/leasesim/leasesim/cost"
@@ -21,6 +23,7 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	u, ranks, current := unit{rv.Tick}, rv.Recommendation, rv.Current()
 	priced := rv.Weights != cost.Weights{}
 	b.WriteString("## Recommendation\n\n")
+	rv.writeVerdict(b)
 	var mix []string
 	for _, e := range rv.mix() {
 		mix = append(mix, fmt.Sprintf("%s (%.0f%%)", u.span(e.Outage), 100*e.Weight))
@@ -95,15 +98,15 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		return
 	}
 	if priced {
-		cheapest := cost.Cheapest(ranks, rv.Weights, 0.05) // as shown, to 0.1
-		best := cheapest[0]
+		d, _ := rv.decide()
+		cheapest, best := d.Near, d.Top
 		switch {
 		case len(cheapest) == len(ranks):
 			fmt.Fprintf(b, "**Every candidate lease costs the same**, %s a year: over these outages the lease does not decide what is lost, so keep %s", thousands(best.Cost(rv.Weights), 1), u.span(current.Lease))
-		case len(cheapest) > 1 && slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == current.Candidate }):
-			fmt.Fprintf(b, "**Keep the lease at %s**: it ties with %s at %s a year, the least of the candidates", u.span(current.Lease), leaseNames(u, without(cheapest, current.Candidate), ranks), thousands(best.Cost(rv.Weights), 1))
+		case len(cheapest) > 1 && d.Keep:
+			fmt.Fprintf(b, "**Keep the lease at %s**: it costs %s a year, and %s cost no less by more than the rule's margin", u.span(current.Lease), thousands(current.Cost(rv.Weights), 1), leaseNames(u, without(cheapest, current.Candidate), ranks))
 		case len(cheapest) > 1:
-			fmt.Fprintf(b, "**Leases %s tie** at %s a year, against %s for the current %s", leaseNames(u, cheapest, ranks), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
+			fmt.Fprintf(b, "**Set the lease to %s**, by the rule above among %s, which cost about the same: %s a year, against %s for the current %s", u.span(best.Lease), leaseNames(u, cheapest, ranks), thousands(best.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), u.span(current.Lease))
 		case best.Candidate == current.Candidate:
 			fmt.Fprintf(b, "**Keep the lease at %s**: %s a year, the least of the candidates", u.span(best.Lease), thousands(best.Cost(rv.Weights), 1))
 		case current.NoMargin:
@@ -151,49 +154,57 @@ func (rv review) writePartial(b *strings.Builder) {
 	cur := rv.Current()
 	fmt.Fprintf(b, "Partial batches: of the current settings' %s missed lines a year, %s are of batches cut mid-run (%s partial batches a year: started, and some part of them never written, as their run could not reach the store or was stopped)",
 		thousands(cur.MissedLines, 1), thousands(cur.PartialLines, 1), thousands(cur.PartialBatches, 2))
-	if cheapest := cost.Cheapest(rv.Recommendation, rv.Weights, 0.05); rv.Weights != (cost.Weights{}) && len(cheapest) > 0 && cheapest[0].Candidate != cur.Candidate {
-		top := cheapest[0]
+	if d, ok := rv.decide(); rv.Weights != (cost.Weights{}) && ok && !d.Keep {
+		top := d.Top
 		fmt.Fprintf(b, "; with %s, %s of its %s missed lines, from %s partial batches a year", rv.name(top.Candidate), thousands(top.PartialLines, 1), thousands(top.MissedLines, 1), thousands(top.PartialBatches, 2))
 	}
 	b.WriteString(".\n\n")
 }
 
-// recommended reports for each candidate whether report.md's answer
-// names it: priced, the cheapest (the current settings alone when they
-// are among them, as the answer then says to keep them); unpriced, the
-// Pareto front. A candidate with no two-leader margin is never named.
+// recommended reports for each candidate whether report.md's verdict
+// names it: priced, the one it recommends (the current settings when it
+// keeps them, cost.Decision.Top); unpriced, the Pareto front. A candidate
+// with no two-leader margin is never named.
 func (rv review) recommended() []bool {
-	ranks, current := rv.Recommendation, rv.Current()
+	ranks := rv.Recommendation
 	if rv.Weights == (cost.Weights{}) {
 		return cost.Pareto(ranks)
 	}
-	cheapest := cost.Cheapest(ranks, rv.Weights, 0.05) // as shown, to 0.1
-	keep := slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == current.Candidate })
+	d, ok := rv.decide()
 	named := make([]bool, len(ranks))
 	for i, r := range ranks {
-		named[i] = keep && r.Candidate == current.Candidate || !keep && slices.ContainsFunc(cheapest, func(c cost.Rank) bool { return c.Candidate == r.Candidate })
+		named[i] = ok && r.Candidate == d.Top.Candidate
 	}
 	return named
 }
 
 // writeCandidatesCSV writes the decision as a table a CI job can gate on:
-// one row per candidate, its settings and two-leader margin (empty
-// without a renew deadline), its yearly figures and cost (empty without
-// prices), whether it is the current settings and whether report.md's
-// answer names it (recommended), then its node count, fencing and trigger
-// policy (policyParams, as a sweep's CSV writes them) and the preset its
-// lease settings are, if any. With a tick, times are in seconds, under
-// names that say so.
+// one row per candidate, its settings and least two-leader margin by its
+// lock's own figures (-inf without a bound; empty for the publication's
+// round model, which no library sets), its yearly figures and cost (empty
+// without prices), whether it is the current settings and whether
+// report.md's verdict names it (recommended), then its node count,
+// fencing and trigger policy (policyParams, as a sweep's CSV writes them),
+// the preset its lease settings are, if any, and its other safety
+// figures: takeover after a crash (min, median, max), the clock skew its
+// margin tolerates (a share) and the longest outage it rides out with
+// calls failing and with calls hanging (min, max). With a tick, times
+// are in seconds, under names that say so.
 func (rv review) writeCandidatesCSV(w io.Writer) error {
 	t, current := rv.Tick, rv.Current().Candidate
-	scale := 1.0
-	if t != 0 {
-		scale = t.Seconds(1)
-	}
+	in := strings.TrimPrefix(t.Name(model.Lease), "lease") // "_s", or "_rounds"
 	b := fmt.Appendf(nil, "%s,%s,%s,%s,missed_lines_per_year,double_lines_per_year,handovers_per_year,cost_per_year,current,recommended,",
 		t.Name(model.Lease), t.Name(model.RenewDeadline), t.Name(model.RetryPeriod), strings.Replace(t.Name(model.Lease), "lease", "two_leader_margin", 1))
 	b = t.AppendNames(b, policyParams...)
-	b = append(b, "preset\n"...)
+	b = append(b, "preset"...)
+	for _, f := range []string{"takeover_after_crash_min", "takeover_after_crash_median", "takeover_after_crash_max", "", "fast_fail_outage_survived_min", "fast_fail_outage_survived_max", "black_hole_outage_survived_min", "black_hole_outage_survived_max"} {
+		if f == "" {
+			b = append(b, ",skew_tolerated"...)
+			continue
+		}
+		b = append(append(append(b, ','), f...), in...)
+	}
+	b = append(b, '\n')
 	named := rv.recommended()
 	for i, r := range rv.Recommendation {
 		b = t.AppendValue(b, model.Lease, r.Lease)
@@ -202,8 +213,9 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 		b = append(b, ',')
 		b = t.AppendValue(b, model.RetryPeriod, r.RetryPeriod)
 		b = append(b, ',')
-		if r.HasMargin {
-			b = fmt.Appendf(b, "%g", scale*float64(r.Margin))
+		s := r.Safety
+		if s.Known {
+			b = appendFigure(b, s.Margin.Min)
 		}
 		b = fmt.Appendf(b, ",%.6f,%.6f,%.6f,", r.MissedLines, r.DoubleLines, r.Handovers)
 		if rv.Weights != (cost.Weights{}) {
@@ -217,7 +229,14 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 			}
 			b = t.AppendValue(b, p, c.Get(p))
 		}
-		b = fmt.Appendf(b, ",%s\n", rv.PresetOf(r.Candidate))
+		b = fmt.Appendf(b, ",%s", rv.PresetOf(r.Candidate))
+		for _, v := range []float64{s.Crash.Min, s.Crash.Median, s.Crash.Max, s.Skew, s.FastFail.Min, s.FastFail.Max, s.BlackHole.Min, s.BlackHole.Max} {
+			b = append(b, ',')
+			if s.Known {
+				b = appendFigure(b, v)
+			}
+		}
+		b = append(b, '\n')
 	}
 	_, err := w.Write(b)
 	return err
@@ -238,6 +257,14 @@ func (rv review) writeNoMargin(b *strings.Builder, ranks []cost.Rank) bool {
 	}
 	u, c := unit{rv.Tick}, rv.Base
 	giveUp := u.span(c.RetryPeriod + c.RenewDeadline)
+	if c.Protocol != model.ProtocolClientGo { // the lock's own account of its margin
+		if len(none) == len(ranks) {
+			fmt.Fprintf(b, "**No candidate is safe without fencing**: %s. No setting of the lock's options changes that: turn on fencing, so that the store refuses a stale holder's writes.\n\n", rv.noMarginWhy())
+			return true
+		}
+		fmt.Fprintf(b, "Not recommended whatever they cost: %s, which leave no two-leader margin (%s) and no fencing.\n\n", rv.names(none, ranks), rv.noMarginWhy())
+		return false
+	}
 	if len(none) == len(ranks) {
 		fmt.Fprintf(b, "**No candidate lease is safe**: with a retry period of %s and a renew deadline of %s, a leader cut off from the record gives up %s after its last renewal, and no candidate lease is longer, so a follower can take over before it does, and without fencing both write. Lengthen the lease past %s, shorten the renew deadline, or turn on fencing.\n\n",
 			u.span(c.RetryPeriod), u.span(c.RenewDeadline), giveUp, giveUp)
@@ -262,22 +289,22 @@ func (rv review) writeSensitivity(b *strings.Builder) {
 	priced := rv.Weights != cost.Weights{}
 	answer := func(ranks []cost.Rank) string {
 		if priced {
-			cheapest := cost.Cheapest(ranks, rv.Weights, 0.05)
-			if len(cheapest) == 0 {
+			d, ok := rv.Decide(ranks)
+			if !ok {
 				return "none safe"
 			}
+			cheapest := d.Near
 			named := rv.names(cheapest, ranks)
-			current := slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == rv.Current().Candidate })
 			switch {
 			case len(cheapest) == len(ranks):
-			case current && len(cheapest) == 1:
+			case d.Keep && len(cheapest) == 1:
 				named = "the current " + rv.name(rv.Current().Candidate)
-			case current: // kept, as the answer keeps it, and how many tie
+			case d.Keep: // kept, as the verdict keeps it, and how many cost about as little
 				named = fmt.Sprintf("the current %s and %d as cheap", rv.name(rv.Current().Candidate), len(cheapest)-1)
-			case rv.varies() && len(cheapest) > 1: // the first, as the answer sets it, and how many tie
-				named = fmt.Sprintf("%s and %d as cheap", rv.name(cheapest[0].Candidate), len(cheapest)-1)
+			case len(cheapest) > 1: // the safest, as the verdict sets it, and how many cost about as little
+				named = fmt.Sprintf("%s and %d as cheap", rv.name(d.Top.Candidate), len(cheapest)-1)
 			}
-			return fmt.Sprintf("%s, %s a year", named, thousands(cheapest[0].Cost(rv.Weights), 1))
+			return fmt.Sprintf("%s, %s a year", named, thousands(d.Top.Cost(rv.Weights), 1))
 		}
 		var onFront []cost.Rank
 		for i, on := range cost.Pareto(ranks) {
@@ -559,18 +586,18 @@ func (rv review) names(some, all []cost.Rank) string {
 // candidates that cost as little.
 func (rv review) writeSettingsAnswer(b *strings.Builder) {
 	ranks, current := rv.Recommendation, rv.Current()
-	cheapest := cost.Cheapest(ranks, rv.Weights, 0.05) // as shown, to 0.1
-	top := cheapest[0]
+	d, _ := rv.decide()
+	cheapest, top := d.Near, d.Top
 	least := thousands(top.Cost(rv.Weights), 1)
 	switch {
 	case len(cheapest) == len(ranks):
 		fmt.Fprintf(b, "**Every candidate costs the same**, %s a year: over these outages the settings do not decide what is lost, so keep the current %s", least, rv.name(current.Candidate))
-	case slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == current.Candidate }):
-		fmt.Fprintf(b, "**Keep the current settings, %s**: %s a year, the least of the candidates", rv.name(current.Candidate), least)
+	case d.Keep:
+		fmt.Fprintf(b, "**Keep the current settings, %s**: %s a year, no candidate cheaper by more than the rule's margin", rv.name(current.Candidate), least)
 	default:
 		also := ""
 		if len(cheapest) > 1 {
-			also = ", or as cheap " + rv.names(cheapest[1:], ranks)
+			also = ", the safest of it and " + rv.names(cheapest[1:], ranks) + ", which cost about as little"
 		}
 		unsafe := ""
 		if current.NoMargin {
@@ -622,11 +649,11 @@ func (rv review) change(k, current cost.Candidate) string {
 // each outage alone (ByOutage).
 func (rv review) writeWhy(b *strings.Builder) {
 	ranks, current := rv.Recommendation, rv.Current()
-	cheapest := cost.Cheapest(ranks, rv.Weights, 0.05)
-	if len(cheapest) == 0 || len(cheapest) == len(ranks) || slices.ContainsFunc(cheapest, func(r cost.Rank) bool { return r.Candidate == current.Candidate }) {
+	d, ok := rv.decide()
+	if !ok || len(d.Near) == len(ranks) || d.Keep {
 		return
 	}
-	top := cheapest[0]
+	top := d.Top
 	ti := slices.IndexFunc(ranks, func(r cost.Rank) bool { return r.Candidate == top.Candidate })
 	ci := slices.IndexFunc(ranks, func(r cost.Rank) bool { return r.Candidate == current.Candidate })
 	u, rate := unit{rv.Tick}, rv.EventsPerYear[0]
@@ -652,8 +679,8 @@ func (rv review) writeWhy(b *strings.Builder) {
 	}
 	var parts []string
 	switch {
-	case current.NoMargin && top.Margin > 0:
-		parts = append(parts, fmt.Sprintf("it leaves a two-leader margin of %s, where with the current settings a follower can take over before a cut-off leader gives up", u.span(top.Margin)))
+	case current.NoMargin && top.Safety.Margin.Min > 0:
+		parts = append(parts, fmt.Sprintf("it leaves a two-leader margin of %s, where with the current settings a follower can take over before a cut-off leader gives up", u.seconds(top.Safety.Margin.Min)))
 	case current.NoMargin: // fenced
 		parts = append(parts, "its fencing refuses a cut-off leader's stale work, where with the current settings a follower can take over before that leader gives up and both write")
 	}
@@ -678,4 +705,17 @@ func andList(items []string) string {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// appendFigure appends a safety figure as candidates.csv writes it: to
+// the millisecond (a share to a thousandth of a percent), "inf" or "-inf"
+// without a bound.
+func appendFigure(b []byte, v float64) []byte {
+	switch {
+	case math.IsInf(v, 1):
+		return append(b, "inf"...)
+	case math.IsInf(v, -1):
+		return append(b, "-inf"...)
+	}
+	return strconv.AppendFloat(b, math.Round(v*1e5)/1e5, 'f', -1, 64)
 }

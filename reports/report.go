@@ -92,11 +92,7 @@ func (rv review) writeMarkdown(w io.Writer) error {
 	c := rv.Base
 	b.WriteString("# Lease-based leader election for the end-of-day batch: capacity-planning review\n\n")
 	b.WriteString("Written by `leasesim report`. Every figure below is computed by the round model; the files beside this one hold the numbers.\n\n")
-	for _, w := range c.Warnings(rv.Tick) {
-		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
-	}
-
-	for _, w := range append(rv.Tick.Warnings(c), rv.Warnings()...) {
+	for _, w := range rv.warnings() {
 		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
 	}
 

@@ -4,8 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
@@ -73,6 +76,20 @@ type Review struct {
 	// Sensitivity is the recommendation again under each assumption
 	// halved and doubled: what moves the answer.
 	Sensitivity []Variant
+
+	// Levers is the deployment changed beyond its lock's settings, each
+	// over the mix as the candidates are: what the report names when the
+	// lease is not the lever.
+	Levers []Lever
+
+	safety []cost.Safety // each candidate's, in the recommendation's order
+}
+
+// Lever is a change to the deployment beyond its lock's settings and its
+// rank over the review's outages.
+type Lever struct {
+	What string // "fencing and the persistent trigger", "4 nodes"
+	Rank cost.Rank
 }
 
 // Variant is the recommendation with one assumption changed.
@@ -140,6 +157,10 @@ type ReviewOptions struct {
 	// (PresetOf).
 	Presets []Preset
 	Weights cost.Weights
+	// Material is the share of the current settings' cost a year below
+	// which a saving is too small to matter (cost.Decide): the verdict is
+	// then to keep them.
+	Material float64
 
 	// Progress, if not nil, is told as each step of NewReview begins: how
 	// many of its total steps are done, and what the next computes, as
@@ -237,6 +258,10 @@ func (rv *Review) candidates() ([]cost.Candidate, int) {
 	return Candidates(rv.Base, leases, deadlines, retries, rv.CandidateList...)
 }
 
+// DefaultMaterial is the share of the current settings' cost a year
+// below which a saving does not matter (ReviewOptions.Material): 5%.
+const DefaultMaterial = 0.05
+
 // DefaultReviewOptions returns the report's defaults for base: the publication's
 // rates and batch, nodes up for 2,000 rounds on average and down for about
 // 3, and a year of one batch a day (period × 365 rounds).
@@ -245,7 +270,7 @@ func DefaultReviewOptions(base model.Config) ReviewOptions {
 	down, _ := parse.Lengths(0, "lognormal:1.2,0.6")
 	return ReviewOptions{
 		EventsPerYear: []float64{6, 12}, LinesPerBatch: PublicationLinesPerBatch,
-		Up: up, Down: down, Replicas: 200, Seed: 1, RoundsPerYear: float64(base.Period) * 365,
+		Up: up, Down: down, Replicas: 200, Seed: 1, RoundsPerYear: float64(base.Period) * 365, Material: DefaultMaterial,
 	}
 }
 
@@ -371,11 +396,20 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	}
 	step("the recommendation")
 	ks, skipped := rv.candidates()
+	if rv.safety, err = rv.safetyOf(ctx, ks); err != nil {
+		return nil, err
+	}
 	all, err := cost.RecommendEach(ctx, base, rv.Seed, ks, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
 	if err != nil {
 		return nil, err
 	}
+	for _, ranks := range all {
+		rv.withSafety(ranks)
+	}
 	rv.Recommendation, rv.ByOutage, rv.Skipped = all[0], all[1:], skipped
+	if rv.Levers, err = rv.levers(ctx, mix); err != nil {
+		return nil, err
+	}
 	step("what moves the answer")
 	if rv.Sensitivity, err = rv.sensitivity(ctx); err != nil {
 		return nil, err
@@ -472,7 +506,83 @@ func (rv *Review) recommendEach(ctx context.Context, c model.Config, stretches .
 	for _, stretch := range stretches {
 		mixes = append(mixes, rv.mixAt(stretch))
 	}
-	return cost.RecommendEach(ctx, c, rv.Seed, ks, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	all, err := cost.RecommendEach(ctx, c, rv.Seed, ks, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	for _, ranks := range all {
+		rv.withSafety(ranks)
+	}
+	return all, err
+}
+
+// levers ranks, over mix, the deployment with fencing and the persistent
+// trigger (the third arrangement) and with one more node, each if it is
+// another deployment than the base's and valid.
+func (rv *Review) levers(ctx context.Context, mix []cost.MixEntry) ([]Lever, error) {
+	fenced := Arrangements()[2]
+	more := rv.Base
+	more.Nodes++
+	var ls []Lever
+	var ks []cost.Candidate
+	for _, l := range []struct {
+		what string
+		c    model.Config
+	}{{"fencing and the persistent trigger", fenced.Apply(rv.Base)}, {fmt.Sprintf("%d nodes", more.Nodes), more}} {
+		if k, c := cost.CandidateOf(l.c), l.c; k != cost.CandidateOf(rv.Base) && c.Validate() == nil {
+			ls, ks = append(ls, Lever{What: l.what}), append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		return nil, nil
+	}
+	ranks, err := cost.Recommend(ctx, rv.Base, rv.Seed, ks, mix, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	if err != nil {
+		return nil, err
+	}
+	for i := range ls {
+		ls[i].Rank = ranks[i]
+	}
+	return ls, nil
+}
+
+// safetyOf is the safety figures of each candidate with the base's other
+// settings (SafetyOf), in ks's order, each drawn from the review's seed on
+// its own, on every core.
+func (rv *Review) safetyOf(ctx context.Context, ks []cost.Candidate) ([]cost.Safety, error) {
+	ss := make([]cost.Safety, len(ks))
+	errs := make([]error, len(ks))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ks)) {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < len(ks); i = int(next.Add(1) - 1) {
+				ss[i], errs[i] = SafetyOf(ctx, ks[i].Apply(rv.Base), rv.Tick, rv.Seed)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return ss, nil
+}
+
+// withSafety gives each of ranks, the review's candidates in their order,
+// its safety figures, and marks it NoMargin by its lock's own margin.
+func (rv *Review) withSafety(ranks []cost.Rank) []cost.Rank {
+	for i := range ranks {
+		ranks[i].Safety = rv.safety[i]
+		ranks[i].NoMargin = NoMargin(ranks[i].Apply(rv.Base), rv.safety[i])
+	}
+	return ranks
+}
+
+// Decide is the choice among the recommendation's candidates under the
+// review's prices (cost.Decide): a difference under half the 0.1 the
+// report shows costs in, or under Material of the current settings' cost,
+// does not matter. It is false when no candidate may be recommended.
+func (rv *Review) Decide(ranks []cost.Rank) (cost.Decision, bool) {
+	return cost.Decide(ranks, rv.Weights, 0.05, rv.Material, cost.CandidateOf(rv.Base))
 }
 
 // mixAt is the review's outage events with every outage stretched by

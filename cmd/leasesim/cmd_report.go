@@ -51,6 +51,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	var listed []candidateEntry
 	fs.Var(candidateListValue{&listed, new(string)}, "candidate-list", "candidates by hand, ranked with the others, each free to change the node count, fencing and the trigger policy: "+candidateListSyntax+"; in a review file, a literal block (candidate_list: |), a candidate a line")
 	priceDelay := addPriceFlags(fs, &opt.Weights)
+	opt.Material = study.DefaultMaterial
+	fs.Var(precisionValue{&opt.Material}, "material", "the share of the current settings' cost a year a candidate must save to be recommended instead, e.g. 5% (0: any saving); a smaller one keeps the current settings")
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	return func(ctx context.Context, std *streams) error {
@@ -233,8 +235,10 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usage(err)
 		}
 		hide()
-		std.warn(base, t)
-		for _, w := range rv.Warnings() {
+		if std.held != nil {
+			std.held.flush()
+		}
+		for _, w := range reports.Warnings(rv) { // report.md's, the two-leader one by the lock's own margin
 			fmt.Fprintf(std.err, "leasesim report: warning: %s\n", w)
 		}
 		if begin != nil {

@@ -1,0 +1,327 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/study"
+)
+
+// decide is the review's choice among its candidates (study.Review.Decide).
+func (rv review) decide() (cost.Decision, bool) { return rv.Decide(rv.Recommendation) }
+
+// seconds is a safety figure as report.md writes it: seconds to the
+// millisecond ("17.452 s"), or rounds without a tick; "no bound" for an
+// infinite one.
+func (u unit) seconds(v float64) string {
+	if math.IsInf(v, 0) {
+		return "no bound"
+	}
+	s := strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+	if u.t == 0 {
+		return s + " rounds"
+	}
+	return s + " s"
+}
+
+// spread is a safety figure's range: "15 s", or "15 to 23.8 s, median
+// 17.452 s".
+func (u unit) spread(s cost.Span) string {
+	if s.Min == s.Max {
+		return u.seconds(s.Min)
+	}
+	lo := u.seconds(s.Min)
+	if !math.IsInf(s.Min, 0) {
+		lo = strings.TrimSuffix(strings.TrimSuffix(lo, " rounds"), " s")
+	}
+	return fmt.Sprintf("%s to %s, median %s", lo, u.seconds(s.Max), u.seconds(s.Median))
+}
+
+// margin is a candidate's two-leader margin as report.md writes it: its
+// least, or why it has none that counts.
+func (rv review) margin(r cost.Rank) string {
+	s, u := r.Safety, unit{rv.Tick}
+	switch {
+	case s.OneNode:
+		return "no follower (one node): no two leaders"
+	case s.Margin.Min > 0:
+		return u.spread(s.Margin)
+	case r.Fencing:
+		return "none (" + u.spread(s.Margin) + "), fenced"
+	case math.IsInf(s.Margin.Min, -1):
+		return "none, no bound: fencing needed"
+	}
+	return "none (" + u.spread(s.Margin) + "): fencing needed"
+}
+
+// skew is the clock-rate skew a candidate's margin absorbs.
+func skew(s cost.Safety) string {
+	if s.OneNode {
+		return "any (one node)"
+	}
+	if s.Skew <= 0 {
+		return "none"
+	}
+	return strconv.FormatFloat(100*s.Skew, 'f', 1, 64) + "%"
+}
+
+// safetyRule is the sentence that says how the review chooses among
+// candidates that cost about the same.
+func (rv review) safetyRule() string {
+	return fmt.Sprintf("Rule: candidates whose cost a year is within %s of the current settings' cost (or 0.1, as shown) of the least cost the same, as the phase method's figures are expectations with no sampling interval to judge a smaller difference by; among them the current settings are kept if they are one, and otherwise the one with the widest two-leader margin, then the fastest takeover after a crash, is recommended; one with no margin and no fencing never is.",
+		percent(rv.Material))
+}
+
+// percent is a share as a percentage to a tenth, "5%", "36.2%".
+func percent(x float64) string { return strconv.FormatFloat(math.Round(1000*x)/10, 'f', -1, 64) + "%" }
+
+// writeVerdict writes the answer's first lines: the verdict (keep the
+// current settings, what to change, or that nothing is safe without
+// fencing), the lever if the lease is not it, the rule that chose, and
+// the current and recommended settings' safety beside their cost.
+func (rv review) writeVerdict(b *strings.Builder) {
+	current := rv.Current()
+	priced := rv.Weights != cost.Weights{}
+	d, ok := rv.decide()
+	top := current
+	switch {
+	case !priced:
+		b.WriteString("**Verdict: none without prices**: the candidates to choose among are the Pareto front below.\n\n")
+	case !ok:
+		fmt.Fprintf(b, "**Verdict: turn on fencing**: no candidate leaves a two-leader margin, so none is recommended without it: %s.", rv.noMarginWhy())
+		for _, l := range rv.Levers {
+			if l.Rank.Fencing {
+				fmt.Fprintf(b, " With %s the current settings would cost %s a year, against %s without.", l.What, thousands(l.Rank.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1))
+			}
+		}
+		b.WriteString("\n\n")
+	case d.Keep:
+		least := d.Near[0]
+		for _, r := range d.Near {
+			least = minCost(least, r, rv.Weights)
+		}
+		saving := current.Cost(rv.Weights) - least.Cost(rv.Weights)
+		if saving < 0.05 {
+			fmt.Fprintf(b, "**Verdict: keep the current settings** (%s): %s a year, the least of the candidates.", rv.name(current.Candidate), thousands(current.Cost(rv.Weights), 1))
+		} else {
+			fmt.Fprintf(b, "**Verdict: keep the current settings** (%s): the cheapest candidate, %s, would save %s of their %s a year (%s), too little to matter.",
+				rv.name(current.Candidate), rv.name(least.Candidate), thousands(saving, 1), thousands(current.Cost(rv.Weights), 1), percent(saving/current.Cost(rv.Weights)))
+		}
+		b.WriteString(" " + rv.safetyRule() + "\n\n")
+	default:
+		top = d.Top
+		change := rv.change(top.Candidate, current.Candidate)
+		unsafe := ""
+		if current.NoMargin {
+			unsafe = ", which leave no two-leader margin and nothing fences"
+		}
+		fmt.Fprintf(b, "**Verdict: %s** (%s): %s a year against %s for the current %s%s.", strings.ToLower(change[:1])+change[1:], rv.name(top.Candidate),
+			thousands(top.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), rv.name(current.Candidate), unsafe)
+		if others := without(d.Near, top.Candidate); len(others) > 3 {
+			fmt.Fprintf(b, " %s and %d more cost about as little.", capitalize(rv.names(others[:3], rv.Recommendation)), len(others)-3)
+		} else if len(others) > 0 {
+			fmt.Fprintf(b, " %s cost about as little.", capitalize(rv.names(others, rv.Recommendation)))
+		}
+		b.WriteString(" " + rv.safetyRule() + "\n\n")
+	}
+	if priced {
+		rv.writeLever(b, top)
+	}
+	rv.writeSafety(b, current, top, priced && ok && top.Candidate != current.Candidate)
+}
+
+// minCost is the cheaper of a and b under w, a when they cost the same.
+func minCost(a, b cost.Rank, w cost.Weights) cost.Rank {
+	if b.Cost(w) < a.Cost(w) {
+		return b
+	}
+	return a
+}
+
+// capitalize is s with its first letter upper case.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// writeSafety writes the safety table: the current settings and, if
+// another, the recommended ones, each with its two-leader margin,
+// takeover after a crash, clock skew tolerated, longest outage ridden out
+// with calls failing and with calls hanging, and cost a year.
+func (rv review) writeSafety(b *strings.Builder, current, top cost.Rank, both bool) {
+	if !current.Safety.Known {
+		return // the publication's round model: no library sets it
+	}
+	u := unit{rv.Tick}
+	cols := []cost.Rank{current}
+	head := fmt.Sprintf("| | current (%s) |", rv.name(current.Candidate))
+	align := "|---|---:|"
+	if both {
+		cols = append(cols, top)
+		head += fmt.Sprintf(" recommended (%s) |", rv.name(top.Candidate))
+		align += "---:|"
+	}
+	b.WriteString(head + "\n" + align + "\n")
+	row := func(what string, f func(r cost.Rank) string) {
+		b.WriteString("| " + what + " |")
+		for _, r := range cols {
+			b.WriteString(" " + f(r) + " |")
+		}
+		b.WriteString("\n")
+	}
+	row("two-leader margin", rv.margin)
+	row("takeover after a crash", func(r cost.Rank) string {
+		if r.Safety.OneNode {
+			return "none: no follower"
+		}
+		return u.spread(r.Safety.Crash)
+	})
+	row("clock skew tolerated", func(r cost.Rank) string { return skew(r.Safety) })
+	row("longest outage ridden out, calls failing", func(r cost.Rank) string { return u.spread(r.Safety.FastFail) })
+	row("longest outage ridden out, calls hanging", func(r cost.Rank) string { return u.spread(r.Safety.BlackHole) })
+	if rv.Weights != (cost.Weights{}) {
+		row("cost a year", func(r cost.Rank) string { return thousands(r.Cost(rv.Weights), 1) })
+	}
+	b.WriteString("\nThe safety figures are `leasesim settings`' for each lock's options (min to max over the fault's phase and the followers' polls); the longest outage ridden out depends on whether the lock's calls fail at once or hang, so both are given.")
+	if rv.Incident == nil {
+		names := []string{"the current settings", "the recommended settings"}
+		var flips []string
+		for i, r := range cols {
+			if lost := rv.hangMoves(r.Safety, false); lost != "" {
+				flips = append(flips, names[i]+" no longer ride out "+lost)
+			}
+			if gained := rv.hangMoves(r.Safety, true); gained != "" {
+				flips = append(flips, names[i]+" ride out "+gained+" as well")
+			}
+		}
+		if flips == nil {
+			b.WriteString(" Whether calls fail or hang, the same outages of the mix are ridden out at every phase.")
+		} else {
+			fmt.Fprintf(b, " If calls hang instead of failing, %s.", andList(flips))
+		}
+	}
+	b.WriteString("\n\n")
+}
+
+// hangMoves lists the outages of the mix that settings with safety s
+// ride out at every phase (no longer than the least outage survived) when
+// calls fail at once but not when they hang, or with gained the other way
+// round, each with its share of events, or "".
+func (rv review) hangMoves(s cost.Safety, gained bool) string {
+	u := unit{rv.Tick}
+	var lost []string
+	for _, e := range rv.mix() {
+		length := float64(e.Outage)
+		if rv.Tick != 0 {
+			length = rv.Tick.Seconds(length)
+		}
+		if fail, hang := length <= s.FastFail.Min, length <= s.BlackHole.Min; fail != hang && hang == gained {
+			lost = append(lost, fmt.Sprintf("the %s outages (%.0f%% of events)", u.span(e.Outage), 100*e.Weight))
+		}
+	}
+	return andList(lost)
+}
+
+// noMarginWhy says, in the lock's own terms, how two leaders come about
+// with the current settings: its library's sentence (settings.Lock's
+// NoMargin), or client-go's give-up against its lease.
+func (rv review) noMarginWhy() string {
+	lock, _, ok := study.LockOf(rv.Base, rv.Tick)
+	switch {
+	case lock != nil:
+		return lock.NoMargin()
+	case ok:
+		u := unit{rv.Tick}
+		return fmt.Sprintf("client-go's leader cut off from the record gives up a retry period and its renew deadline (%s) after its last renewal, and no candidate's lease is longer, so a follower can take over first and both write",
+			u.span(rv.Base.RetryPeriod+rv.Base.RenewDeadline))
+	}
+	return "a leader cut off from the record can lead beside its successor"
+}
+
+// writeLever says, when most of the loss is of a kind no candidate
+// changes (the least any candidate costs is at least half of what the
+// current settings cost, or the verdict's top if it costs more, as an
+// unsafe current setting may), that the lease is not the lever, and
+// names what is, with
+// what it would save: a batch that resumes or is
+// idempotent, for the lines of batches cut mid-run that every candidate
+// loses (an upper bound: no run of the review resumes one), and the
+// deployment changes the review priced over the same outages (Levers).
+func (rv review) writeLever(b *strings.Builder, top cost.Rank) {
+	w, ref := rv.Weights, rv.Current()
+	if top.Cost(w) > ref.Cost(w) {
+		ref = top
+	}
+	now := ref.Cost(w)
+	shared, cut := math.Inf(1), math.Inf(1) // the least any candidate costs, and loses to cut batches
+	for _, r := range rv.Recommendation {
+		shared, cut = min(shared, r.Cost(w)), min(cut, r.PartialLines)
+	}
+	if !(now > 0) || shared < 0.5*now {
+		return
+	}
+	if shared >= now-0.05 {
+		fmt.Fprintf(b, "**The lease is not the lever**: no candidate costs less than %s, %s a year, so no setting of the lock changes the loss.", rv.verdictName(ref), thousands(now, 1))
+	} else {
+		fmt.Fprintf(b, "**The lease is not the lever**: every candidate costs at least %s a year, against %s for %s (%.0f%%), so no setting of the lock changes most of the loss.",
+			thousands(shared, 1), thousands(now, 1), rv.verdictName(ref), 100*shared/now)
+	}
+	var levers []string
+	if saved := w.MissedLine * cut; saved >= 0.5*shared {
+		fmt.Fprintf(b, " Most of it is batches cut mid-run: %s invoice lines a year of batches that started and could not finish, whatever the setting.", thousands(cut, 1))
+		levers = append(levers, fmt.Sprintf("a batch that resumes where it was cut, or that writes idempotently and reruns, would save up to %s a year", thousands(saved, 1)))
+	}
+	for _, l := range rv.Levers {
+		if c := l.Rank.Cost(w); c < top.Cost(w)-0.05 {
+			levers = append(levers, fmt.Sprintf("%s would cost %s a year (%s less than %s)", l.What, thousands(c, 1), thousands(top.Cost(w)-c, 1), rv.verdictName(top)))
+		} else {
+			levers = append(levers, fmt.Sprintf("%s would not cost less (%s a year)", l.What, thousands(c, 1)))
+		}
+	}
+	if levers != nil {
+		fmt.Fprintf(b, " Over the same outages, %s.", andList(levers))
+	}
+	b.WriteString("\n\n")
+}
+
+// verdictName is how the lever's sentence names the verdict's settings.
+func (rv review) verdictName(top cost.Rank) string {
+	if top.Candidate == rv.Current().Candidate {
+		return "the current settings"
+	}
+	return "the recommended settings"
+}
+
+// safetyWarnings is the tick's warnings of the current settings
+// (model.Tick.Warnings), with the two-leader warning by the lock's own
+// margin: client-go's formula's, the lock's NoMargin sentence for a lock
+// of its own, and none for one node, which has no follower to lead beside.
+func (rv review) safetyWarnings() []string {
+	c, current := rv.Base, rv.Current()
+	w := rv.Tick.Warnings(c)
+	if c.NoMargin() { // client-go's, first
+		w = w[1:]
+	}
+	if !current.NoMargin {
+		return w
+	}
+	if c.NoMargin() {
+		return append(rv.Tick.Warnings(c)[:1], w...)
+	}
+	return append([]string{"two leaders: " + rv.noMarginWhy() + "; nothing fences the stale holder's writes, so turn on fencing"}, w...)
+}
+
+// Warnings is what report.md warns of before its answer, each a sentence:
+// the base configuration's warnings (model.Config.Warnings), the tick's
+// with the two-leader warning by the lock's own margin (none for one
+// node), and the review's (study.Review.Warnings).
+func Warnings(rv *study.Review) []string { return review{rv}.warnings() }
+
+func (rv review) warnings() []string {
+	return append(append(rv.Base.Warnings(rv.Tick), rv.safetyWarnings()...), rv.Warnings()...)
+}
