@@ -111,6 +111,7 @@ type Candidate struct {
 	LockDelay         int
 	Jitter            bool
 	AcquireWait       int
+	DisconnectDelay   int
 }
 
 // CandidateOf is c's own settings as a candidate.
@@ -118,7 +119,7 @@ func CandidateOf(c model.Config) Candidate {
 	return Candidate{Lease: c.Lease, RenewDeadline: c.RenewDeadline, RetryPeriod: c.RetryPeriod,
 		Nodes: c.Nodes, Fencing: c.Fencing, PersistentTrigger: c.PersistentTrigger, CatchUpWindow: c.CatchUpWindow,
 		CatchUpOnce: c.CatchUpOnce, IdempotencyKey: c.IdempotencyKey, Overlap: c.Overlap,
-		Protocol: c.Protocol, LockDelay: c.LockDelay, Jitter: c.Jitter, AcquireWait: c.AcquireWait}
+		Protocol: c.Protocol, LockDelay: c.LockDelay, Jitter: c.Jitter, AcquireWait: c.AcquireWait, DisconnectDelay: c.DisconnectDelay}
 }
 
 // Apply returns c with k's settings.
@@ -126,7 +127,7 @@ func (k Candidate) Apply(c model.Config) model.Config {
 	c.Lease, c.RenewDeadline, c.RetryPeriod = k.Lease, k.RenewDeadline, k.RetryPeriod
 	c.Nodes, c.Fencing, c.PersistentTrigger, c.CatchUpWindow = k.Nodes, k.Fencing, k.PersistentTrigger, k.CatchUpWindow
 	c.CatchUpOnce, c.IdempotencyKey, c.Overlap = k.CatchUpOnce, k.IdempotencyKey, k.Overlap
-	c.Protocol, c.LockDelay, c.Jitter, c.AcquireWait = k.Protocol, k.LockDelay, k.Jitter, k.AcquireWait
+	c.Protocol, c.LockDelay, c.Jitter, c.AcquireWait, c.DisconnectDelay = k.Protocol, k.LockDelay, k.Jitter, k.AcquireWait, k.DisconnectDelay
 	return c
 }
 
@@ -146,7 +147,7 @@ func Compare(a, b Candidate) int {
 		cmp.Compare(a.CatchUpWindow, b.CatchUpWindow), compareBool(a.CatchUpOnce, b.CatchUpOnce),
 		compareBool(a.IdempotencyKey, b.IdempotencyKey), cmp.Compare(a.Overlap, b.Overlap),
 		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.LockDelay, b.LockDelay), compareBool(a.Jitter, b.Jitter),
-		cmp.Compare(a.AcquireWait, b.AcquireWait))
+		cmp.Compare(a.AcquireWait, b.AcquireWait), cmp.Compare(a.DisconnectDelay, b.DisconnectDelay))
 }
 
 func compareBool(a, b bool) int {

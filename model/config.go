@@ -94,10 +94,11 @@ func (e *RangeError) Error() string {
 // DynamoDB) the holder gives up by its library's rule and waiters watch or
 // observe the record's version, so client-go's renew deadline, re-read
 // and jitter are refused there, the lease must outlast a retry period,
-// only Consul takes a lock-delay and only DynamoDB an acquire wait; a
+// only Consul takes a lock-delay, only DynamoDB an acquire wait and only
+// Curator a disconnect delay; a
 // failover of the lock service needs a service that ends leases.
 func (c *Config) checkRelations() error {
-	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 && c.AcquireWait == 0 && c.ServiceFailover == 0 { // the publication's model: nothing to relate
+	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 && c.AcquireWait == 0 && c.DisconnectDelay == 0 && c.ServiceFailover == 0 { // the publication's model: nothing to relate
 		return nil
 	}
 	return c.relationError()
@@ -113,6 +114,8 @@ func (c *Config) relationError() error {
 		return &RelationError{"%[1]s %[3]s needs %[2]s consul: only Consul's sessions hold a freed lock for a lock-delay (%[2]s is %[4]s)", []Param{LockDelay, Protocol}, []int{c.LockDelay, int(c.Protocol)}}
 	case c.AcquireWait > 0 && !lock.observes:
 		return &RelationError{"%[1]s %[3]s needs %[2]s dynamodb: only the DynamoDB lock client's waiters make acquire calls of their own (%[2]s is %[4]s)", []Param{AcquireWait, Protocol}, []int{c.AcquireWait, int(c.Protocol)}}
+	case c.DisconnectDelay > 0 && lock.giveUp != giveUpAtDisconnect:
+		return &RelationError{"%[1]s %[3]s needs %[2]s curator or curator-session: only the ZooKeeper client reports a disconnect after a delay (%[2]s is %[4]s)", []Param{DisconnectDelay, Protocol}, []int{c.DisconnectDelay, int(c.Protocol)}}
 	case c.ServiceFailover > 0 && !lock.serverExpiry:
 		return &RelationError{"%[1]s %[3]s needs %[2]s etcd, consul, curator or curator-session: only a lock service that ends leases itself has a failover that counts them afresh (%[2]s is %[4]s)", []Param{ServiceFailover, Protocol}, []int{c.ServiceFailover, int(c.Protocol)}}
 	case service && c.RenewDeadline != 0:

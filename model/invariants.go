@@ -29,7 +29,9 @@ import "fmt"
 //     no later than the service frees its lock, or than a waiter has seen
 //     its last version for a lease; under consul's, none unless some failing
 //     node's calls hang (BlackHole, Slowed), as its holder gives up only
-//     when a call fails;
+//     when a call fails; under curator's with a disconnect delay, at most
+//     that many two-leader rounds a handover, as the holder learns of its
+//     disconnect (or, woken, of its loss) that much later;
 //   - under dynamodb without drift, a group outage of the holder's zone
 //     whose calls fail at once is survived if and only if the holder's
 //     next heartbeat after it comes before its lease's end
@@ -38,7 +40,9 @@ import "fmt"
 //     the holder's zone that stops no node is survived if and only if it
 //     ends while the holder's session lives: the holder, back then,
 //     reconnects and leads again with no handover, whether it was
-//     disconnected (SUSPENDED) or not (reconnectsAfterOutage);
+//     disconnected (SUSPENDED) or not; with a disconnect delay, back
+//     before the disconnect's report, it reconnects only after it
+//     (reconnectsAfterOutage);
 //   - under etcd, consul and curator, a lease the service's failover
 //     meets counts afresh from there, so a handover after it waited the
 //     rest of the lease more (failoverWait);
@@ -103,8 +107,10 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 			return fmt.Errorf("handover_rounds %d < handovers %d × (lease %d + lock_delay %d)", st.HandoverRounds, st.Handovers, c.Lease, c.LockDelay)
 		}
 		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, waited)
-	case (c.Protocol == ProtocolEtcd || c.Protocol == ProtocolCurator || c.Protocol == ProtocolDynamoDB) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
+	case (c.Protocol == ProtocolEtcd || c.Protocol == ProtocolCurator && c.DisconnectDelay == 0 || c.Protocol == ProtocolDynamoDB) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
+	case c.Protocol == ProtocolCurator && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*c.DisconnectDelay:
+		return fmt.Errorf("two_leader_rounds %d > handovers %d × disconnect_delay %d under protocol curator without drift", st.TwoLeaderRounds, st.Handovers, c.DisconnectDelay)
 	case c.Protocol == ProtocolConsul && !f.hang && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol consul although no failing node's calls hang", st.TwoLeaderRounds, st.DoubleStarts)
 	case f.forget && st.TwoLeaderRounds+st.DoubleStarts > 0:
@@ -169,12 +175,18 @@ func heartbeatsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error
 // survived if and only if b comes while its session lives: before the
 // service frees the lock, R + lease (a lease after its failover F if that
 // came between), and, where the outage's calls fail at once, no later
-// than Curator injects LOST, a lease after the outage's start. Then the holder
-// leads again as it is back, given up on SUSPENDED or not, and nobody
-// takes over; else somebody does, by the later of the lock's freeing and
-// b, whatever the failure's kind. With a failover between R and R + lease
-// and calls that hang, LOST's round is left unchecked (it follows the
-// read timeout, which may fall after b).
+// than Curator injects LOST, a lease after the disconnect's report (the
+// outage's start and the disconnect delay D). Then the holder leads again
+// as it is back, given up on SUSPENDED or not, and nobody takes over; else
+// somebody does, by the later of the lock's freeing and b, whatever the
+// failure's kind. With a failover between R and R + lease and calls that
+// hang, LOST's round is left unchecked (it follows the read timeout, which
+// may fall after b). With a disconnect delay D, a holder disconnected (at
+// the outage's start, at its read timeout R + ⌈2·lease/3⌉ while its calls
+// hang, or, frozen, as it wakes past it) comes back, for this claim, no
+// sooner than the report, cut + D, under curator-session (it renews then)
+// and the round after it under curator (it gives up at the report and
+// reconnects).
 func reconnectsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error {
 	if c.Protocol != ProtocolCurator && c.Protocol != ProtocolCuratorSession || c.Drift != 0 || f.stops || g.From != 0 || g.Down == 0 || g.Length == 0 {
 		return nil
@@ -189,9 +201,28 @@ func reconnectsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error
 	switch {
 	case from == r:
 	case f.failsAtOnce:
-		ends = min(ends, g.Start+c.Lease+1) // back in LOST's round, it reconnects first
+		ends = min(ends, g.Start+c.DisconnectDelay+c.Lease+1) // back in LOST's round, it reconnects first
 	default:
 		return nil
+	}
+	if d := c.DisconnectDelay; d > 0 {
+		// disconnected as the outage starts, at its read timeout, or,
+		// frozen, as it wakes past its read timeout; from the report on it
+		// renews (curator-session) or reconnects in the next round
+		cut, timeout := g.Start, r+(2*c.Lease+2)/3
+		switch {
+		case f.pause && b >= timeout:
+			cut = b
+		case f.pause:
+			cut = Never
+		case !f.failsAtOnce && b > timeout: // still down at its read timeout
+			cut = timeout
+		case !f.failsAtOnce:
+			cut = Never
+		}
+		if cut < Never {
+			b = max(b, cut+d+b2i(c.Protocol == ProtocolCurator))
+		}
 	}
 	switch {
 	case b > c.Rounds:

@@ -39,6 +39,16 @@ func TestValidate(t *testing.T) {
 			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod, c.LockDelay = model.ProtocolEtcd, 60, 20, 0, 15
 		}, -1, "lock_delay 15 needs protocol consul"},
 		{"a lock-delay under client-go", func(c *model.Config) { c.LockDelay = 15 }, -1, "lock_delay 15 needs protocol consul"},
+		{"curator with a disconnect delay", func(c *model.Config) {
+			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod, c.DisconnectDelay = model.ProtocolCurator, 40, 13, 0, 1
+		}, -1, ""},
+		{"curator-session with a disconnect delay", func(c *model.Config) {
+			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod, c.DisconnectDelay = model.ProtocolCuratorSession, 40, 13, 0, 1
+		}, -1, ""},
+		{"a disconnect delay under etcd", func(c *model.Config) {
+			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod, c.DisconnectDelay = model.ProtocolEtcd, 60, 20, 0, 1
+		}, -1, "disconnect_delay 1 needs protocol curator or curator-session"},
+		{"a disconnect delay under client-go", func(c *model.Config) { c.DisconnectDelay = 100 }, -1, "disconnect_delay 100 needs protocol curator or curator-session"},
 		{"a re-read under etcd", func(c *model.Config) { c.Protocol, c.Lease, c.RetryPeriod = model.ProtocolEtcd, 60, 20 }, -1, "renewal 3 (a re-read of the record) is client-go's"},
 		{"a renew deadline under curator", func(c *model.Config) {
 			c.Protocol, c.Lease, c.RetryPeriod, c.RereadPeriod, c.RenewDeadline = model.ProtocolCurator, 40, 13, 0, 10
@@ -89,7 +99,7 @@ func TestValidate(t *testing.T) {
 
 func TestParamNames(t *testing.T) {
 	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "batch_len", "fencing", "persistent_trigger", "catch_up_window", "catch_up_once", "idempotency_key", "overlap", "down", "down_from", "quorum",
-		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift", "protocol", "lock_delay", "acquire_wait", "service_failover"}
+		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift", "protocol", "lock_delay", "acquire_wait", "disconnect_delay", "service_failover"}
 	if len(want) != model.NumParams {
 		t.Fatalf("%d names for %d parameters", len(want), model.NumParams)
 	}

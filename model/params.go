@@ -35,6 +35,7 @@ const (
 	Protocol
 	LockDelay
 	AcquireWait
+	DisconnectDelay
 	ServiceFailover
 	NumParams int = iota
 )
@@ -69,6 +70,7 @@ type Policy struct {
 	Protocol          LockProtocol  // the lock's protocol (the LockProtocol constants): who ends the lease, how a waiter learns, when a cut-off holder gives up
 	LockDelay         int           // with ProtocolConsul, rounds after an expiry before anyone may take the lock
 	AcquireWait       int           // with ProtocolDynamoDB, rounds an acquire call lasts beyond the lease
+	DisconnectDelay   int           // with ProtocolCurator or ProtocolCuratorSession, rounds from a disconnect to its report (SUSPENDED)
 }
 
 // Scenario is the failures a run meets, and how long it lasts: Run's
@@ -164,6 +166,8 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"lock_delay", "with protocol consul, rounds after the service expires a lease (not after a release) during which nobody may take the lock (Consul's session lock-delay)"}
 	case AcquireWait:
 		return paramInfo{"acquire_wait", "with protocol dynamodb, rounds an acquire call waits beyond the lease before it gives up and the next call begins, observing afresh (the DynamoDB lock client's additionalTimeToWaitForLock)"}
+	case DisconnectDelay:
+		return paramInfo{"disconnect_delay", "with protocol curator or curator-session, rounds from the ZooKeeper client's disconnect to its report of it (SUSPENDED): the give-up at a failed call or the read timeout, Curator's LOST, and a holder's notice as it wakes past its session come this much later, the holder believing (and working) until then (ZooKeeper's NIO client sleeps 100 ms first, ClientCnxnSocketNIO.cleanup)"}
 	case ServiceFailover:
 		return paramInfo{"service_failover", "with protocol etcd, consul, curator or curator-session, the lock service fails over to a new leader of its own (etcd's Raft leader, Consul's server leader, ZooKeeper's quorum leader) in this round, this long into the run, and every lease's expiry counts afresh from there (0: never)"}
 	}
@@ -173,7 +177,7 @@ func paramTable(p Param) paramInfo {
 // Time says whether the parameter is a time in rounds, and which kind.
 func (p Param) Time() TimeKind {
 	switch p {
-	case Lease, RereadPeriod, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay, AcquireWait, ServiceFailover:
+	case Lease, RereadPeriod, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay, AcquireWait, DisconnectDelay, ServiceFailover:
 		return Duration
 	case Start:
 		return Point
@@ -205,7 +209,7 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxNodes
 	case Lease, RetryPeriod, Start, Rounds, Period, BatchLen:
 		return 1, MaxRounds
-	case RereadPeriod, RenewDeadline, Outage, CatchUpWindow, LockDelay, AcquireWait, ServiceFailover:
+	case RereadPeriod, RenewDeadline, Outage, CatchUpWindow, LockDelay, AcquireWait, DisconnectDelay, ServiceFailover:
 		return 0, MaxRounds
 	case Overlap:
 		return 0, NumOverlapPolicies - 1
@@ -280,6 +284,8 @@ func (c *Config) Get(p Param) int {
 		return c.LockDelay
 	case AcquireWait:
 		return c.AcquireWait
+	case DisconnectDelay:
+		return c.DisconnectDelay
 	case ServiceFailover:
 		return c.ServiceFailover
 	}
@@ -288,7 +294,7 @@ func (c *Config) Get(p Param) int {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait, c.ServiceFailover}
+	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait, c.DisconnectDelay, c.ServiceFailover}
 }
 
 // toggles returns the Scenario's toggles that are set, each as the bit
@@ -359,6 +365,8 @@ func (c *Config) Set(p Param, v int) {
 		c.LockDelay = v
 	case AcquireWait:
 		c.AcquireWait = v
+	case DisconnectDelay:
+		c.DisconnectDelay = v
 	case ServiceFailover:
 		c.ServiceFailover = v
 	default:
@@ -373,7 +381,7 @@ func (c *Config) Validate() error {
 	// parameters bounded by MaxRounds, and of those bounded by MaxNodes,
 	// OR-ed together below a power of two within each of their ranges, so
 	// that every one is in range; the others one by one.
-	if uint(c.Lease-1)|uint(c.RereadPeriod)|uint(c.RetryPeriod-1)|uint(c.RenewDeadline)|uint(c.Outage)|uint(c.Start-1)|uint(c.Rounds-1)|uint(c.Period-1)|uint(c.BatchLen-1)|uint(c.CatchUpWindow)|uint(c.LockDelay)|uint(c.AcquireWait)|uint(c.ServiceFailover) < fastMaxRounds &&
+	if uint(c.Lease-1)|uint(c.RereadPeriod)|uint(c.RetryPeriod-1)|uint(c.RenewDeadline)|uint(c.Outage)|uint(c.Start-1)|uint(c.Rounds-1)|uint(c.Period-1)|uint(c.BatchLen-1)|uint(c.CatchUpWindow)|uint(c.LockDelay)|uint(c.AcquireWait)|uint(c.DisconnectDelay)|uint(c.ServiceFailover) < fastMaxRounds &&
 		uint(c.Nodes-1)|uint(c.Down)|uint(c.DownFrom) < fastMaxNodes &&
 		inRange(int(c.Overlap), Overlap) &&
 		inRange(c.Drift, Drift) &&

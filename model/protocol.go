@@ -125,12 +125,29 @@ func (x *state) loseLocks(t int) {
 // round t: reaching the service at or after its lease's end, or woken
 // then; cut off, by its row's rule, or by its own clock as it stops or a
 // freeze begins. Under curator's rule it records the round it is
-// disconnected in (cut), and, back, that it is connected again.
+// disconnected in (cut), and, back, that it is connected again. With a
+// disconnect delay (curator's rules) the disconnect is reported that many
+// rounds later, reachable or not (a stop or a freeze aside): the standard
+// policy gives up then, and a leader woken past its session's end gives
+// up then under both.
 func (x *state) losesLock(t int) bool {
 	c, n, r := &x.c, x.leader, x.renewed
 	woke := x.overdue && x.slept // it was frozen at the end of the latest stretch
+	lock := c.Protocol.traits()
+	if x.reporting() && !(x.reach.down[n] && x.fails(n, Stops|Freezes)) {
+		switch {
+		case t < x.cut+c.DisconnectDelay: // not reported yet
+			return false
+		case x.late || !lock.afterLost:
+			x.suspended = !x.late
+			return true
+		}
+	}
 	switch {
 	case !x.reach.down[n]: // before its lease's end it renews
+		if woke && c.DisconnectDelay > 0 && x.cut <= r && t >= x.readTimeout(n, r) {
+			return x.wakesLate(t)
+		}
 		x.cut = r
 		return t >= x.leaseEnd()
 	case x.fails(n, Stops):
@@ -138,12 +155,11 @@ func (x *state) losesLock(t int) bool {
 	case x.fails(n, Freezes):
 		return !woke && t >= x.lockDue()
 	case woke && t >= x.leaseEnd():
-		return true
+		return x.reporting() || x.wakesLate(t)
 	}
-	lock := c.Protocol.traits()
 	if lock.giveUp == giveUpAtDisconnect && x.cut <= r && x.disconnects(n, r, t) {
 		x.cut = t
-		if !lock.afterLost {
+		if !lock.afterLost && c.DisconnectDelay == 0 {
 			x.suspended = true
 			return true
 		}
@@ -151,10 +167,29 @@ func (x *state) losesLock(t int) bool {
 	return lock.giveUp == giveUpAtFailedCall && !x.fails(n, Hangs) || t >= x.lockDue()
 }
 
+// reporting reports whether, with a disconnect delay, the record's leader
+// was disconnected since its last renewal (cut): its report is still to
+// come, or, under curator-session, came, and its LOST is to come.
+func (x *state) reporting() bool { return x.c.DisconnectDelay > 0 && x.cut > x.renewed }
+
+// wakesLate is whether the record's leader, woken in round t past its
+// session's end (or, back, past its read timeout), gives up at once:
+// without a disconnect delay; with one, its client is disconnected now
+// and it gives up at the report, under both policies if its session has
+// ended (late), else as the standard policy does.
+func (x *state) wakesLate(t int) bool {
+	if x.c.DisconnectDelay == 0 {
+		return true
+	}
+	x.cut, x.late = t, t >= x.leaseEnd()
+	return false
+}
+
 // reconnect is, in round t, the return of the record's leader that gave
 // up as it was disconnected (suspended) under curator's rule: its session
 // lives until the service frees the lock, and until Curator injects LOST,
-// a lease after the disconnect (cut) on its own clock (back in that
+// a lease after the disconnect's report (cut + DisconnectDelay) on its
+// own clock (back in that
 // round, it reconnects first, as under curator-session), so back before
 // both it reconnects with the same session, finds its own node still
 // first and leads again at once, its lease counted afresh from the
@@ -163,7 +198,7 @@ func (x *state) losesLock(t int) bool {
 // session has ended and it takes the lock, if at all, as any other node.
 func (x *state) reconnect(t int) {
 	x.suspended = false
-	if t < x.lockFree() && t <= x.cut+x.leaseOf(x.leader) {
+	if t < x.lockFree() && t <= x.cut+x.c.DisconnectDelay+x.leaseOf(x.leader) {
 		x.gaveUp = false
 		x.renew(t)
 	}
@@ -172,17 +207,28 @@ func (x *state) reconnect(t int) {
 // staleGivesUp reports whether the stale believer b gives up in round t:
 // as it reaches the service or wakes (its lock was taken over, so its
 // lease has ended), when its own clock's rule fires (b.giveUp), or, cut
-// off, by its row's rule; under curator-session's it records, as it is
-// disconnected, the round its LOST comes. One that stops is dropped by
-// crash.
+// off, by its row's rule; under curator's rules it records, as it is
+// disconnected (b.cut), the round it gives up: its LOST's under
+// curator-session's, and with a disconnect delay the report's under
+// curator's, before which it believes on, reachable or not, as it does
+// for that delay after it wakes. One that stops is dropped by crash.
 func (x *state) staleGivesUp(b *believer, t int) bool {
-	n := b.node
+	n, d := b.node, x.c.DisconnectDelay
+	down := x.reach.down[n]
+	if b.slept && !(down && x.fails(n, Freezes)) { // woken: disconnected now, if not since its last renewal
+		b.slept = false
+		if b.cut == 0 {
+			b.cut, b.giveUp = t, min(b.giveUp, t+d)
+		}
+	}
 	switch {
-	case !x.reach.down[n] || x.fails(n, Stops):
+	case down && x.fails(n, Stops):
 		return true
-	case x.fails(n, Freezes):
+	case down && x.fails(n, Freezes):
 		return false
-	case t >= b.giveUp:
+	case b.cut > 0 && t < b.cut+d: // its disconnect not reported yet
+		return false
+	case !down || t >= b.giveUp:
 		return true
 	}
 	switch lock := x.c.Protocol.traits(); lock.giveUp {
@@ -190,10 +236,11 @@ func (x *state) staleGivesUp(b *believer, t int) bool {
 		return !x.fails(n, Hangs)
 	case giveUpAtDisconnect:
 		if b.giveUp == Never && x.disconnects(n, b.renewed, t) {
-			if !lock.afterLost {
-				return true
+			b.cut, b.giveUp = t, t+d
+			if lock.afterLost {
+				b.giveUp += x.leaseOf(n)
 			}
-			b.giveUp = t + x.leaseOf(n)
+			return t >= b.giveUp
 		}
 	}
 	return false
@@ -213,14 +260,18 @@ func (x *state) leaseEnd() int {
 
 // lockDue is the round in which the record's leader, cut off, gives up by
 // its own clock under a service protocol: a lease after its last renewal
-// (etcd), or a lease after it was disconnected (curator-session, once it
-// was); Never if no such timer runs.
+// (etcd), or a lease after its disconnect was reported (curator-session,
+// once it was disconnected), or, with a disconnect delay under curator or
+// woken past its session's end, at the report; Never if no such timer
+// runs.
 func (x *state) lockDue() int {
 	switch lock := x.c.Protocol.traits(); {
 	case lock.giveUp == giveUpAtLease:
 		return x.renewed + x.leaseOf(x.leader)
-	case lock.afterLost && x.cut > x.renewed:
-		return x.cut + x.leaseOf(x.leader)
+	case lock.afterLost && x.cut > x.renewed && !x.late:
+		return x.cut + x.c.DisconnectDelay + x.leaseOf(x.leader)
+	case x.reporting():
+		return x.cut + x.c.DisconnectDelay
 	}
 	return Never
 }
@@ -230,8 +281,13 @@ func (x *state) lockDue() int {
 // ZooKeeper client: at once if its calls fail at once, else once its
 // read timeout, ⌈2·lease/3⌉ on its own clock, has passed.
 func (x *state) disconnects(node, r, t int) bool {
-	return !x.fails(node, Hangs) || t >= r+x.inRounds((2*x.c.Lease+2)/3, node)
+	return !x.fails(node, Hangs) || t >= x.readTimeout(node, r)
 }
+
+// readTimeout is the round in which node's ZooKeeper client, with its
+// last renewal in round r, has heard nothing for its read timeout,
+// ⌈2·lease/3⌉ on its own clock.
+func (x *state) readTimeout(node, r int) int { return r + x.inRounds((2*x.c.Lease+2)/3, node) }
 
 // lockFree is the round in which the service frees the lock after an
 // expiry: a lease after the last renewal, on its own clock, or after its
@@ -293,13 +349,27 @@ func (x *state) lockTimers(t, last int) int {
 		if x.overdue { // its next heartbeat, or its lease's end
 			last = min(last, x.renewed+min(roundUp(t-x.renewed, c.RetryPeriod), c.Lease)-1)
 		}
+		switch {
+		case x.reporting() && !x.gaveUp: // back before its disconnect's report: it renews only after it
+			x.overdue = true
+			last = min(last, max(x.cut+c.DisconnectDelay-1, t))
+		case x.suspended: // suspended at the report while back: it reconnects in the next round
+			last = t
+		}
 	}
 	for i := range x.believers {
 		b := &x.believers[i]
-		if x.fails(b.node, Freezes) { // stale believers are down: those that reach the service gave up
+		switch {
+		case !x.reach.down[b.node] || !x.fails(b.node, Freezes): // stale believers are down but while their disconnect's report is to come: those that reach the service gave up
+			due := b.giveUp
+			if b.cut > 0 && b.cut+c.DisconnectDelay > t { // its disconnect's report, reachable or not
+				due = min(due, b.cut+c.DisconnectDelay)
+			}
+			last = x.lockCut(b.node, b.renewed, due, t, last)
+		case c.DisconnectDelay > 0:
+			b.slept = true
+		default:
 			b.giveUp = min(b.giveUp, t)
-		} else {
-			last = x.lockCut(b.node, b.renewed, b.giveUp, t, last)
 		}
 	}
 	return last
@@ -311,7 +381,7 @@ func (x *state) lockTimers(t, last int) int {
 // disconnected, if that is sooner.
 func (x *state) lockCut(node, r, due, t, last int) int {
 	if x.c.Protocol.traits().giveUp == giveUpAtDisconnect && due == Never && x.fails(node, Hangs) {
-		due = r + x.inRounds((2*x.c.Lease+2)/3, node)
+		due = x.readTimeout(node, r)
 	}
 	if due > t {
 		last = min(last, due-1)

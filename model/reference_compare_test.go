@@ -176,7 +176,7 @@ var refServiceKinds = append(refKinds[:len(refKinds):len(refKinds)], func(c *mod
 // the lock protocols but client-go's (etcd, Consul, Curator and its
 // session policy, DynamoDB) over a small grid of who leads: node counts,
 // leases just above and well above the retry period, Consul's lock-delay
-// and DynamoDB's acquire wait, outages of zones of the leader
+// DynamoDB's acquire wait and the ZooKeeper client's disconnect delay, outages of zones of the leader
 // or of standbys, every kind of failure as toggles, clock drift, quorum,
 // fencing and the persistent trigger, with instant batches, and the lock
 // service failing over in round 7 or not at all.
@@ -191,9 +191,12 @@ func TestReferenceProtocols(t *testing.T) {
 				Period: 2, BatchLen: 1, Fencing: ix[10] == 1, Quorum: ix[11] == 1, PersistentTrigger: ix[12] == 1},
 			Scenario: model.Scenario{Outage: outages[ix[4]], Start: starts[ix[5]], Rounds: 30, Down: 1 + ix[6], DownFrom: ix[7], Drift: drifts[ix[9]], ServiceFailover: failovers[ix[13]]},
 		}
-		if c.Protocol == model.ProtocolDynamoDB { // the delays as its acquire wait; no service to fail over
+		switch c.Protocol {
+		case model.ProtocolDynamoDB: // the delays as its acquire wait; no service to fail over
 			c.LockDelay, c.AcquireWait, c.ServiceFailover = 0, c.LockDelay, 0
 			fitDrift(&c)
+		case model.ProtocolCurator, model.ProtocolCuratorSession: // the delays as the client's disconnect delay
+			c.LockDelay, c.DisconnectDelay = 0, c.LockDelay
 		}
 		refServiceKinds[ix[8]](&c)
 		return outageCase(c), true
@@ -262,6 +265,12 @@ func TestReferenceTriggers(t *testing.T) {
 		func(c *model.Config) {
 			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolCuratorSession, 5, 0, 3
 		},
+		func(c *model.Config) { // the ZooKeeper client's disconnect delay
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod, c.DisconnectDelay = model.ProtocolCurator, 6, 0, 2, 2
+		},
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod, c.DisconnectDelay = model.ProtocolCuratorSession, 5, 0, 3, 1
+		},
 		func(c *model.Config) {
 			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod, c.AcquireWait = model.ProtocolDynamoDB, 4, 0, 1, 1
 		},
@@ -298,7 +307,7 @@ func TestReferenceTriggers(t *testing.T) {
 // quick, under drawConfig's protocol or, half the time, a lock service's:
 // then without a renew deadline or re-reads, with a lease longer than the
 // retry period (often just so) and, under Consul, a lock-delay now and
-// then, under DynamoDB an acquire wait.
+// then, under DynamoDB an acquire wait, under Curator a disconnect delay.
 func drawRefConfig(t *rapid.T) model.Config {
 	c := drawConfig(t)
 	c.Jitter = false
@@ -310,12 +319,14 @@ func drawRefConfig(t *rapid.T) model.Config {
 		if c.Lease <= c.RetryPeriod {
 			c.Lease = c.RetryPeriod + rapid.OneOf(rapid.Just(1), rapid.IntRange(1, 3*c.RetryPeriod)).Draw(t, "lease past the retry period")
 		}
-		c.LockDelay, c.AcquireWait = 0, 0
+		c.LockDelay, c.AcquireWait, c.DisconnectDelay = 0, 0, 0
 		switch c.Protocol {
 		case model.ProtocolConsul:
 			c.LockDelay = rapid.OneOf(rapid.Just(0), rapid.IntRange(1, 5), rapid.IntRange(6, 200)).Draw(t, "lock_delay")
 		case model.ProtocolDynamoDB:
 			c.AcquireWait = rapid.OneOf(rapid.Just(0), rapid.IntRange(1, 5), rapid.IntRange(6, 100)).Draw(t, "acquire_wait")
+		case model.ProtocolCurator, model.ProtocolCuratorSession:
+			c.DisconnectDelay = rapid.OneOf(rapid.Just(0), rapid.IntRange(1, 5), rapid.IntRange(6, 100)).Draw(t, "disconnect_delay")
 		}
 	}
 	fitDrift(&c)

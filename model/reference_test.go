@@ -114,6 +114,11 @@ type refNode struct {
 	renewed  int // its own last renewal
 	wokeBy   int // a believer woken from a pause gives up in this round; 0: as its renewal says
 	lost     int // under curator-session, the round it was disconnected, since when it has not been back (it gives up a lease later); 0: connected
+	// with a disconnect delay, the round it was disconnected in since its
+	// last renewal (0: none), reported DisconnectDelay rounds later, and
+	// whether it was so as it woke past its session's end (late)
+	cut  int
+	late bool
 	// under curator, the round it stopped leading as it was disconnected
 	// (SUSPENDED), its process living since: back while its session
 	// lives, it leads again; 0: none
@@ -191,6 +196,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		renewed, counted = t, t
 		version++
 		nodes[leader].renewed, nodes[leader].wokeBy, nodes[leader].heartbeatWaits = t, 0, false
+		nodes[leader].cut, nodes[leader].late = 0, false
 		attemptAt, callAt, reading, inFlight = t+c.RetryPeriod, t+c.RetryPeriod, false, false
 	}
 	frozeBefore := make([]bool, n) // frozen in the round before
@@ -248,7 +254,9 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			// (as a curator-session holder back then is connected), reconnects
 			// with its session and leads again, its lease counted from now;
 			// later, its session is gone.
-			if l := leader; l >= 0 && nodes[l].suspended > 0 && !down[l] {
+			// Suspended at a delayed report while back, it reconnects in
+			// the next round.
+			if l := leader; l >= 0 && nodes[l].suspended > 0 && nodes[l].suspended < t && !down[l] {
 				at := nodes[l].suspended
 				nodes[l].suspended = 0
 				if t < counted+c.Lease+c.LockDelay && t <= at+scaled(l, c.Lease) {
@@ -308,7 +316,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 				l := &nodes[leader]
 				if down[leader] {
 					l.heartbeatWaits = c.Protocol == model.ProtocolDynamoDB && refFailsAtOnce(kind[leader])
-				} else if d := t - renewed; d >= c.RetryPeriod && (!l.heartbeatWaits || d%c.RetryPeriod == 0) {
+				} else if d := t - renewed; d >= c.RetryPeriod && (!l.heartbeatWaits || d%c.RetryPeriod == 0) && l.cut == 0 { // not while its disconnect's report is to come
 					renew(t)
 				}
 			}
@@ -663,7 +671,37 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 		case model.ProtocolConsul:
 			giveUp = giveUp || failsAtOnce
 		case model.ProtocolCurator, model.ProtocolCuratorSession:
-			disconnected := failsAtOnce || hangs && t >= nd.renewed+scaled(i, (2*c.Lease+2)/3)
+			timeout := nd.renewed + scaled(i, (2*c.Lease+2)/3)
+			disconnected := failsAtOnce || hangs && t >= timeout
+			if d := c.DisconnectDelay; d > 0 {
+				// With a disconnect delay: disconnected (failing at once, at
+				// the read timeout, or woken past it) once since its last
+				// renewal, the client reports it d rounds later, and until
+				// then the node believes on, reachable or not. At the report
+				// the standard policy gives up (the leader suspended, to
+				// reconnect in a later round), and so does a node woken past
+				// its session's end under either; under the session policy a
+				// node back is connected again, and one cut off gives up at
+				// LOST, a lease after the report.
+				if nd.cut == 0 && (disconnected || woke && (i != leader || t >= timeout)) {
+					nd.cut, nd.late = t, woke && (i != leader || t >= ends)
+				}
+				switch {
+				case nd.cut == 0:
+				case t < nd.cut+d || stands:
+					giveUp = false
+				case c.Protocol == model.ProtocolCurator || nd.late:
+					if i == leader && c.Protocol == model.ProtocolCurator {
+						nd.suspended = t
+					}
+					giveUp = true
+				case !down[i]:
+					nd.cut = 0
+				default:
+					giveUp = giveUp || t >= nd.cut+d+scaled(i, c.Lease)
+				}
+				break
+			}
 			if c.Protocol == model.ProtocolCurator {
 				if i == leader && disconnected {
 					nd.suspended = t
@@ -677,7 +715,7 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 			giveUp = giveUp || nd.lost > 0 && !stands && t >= nd.lost+scaled(i, c.Lease)
 		}
 		if giveUp {
-			nd.believes, nd.lost = false, 0
+			nd.believes, nd.lost, nd.cut, nd.late = false, 0, 0, false
 			kill(i)
 		}
 	}

@@ -15,6 +15,10 @@ import (
 // given up, so it is not listed.
 type believer struct {
 	node, token, giveUp, renewed int
+	// cut: under curator's rules with a disconnect delay, the round it was
+	// disconnected in (0: not yet), reported DisconnectDelay rounds later
+	cut   int
+	slept bool // with a disconnect delay, it was frozen at the end of the latest stretch: it is disconnected as it wakes
 }
 
 // Runner runs configurations of the round model. It keeps its scratch space
@@ -59,6 +63,7 @@ type state struct {
 	heartbeatWaits         bool // while overdue under dynamodb, its heartbeats failed at once: back, it renews at its next heartbeat, a multiple of the retry period after its last renewal
 	cut                    int  // under curator's rule, the round the leader was disconnected in, if after its last renewal
 	suspended              bool // under curator's rule, the leader gave up as it was disconnected (SUSPENDED) and its process lives: back before the service frees the lock, it leads again (reconnect)
+	late                   bool // under curator's rules with a disconnect delay, the leader was disconnected (cut) as it woke past its session's end: it gives up at the report
 	believers              []believer
 
 	// Under dynamodb (observes), waiters take the lock by watching the
@@ -150,7 +155,7 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x.overlap = c.overlap()
 	x.decides = x.overlap.decides()
 	x.begin()
-	x.watching, x.hung, x.frozen, x.released, x.overdue, x.cut, x.suspended = false, false, false, false, false, 0, false // apart from begin, which must stay small enough to inline
+	x.watching, x.hung, x.frozen, x.released, x.overdue, x.cut, x.suspended, x.late = false, false, false, false, false, 0, false, false // apart from begin, which must stay small enough to inline
 	// What each kind of failure does in this run, from the table of kinds
 	// read once: no node has a kind of its own until a schedule gives it one.
 	if !r.kindsKnown {
@@ -261,7 +266,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// function it compiles, not in one inlined into it.
 	next, free := -1, Never // free: under a lock service or dynamodb, the first round the lock may be taken (lockTaker)
 	switch {
-	case renewing && !racing:
+	case renewing && !racing && !x.reporting(): // back before its disconnect's report (curator's), it does not hold the lock off
 	case x.c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
 	case racing || x.c.Protocol == ProtocolClientGo:
@@ -359,8 +364,8 @@ func (x *state) renewIfDue(t int) (renewing, racing bool) {
 		} else if x.watching {
 			x.watch(t) // the followers poll on until it renews; not racing, it renews or gives up before any can take over
 		}
-	case x.overdue: // back under a service protocol: it renews at once if a retry period has passed; after heartbeats that failed at once, at its next
-		if d := t - x.renewed; d >= c.RetryPeriod && (!x.heartbeatWaits || d%c.RetryPeriod == 0) {
+	case x.overdue: // back under a service protocol: it renews at once if a retry period has passed; after heartbeats that failed at once, at its next; not before its disconnect is reported (curator's)
+		if d := t - x.renewed; d >= c.RetryPeriod && (!x.heartbeatWaits || d%c.RetryPeriod == 0) && !x.reporting() {
 			x.renew(t)
 		}
 	case c.RetryPeriod == 1 || (t-x.renewed)%c.RetryPeriod == 0: // a retry period after its last renewal
@@ -389,9 +394,12 @@ func (x *state) takeOver(t, next int) bool {
 		if c.Protocol != ProtocolClientGo {
 			old.giveUp = x.lockDue()
 		}
+		if x.reporting() { // its disconnect's report is still to come
+			old.cut = x.cut
+		}
 		x.believers = handOver(x.believers, old, next)
 	}
-	x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released, x.suspended = next, t, false, false, false, false, false, false
+	x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released, x.suspended, x.late = next, t, false, false, false, false, false, false, false
 	x.token++
 	return true
 }
@@ -433,7 +441,7 @@ func (x *state) stretchEnd(t, end int, renewing, racing bool, free, accepted, re
 		if x.watching {
 			last = min(last, x.nextPoll-1)
 		}
-	case renewing && !racing:
+	case renewing && !racing && !x.reporting():
 		if x.watching {
 			last = min(last, x.nextPoll-1)
 		}
@@ -514,7 +522,7 @@ func (x *state) passRounds(t, last int, renewing, racing bool, active, accepted 
 		x.leaderless.count(&x.st.LeaderlessEpisodes, t, n)
 	}
 	x.st.Rejected += n * (active - accepted)
-	if renewing && !x.hung && !racing {
+	if renewing && !x.hung && !racing && !x.reporting() { // not before a disconnect's report (curator's)
 		x.renewThrough(last)
 	}
 }

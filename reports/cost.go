@@ -197,7 +197,7 @@ func WriteRecommend(w io.Writer, in RecommendInput, ranks []cost.Rank) error {
 	for _, o := range []struct {
 		name string
 		n    int
-	}{{"lock delay", c.LockDelay}, {"acquire wait", c.AcquireWait}} { // a lock's own, with its protocol
+	}{{"lock delay", c.LockDelay}, {"acquire wait", c.AcquireWait}, {"disconnect delay", c.DisconnectDelay}} { // a lock's own, with its protocol
 		if o.n > 0 && t != 0 {
 			timing += fmt.Sprintf(", %s %s", o.name, t.DurationOf(o.n))
 		} else if o.n > 0 {

@@ -451,7 +451,7 @@ func (rv review) varies() bool {
 // the lease settings, in cost.Candidate's order: candidates.csv's last
 // columns but the preset.
 var policyParams = []model.Param{model.Nodes, model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap,
-	model.Protocol, model.LockDelay, model.Jitter, model.AcquireWait}
+	model.Protocol, model.LockDelay, model.Jitter, model.AcquireWait, model.DisconnectDelay}
 
 // policyVaries reports whether some candidate changes the node count,
 // fencing or the trigger policy (a candidate listed by hand): then the
@@ -515,6 +515,7 @@ func policyDiff(k, current cost.Candidate, u unit) []policyChange {
 	}
 	cs = u.timeChange(cs, k.LockDelay, current.LockDelay, "lock-delay")
 	cs = u.timeChange(cs, k.AcquireWait, current.AcquireWait, "acquire wait")
+	cs = u.timeChange(cs, k.DisconnectDelay, current.DisconnectDelay, "disconnect delay")
 	switch {
 	case k.Jitter == current.Jitter || k.Protocol != current.Protocol: // a lock's own: client-go's followers jitter, the others watch
 	case k.Jitter:

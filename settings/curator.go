@@ -60,6 +60,14 @@ type Curator struct {
 	Nodes          int
 }
 
+// DisconnectDelay is how long the ZooKeeper client takes to report a
+// disconnect: its default NIO socket sleeps 100 ms as it closes the
+// connection (ClientCnxnSocketNIO.cleanup), before ClientCnxn fails the
+// pending calls and queues Disconnected, so SUSPENDED, and the LOST Curator
+// counts from it, come that much later, and a holder woken from a pause
+// learns its loss that much later.
+const DisconnectDelay = 100 * time.Millisecond
+
 // CuratorDefaults is Curator's 60 s session on a server with the sample
 // configuration's 2 s tick, under the default error policy.
 func CuratorDefaults() Curator {
@@ -128,27 +136,34 @@ func (c Curator) Figures() []Figure {
 	// once: SUSPENDED at the outage's start, so t + min(0, b − φ) for the
 	// expiry's phase b and the outage's φ, whose median is
 	// t + min(0, median(b − φ)).
-	fastFail := span{t - ping, t + min(0, (tick-ping)/2), t}
-	// Hanging calls: SUSPENDED comes at the read timeout, so only the
-	// server's expiry counts.
+	// Every disconnect is reported DisconnectDelay d later: SUSPENDED,
+	// and LOST, which counts from it, so the session lives to
+	// t + min(b − φ, d + t) after the last ping.
+	d := DisconnectDelay.Seconds()
+	fastFail := span{t - ping, t + min(d, (tick-ping)/2), t + min(d, tick)}
+	// Hanging calls: SUSPENDED comes at the read timeout and d, so only
+	// the server's expiry counts.
 	blackHole := span{t - ping, t + tick/2 - ping/2, t + tick}
 	var giveUp, margin span
 	if c.Policy == StandardPolicy {
-		giveUp = uniform(0, ping)   // a failed call disconnects at once: SUSPENDED
-		margin = expiry.plus(-read) // the read timeout's SUSPENDED before the expiry
+		giveUp = uniform(d, ping+d)       // a failed call disconnects at once: SUSPENDED d later
+		margin = expiry.plus(-(read + d)) // the read timeout's SUSPENDED before the expiry
 	} else {
-		giveUp = uniform(t, t+ping)       // SUSPENDED at once, LOST a negotiated timeout later
-		margin = expiry.plus(-(read + t)) // LOST a timeout after the read timeout's SUSPENDED
+		giveUp = uniform(t+d, t+ping+d)       // SUSPENDED d after the failed call, LOST a negotiated timeout later
+		margin = expiry.plus(-(read + d + t)) // LOST a timeout after the read timeout's SUSPENDED
 	}
-	pause := span{t - ping, t + tick/2 - ping/2, t + tick}
+	// A holder woken from a pause is disconnected (its read timeout has
+	// passed) and learns whether its session lives d later: it must wake
+	// d before the expiry.
+	pause := span{t - ping - d, t + tick/2 - ping/2 - d, t + tick - d}
 	return lockFigures(giveUp, fastFail, blackHole, expiry, exact(0), margin, pause, [7]string{
-		fmt.Sprintf("calls failing at once: the client disconnects as the outage starts (0 to %s after its last ping) and Curator posts SUSPENDED; %s", dur(c.Ping()), c.lostNote()),
-		fmt.Sprintf("the longest outage, its calls failing at once, after which the holder leads with no handover: one that ends before the server expires the session and before Curator injects LOST, a negotiated timeout after the outage's start; %s", c.surviveNote()),
-		fmt.Sprintf("the same when calls hang: the client disconnects after %s of silence (2/3 of the negotiated timeout) and Curator posts SUSPENDED, LOST a negotiated timeout later, so only the server's expiry counts", dur(c.ReadTimeout())),
+		fmt.Sprintf("calls failing at once: the client disconnects as the outage starts (0 to %s after its last ping) and, %s later (the NIO client's sleep in ClientCnxnSocketNIO.cleanup), Curator posts SUSPENDED; %s", dur(c.Ping()), dur(DisconnectDelay), c.lostNote()),
+		fmt.Sprintf("the longest outage, its calls failing at once, after which the holder leads with no handover: one that ends before the server expires the session and before Curator injects LOST, a negotiated timeout after SUSPENDED, %s after the outage's start; %s", dur(DisconnectDelay), c.surviveNote()),
+		fmt.Sprintf("the same when calls hang: the client disconnects after %s of silence (2/3 of the negotiated timeout) and Curator posts SUSPENDED %s later, LOST a negotiated timeout after that, so only the server's expiry counts", dur(c.ReadTimeout()), dur(DisconnectDelay)),
 		"from the holder's last ping: the server expires the session the negotiated timeout later, at its next tick, deletes the ephemeral node, and the next candidate's watch fires at once",
 		"LeaderLatch.close or the end of takeLeadership deletes the node, and the next candidate's watch fires at once",
 		fmt.Sprintf("from the holder's give-up when its calls hang (%s) to the earliest takeover", c.hungGiveUp()),
-		"the longest stop-the-world pause of the holder after which it cannot act beside its successor, by when between pings it starts",
+		fmt.Sprintf("the longest stop-the-world pause of the holder after which it cannot act beside its successor, by when between pings it starts: woken, it is disconnected and learns whether its session lives %s later, leading until then", dur(DisconnectDelay)),
 	})
 }
 
@@ -172,13 +187,13 @@ func (c Curator) surviveNote() string {
 // hungGiveUp says when a holder whose calls hang gives up.
 func (c Curator) hungGiveUp() string {
 	if c.Policy == StandardPolicy {
-		return "SUSPENDED at the read timeout"
+		return fmt.Sprintf("SUSPENDED %s after the read timeout", dur(DisconnectDelay))
 	}
-	return "LOST, a negotiated timeout after SUSPENDED at the read timeout"
+	return fmt.Sprintf("LOST, a negotiated timeout after SUSPENDED %s after the read timeout", dur(DisconnectDelay))
 }
 
 // NoMargin: under the session policy the holder outlives its session.
 func (c Curator) NoMargin() string {
 	return fmt.Sprintf("under the session policy a holder cut off from ZooKeeper keeps leading until Curator injects LOST, %s after its last ping, while the server expired its session and the next candidate took over from %s",
-		dur(c.ReadTimeout()+c.Negotiated()), dur(c.Negotiated()))
+		dur(c.ReadTimeout()+DisconnectDelay+c.Negotiated()), dur(c.Negotiated()))
 }

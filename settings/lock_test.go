@@ -98,52 +98,55 @@ func TestLockFigures(t *testing.T) {
 		}},
 		{"curator defaults", settings.CuratorDefaults(), [7]fig{
 			// 60 s clamped to 20 ticks of 2 s: 40 s; readTimeout 40000·2/3 = 26666 ms,
-			// pings after 13333 ms idle. A failed call disconnects at once: SUSPENDED,
-			// 0–13.333 after the last ping, ends leadership (StandardConnectionStateErrorPolicy).
-			{0, 6.6665, 13.333},
+			// pings after 13333 ms idle. A failed call disconnects at once, 0–13.333
+			// after the last ping; SUSPENDED 0.1 later (ClientCnxnSocketNIO.cleanup's
+			// sleep) ends leadership (StandardConnectionStateErrorPolicy).
+			{0.1, 6.7665, 13.433},
 			// RECONNECTED with the session gives it back: back before the expiry
-			// (40 + U(0, 2] after the last ping) and before LOST (40 after the
-			// start, 0–13.333 after the ping): 40 + min(0, b − φ), median
-			// 40 + min(0, 1 − 6.6665).
-			{26.667, 34.3335, 40},
-			// Hanging calls: SUSPENDED at the read timeout 26.666 after the last
-			// answer, LOST at 66.666; only the expiry counts.
+			// (40 + U(0, 2] after the last ping) and before LOST (40 after
+			// SUSPENDED, 0.1 after the start, 0–13.333 after the ping):
+			// 40 + min(0.1, b − φ), median 40 + min(0.1, 1 − 6.6665).
+			{26.667, 34.3335, 40.1},
+			// Hanging calls: SUSPENDED 0.1 after the read timeout 26.666 after the
+			// last answer, LOST at 66.766; only the expiry counts.
 			{26.667, 34.3335, 42},
 			// The server expires at 40 rounded up to its next 2 s tick: 40–42.
 			{40, 41, 42},
 			{0, 0, 0},
-			// 40–42 less the read timeout 26.666.
-			{13.334, 14.334, 15.334},
-			// A pause from 0–13.333 after a ping must end by the expiry, 40–42.
-			{26.667, 34.3335, 42},
+			// 40–42 less the read timeout 26.666 and the 0.1 before SUSPENDED.
+			{13.234, 14.234, 15.234},
+			// A pause from 0–13.333 after a ping must end 0.1 before the expiry,
+			// 40–42: woken, the client disconnects and learns 0.1 later.
+			{26.567, 34.2335, 41.9},
 		}},
 		{"curator session policy", curatorSession, [7]fig{
 			// SessionConnectionStateErrorPolicy: LOST, injected by checkSessionExpiration 40
-			// after SUSPENDED at the outage's start.
-			{40, 46.6665, 53.333},
+			// after SUSPENDED, 0.1 after the outage's start.
+			{40.1, 46.7665, 53.433},
 			// Back before the expiry (40 + U(0, 2] after the last ping) and before LOST
-			// (40 after the start, 0–13.333 after the ping): 40 + min(0, b − φ), median
-			// 40 + min(0, 1 − 6.6665).
-			{26.667, 34.3335, 40},
-			// Hanging calls: SUSPENDED at 26.666, LOST at 66.666; only the expiry counts.
+			// (40.1 after the start, 0–13.333 after the ping): 40 + min(0.1, b − φ),
+			// median 40 + min(0.1, 1 − 6.6665).
+			{26.667, 34.3335, 40.1},
+			// Hanging calls: SUSPENDED at 26.766, LOST at 66.766; only the expiry counts.
 			{26.667, 34.3335, 42},
 			{40, 41, 42},
 			{0, 0, 0},
-			// The expiry less LOST at 26.666 + 40.
-			{-26.666, -25.666, -24.666},
-			{26.667, 34.3335, 42},
+			// The expiry less LOST at 26.666 + 0.1 + 40.
+			{-26.766, -25.766, -24.766},
+			{26.567, 34.2335, 41.9},
 		}},
 		{"curator tick 3s", curator3s, [7]fig{
-			// 60 s fits 2 … 20 ticks of 3 s; readTimeout 40, pings after 20.
-			{0, 10, 20}, {40, 51.5, 60}, {40, 51.5, 63}, {60, 61.5, 63}, {0, 0, 0}, {20, 21.5, 23}, {40, 51.5, 63},
+			// 60 s fits 2 … 20 ticks of 3 s; readTimeout 40, pings after 20; every
+			// disconnect reported 0.1 later.
+			{0.1, 10.1, 20.1}, {40, 51.5, 60.1}, {40, 51.5, 63}, {60, 61.5, 63}, {0, 0, 0}, {19.9, 21.4, 22.9}, {39.9, 51.4, 62.9},
 		}},
 		{"curator tick 3s, session policy", curator3sSession, [7]fig{
-			{60, 70, 80}, {40, 51.5, 60}, {40, 51.5, 63}, {60, 61.5, 63}, {0, 0, 0}, {-40, -38.5, -37}, {40, 51.5, 63},
+			{60.1, 70.1, 80.1}, {40, 51.5, 60.1}, {40, 51.5, 63}, {60, 61.5, 63}, {0, 0, 0}, {-40.1, -38.6, -37.1}, {39.9, 51.4, 62.9},
 		}},
 		{"curator 1s clamped up, session policy", curatorClamped, [7]fig{
 			// 1 s raised to 2 ticks: 4 s; readTimeout 2666 ms, pings after 1333 ms. The
-			// fast-fail median is 4 + min(0, (2 − 1.333)/2) = 4.
-			{4, 4.6665, 5.333}, {2.667, 4, 4}, {2.667, 4.3335, 6}, {4, 5, 6}, {0, 0, 0}, {-2.666, -1.666, -0.666}, {2.667, 4.3335, 6},
+			// fast-fail median is 4 + min(0.1, (2 − 1.333)/2) = 4.1.
+			{4.1, 4.7665, 5.433}, {2.667, 4.1, 4.1}, {2.667, 4.3335, 6}, {4, 5, 6}, {0, 0, 0}, {-2.766, -1.766, -0.766}, {2.567, 4.2335, 5.9},
 		}},
 		{"dynamodb defaults", settings.DynamoDBDefaults(), [7]fig{
 			// LockItem.isExpired: 20 after the start of the last successful heartbeat.

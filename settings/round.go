@@ -17,12 +17,15 @@ import (
 // 5 s tries), AcquireWait how long a DynamoDB waiter's acquire call lasts
 // beyond the lease (additionalTimeToWaitForLock) and Refresh the DynamoDB
 // waiters' refresh period, which is the round: they read the record every
-// round (0 under the other protocols). The model's renew deadline and
+// round (0 under the other protocols). DisconnectDelay is how long the
+// ZooKeeper client takes to report a disconnect (Curator's, 0 under the
+// other protocols). The model's renew deadline and
 // renewal are 0 under these protocols, and its followers do not jitter.
 type RoundLock struct {
 	Protocol                      model.LockProtocol
 	Lease, RetryPeriod, LockDelay time.Duration
 	AcquireWait, Refresh          time.Duration
+	DisconnectDelay               time.Duration
 }
 
 // RoundLockOf returns lock's round-model settings, and false for a lock
@@ -38,7 +41,7 @@ func RoundLockOf(lock Lock) (RoundLock, bool) {
 	case DynamoDB:
 		r.Protocol, r.AcquireWait, r.Refresh = model.ProtocolDynamoDB, l.AdditionalWait, l.RefreshPeriod
 	case Curator:
-		r.Protocol = model.ProtocolCurator
+		r.Protocol, r.DisconnectDelay = model.ProtocolCurator, DisconnectDelay
 		if l.Policy == SessionPolicy {
 			r.Protocol = model.ProtocolCuratorSession
 		}
@@ -50,7 +53,8 @@ func RoundLockOf(lock Lock) (RoundLock, bool) {
 
 // Tick is the round the lock's times are counted in when no tick is
 // given: the longest of 1 s, 500 ms, 100 ms, 50 ms, 10 ms, 5 ms and 1 ms
-// of which its lease, retry period and lock-delay are whole numbers
+// of which its lease, retry period, lock-delay and disconnect delay are
+// whole numbers
 // (Consul's default TTL/2 of 7.5 s takes 500 ms; Curator's default ping
 // of 13.333 s, a third of a 40 s session, 1 ms). A DynamoDB lock's is its
 // refresh period, whatever its times: its waiters read every round.
@@ -60,7 +64,7 @@ func (r RoundLock) Tick() time.Duration {
 	}
 	ms := time.Millisecond
 	for _, t := range []time.Duration{1000 * ms, 500 * ms, 100 * ms, 50 * ms, 10 * ms, 5 * ms} {
-		if r.Lease%t == 0 && r.RetryPeriod%t == 0 && r.LockDelay%t == 0 {
+		if r.Lease%t == 0 && r.RetryPeriod%t == 0 && r.LockDelay%t == 0 && r.DisconnectDelay%t == 0 {
 			return t
 		}
 	}

@@ -169,21 +169,22 @@ type ReviewOptions struct {
 }
 
 // Preset is a lease preset's settings in rounds: its name, lease, renew
-// deadline and retry period, and its lock's protocol, lock-delay and
-// acquire wait.
+// deadline and retry period, and its lock's protocol, lock-delay,
+// acquire wait and disconnect delay.
 type Preset struct {
 	Name                              string
 	Lease, RenewDeadline, RetryPeriod int
 	Protocol                          model.LockProtocol
 	LockDelay, AcquireWait            int
+	DisconnectDelay                   int
 }
 
 // PresetOf is the name of the preset whose lease, renew deadline, retry
-// period, protocol, lock-delay and acquire wait are k's, or "" if none's
+// period, protocol, lock-delay, acquire wait and disconnect delay are k's, or "" if none's
 // are.
 func (rv *Review) PresetOf(k cost.Candidate) string {
 	for _, p := range rv.Presets {
-		if p.Lease == k.Lease && p.RenewDeadline == k.RenewDeadline && p.RetryPeriod == k.RetryPeriod && p.Protocol == k.Protocol && p.LockDelay == k.LockDelay && p.AcquireWait == k.AcquireWait {
+		if p.Lease == k.Lease && p.RenewDeadline == k.RenewDeadline && p.RetryPeriod == k.RetryPeriod && p.Protocol == k.Protocol && p.LockDelay == k.LockDelay && p.AcquireWait == k.AcquireWait && p.DisconnectDelay == k.DisconnectDelay {
 			return p.Name
 		}
 	}

@@ -43,8 +43,8 @@ func TestSafetyOfEachLock(t *testing.T) {
 		{settings.EtcdDefaults(), -1, [3]float64{60, 60.25, 60.5}, true},
 		{settings.ConsulDefaults(), math.Inf(-1), [3]float64{45, 45, 45}, true},
 		{settings.DynamoDBDefaults(), 0, [3]float64{20, 25.151, 40}, true},
-		{settings.CuratorDefaults(), 13.334, [3]float64{40, 41, 42}, false},
-		{session, -26.666, [3]float64{40, 41, 42}, true},
+		{settings.CuratorDefaults(), 13.234, [3]float64{40, 41, 42}, false},
+		{session, -26.766, [3]float64{40, 41, 42}, true},
 	} {
 		c, tick := lockConfig(t, tt.lock, 3)
 		s, err := study.SafetyOf(context.Background(), c, tick, 1)

@@ -38,7 +38,8 @@ func CheckGrid() Grid {
 // default beside CheckGrid: CheckGrid's values under each lock protocol
 // but client-go's (etcd, consul, curator, curator-session, dynamodb),
 // where they are valid, with a lock-delay of 0 and 2 (consul's alone), an
-// acquire wait of 0 and 2 (dynamodb's alone), the lock service failing
+// acquire wait of 0 and 2 (dynamodb's alone), a disconnect delay of 0
+// and 2 (curator's and curator-session's alone), the lock service failing
 // over in round 5 or not at all (not dynamodb's), client-go's
 // renew deadline, re-read and jitter at 0 as those protocols have them,
 // and no idempotency key, which only the trigger reads, the same code
@@ -49,6 +50,7 @@ func ProtocolCheckGrid() Grid {
 		model.Protocol:        {int(model.ProtocolEtcd), int(model.ProtocolConsul), int(model.ProtocolCurator), int(model.ProtocolCuratorSession), int(model.ProtocolDynamoDB)},
 		model.LockDelay:       {0, 2},
 		model.AcquireWait:     {0, 2},
+		model.DisconnectDelay: {0, 2},
 		model.ServiceFailover: {0, 5},
 		model.RereadPeriod:    {0},
 		model.RenewDeadline:   {0},

@@ -96,7 +96,7 @@ func (g *Grid) Valid() (valid int, first error) {
 
 // relationParams are the parameters model.Config.Validate relates to one
 // another (model's relationError), in parameter order: the protocol, with
-// the settings only some protocols take (the lock-delay, the acquire wait,
+// the settings only some protocols take (the lock-delay, the acquire wait, the disconnect delay,
 // the service's failover; client-go's renew deadline, re-read and jitter)
 // and the lease against the retry period; under dynamodb the drift, with
 // the failing nodes (down, down-from, against the nodes), against the
@@ -105,7 +105,7 @@ func (g *Grid) Valid() (valid int, first error) {
 // against its period; and an overlap policy that buffers against the
 // persistent trigger.
 var relationParams = [...]model.Param{model.Nodes, model.Lease, model.RereadPeriod, model.RetryPeriod, model.RenewDeadline, model.Period, model.BatchLen,
-	model.PersistentTrigger, model.Overlap, model.Down, model.DownFrom, model.Jitter, model.Drift, model.Protocol, model.LockDelay, model.AcquireWait, model.ServiceFailover}
+	model.PersistentTrigger, model.Overlap, model.Down, model.DownFrom, model.Jitter, model.Drift, model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay, model.ServiceFailover}
 
 // related returns the grid of g's lists of relationParams and extra, every
 // other parameter at its list's first value.

@@ -29,7 +29,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	params := monteCarloFlags()
 	addGridFlags(fs, &mc.Grid, params...)
 	fs.Var(paramValue{model.Rounds, &base, new(string)}, "rounds", "rounds in each replica")
-	for _, p := range []model.Param{model.Protocol, model.LockDelay, model.AcquireWait} { // one lock a study, as a --preset sets it
+	for _, p := range []model.Param{model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay} { // one lock a study, as a --preset sets it
 		fs.Var(paramValue{p, &base, new(string)}, p.Flag(), p.Doc()+"; one value a study")
 	}
 	tick := addTickFlag(fs)
@@ -63,7 +63,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			mc.RoundsPerYear, mc.Grid.Tick = tick.RoundsPerYear(), *tick
 		}
-		for _, p := range []model.Param{model.Rounds, model.Protocol, model.LockDelay, model.AcquireWait} {
+		for _, p := range []model.Param{model.Rounds, model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay} {
 			mc.Grid.Values[p] = sweep.ListOf(base.Get(p))
 		}
 		mc.LinesPerBatch = lines
@@ -218,6 +218,9 @@ func writeMonteCarloHead(w io.Writer, mc *montecarlo.MonteCarlo, rounds int) err
 		}
 		if c.AcquireWait > 0 {
 			lock += fmt.Sprintf(", acquire wait %s", t.FormatValue(model.AcquireWait, c.AcquireWait))
+		}
+		if c.DisconnectDelay > 0 {
+			lock += fmt.Sprintf(", disconnect delay %s", t.FormatValue(model.DisconnectDelay, c.DisconnectDelay))
 		}
 	}
 	_, err := fmt.Fprintf(w, "every node up for %s, then down for %s%s, independently; %s, seed %d%s\n",

@@ -288,10 +288,10 @@ func presetTick(fs *pflag.FlagSet, p settings.Preset) (model.Tick, error) {
 // for DynamoDB, that t is not its refresh period.
 func presetValues(p settings.Preset, r settings.RoundLock, t model.Tick) (map[model.Param]int, error) {
 	times := presetTimes(p)
-	times[model.LockDelay], times[model.AcquireWait] = 0, 0
+	times[model.LockDelay], times[model.AcquireWait], times[model.DisconnectDelay] = 0, 0, 0
 	vals := map[model.Param]int{model.Jitter: b2i(p.Exact), model.Protocol: int(model.ProtocolClientGo)}
 	if p.Lock != nil {
-		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.RenewDeadline: 0, model.RereadPeriod: 0}
+		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.DisconnectDelay: r.DisconnectDelay, model.RenewDeadline: 0, model.RereadPeriod: 0}
 		vals[model.Protocol] = int(r.Protocol)
 	}
 	if r.Protocol == model.ProtocolDynamoDB && time.Duration(t) != r.Refresh {

@@ -76,7 +76,7 @@ func TestReviewFile(t *testing.T) {
 	bad := []struct{ text, want string }{
 		{"deployment:\n  tick: 1s\n  lease: 15x\n", review + `:3: deployment.lease: invalid argument "15x" for "--lease" flag: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
-		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, hold_lock_on_service_unavailable`},
+		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, disconnect_delay, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, hold_lock_on_service_unavailable`},
 		{"prices:\n  cost_delay_hour: 5\n", review + ":2: prices.cost_delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
 		// A lock's option its preset does not take, traced to both lines.
 		{"deployment:\n  preset: zookeeper\n  session_ttl: 9s\n", review + ":3: deployment.session_ttl, " + review + ":2: deployment.preset: --session-ttl is not an option of --preset zookeeper, which takes --session-timeout, --tick-time, --error-policy"},
@@ -241,16 +241,16 @@ func TestCandidateList(t *testing.T) {
 	csv, _ := os.ReadFile(filepath.Join(out, "candidates.csv"))
 	rows := strings.Split(strings.TrimSpace(string(csv)), "\n")
 	want := []string{ // the columns but the figures
-		"lease_s,renew_deadline_s,retry_period_s,two_leader_margin_s,current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,protocol,lock_delay_s,jitter,acquire_wait_s,preset",
-		"15,10,2,3,true,false,3,false,false,0,false,false,allow,client-go,0,true,0,kubernetes",
-		"15,10,2,3,false,true,5,true,false,0,false,false,allow,client-go,0,true,0,kubernetes", // more followers poll: a takeover comes sooner
-		"45,40,2,3,false,false,3,false,false,0,false,false,allow,client-go,0,true,0,",
-		"137,107,26,4,false,false,3,false,false,0,false,false,allow,client-go,0,true,0,openshift",
+		"lease_s,renew_deadline_s,retry_period_s,two_leader_margin_s,current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,protocol,lock_delay_s,jitter,acquire_wait_s,disconnect_delay_s,preset",
+		"15,10,2,3,true,false,3,false,false,0,false,false,allow,client-go,0,true,0,0,kubernetes",
+		"15,10,2,3,false,true,5,true,false,0,false,false,allow,client-go,0,true,0,0,kubernetes", // more followers poll: a takeover comes sooner
+		"45,40,2,3,false,false,3,false,false,0,false,false,allow,client-go,0,true,0,0,",
+		"137,107,26,4,false,false,3,false,false,0,false,false,allow,client-go,0,true,0,0,openshift",
 	}
 	var got []string
 	for _, row := range rows {
 		f := strings.Split(row, ",")
-		got = append(got, strings.Join(append(f[:4:4], f[8:22]...), ","))
+		got = append(got, strings.Join(append(f[:4:4], f[8:23]...), ","))
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("candidates.csv:\n%s\nwant (but the figures):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -263,7 +263,7 @@ func TestCandidateList(t *testing.T) {
 		{"    renew_deadline=20s retry_period=17s", ":17: candidates.candidate_list: --candidate-list entry 3 (renew_deadline=20s retry_period=17s): lease 15s must be longer than renew_deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)"},
 		{"    lease=45s renew_deadline=40s retry_period=34s", ":17: candidates.candidate_list: --candidate-list entry 3 (lease=45s renew_deadline=40s retry_period=34s): renew_deadline 40s must be longer than 1.2 × retry_period 34s, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)"},
 		{"    lease=ten", `:17: candidates.candidate_list: invalid argument "lease=ten" for "--candidate-list" flag: entry 3: lease "ten": want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
-		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, acquire_wait, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)`},
+		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, acquire_wait, disconnect_delay, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)`},
 		{"    preset=k8s", `:17: candidates.candidate_list: invalid argument "preset=k8s" for "--candidate-list" flag: entry 3: preset "k8s": want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
 		{"    nodes=2 nodes=3", `:17: candidates.candidate_list: invalid argument "nodes=2 nodes=3" for "--candidate-list" flag: entry 3: nodes is given twice: want each key once`},
 		{"    preset=openshift preset=kubernetes", `:17: candidates.candidate_list: invalid argument "preset=openshift preset=kubernetes" for "--candidate-list" flag: entry 3: preset is given twice: want each key once`},
@@ -407,15 +407,15 @@ func TestCandidateListLocks(t *testing.T) {
 	var got []string
 	for _, row := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
 		f := strings.Split(row, ",")
-		got = append(got, strings.Join(append(f[:3:3], f[17:22]...), ","))
+		got = append(got, strings.Join(append(f[:3:3], f[17:23]...), ","))
 	}
-	want := []string{ // lease, renew deadline, retry period; protocol, lock-delay, jitter, acquire wait, preset
-		"9,0,3,etcd,0,false,0,",
-		"15,10,2,client-go,0,true,0,kubernetes",
-		"20,0,5,consul,15,false,0,",
-		"20,0,5,dynamodb,0,false,1,dynamodb",
-		"30,0,10,dynamodb,0,false,3,",
-		"60,0,20,etcd,0,false,0,etcd",
+	want := []string{ // lease, renew deadline, retry period; protocol, lock-delay, jitter, acquire wait, disconnect delay, preset
+		"9,0,3,etcd,0,false,0,0,",
+		"15,10,2,client-go,0,true,0,0,kubernetes",
+		"20,0,5,consul,15,false,0,0,",
+		"20,0,5,dynamodb,0,false,1,0,dynamodb",
+		"30,0,10,dynamodb,0,false,3,0,",
+		"60,0,20,etcd,0,false,0,0,etcd",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("candidates.csv:\n%s\nwant (but the figures):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
