@@ -57,6 +57,8 @@ func drawConfig(t *rapid.T) model.Config {
 			CatchUpWindow:     rapid.OneOf(rapid.Just(0), rapid.IntRange(0, 30)).Draw(t, "catch_up_window"),
 			CatchUpOnce:       rapid.Bool().Draw(t, "catch_up_once"),
 			IdempotencyKey:    rapid.Bool().Draw(t, "idempotency_key"),
+			OnCut:             model.CutPolicy(rapid.IntRange(0, model.NumCutPolicies-1).Draw(t, "on_cut")),
+			RunsIn:            model.RunPlace(rapid.IntRange(0, model.NumRunPlaces-1).Draw(t, "runs_in")),
 		},
 		Scenario: model.Scenario{
 			Outage:    rapid.OneOf(rapid.IntRange(0, 20), rapid.IntRange(21, 5000)).Draw(t, "outage"),

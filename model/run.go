@@ -92,6 +92,7 @@ type state struct {
 	// it has anything to decide (overlap.go).
 	groups  []batchGroup
 	runs    []batchRun
+	cuts    int // the batches cut so far, counted as RoundView.Cut counts them
 	overlap overlapTraits
 	decides bool
 
@@ -312,14 +313,14 @@ func (x *state) settledStretch(end int, view *RoundView, ahead *Alternating) {
 	}
 	k, after := stepsThrough(x.nextTrigger, last, c.Period)
 	x.st.Started += k
-	partial := x.st.PartialBatches
+	cuts := x.cuts
 	if c.BatchLen > 1 {
 		x.batches(last, x.nextTrigger, k, 0, true)
 	}
 	x.renewThrough(last)
 	x.nextTrigger, x.t, x.dropStale = after, last+1, false
 	if view != nil {
-		*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k), Cut: x.st.PartialBatches - partial}
+		*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k), Cut: x.cuts - cuts}
 	}
 }
 
@@ -568,12 +569,12 @@ func (x *state) trigger(last, accepted int, working bool, view *RoundView) {
 		v.trigger = TriggerMissed
 	}
 	x.nextTrigger = after
-	partial := x.st.PartialBatches
+	cuts := x.cuts
 	if c.BatchLen > 1 {
 		x.batches(last, first+(k-started)*c.Period, started, v.dequeued, working)
 	}
 	if view != nil {
-		*view = RoundView{Trigger: v.trigger, Dequeued: v.dequeued, Expired: v.expired, Collapsed: v.collapsed, Skipped: v.skipped, Cancelled: v.cancelled, Cut: x.st.PartialBatches - partial}
+		*view = RoundView{Trigger: v.trigger, Dequeued: v.dequeued, Expired: v.expired, Collapsed: v.collapsed, Skipped: v.skipped, Cancelled: v.cancelled, Cut: x.cuts - cuts}
 	}
 }
 
