@@ -468,7 +468,7 @@ func TestListedCandidates(t *testing.T) {
 			t.Errorf("%s: the answer %q, want **%s** (%s)", tt.name, m, tt.say, tt.top)
 		}
 		rows := strings.Split(strings.TrimSpace(csv.String()), "\n")
-		if !strings.HasSuffix(rows[0], ",current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,protocol,lock_delay_s,jitter,acquire_wait_s,preset") || len(rows) != 2+len(opt.CandidateList) {
+		if !strings.HasSuffix(rows[0], ",current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,on_cut,runs_in,protocol,lock_delay_s,jitter,acquire_wait_s,preset") || len(rows) != 2+len(opt.CandidateList) {
 			t.Fatalf("%s: candidates.csv %q", tt.name, rows)
 		}
 		var recommended []string
