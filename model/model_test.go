@@ -213,17 +213,25 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 }
 
 // TestRunAllocatesNothing: once a Runner has grown, a run allocates
-// nothing, batches that take time (whose runs it keeps) included.
+// nothing, batches that take time (whose runs and written parts it keeps)
+// included, paused, or cut and rerun or resumed, in the leader or a Job.
 func TestRunAllocatesNothing(t *testing.T) {
 	for _, batchLen := range []int{1, 5} {
-		var r model.Runner
-		c := model.Default()
-		c.PersistentTrigger, c.BatchLen = true, batchLen
-		if _, err := r.Run(c); err != nil {
-			t.Fatal(err)
-		}
-		if n := testing.AllocsPerRun(100, func() { r.Run(c) }); n != 0 {
-			t.Errorf("batch_len %d: Run allocates %v times per run, want 0", batchLen, n)
+		for _, kind := range []func(*model.Config){func(*model.Config) {}, func(c *model.Config) { c.Pause = true }, func(c *model.Config) { c.Crash = true }} {
+			for cut := range model.CutPolicy(model.NumCutPolicies) {
+				for place := range model.RunPlace(model.NumRunPlaces) {
+					var r model.Runner
+					c := model.Default()
+					c.PersistentTrigger, c.BatchLen, c.Start, c.OnCut, c.RunsIn = true, batchLen, 7, cut, place
+					kind(&c)
+					if _, err := r.Run(c); err != nil {
+						t.Fatal(err)
+					}
+					if n := testing.AllocsPerRun(100, func() { r.Run(c) }); n != 0 {
+						t.Errorf("%+v: Run allocates %v times per run, want 0", c, n)
+					}
+				}
+			}
 		}
 	}
 }

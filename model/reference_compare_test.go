@@ -290,8 +290,8 @@ func TestReferenceTriggers(t *testing.T) {
 			return refCase{c, s, ws}, true
 		})
 	}
-	walk(clientGo, soak.Every(17, 211))
-	walk(services, soak.Every(67, 701))
+	walk(clientGo, soak.Every(53, 211))
+	walk(services, soak.Every(199, 701))
 	t.Logf("%d configurations", n)
 }
 
