@@ -129,7 +129,7 @@ func paramTable(p Param) paramInfo {
 	case Period:
 		return paramInfo{"period", "the batch must start every this many rounds"}
 	case BatchLen:
-		return paramInfo{"batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while the token it started with is the record's (1: the publication's instant batch)"}
+		return paramInfo{"batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while the token it started with is the record's; a paused one writes its remaining parts when it wakes, late (1: the publication's instant batch)"}
 	case Fencing:
 		return paramInfo{"fencing", "the record refuses work from a node with a stale fencing token"}
 	case PersistentTrigger:
