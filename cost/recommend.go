@@ -92,7 +92,8 @@ func MixOf(lengths []int) ([]MixEntry, error) {
 
 // Candidate is one choice of the settings a review decides among: a
 // lease, a renew deadline and a retry period, in rounds, and the
-// deployment's node count, fencing, trigger policy and lock (its
+// deployment's node count, fencing, trigger policy (with what becomes of
+// a cut batch and where a batch runs) and lock (its
 // protocol, lock-delay, the followers' jitter and DynamoDB's acquire
 // wait), which a candidate
 // listed by hand may change. Without a renew deadline (the publication's
@@ -107,6 +108,8 @@ type Candidate struct {
 	CatchUpOnce       bool
 	IdempotencyKey    bool
 	Overlap           model.OverlapPolicy
+	OnCut             model.CutPolicy
+	RunsIn            model.RunPlace
 	Protocol          model.LockProtocol
 	LockDelay         int
 	Jitter            bool
@@ -119,7 +122,7 @@ func CandidateOf(c model.Config) Candidate {
 	return Candidate{Lease: c.Lease, RenewDeadline: c.RenewDeadline, RetryPeriod: c.RetryPeriod,
 		Nodes: c.Nodes, Fencing: c.Fencing, PersistentTrigger: c.PersistentTrigger, CatchUpWindow: c.CatchUpWindow,
 		CatchUpOnce: c.CatchUpOnce, IdempotencyKey: c.IdempotencyKey, Overlap: c.Overlap,
-		Protocol: c.Protocol, LockDelay: c.LockDelay, Jitter: c.Jitter, AcquireWait: c.AcquireWait, DisconnectDelay: c.DisconnectDelay}
+		OnCut: c.OnCut, RunsIn: c.RunsIn, Protocol: c.Protocol, LockDelay: c.LockDelay, Jitter: c.Jitter, AcquireWait: c.AcquireWait, DisconnectDelay: c.DisconnectDelay}
 }
 
 // Apply returns c with k's settings.
@@ -127,6 +130,7 @@ func (k Candidate) Apply(c model.Config) model.Config {
 	c.Lease, c.RenewDeadline, c.RetryPeriod = k.Lease, k.RenewDeadline, k.RetryPeriod
 	c.Nodes, c.Fencing, c.PersistentTrigger, c.CatchUpWindow = k.Nodes, k.Fencing, k.PersistentTrigger, k.CatchUpWindow
 	c.CatchUpOnce, c.IdempotencyKey, c.Overlap = k.CatchUpOnce, k.IdempotencyKey, k.Overlap
+	c.OnCut, c.RunsIn = k.OnCut, k.RunsIn
 	c.Protocol, c.LockDelay, c.Jitter, c.AcquireWait, c.DisconnectDelay = k.Protocol, k.LockDelay, k.Jitter, k.AcquireWait, k.DisconnectDelay
 	return c
 }
@@ -146,6 +150,7 @@ func Compare(a, b Candidate) int {
 		cmp.Compare(a.Nodes, b.Nodes), compareBool(a.Fencing, b.Fencing), compareBool(a.PersistentTrigger, b.PersistentTrigger),
 		cmp.Compare(a.CatchUpWindow, b.CatchUpWindow), compareBool(a.CatchUpOnce, b.CatchUpOnce),
 		compareBool(a.IdempotencyKey, b.IdempotencyKey), cmp.Compare(a.Overlap, b.Overlap),
+		cmp.Compare(a.OnCut, b.OnCut), cmp.Compare(a.RunsIn, b.RunsIn),
 		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.LockDelay, b.LockDelay), compareBool(a.Jitter, b.Jitter),
 		cmp.Compare(a.AcquireWait, b.AcquireWait), cmp.Compare(a.DisconnectDelay, b.DisconnectDelay))
 }

@@ -1,26 +1,89 @@
 package model
 
 // A batch that takes time (BatchLen rounds) writes a part of its lines in
-// each round of its length, on the node that started it. The runs started
-// in one round form a group: they run the same batches (the round's own
-// slot and the queued ones it started), so in each round a part of each
-// batch is written once for every run that writes then. A run writes in a
-// round while its process lives (its node has not crashed, stopped or
-// given up at its renew deadline since the start), it reaches the store
-// (it is up, or cut off from the record only) and, under fencing, its
-// token is still the record's. Belief does not matter once a run started:
-// a process that lost its lease writes on until something stops it.
+// each round of its length, in order, on the node that started it. The
+// runs started in one round form a group: they run the same batches (the
+// round's own slot and the queued ones it started), so a part of each
+// batch is written once for every run that writes it. A run passes one
+// part a round while its process lives (its node has not crashed, stopped
+// or, running in the leader's process, given up at its renew deadline
+// since the start), writing it if it reaches the store (it is up, or cut
+// off from the record only) and, under fencing, its token is still the
+// record's, else losing it; a frozen run (Pause) passes none: it writes
+// its remaining parts in order when it wakes, later. Belief does not
+// matter once a run started: a process that lost its lease writes on
+// until something stops it.
+//
+// A group keeps the parts of its batches written so far as spans, and
+// counts as missed the parts below its settled frontier, which no run
+// still to write them will reach, that nobody wrote. A batch whose runs
+// all ended before their length (their process gone, or a newer token
+// fencing them out) with parts unwritten is cut: OnCut says whether the
+// next leader runs it again (rerun) or writes only what nobody wrote
+// (resume).
 
-// batchGroup is the runs started in one round.
+// CutPolicy is a value of Config.OnCut: what becomes of a batch cut
+// mid-run.
+type CutPolicy int
+
+// The cut policies, in the order of their Param values.
+const (
+	CutNone        CutPolicy = iota // its unwritten parts are missed
+	CutRerun                        // the next leader runs the whole batch again
+	CutResume                       // the next leader writes only the parts nobody wrote
+	NumCutPolicies int       = iota // how many policies there are
+)
+
+// cutPolicyNames returns the cut policies' names, indexed by CutPolicy
+// (OnCut.Names).
+func cutPolicyNames() []string { return []string{"none", "rerun", "resume"} }
+
+// RunPlace is a value of Config.RunsIn: where a started batch runs.
+type RunPlace int
+
+// Where batches run, in the order of their Param values.
+const (
+	RunsInLeader RunPlace = iota // in the leader's process: cut when it gives up, crashes or stops
+	RunsInJob                    // in a process of its own the leader starts: cut only when its node crashes or stops
+	NumRunPlaces int      = iota // how many places there are
+)
+
+// runPlaceNames returns the places' names, indexed by RunPlace
+// (RunsIn.Names).
+func runPlaceNames() []string { return []string{"leader", "job"} }
+
+// batchGroup is the runs started in one round, and what they wrote.
 type batchGroup struct {
-	start, slots int  // the round they started in, and how many batches each runs
-	runs         int  // how many: x.runs holds them in group order
-	partial      bool // a part of its batches went unwritten, counted once
+	start, slots int        // the round they started in, and how many batches each runs
+	runs         int        // how many: x.runs holds them in group order
+	written      int        // the parts written at least once, of those due by the last round
+	settled      int        // the parts below this no run still to write them will reach
+	missing      int        // the parts below settled nobody wrote
+	lastAt       int        // the round the batch's last part was first written in, 0 before
+	spans        []partSpan // the parts written, sorted, apart
 }
+
+// partSpan is the parts from, from+1, … to−1 of a group's batches.
+type partSpan struct{ from, to int }
+
+// runKind is what a run writes: the batch, the batch again (a rerun), or
+// only the parts nobody wrote (a resume).
+type runKind uint8
+
+// The kinds of run.
+const (
+	runFirst  runKind = iota // started at the batch's start
+	runRerun                 // CutRerun: the whole batch again
+	runResume                // CutResume: the parts nobody wrote
+)
 
 // batchRun is one node's run of a group's batches.
 type batchRun struct {
 	node, token int
+	length      int // the parts it passes: the batch's, or a resume's the parts nobody wrote when it began
+	pos         int // the parts it passed so far
+	cursor      int // a resume's: the part from which it looks for parts nobody wrote
+	kind        runKind
 	dead        bool // its process is gone: it writes no more
 }
 
@@ -31,9 +94,27 @@ func (x *state) writes(r batchRun) bool {
 	return !r.dead && reaches && (!x.c.Fencing || r.token == x.token)
 }
 
-// stopRuns ends the runs of node (with token, or any if token < 0): its
-// process crashed, stopped or gave up.
+// paused reports whether run r's node is frozen (Pause) in the stretch
+// being run: it passes no part.
+func (x *state) paused(r batchRun) bool {
+	return x.reach.down[r.node] && x.fails(r.node, Freezes)
+}
+
+// ended reports whether run r will pass no more parts: its process is
+// gone, fencing refuses its token for good (tokens only grow), or it
+// passed its length.
+func (x *state) ended(r batchRun) bool {
+	return !x.lives(r) || x.c.Fencing && r.token != x.token || r.pos >= r.length
+}
+
+// stopRuns ends the runs of node's process (with token, or any if token
+// < 0): it crashed, stopped or gave up. A Job's runs (RunsInJob) are not
+// its process's: they end only when their node crashes or stops
+// (writeRuns).
 func (x *state) stopRuns(node, token int) {
+	if x.c.RunsIn == RunsInJob {
+		return
+	}
 	for i := range x.runs {
 		if r := &x.runs[i]; r.node == node && (token < 0 || r.token == token) {
 			r.dead = true
@@ -41,46 +122,247 @@ func (x *state) stopRuns(node, token int) {
 	}
 }
 
+// counted is how many parts of g's batches fall due by the last round:
+// those after it are not counted, nor written.
+func (x *state) counted(g *batchGroup) int { return min(x.c.BatchLen, x.c.Rounds-g.start+1) }
+
 // writeRuns counts what the groups started before round t write in the
-// stretch t … last, and drops those that end in it.
-func (x *state) writeRuns(t, last int) {
-	L, i, keptGroups, keptRuns := x.c.BatchLen, 0, 0, 0
-	for _, g := range x.groups {
-		end := g.start + L - 1
-		writers := 0
-		for j := i; j < i+g.runs; j++ {
-			r := &x.runs[j]
-			if x.reach.down[r.node] && x.fails(r.node, Stops) {
-				r.dead = true // its process is gone, and stays gone when the node is back
-			}
-			writers += b2i(x.writes(*r))
+// stretch t … last, and drops those that end in it. leaderWorks says the
+// record's leader's work is accepted: it reruns or resumes the cut
+// batches (restartCut).
+func (x *state) writeRuns(t, last int, leaderWorks bool) {
+	if x.c.OnCut != CutNone && leaderWorks {
+		x.restartCut(t)
+	}
+	n, i, keptGroups, keptRuns := last-t+1, 0, 0, 0
+	for gi := range x.groups {
+		g := &x.groups[gi]
+		runs := x.runs[i : i+g.runs]
+		i += g.runs
+		open := false // a run may pass parts after last
+		for j := range runs {
+			open = x.passParts(g, &runs[j], t, n) || open
 		}
-		x.countParts(&g, min(end, last)-t+1, writers)
-		if end > last {
-			x.groups[keptGroups] = g
-			keptRuns += copy(x.runs[keptRuns:], x.runs[i:i+g.runs])
+		x.settle(g, runs)
+		if open || x.c.OnCut != CutNone && x.isCut(g, runs) {
+			x.keepGroup(keptGroups, gi)
+			keptRuns += copy(x.runs[keptRuns:], runs)
 			keptGroups++
 		}
-		i += g.runs
 	}
 	x.groups, x.runs = x.groups[:keptGroups], x.runs[:keptRuns]
 }
 
-// countParts counts n rounds of group g with writers runs writing: a part
-// of each batch missed in each round nobody writes, written again for each
-// writer past the first.
-func (x *state) countParts(g *batchGroup, n, writers int) {
-	switch {
-	case n <= 0:
-	case writers == 0:
-		x.st.MissedParts += g.slots * n
-		if !g.partial {
-			g.partial = true
-			x.st.PartialBatches += g.slots
-		}
-	default:
-		x.st.DoubledParts += g.slots * n * (writers - 1)
+// keepGroup moves group from to place to, keeping the spans' space of the
+// group it replaces for reuse.
+func (x *state) keepGroup(to, from int) {
+	if to != from {
+		x.groups[to], x.groups[from] = x.groups[from], x.groups[to]
 	}
+}
+
+// passParts passes run r of group g through the n rounds from t: it
+// writes or loses one part a round up to its length, none while frozen or
+// once ended. It reports whether the run may pass parts after them.
+func (x *state) passParts(g *batchGroup, r *batchRun, t, n int) (open bool) {
+	if x.reach.down[r.node] && x.fails(r.node, Stops) {
+		r.dead = true // its process is gone, and stays gone when the node is back
+	}
+	switch {
+	case !x.lives(*r) || r.pos >= r.length:
+		return false
+	case x.paused(*r):
+		return true
+	}
+	m := min(n, r.length-r.pos)
+	if x.writes(*r) {
+		x.writeParts(g, r, t, m)
+	} else if r.kind == runResume {
+		r.cursor, _, _ = g.gaps(r.cursor, m, x.counted(g), false)
+	}
+	r.pos += m
+	return r.pos < r.length
+}
+
+// writeParts counts the m parts run r writes in the rounds from t: a part
+// written again is doubled (a rerun's, not with an idempotency key, which
+// refuses it), and the round the batch's last part is first written makes
+// it late by that round less the one it was due in.
+func (x *state) writeParts(g *batchGroup, r *batchRun, t, m int) {
+	counted, L := x.counted(g), x.c.BatchLen
+	if r.kind == runResume {
+		var last, k int
+		r.cursor, last, k = g.gaps(r.cursor, m, counted, true)
+		if last == L-1 {
+			x.late(g, t+k-1)
+		}
+		return
+	}
+	from, to := r.pos, min(r.pos+m, counted)
+	if from >= to {
+		return
+	}
+	added := g.add(from, to)
+	if !(r.kind == runRerun && x.c.IdempotencyKey) {
+		x.st.DoubledParts += g.slots * (to - from - added)
+	}
+	if to == L {
+		x.late(g, t+L-1-from)
+	}
+}
+
+// late records that g's batches' last part was written in round w, if
+// no run wrote it before. Within a stretch the runs of a group are passed
+// one after another, so a run passed later may have written the last
+// part in an earlier round than the one passed first: the earliest
+// counts, as round by round.
+func (x *state) late(g *batchGroup, w int) {
+	if g.lastAt != 0 && g.lastAt <= w {
+		return
+	}
+	due := g.start + x.c.BatchLen - 1
+	if d := g.lastAt - due; g.lastAt != 0 && d > 0 { // counted for a later round: take it back
+		x.st.LateBatches -= g.slots
+		x.st.LateRounds -= g.slots * d
+	}
+	g.lastAt = w
+	if d := w - due; d > 0 {
+		x.st.LateBatches += g.slots
+		x.st.LateRounds += g.slots * d
+	}
+}
+
+// settle moves g's settled frontier to the least part a run still to
+// pass parts will reach (a resume's cursor), or to its counted parts if
+// none will, and counts the parts below it nobody wrote as missed; a
+// rerun can move it back, and what it then writes is missed no more.
+func (x *state) settle(g *batchGroup, runs []batchRun) {
+	f := x.counted(g)
+	for _, r := range runs {
+		switch {
+		case x.ended(r):
+		case r.kind == runResume:
+			f = min(f, r.cursor)
+		default:
+			f = min(f, r.pos)
+		}
+	}
+	missing := f - g.writtenBelow(f)
+	x.st.MissedParts += g.slots * (missing - g.missing)
+	switch {
+	case g.missing == 0 && missing > 0:
+		x.st.PartialBatches += g.slots
+		x.cuts += g.slots
+	case g.missing > 0 && missing == 0:
+		x.st.PartialBatches -= g.slots
+	}
+	g.settled, g.missing = f, missing
+}
+
+// isCut reports whether g is a cut batch waiting for the next leader:
+// every run of it ended before its length (none will pass another part,
+// and none finished: a run that did reported the batch done), and a part
+// of it is unwritten.
+func (x *state) isCut(g *batchGroup, runs []batchRun) bool {
+	for _, r := range runs {
+		if !x.ended(r) || r.pos >= r.length {
+			return false
+		}
+	}
+	return len(runs) > 0 && g.written < x.counted(g)
+}
+
+// restartCut starts, in round t, a run of every cut batch on the record's
+// leader, whose work is accepted: the whole batch again (CutRerun) or the
+// parts nobody wrote (CutResume). It joins the batch's group, after the
+// runs that ended.
+func (x *state) restartCut(t int) {
+	end := 0
+	for gi := range x.groups {
+		g := &x.groups[gi]
+		end += g.runs
+		if !x.isCut(g, x.runs[end-g.runs:end]) {
+			continue
+		}
+		r := batchRun{node: x.leader, token: x.token, length: x.c.BatchLen, kind: runRerun}
+		if x.c.OnCut == CutResume {
+			r.length, r.kind = x.counted(g)-g.written, runResume
+		}
+		x.runs = append(x.runs, batchRun{})
+		copy(x.runs[end+1:], x.runs[end:])
+		x.runs[end] = r
+		g.runs++
+		end++
+	}
+}
+
+// add records the parts from … to−1 as written, and returns how many of
+// them were not yet.
+func (g *batchGroup) add(from, to int) (added int) {
+	s := g.spans
+	i := 0
+	for i < len(s) && s[i].to < from { // the spans wholly before, not touching
+		i++
+	}
+	j := i
+	for j < len(s) && s[j].from <= to { // the spans it overlaps or touches, merged into it
+		added -= s[j].to - s[j].from
+		from, to = min(from, s[j].from), max(to, s[j].to)
+		j++
+	}
+	added += to - from
+	switch {
+	case j == i: // a span of its own
+		g.spans = append(g.spans, partSpan{})
+		copy(g.spans[i+1:], g.spans[i:])
+		g.spans[i] = partSpan{from, to}
+	default: // merged into s[i]
+		g.spans[i] = partSpan{from, to}
+		g.spans = append(g.spans[:i+1], g.spans[j:]...)
+	}
+	g.written += added
+	return added
+}
+
+// writtenBelow is how many parts below f are written.
+func (g *batchGroup) writtenBelow(f int) (n int) {
+	for _, sp := range g.spans {
+		if sp.from >= f {
+			break
+		}
+		n += min(sp.to, f) - sp.from
+	}
+	return n
+}
+
+// gaps passes the first m parts nobody wrote from part from on, below
+// limit, writing them if write: it returns the part after the last one
+// passed, that part (−1 if none) and how many it passed.
+func (g *batchGroup) gaps(from, m, limit int, write bool) (next, last, k int) {
+	last = -1
+	for m > 0 && from < limit {
+		end := limit // the gap from from ends at the next span's start
+		for _, sp := range g.spans {
+			if sp.to <= from {
+				continue
+			}
+			if sp.from <= from { // from is written: the gap starts after this span
+				from = sp.to
+				continue
+			}
+			end = min(end, sp.from)
+			break
+		}
+		if from >= limit {
+			break
+		}
+		d := min(m, end-from)
+		if write {
+			g.add(from, from+d)
+		}
+		from, last, m, k = from+d, from+d-1, m-d, k+d
+	}
+	return from, last, k
 }
 
 // startRuns starts, in round r of the stretch that ends in last, slots
@@ -90,9 +372,16 @@ func (x *state) countParts(g *batchGroup, n, writers int) {
 // record's leader's if its work is accepted, else the lowest-numbered
 // accepted node's.
 func (x *state) startRuns(r, last, slots int, leaderWorks bool) (runs int) {
-	g := batchGroup{start: r, slots: slots}
+	n := len(x.groups)
+	if n < cap(x.groups) {
+		x.groups = x.groups[:n+1]
+	} else {
+		x.groups = append(x.groups, batchGroup{})
+	}
+	g := &x.groups[n]
+	*g = batchGroup{start: r, slots: slots, spans: g.spans[:0]}
 	add := func(node, token int) {
-		x.runs = append(x.runs, batchRun{node: node, token: token})
+		x.runs = append(x.runs, batchRun{node: node, token: token, length: x.c.BatchLen})
 		g.runs++
 	}
 	if leaderWorks {
@@ -113,14 +402,18 @@ func (x *state) startRuns(r, last, slots int, leaderWorks bool) (runs int) {
 			add(x.believers[kept].node, x.believers[kept].token)
 		}
 	}
-	end := r + x.c.BatchLen - 1
-	x.countParts(&g, min(end, last)-r+1, g.runs)
-	if end > last {
-		x.groups = append(x.groups, g)
-	} else {
-		x.runs = x.runs[:len(x.runs)-g.runs]
+	runs = g.runs
+	m := min(r+x.c.BatchLen-1, last) - r + 1
+	open := false
+	for j := range x.runs[len(x.runs)-runs:] {
+		open = x.passParts(g, &x.runs[len(x.runs)-runs+j], r, m) || open
 	}
-	return g.runs
+	x.settle(g, x.runs[len(x.runs)-runs:])
+	if !open && !(x.c.OnCut != CutNone && x.isCut(g, x.runs[len(x.runs)-runs:])) {
+		x.runs = x.runs[:len(x.runs)-runs]
+		x.groups = x.groups[:n]
+	}
+	return runs
 }
 
 // batches counts, with BatchLen, what the stretch x.t … last writes: the
@@ -130,7 +423,7 @@ func (x *state) startRuns(r, last, slots int, leaderWorks bool) (runs int) {
 // the last of those k end within the stretch, each written as often as
 // the last is in its first rounds.
 func (x *state) batches(last, first, k, dequeued int, leaderWorks bool) {
-	x.writeRuns(x.t, last)
+	x.writeRuns(x.t, last, leaderWorks)
 	if dequeued > 0 {
 		x.startRuns(x.t, last, dequeued, leaderWorks)
 	}

@@ -196,8 +196,13 @@ func (c Config) Triggers() int { return c.Rounds / c.Period }
 // loses on average what one of c's own does, and a run with them counts
 // Period/PhasePeriod times as many: the average over the trigger's phase
 // against the failures, with each failure met by many triggers instead
-// of, rarely, by one.
+// of, rarely, by one. A run a pause holds, or a cut batch's rerun or
+// resume, can outlast the slots after it; where an overlap policy lets
+// that decide what starts, c.Period it is.
 func (c Config) PhasePeriod() int {
+	if c.BatchLen > 1 && (c.Pause || c.OnCut != CutNone) && c.Overlap != OverlapAllow {
+		return c.Period
+	}
 	m := c.RetryPeriod
 	if c.RereadPeriod > 0 {
 		m = m / gcd(m, c.RereadPeriod) * c.RereadPeriod

@@ -11,9 +11,12 @@ import "fmt"
 //   - every trigger is started, missed or left unresolved:
 //     started + missed + unresolved = rounds / period;
 //   - with fencing or an idempotency key no batch starts twice, and
-//     nothing is deduplicated without a key, and no part is written twice;
+//     nothing is deduplicated without a key, and no part is written twice
+//     unless a cut batch is rerun without a key (OnCut);
 //     a partial batch misses 1 to BatchLen parts, an instant batch none, and
-//     a part is written again only by a second start's run; with the persistent trigger, every
+//     a part is written again only by a second start's run or a rerun; a
+//     batch is late (LateBatches, by a round or more) only when a failing
+//     node pauses or a cut batch is rerun or resumed; with the persistent trigger, every
 //     queued slot run, no catch-up window and an overlap policy that skips
 //     nothing (allow, buffer-all) none is missed; a slot is skipped only
 //     under a policy that skips, and is missed then; and with one
@@ -92,11 +95,15 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		return fmt.Errorf("unresolved = %d with one run for the queued slots", st.Unresolved)
 	case st.PartialBatches > st.Started || st.MissedParts > st.PartialBatches*c.BatchLen || st.MissedParts < st.PartialBatches:
 		return fmt.Errorf("partial_batches %d, missed_parts %d: want at most started %d partial, each missing 1 to batch_len %d parts", st.PartialBatches, st.MissedParts, st.Started, c.BatchLen)
-	case (c.Fencing || c.IdempotencyKey) && st.DoubledParts != 0:
+	case (c.Fencing || c.IdempotencyKey) && !reruns(c) && st.DoubledParts != 0:
 		return fmt.Errorf("doubled_parts = %d with fencing or an idempotency key", st.DoubledParts)
+	case st.LateBatches > st.Started || st.LateRounds < st.LateBatches:
+		return fmt.Errorf("late_batches %d, late_rounds %d: want at most started %d late, each by a round or more", st.LateBatches, st.LateRounds, st.Started)
+	case !f.pause && c.OnCut == CutNone && st.LateBatches != 0:
+		return fmt.Errorf("late_batches = %d although no failing node pauses and no cut batch is run again", st.LateBatches)
 	case c.BatchLen == 1 && (st.MissedParts != 0 || st.DoubledParts != st.DoubleStarts):
 		return fmt.Errorf("an instant batch: missed_parts %d, doubled_parts %d, double_starts %d", st.MissedParts, st.DoubledParts, st.DoubleStarts)
-	case st.DoubledParts > st.DoubleStarts*c.BatchLen:
+	case !reruns(c) && st.DoubledParts > st.DoubleStarts*c.BatchLen:
 		return fmt.Errorf("doubled_parts %d > double_starts %d × batch_len %d", st.DoubledParts, st.DoubleStarts, c.BatchLen)
 	case !c.Fencing && st.Rejected != 0:
 		return fmt.Errorf("rejected = %d without fencing", st.Rejected)
@@ -321,7 +328,8 @@ func shortestLease(c Config) int {
 // effect, not belief; with batches that take time, runs it under every
 // other overlap policy, checked the same way (checkOverlap); and, with the
 // persistent trigger, runs it with the other catch-up policy, checked the
-// same way (checkOnce). The schedule
+// same way (checkOnce); with batches that take time, runs it under every
+// other cut policy and place a batch runs in (checkCut). The schedule
 // must give the same failures each time it begins (a random one must be
 // reseeded by the caller between runs).
 func (r *Runner) Check(c Config, s Schedule) error {
@@ -357,6 +365,9 @@ func (r *Runner) Check(c Config, s Schedule) error {
 		if err := r.checkOverlap(c, s, st); err != nil {
 			return err
 		}
+		if err := r.checkCut(c, s, st); err != nil {
+			return err
+		}
 	}
 	if c.PersistentTrigger {
 		return r.checkOnce(c, s, st)
@@ -383,6 +394,55 @@ func (r *Runner) checkOverlap(c Config, s Schedule, st Stats) error {
 		}
 		if !sameLeadership(st, ot) {
 			return fmt.Errorf("%s changed the rounds or handovers: %+v against %+v", name, ot, st)
+		}
+	}
+	return nil
+}
+
+// checkCut checks a run with batches that take time, st, against the
+// same run under every other cut policy and place a batch runs in: each
+// keeps the invariants, is the same computed round by round, and changes
+// no round and no handover. Under overlap allow, where what runs decides
+// nothing, each starts, misses and delays the same slots, rerunning or
+// resuming a cut batch misses no part that leaving it misses not, and
+// neither does a Job where the leader's process runs the batch.
+func (r *Runner) checkCut(c Config, s Schedule, st Stats) error {
+	runs := [NumCutPolicies][NumRunPlaces]Stats{}
+	runs[c.OnCut][c.RunsIn] = st
+	for cut := range CutPolicy(NumCutPolicies) {
+		for place := range RunPlace(NumRunPlaces) {
+			other := c
+			other.OnCut, other.RunsIn = cut, place
+			if cut == c.OnCut && place == c.RunsIn {
+				continue
+			}
+			name := fmt.Sprintf("on_cut %s runs_in %s", OnCut.AppendValue(nil, int(cut)), RunsIn.AppendValue(nil, int(place)))
+			ot, err := r.checkVariant(other, s, name)
+			if err != nil {
+				return err
+			}
+			if !sameLeadership(st, ot) {
+				return fmt.Errorf("%s changed the rounds or handovers: %+v against %+v", name, ot, st)
+			}
+			runs[cut][place] = ot
+		}
+	}
+	if c.Overlap != OverlapAllow {
+		return nil
+	}
+	none := runs[CutNone][RunsInLeader]
+	for cut := range CutPolicy(NumCutPolicies) {
+		for place := range RunPlace(NumRunPlaces) {
+			ot := runs[cut][place]
+			name := fmt.Sprintf("on_cut %s runs_in %s", OnCut.AppendValue(nil, int(cut)), RunsIn.AppendValue(nil, int(place)))
+			switch {
+			case ot.Started != none.Started || ot.Missed != none.Missed || ot.Unresolved != none.Unresolved || ot.DelayedRounds != none.DelayedRounds:
+				return fmt.Errorf("%s started, missed or delayed other slots under overlap allow: %+v against %+v", name, ot, none)
+			case ot.MissedParts > runs[CutNone][place].MissedParts:
+				return fmt.Errorf("%s misses %d parts, more than on_cut none's %d", name, ot.MissedParts, runs[CutNone][place].MissedParts)
+			case cut == CutNone && ot.MissedParts > none.MissedParts:
+				return fmt.Errorf("%s misses %d parts, more than the leader's process's %d", name, ot.MissedParts, none.MissedParts)
+			}
 		}
 	}
 	return nil
@@ -440,6 +500,10 @@ func sameLeadership(a, b Stats) bool {
 	return a.TwoLeaderRounds == b.TwoLeaderRounds && a.LeaderlessRounds == b.LeaderlessRounds &&
 		a.HandoverRounds == b.HandoverRounds && a.Handovers == b.Handovers
 }
+
+// reruns reports whether a cut batch of c may write its parts again: it
+// is rerun (CutRerun) without an idempotency key to refuse them.
+func reruns(c Config) bool { return c.BatchLen > 1 && c.OnCut == CutRerun && !c.IdempotencyKey }
 
 // skips reports whether c's overlap policy may skip a slot, with batches
 // that take time (overlapTraits.skips).

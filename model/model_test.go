@@ -98,7 +98,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestParamNames(t *testing.T) {
-	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "batch_len", "fencing", "persistent_trigger", "catch_up_window", "catch_up_once", "idempotency_key", "overlap", "down", "down_from", "quorum",
+	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "batch_len", "fencing", "persistent_trigger", "catch_up_window", "catch_up_once", "idempotency_key", "overlap", "on_cut", "runs_in", "down", "down_from", "quorum",
 		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift", "protocol", "lock_delay", "acquire_wait", "disconnect_delay", "service_failover"}
 	if len(want) != model.NumParams {
 		t.Fatalf("%d names for %d parameters", len(want), model.NumParams)
@@ -223,17 +223,25 @@ func TestRenewDeadlineSmallSpace(t *testing.T) {
 }
 
 // TestRunAllocatesNothing: once a Runner has grown, a run allocates
-// nothing, batches that take time (whose runs it keeps) included.
+// nothing, batches that take time (whose runs and written parts it keeps)
+// included, paused, or cut and rerun or resumed, in the leader or a Job.
 func TestRunAllocatesNothing(t *testing.T) {
 	for _, batchLen := range []int{1, 5} {
-		var r model.Runner
-		c := model.Default()
-		c.PersistentTrigger, c.BatchLen = true, batchLen
-		if _, err := r.Run(c); err != nil {
-			t.Fatal(err)
-		}
-		if n := testing.AllocsPerRun(100, func() { r.Run(c) }); n != 0 {
-			t.Errorf("batch_len %d: Run allocates %v times per run, want 0", batchLen, n)
+		for _, kind := range []func(*model.Config){func(*model.Config) {}, func(c *model.Config) { c.Pause = true }, func(c *model.Config) { c.Crash = true }} {
+			for cut := range model.CutPolicy(model.NumCutPolicies) {
+				for place := range model.RunPlace(model.NumRunPlaces) {
+					var r model.Runner
+					c := model.Default()
+					c.PersistentTrigger, c.BatchLen, c.Start, c.OnCut, c.RunsIn = true, batchLen, 7, cut, place
+					kind(&c)
+					if _, err := r.Run(c); err != nil {
+						t.Fatal(err)
+					}
+					if n := testing.AllocsPerRun(100, func() { r.Run(c) }); n != 0 {
+						t.Errorf("%+v: Run allocates %v times per run, want 0", c, n)
+					}
+				}
+			}
 		}
 	}
 }

@@ -25,7 +25,8 @@ package model
 //     due in the same round.
 //
 // A slot is due a period after the one before and a run lasts at most a
-// period, so only the first slot of a stretch can meet a running run.
+// period unless a pause made it longer; each slot a running run meets
+// begins a stretch.
 
 // OverlapPolicy is a value of Config.Overlap: what the scheduler does with
 // a slot that falls due while an earlier run of the batch still runs.
@@ -106,16 +107,39 @@ func (x *state) lives(r batchRun) bool {
 	return !r.dead && !(x.reach.down[r.node] && x.fails(r.node, Stops))
 }
 
-// runningEnd is the last round of the runs that still run in round t, or 0
-// if none does.
+// runningEnd is the last round of the runs that still run in round t
+// (through the stretch's last round, Rounds at most, for a frozen one,
+// which passes no part while frozen), or 0 if none does.
 func (x *state) runningEnd(t int) int {
+	end := 0
+	for _, r := range x.runs {
+		switch {
+		case !x.lives(r) || r.pos >= r.length:
+		case x.paused(r):
+			end = max(end, x.c.Rounds)
+		default:
+			end = max(end, t+r.length-r.pos-1)
+		}
+	}
+	return end
+}
+
+// cutEnd is, under a cut policy, the last round of the runs the record's
+// leader starts in round t to rerun or resume the cut batches, if its
+// work is accepted (restartCut), or 0 if it starts none.
+func (x *state) cutEnd(t int) int {
+	if x.gaveUp || x.reach.down[x.leader] && !x.fails(x.leader, ReachesStore) {
+		return 0
+	}
 	end, i := 0, 0
-	for _, g := range x.groups {
-		for _, r := range x.runs[i : i+g.runs] {
-			if x.lives(r) && g.start+x.c.BatchLen-1 >= t {
-				end = max(end, g.start+x.c.BatchLen-1)
-				break
+	for gi := range x.groups {
+		g := &x.groups[gi]
+		if x.isCut(g, x.runs[i:i+g.runs]) {
+			n := x.c.BatchLen
+			if x.c.OnCut == CutResume {
+				n = x.counted(g) - g.written
 			}
+			end = max(end, t+n-1)
 		}
 		i += g.runs
 	}
@@ -129,14 +153,17 @@ func (x *state) runningEnd(t int) int {
 // can start batches in the stretch.
 func (x *state) overlapCut(t, last int, accepting bool) int {
 	run := x.runningEnd(t)
+	if accepting && x.c.OnCut != CutNone { // a cut batch reruns or resumes from round t
+		run = max(run, x.cutEnd(t))
+	}
 	if accepting && x.queued > 0 && !(x.overlap.buffers && run >= t) { // a queued slot starts in round t
 		run = max(run, t+x.c.BatchLen-1)
 	}
-	switch {
-	case x.overlap.buffers && run >= t:
-		return min(last, run)
-	case x.overlap.cancels && x.nextTrigger > t && x.nextTrigger <= run:
-		return min(last, x.nextTrigger-1)
+	if x.overlap.buffers && run >= t {
+		last = min(last, run)
+	}
+	if next := x.nextTrigger + b2i(x.nextTrigger == t)*x.c.Period; next <= run { // the next slot the runs meet begins a stretch
+		last = min(last, next-1)
 	}
 	return last
 }
@@ -274,22 +301,33 @@ func (x *state) skip(n int) {
 	x.st.Skipped += n
 }
 
-// cancelRuns stops, in round t, every run still going: their parts from t
-// up to the run's last round are missed (those due after it are not
-// counted, as with any run). It returns how many running batches it
-// stopped.
+// cancelRuns stops, in round t, every run still going: their parts from
+// t up to the run's last round are missed (those due after it are not
+// counted, as with any run), and their batches are not rerun or resumed;
+// a cut batch that no run runs still waits for its rerun. It returns how
+// many running batches it stopped.
 func (x *state) cancelRuns(t int) (cancelled int) {
-	i := 0
-	for _, g := range x.groups {
-		for _, r := range x.runs[i : i+g.runs] {
-			if x.lives(r) {
-				cancelled += g.slots
-				break
-			}
-		}
-		x.countParts(&g, min(g.start+x.c.BatchLen-1, x.c.Rounds)-t+1, 0)
+	i, keptGroups, keptRuns := 0, 0, 0
+	for gi := range x.groups {
+		g := &x.groups[gi]
+		runs := x.runs[i : i+g.runs]
 		i += g.runs
+		running := false
+		for _, r := range runs {
+			running = running || x.lives(r) && r.pos < r.length
+		}
+		if !running {
+			x.keepGroup(keptGroups, gi)
+			keptRuns += copy(x.runs[keptRuns:], runs)
+			keptGroups++
+			continue
+		}
+		cancelled += g.slots
+		for j := range runs {
+			runs[j].dead = true
+		}
+		x.settle(g, runs)
 	}
-	x.groups, x.runs = x.groups[:0], x.runs[:0]
+	x.groups, x.runs = x.groups[:keptGroups], x.runs[:keptRuns]
 	return cancelled
 }

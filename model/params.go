@@ -22,6 +22,8 @@ const (
 	CatchUpOnce
 	IdempotencyKey
 	Overlap
+	OnCut
+	RunsIn
 	Down
 	DownFrom
 	Quorum
@@ -65,6 +67,8 @@ type Policy struct {
 	CatchUpOnce       bool          // with PersistentTrigger, queued batches start as one run for the latest slot; the others are missed
 	IdempotencyKey    bool          // the store refuses a second run of a slot: a second start is deduplicated, not double
 	Overlap           OverlapPolicy // what a slot due while an earlier run still runs does (the OverlapPolicy constants)
+	OnCut             CutPolicy     // what becomes of a batch cut mid-run (the CutPolicy constants)
+	RunsIn            RunPlace      // where a started batch runs (the RunPlace constants)
 	Quorum            bool          // a handover needs a strict majority reachable
 	Jitter            bool          // followers poll with client-go's jitter and count the lease from when they observed the last renewal
 	Protocol          LockProtocol  // the lock's protocol (the LockProtocol constants): who ends the lease, how a waiter learns, when a cut-off holder gives up
@@ -127,7 +131,7 @@ func paramTable(p Param) paramInfo {
 	case Period:
 		return paramInfo{"period", "the batch must start every this many rounds"}
 	case BatchLen:
-		return paramInfo{"batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while the token it started with is the record's (1: the publication's instant batch)"}
+		return paramInfo{"batch_len", "a batch runs this long from its start, writing its lines evenly, a part a round, on the node that started it: while that node's process lives and reaches the store, and under fencing only while the token it started with is the record's; a paused one writes its remaining parts when it wakes, late (1: the publication's instant batch)"}
 	case Fencing:
 		return paramInfo{"fencing", "the record refuses work from a node with a stale fencing token"}
 	case PersistentTrigger:
@@ -140,6 +144,10 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"idempotency_key", "the store refuses a second run of the same slot (CronJob's Job name, Temporal's workflow id): a batch two nodes start runs once (the leader's start, else the lowest-numbered node's), the second start deduplicated"}
 	case Overlap:
 		return paramInfo{"overlap", "what the scheduler does with a slot that falls due while an earlier run of the batch still runs (batch_len over 1): allow it beside, skip it, buffer-one or buffer-all to start when the run ends (in the persistent trigger's queue), or cancel-other, stopping the run (Temporal's overlap policies; CronJob's Forbid is skip, Replace cancel-other)"}
+	case OnCut:
+		return paramInfo{"on_cut", "what becomes of a batch cut mid-run, its runs ended (process gone, or a newer token fenced out) with parts unwritten (batch_len over 1): none leaves them missed; rerun has the next leader run the whole batch again from its first accepted round, the parts already written doubled unless the idempotency key covers them (a controller-runtime operator re-running from status, Quartz's requestsRecovery, db-scheduler's dead-execution handler, a Job's pod restart); resume writes only the parts nobody wrote (a checkpointed batch)"}
+	case RunsIn:
+		return paramInfo{"runs_in", "where a started batch runs (batch_len over 1): leader, in the leader's process, cut when it gives up, crashes or stops; job, a separate process the leader only starts (Kubernetes CronJob's Job), which writes to the end unless its own node crashes or stops"}
 	case Down:
 		return paramInfo{"down", "nodes 0 … down-1 are unreachable together during the outage (from down-from on, with it)"}
 	case DownFrom:
@@ -191,6 +199,10 @@ func (p Param) Names() []string {
 	switch p {
 	case Overlap:
 		return overlapPolicyNames()
+	case OnCut:
+		return cutPolicyNames()
+	case RunsIn:
+		return runPlaceNames()
 	case Protocol:
 		return lockProtocolNames()
 	}
@@ -213,6 +225,10 @@ func (p Param) Range() (min, max int) {
 		return 0, MaxRounds
 	case Overlap:
 		return 0, NumOverlapPolicies - 1
+	case OnCut:
+		return 0, NumCutPolicies - 1
+	case RunsIn:
+		return 0, NumRunPlaces - 1
 	case Down, DownFrom:
 		return 0, MaxNodes
 	case Drift:
@@ -258,6 +274,10 @@ func (c *Config) Get(p Param) int {
 		return b2i(c.IdempotencyKey)
 	case Overlap:
 		return int(c.Overlap)
+	case OnCut:
+		return int(c.OnCut)
+	case RunsIn:
+		return int(c.RunsIn)
 	case Down:
 		return c.Down
 	case DownFrom:
@@ -294,7 +314,7 @@ func (c *Config) Get(p Param) int {
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait, c.DisconnectDelay, c.ServiceFailover}
+	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), int(c.OnCut), int(c.RunsIn), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait, c.DisconnectDelay, c.ServiceFailover}
 }
 
 // toggles returns the Scenario's toggles that are set, each as the bit
@@ -339,6 +359,10 @@ func (c *Config) Set(p Param, v int) {
 		c.IdempotencyKey = v != 0
 	case Overlap:
 		c.Overlap = OverlapPolicy(v)
+	case OnCut:
+		c.OnCut = CutPolicy(v)
+	case RunsIn:
+		c.RunsIn = RunPlace(v)
 	case Down:
 		c.Down = v
 	case DownFrom:
@@ -384,6 +408,8 @@ func (c *Config) Validate() error {
 	if uint(c.Lease-1)|uint(c.RereadPeriod)|uint(c.RetryPeriod-1)|uint(c.RenewDeadline)|uint(c.Outage)|uint(c.Start-1)|uint(c.Rounds-1)|uint(c.Period-1)|uint(c.BatchLen-1)|uint(c.CatchUpWindow)|uint(c.LockDelay)|uint(c.AcquireWait)|uint(c.DisconnectDelay)|uint(c.ServiceFailover) < fastMaxRounds &&
 		uint(c.Nodes-1)|uint(c.Down)|uint(c.DownFrom) < fastMaxNodes &&
 		inRange(int(c.Overlap), Overlap) &&
+		inRange(int(c.OnCut), OnCut) &&
+		inRange(int(c.RunsIn), RunsIn) &&
 		inRange(c.Drift, Drift) &&
 		inRange(int(c.Protocol), Protocol) {
 		return c.checkRelations()

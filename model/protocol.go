@@ -138,8 +138,8 @@ func (x *state) losesLock(t int) bool {
 		switch {
 		case t < x.cut+c.DisconnectDelay: // not reported yet
 			return false
-		case x.late || !lock.afterLost:
-			x.suspended = !x.late
+		case x.sessionGone || !lock.afterLost:
+			x.suspended = !x.sessionGone
 			return true
 		}
 	}
@@ -181,7 +181,7 @@ func (x *state) wakesLate(t int) bool {
 	if x.c.DisconnectDelay == 0 {
 		return true
 	}
-	x.cut, x.late = t, t >= x.leaseEnd()
+	x.cut, x.sessionGone = t, t >= x.leaseEnd()
 	return false
 }
 
@@ -268,7 +268,7 @@ func (x *state) lockDue() int {
 	switch lock := x.c.Protocol.traits(); {
 	case lock.giveUp == giveUpAtLease:
 		return x.renewed + x.leaseOf(x.leader)
-	case lock.afterLost && x.cut > x.renewed && !x.late:
+	case lock.afterLost && x.cut > x.renewed && !x.sessionGone:
 		return x.cut + x.c.DisconnectDelay + x.leaseOf(x.leader)
 	case x.reporting():
 		return x.cut + x.c.DisconnectDelay

@@ -243,7 +243,8 @@ func refSchedules() []refSchedule {
 // TestReferenceTriggers compares the Runner with the reference over a
 // small grid of what becomes of the batch: periods, batch lengths, the
 // persistent trigger, catch-up windows, one run for the queued slots,
-// idempotency keys, every overlap policy and fencing, under the
+// idempotency keys, every overlap policy, fencing, every cut policy and
+// where batches run, under the
 // publication's timing and client-go's, crossed with refSchedules; and
 // the same, more sparsely, under each lock service's timing.
 func TestReferenceTriggers(t *testing.T) {
@@ -279,10 +280,11 @@ func TestReferenceTriggers(t *testing.T) {
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
 	n := 0
 	walk := func(timings []func(*model.Config), every int) {
-		n += compareOn(t, []int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, model.NumOverlapPolicies, 2}, every, func(ix []int) (refCase, bool) {
+		n += compareOn(t, []int{2, len(timings), len(schedules), 4, 4, 2, 3, 2, 2, model.NumOverlapPolicies, 2, model.NumCutPolicies, model.NumRunPlaces}, every, func(ix []int) (refCase, bool) {
 			c := model.Config{
 				Policy: model.Policy{Nodes: 2 + ix[0], Period: periods[ix[3]], BatchLen: lengths[ix[4]], PersistentTrigger: ix[5] == 1,
-					CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1},
+					CatchUpWindow: windows[ix[6]], CatchUpOnce: ix[7] == 1, IdempotencyKey: ix[8] == 1, Overlap: model.OverlapPolicy(ix[9]), Fencing: ix[10] == 1,
+					OnCut: model.CutPolicy(ix[11]), RunsIn: model.RunPlace(ix[12])},
 				Scenario: model.Scenario{Rounds: 40, Start: 1},
 			}
 			timings[ix[1]](&c)
@@ -297,8 +299,8 @@ func TestReferenceTriggers(t *testing.T) {
 			return refCase{c, s, ws}, true
 		})
 	}
-	walk(clientGo, soak.Every(17, 211))
-	walk(services, soak.Every(67, 701))
+	walk(clientGo, soak.Every(53, 211))
+	walk(services, soak.Every(199, 701))
 	t.Logf("%d configurations", n)
 }
 

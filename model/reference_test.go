@@ -104,6 +104,10 @@ func refCovers(c model.Config) bool { return !c.Jitter }
 // refRun is one node's writing of one started batch.
 type refRun struct {
 	batch, node, token, start int
+	length                    int  // the parts it passes: the batch's, or a resume's the parts nobody wrote when it began
+	next                      int  // the parts it passed
+	cursor                    int  // a resume's: the part from which it looks for one nobody wrote
+	rerun, resume             bool // it runs a cut batch again, or writes only what nobody wrote
 	alive                     bool // its process lives and no cancel-other stopped it
 }
 
@@ -205,10 +209,15 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 	down := make([]bool, n)
 	kind := make([]refKind, n)
 	var runs []refRun
-	var batchStarts []int // each started batch's round
-	var writes [][]int    // each started batch's writes per part
-	var queue []int       // queued slots, earliest first
-	kill := func(i int) { // node i's process ends: its runs write no more
+	var batchStarts []int             // each started batch's round
+	var writes [][]int                // each started batch's writes per part
+	var queue []int                   // queued slots, earliest first
+	var lastAt []int                  // each started batch's round its last part was first written in; 0: not yet
+	var cancelled []bool              // each started batch's runs were stopped by cancel-other: never rerun
+	kill := func(i int, stops bool) { // node i's process ends (its node stops: stops): its runs write no more, a Job's only if its node stops
+		if c.RunsIn == model.RunsInJob && !stops {
+			return
+		}
 		for k := range runs {
 			if runs[k].node == i {
 				runs[k].alive = false
@@ -241,13 +250,13 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 				if nodes[i].believes && !frozeBefore[i] && t >= deadline(i) {
 					nodes[i].believes = false
 					nodes[i].wokeBy = 0
-					kill(i)
+					kill(i, false)
 				}
 			}
 		}
 
 		if service {
-			serviceGiveUp(c, t, nodes, leader, renewed, counted, down, kind, frozeBefore, scaled, kill)
+			serviceGiveUp(c, t, nodes, leader, renewed, counted, down, kind, frozeBefore, scaled, func(i int) { kill(i, false) })
 			// A leader that stopped leading as it was disconnected and is
 			// back before the service frees the lock, and no later than
 			// Curator's LOST a lease after the disconnect on its own clock
@@ -272,13 +281,13 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 				switch kind[i] {
 				case refCrash:
 					nodes[i].believes, nodes[i].suspended = false, 0
-					kill(i)
+					kill(i, true)
 				case refRelease: // a leader that has not given up empties the record
 					if leader == i && nodes[i].believes {
 						leader = -1
 					}
 					nodes[i].believes, nodes[i].suspended = false, 0
-					kill(i)
+					kill(i, true)
 				}
 			}
 			if wasDown[i] && wasKind[i] == refPause && (!down[i] || kind[i] != refPause) && nodes[i].believes {
@@ -480,7 +489,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			} else if len(slots) > 0 {
 				running := false
 				for _, r := range runs {
-					if r.alive && r.start < t && t < r.start+c.BatchLen {
+					if r.alive && r.start < t && r.next < r.length {
 						running = true
 					}
 				}
@@ -510,8 +519,9 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 					queue = wait
 				case model.OverlapCancelOther:
 					for k := range runs {
-						if runs[k].alive && runs[k].start < t && t < runs[k].start+c.BatchLen {
+						if runs[k].alive && runs[k].start < t && runs[k].next < runs[k].length {
 							runs[k].alive = false
+							cancelled[runs[k].batch] = true // and it is not run again
 						}
 					}
 					start = slots[len(slots)-1:]
@@ -524,6 +534,8 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 				b := len(batchStarts)
 				batchStarts = append(batchStarts, t)
 				writes = append(writes, make([]int, c.BatchLen))
+				lastAt = append(lastAt, 0)
+				cancelled = append(cancelled, false)
 				starters := accepted
 				if c.IdempotencyKey {
 					st.Deduplicated += len(accepted) - 1
@@ -537,15 +549,77 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 					st.DoubleStarts += len(accepted) - 1
 				}
 				for _, i := range starters {
-					runs = append(runs, refRun{batch: b, node: i, token: nodes[i].token, start: t, alive: true})
+					runs = append(runs, refRun{batch: b, node: i, token: nodes[i].token, start: t, length: c.BatchLen, alive: true})
 				}
 			}
 		}
 
-		// The runs write their parts of this round.
-		for _, r := range runs {
-			if r.alive && r.start <= t && t < r.start+c.BatchLen && reachesStore(r.node) && !frozen(r.node) && (!c.Fencing || r.token == token) {
-				writes[r.batch][t-r.start]++
+		// A cut batch is run again, or resumed, by the record's leader if
+		// its work is accepted.
+		if c.OnCut != model.CutNone && leader >= 0 && nodes[leader].believes && reachesStore(leader) {
+			for b := range batchStarts {
+				if cancelled[b] {
+					continue
+				}
+				cut, any := true, false // every run ended before its length
+				for _, r := range runs {
+					if r.batch != b {
+						continue
+					}
+					any = true
+					fencedOut := c.Fencing && r.token != token
+					if r.alive && !fencedOut || r.next >= r.length {
+						cut = false
+					}
+				}
+				gaps := 0
+				for part, w := range writes[b] {
+					if batchStarts[b]+part <= c.Rounds && w == 0 {
+						gaps++
+					}
+				}
+				if any && cut && gaps > 0 {
+					r := refRun{batch: b, node: leader, token: token, start: t, length: c.BatchLen, rerun: true, alive: true}
+					if c.OnCut == model.CutResume {
+						r.length, r.rerun, r.resume = gaps, false, true
+					}
+					runs = append(runs, r)
+				}
+			}
+		}
+
+		// The runs pass their parts of this round, one each, in order: a
+		// frozen one none.
+		for k := range runs {
+			r := &runs[k]
+			if !r.alive || r.next >= r.length || frozen(r.node) {
+				continue
+			}
+			s := batchStarts[r.batch]
+			write := reachesStore(r.node) && (!c.Fencing || r.token == token)
+			part := r.next
+			if r.resume {
+				part = -1
+				for j := r.cursor; j < c.BatchLen && s+j <= c.Rounds; j++ {
+					if writes[r.batch][j] == 0 {
+						part = j
+						break
+					}
+				}
+				if part >= 0 {
+					r.cursor = part + 1
+				}
+			}
+			r.next++
+			if part < 0 || s+part > c.Rounds || !write {
+				continue
+			}
+			if r.rerun && c.IdempotencyKey && writes[r.batch][part] > 0 {
+				continue // the key refuses the part written before
+			}
+			writes[r.batch][part]++
+			if part == c.BatchLen-1 && lastAt[r.batch] == 0 {
+				lastAt[r.batch] = t
 			}
 		}
 
@@ -583,7 +657,14 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			if s+part > c.Rounds {
 				break
 			}
-			if w == 0 {
+			owed := false // a run still to pass parts will reach it
+			for _, r := range runs {
+				if r.batch == b && r.alive && !(c.Fencing && r.token != token) && r.next < r.length &&
+					(r.resume && r.cursor <= part || !r.resume && r.next <= part) {
+					owed = true
+				}
+			}
+			if w == 0 && !owed {
 				missed++
 			}
 			if w > 1 {
@@ -593,6 +674,10 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		st.MissedParts += missed
 		if missed > 0 {
 			st.PartialBatches++
+		}
+		if due := s + c.BatchLen - 1; lastAt[b] > due {
+			st.LateBatches++
+			st.LateRounds += lastAt[b] - due
 		}
 	}
 	st.LeaderlessEpisodes, st.TwoLeaderEpisodes = leaderless.episodes(), twoLeader.episodes()

@@ -63,7 +63,7 @@ type state struct {
 	heartbeatWaits         bool // while overdue under dynamodb, its heartbeats failed at once: back, it renews at its next heartbeat, a multiple of the retry period after its last renewal
 	cut                    int  // under curator's rule, the round the leader was disconnected in, if after its last renewal
 	suspended              bool // under curator's rule, the leader gave up as it was disconnected (SUSPENDED) and its process lives: back before the service frees the lock, it leads again (reconnect)
-	late                   bool // under curator's rules with a disconnect delay, the leader was disconnected (cut) as it woke past its session's end: it gives up at the report
+	sessionGone            bool // under curator's rules with a disconnect delay, the leader was disconnected (cut) as it woke past its session's end: it gives up at the report
 	believers              []believer
 
 	// Under dynamodb (observes), waiters take the lock by watching the
@@ -98,6 +98,7 @@ type state struct {
 	// it has anything to decide (overlap.go).
 	groups  []batchGroup
 	runs    []batchRun
+	cuts    int // the batches cut so far, counted as RoundView.Cut counts them
 	overlap overlapTraits
 	decides bool
 
@@ -155,7 +156,7 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	x.overlap = c.overlap()
 	x.decides = x.overlap.decides()
 	x.begin()
-	x.watching, x.hung, x.frozen, x.released, x.overdue, x.cut, x.suspended, x.late = false, false, false, false, false, 0, false, false // apart from begin, which must stay small enough to inline
+	x.watching, x.hung, x.frozen, x.released, x.overdue, x.cut, x.suspended, x.sessionGone = false, false, false, false, false, 0, false, false // apart from begin, which must stay small enough to inline
 	// What each kind of failure does in this run, from the table of kinds
 	// read once: no node has a kind of its own until a schedule gives it one.
 	if !r.kindsKnown {
@@ -318,14 +319,14 @@ func (x *state) settledStretch(end int, view *RoundView, ahead *Alternating) {
 	}
 	k, after := stepsThrough(x.nextTrigger, last, c.Period)
 	x.st.Started += k
-	partial := x.st.PartialBatches
+	cuts := x.cuts
 	if c.BatchLen > 1 {
 		x.batches(last, x.nextTrigger, k, 0, true)
 	}
 	x.renewThrough(last)
 	x.nextTrigger, x.t, x.dropStale = after, last+1, false
 	if view != nil {
-		*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k), Cut: x.st.PartialBatches - partial}
+		*view = RoundView{Active: 1, Accepted: 1, Trigger: started(k), Cut: x.cuts - cuts}
 	}
 }
 
@@ -399,7 +400,7 @@ func (x *state) takeOver(t, next int) bool {
 		}
 		x.believers = handOver(x.believers, old, next)
 	}
-	x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released, x.suspended, x.late = next, t, false, false, false, false, false, false, false
+	x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released, x.suspended, x.sessionGone = next, t, false, false, false, false, false, false, false
 	x.token++
 	return true
 }
@@ -577,12 +578,12 @@ func (x *state) trigger(last, accepted int, working bool, view *RoundView) {
 		v.trigger = TriggerMissed
 	}
 	x.nextTrigger = after
-	partial := x.st.PartialBatches
+	cuts := x.cuts
 	if c.BatchLen > 1 {
 		x.batches(last, first+(k-started)*c.Period, started, v.dequeued, working)
 	}
 	if view != nil {
-		*view = RoundView{Trigger: v.trigger, Dequeued: v.dequeued, Expired: v.expired, Collapsed: v.collapsed, Skipped: v.skipped, Cancelled: v.cancelled, Cut: x.st.PartialBatches - partial}
+		*view = RoundView{Trigger: v.trigger, Dequeued: v.dequeued, Expired: v.expired, Collapsed: v.collapsed, Skipped: v.skipped, Cancelled: v.cancelled, Cut: x.cuts - cuts}
 	}
 }
 

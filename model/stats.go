@@ -10,6 +10,8 @@ const (
 	Missed
 	Unresolved
 	DelayedRounds
+	LateBatches
+	LateRounds
 	DoubleStarts
 	Deduplicated
 	Skipped
@@ -35,6 +37,10 @@ func (s Stat) Name() string {
 		return "unresolved"
 	case DelayedRounds:
 		return "delayed_rounds"
+	case LateBatches:
+		return "late_batches"
+	case LateRounds:
+		return "late_rounds"
 	case DoubleStarts:
 		return "double_starts"
 	case Deduplicated:
@@ -65,7 +71,7 @@ func (s Stat) Name() string {
 // batches or events.
 func (s Stat) Time() bool {
 	switch s {
-	case DelayedRounds, TwoLeaderRounds, LeaderlessRounds, HandoverRounds:
+	case DelayedRounds, LateRounds, TwoLeaderRounds, LeaderlessRounds, HandoverRounds:
 		return true
 	}
 	return false
@@ -77,6 +83,8 @@ type Stats struct {
 	Missed           int // triggers no node accepted, without a persistent trigger
 	Unresolved       int // batches still queued after the last round
 	DelayedRounds    int // rounds queued batches waited, summed over batches
+	LateBatches      int // started batches whose last part was first written after the round it was due in, its start + BatchLen − 1 (a pause, a rerun or a resume delayed it)
+	LateRounds       int // rounds from when each late batch's last part was due to when it was first written, summed
 	DoubleStarts     int // extra starts of a batch by a second accepted node
 	Deduplicated     int // extra starts the store refused by the slot's idempotency key
 	Skipped          int // slots missed because an earlier run still ran (Overlap), counted in Missed too
@@ -131,6 +139,6 @@ func (st *Stats) Get(s Stat) int { return st.Values()[s] }
 
 // Values returns every statistic, in column order.
 func (st *Stats) Values() [NumStats]int {
-	return [NumStats]int{st.Started, st.Missed, st.Unresolved, st.DelayedRounds, st.DoubleStarts, st.Deduplicated, st.Skipped,
+	return [NumStats]int{st.Started, st.Missed, st.Unresolved, st.DelayedRounds, st.LateBatches, st.LateRounds, st.DoubleStarts, st.Deduplicated, st.Skipped,
 		st.PartialBatches, st.MissedParts, st.DoubledParts, st.Rejected, st.TwoLeaderRounds, st.LeaderlessRounds, st.HandoverRounds, st.Handovers}
 }

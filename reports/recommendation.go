@@ -451,7 +451,7 @@ func (rv review) varies() bool {
 // the lease settings, in cost.Candidate's order: candidates.csv's last
 // columns but the preset.
 var policyParams = []model.Param{model.Nodes, model.Fencing, model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap,
-	model.Protocol, model.LockDelay, model.Jitter, model.AcquireWait, model.DisconnectDelay}
+	model.OnCut, model.RunsIn, model.Protocol, model.LockDelay, model.Jitter, model.AcquireWait, model.DisconnectDelay}
 
 // policyVaries reports whether some candidate changes the node count,
 // fencing or the trigger policy (a candidate listed by hand): then the
@@ -508,6 +508,18 @@ func policyDiff(k, current cost.Candidate, u unit) []policyChange {
 	if k.Overlap != current.Overlap {
 		o := model.Overlap.Names()[k.Overlap]
 		cs = append(cs, policyChange{"overlap " + o, "set the overlap policy to " + o})
+	}
+	if k.OnCut != current.OnCut {
+		o := model.OnCut.Names()[k.OnCut]
+		has := map[model.CutPolicy]string{model.CutNone: "cut batches left cut", model.CutRerun: "cut batches rerun", model.CutResume: "cut batches resumed"}[k.OnCut]
+		cs = append(cs, policyChange{has, "set on_cut to " + o})
+	}
+	if k.RunsIn != current.RunsIn {
+		has, do := "the batch in a Job", "run the batch in a Job the leader starts"
+		if k.RunsIn == model.RunsInLeader {
+			has, do = "the batch in the leader", "run the batch in the leader's process"
+		}
+		cs = append(cs, policyChange{has, do})
 	}
 	if k.Protocol != current.Protocol {
 		p := model.Protocol.Names()[k.Protocol]

@@ -476,7 +476,7 @@ func TestListedCandidates(t *testing.T) {
 			t.Errorf("%s: the answer %q, want **%s** (%s)", tt.name, m, tt.say, tt.top)
 		}
 		rows := strings.Split(strings.TrimSpace(csv.String()), "\n")
-		if !strings.Contains(rows[0], ",current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,protocol,lock_delay_s,jitter,acquire_wait_s,disconnect_delay_s,preset,") || len(rows) != 2+len(opt.CandidateList) {
+		if !strings.Contains(rows[0], ",current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,on_cut,runs_in,protocol,lock_delay_s,jitter,acquire_wait_s,disconnect_delay_s,preset,") || len(rows) != 2+len(opt.CandidateList) {
 			t.Fatalf("%s: candidates.csv %q", tt.name, rows)
 		}
 		var recommended []string
@@ -488,8 +488,8 @@ func TestListedCandidates(t *testing.T) {
 			if f[9] == "true" && f[3] == "0" && f[11] != "true" {
 				t.Errorf("%s: %s: recommended without a two-leader margin or fencing", tt.name, row)
 			}
-			if want := map[string]string{"15": "kubernetes", "137": "openshift"}[f[0]]; f[22] != want {
-				t.Errorf("%s: %s: preset %q, want %q", tt.name, row, f[22], want)
+			if want := map[string]string{"15": "kubernetes", "137": "openshift"}[f[0]]; f[24] != want {
+				t.Errorf("%s: %s: preset %q, want %q", tt.name, row, f[24], want)
 			}
 		}
 		if len(recommended) != 1 || recommended[0] != tt.top {

@@ -18,21 +18,22 @@ type Scheduler struct {
 	CatchUpWindow  time.Duration // 0: no limit
 	IdempotencyKey bool
 	Overlap        string
+	RunsIn         string // where a started batch runs (model.RunsIn's names)
 }
 
 // Schedulers returns the scheduler presets: Kubernetes CronJob
 // (startingDeadlineSeconds unset: the controller starts only the most
 // recent missed schedule, in a Job named after its time; concurrencyPolicy
-// Allow), Quartz with a clustered JDBC job store (a cron trigger's default
+// Allow; the batch runs in the Job, not the controller: runs_in job), Quartz with a clustered JDBC job store (a cron trigger's default
 // misfire instruction fires once now; one node acquires each firing; a job
 // class without @DisallowConcurrentExecution runs beside itself) and a
 // Temporal schedule (every missed action within its one-year catch-up
 // window, each workflow id carrying its time; overlap policy Skip).
 func Schedulers() []Scheduler {
 	return []Scheduler{
-		{"cronjob", true, 0, true, "allow"},
-		{"quartz", true, 0, true, "allow"},
-		{"temporal", false, 365 * 24 * time.Hour, true, "skip"},
+		{"cronjob", true, 0, true, "allow", "job"},
+		{"quartz", true, 0, true, "allow", "leader"},
+		{"temporal", false, 365 * 24 * time.Hour, true, "skip", "leader"},
 	}
 }
 

@@ -148,6 +148,9 @@ func TestSchedulers(t *testing.T) {
 			t.Errorf("%s: %+v", s.Name, s)
 		}
 	}
+	if c, _ := settings.SchedulerByName("cronjob"); c.RunsIn != "job" { // the controller only creates the Job; its pods run the batch
+		t.Errorf("cronjob runs its batch in %q, want job", c.RunsIn)
+	}
 	if _, err := settings.SchedulerByName("nomad"); err == nil || err.Error() != "want one of cronjob, quartz, temporal" {
 		t.Errorf("SchedulerByName(nomad) = %v", err)
 	}

@@ -12,7 +12,11 @@ import (
 // small values of every parameter, corners included (one node, no outage,
 // an outage past the end, a zone as large as the cluster, period 1, a
 // clock at double speed, at which a renew deadline can fall within a
-// retry period of the renewal).
+// retry period of the renewal). The overlap policy, the cut policy
+// (on_cut) and where a batch runs (runs_in) keep their defaults here:
+// with batch_len 2, model.Runner.Check runs every other overlap policy
+// and every other pair of cut policy and place beside each
+// configuration, pauses and crashes among them.
 func CheckGrid() Grid {
 	lists := map[model.Param][]int{
 		model.Nodes: {1, 2, 3}, model.Lease: {1, 2, 3, 4}, model.RereadPeriod: {0, 3},

@@ -19,10 +19,10 @@ import (
 // preset: the lease settings, the node count, fencing and the trigger
 // policy (cost.Candidate), each by its parameter's name.
 var candidateKeys = []model.Param{model.Lease, model.RenewDeadline, model.RetryPeriod, model.Nodes, model.Fencing,
-	model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay}
+	model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.OnCut, model.RunsIn, model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay}
 
 // candidateListSyntax says what --candidate-list takes.
-const candidateListSyntax = "candidates, one a line or separated by ';', each KEY=VALUE… (spaces or commas between): preset=NAME and any of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, acquire_wait, disconnect_delay, each as its flag takes it, and a lock's options with its preset (session_ttl, lock_delay, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, and lease as dynamodb's leaseDuration, as --preset takes them); what an entry leaves out is the deployment's, a preset's settings are taken before the keys; # starts a comment"
+const candidateListSyntax = "candidates, one a line or separated by ';', each KEY=VALUE… (spaces or commas between): preset=NAME and any of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, on_cut, runs_in, protocol, lock_delay, acquire_wait, disconnect_delay, each as its flag takes it, and a lock's options with its preset (session_ttl, lock_delay, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, and lease as dynamodb's leaseDuration, as --preset takes them); what an entry leaves out is the deployment's, a preset's settings are taken before the keys; # starts a comment"
 
 // maxCandidateList bounds the entries of --candidate-list, as a list of
 // values is bounded.

@@ -268,7 +268,11 @@ func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick
 	if err != nil {
 		return fmt.Errorf("--scheduler %s: overlap %q: %v", sched.Name, sched.Overlap, err)
 	}
-	values := map[model.Param]int{model.PersistentTrigger: 1, model.CatchUpOnce: b2i(sched.CatchUpOnce), model.CatchUpWindow: window, model.IdempotencyKey: b2i(sched.IdempotencyKey), model.Overlap: overlap}
+	runsIn, err := parse.Value(0, model.RunsIn, sched.RunsIn)
+	if err != nil {
+		return fmt.Errorf("--scheduler %s: runs_in %q: %v", sched.Name, sched.RunsIn, err)
+	}
+	values := map[model.Param]int{model.PersistentTrigger: 1, model.CatchUpOnce: b2i(sched.CatchUpOnce), model.CatchUpWindow: window, model.IdempotencyKey: b2i(sched.IdempotencyKey), model.Overlap: overlap, model.RunsIn: runsIn}
 	fs.VisitAll(func(f *pflag.Flag) {
 		var p model.Param
 		switch v := f.Value.(type) {

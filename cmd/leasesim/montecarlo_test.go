@@ -128,7 +128,7 @@ func TestMonteCarloShardsMerge(t *testing.T) {
 	lines, oldLines := strings.Split(string(b), "\n"), strings.Split(string(b), "\n")
 	for i := 2; i < len(lines); i++ {
 		if fields := strings.Split(lines[i], ","); len(fields) > 1 {
-			fields = fields[:1+5*16] // the statistics' and the lost parts' tallies
+			fields = fields[:1+5*18] // the statistics' and the lost parts' tallies
 			oldLines[i] = strings.Join(fields, ",")
 			kept := fields[:1]
 			for j := 1; j < len(fields); j += 5 {
@@ -148,8 +148,8 @@ func TestMonteCarloShardsMerge(t *testing.T) {
 		{[]string{p(0), p(1)}, "part-0: line 1: shard 0/3, but 2 files given: want the study's 3 shards"},
 		{[]string{p(0), other, p(2)}, "other: line 2: the study differs from"},
 		{[]string{p(0), p(1), cut}, "cut: line 3 is missing or cut short"},
-		{[]string{p(0), p(1), older}, "older: line 3: 81 fields, an older leasesim's shard, without the episodes' tallies that the intervals of leaderless and two-leader rounds need: run its shards again with this leasesim"},
-		{[]string{p(0), p(1), oldest}, "oldest: line 3: 65 fields, want 105 (the row, then N, nonzero, sum and the sum of squares' two words of each tally, then the episodes' cross sums): the line is cut short, glued to another, or of an older leasesim's shard"},
+		{[]string{p(0), p(1), older}, "older: line 3: 91 fields, an older leasesim's shard, without the episodes' tallies that the intervals of leaderless and two-leader rounds need: run its shards again with this leasesim"},
+		{[]string{p(0), p(1), oldest}, "oldest: line 3: 73 fields, want 115 (the row, then N, nonzero, sum and the sum of squares' two words of each tally, then the episodes' cross sums): the line is cut short, glued to another, or of an older leasesim's shard"},
 	} {
 		out := filepath.Join(dir, "bad.csv")
 		code, stdout, stderr := runCmd(t, append([]string{"merge", "--out", out}, tt.files...)...)

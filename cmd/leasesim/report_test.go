@@ -232,7 +232,7 @@ func TestCandidateList(t *testing.T) {
 			"prices:\n  cost_missed_line: 1\nstudy:\n  replicas: 2\n"
 	}
 	out := filepath.Join(dir, "out")
-	if err := os.WriteFile(review, []byte(text("    nodes=5, fencing=true")), 0o644); err != nil {
+	if err := os.WriteFile(review, []byte(text("    nodes=5, fencing=true on_cut=resume runs_in=job")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, stderr := runCmd(t, "report", "--out", out, review); code != 0 || stderr != "" {
@@ -241,16 +241,16 @@ func TestCandidateList(t *testing.T) {
 	csv, _ := os.ReadFile(filepath.Join(out, "candidates.csv"))
 	rows := strings.Split(strings.TrimSpace(string(csv)), "\n")
 	want := []string{ // the columns but the figures
-		"lease_s,renew_deadline_s,retry_period_s,two_leader_margin_s,current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,protocol,lock_delay_s,jitter,acquire_wait_s,disconnect_delay_s,preset",
-		"15,10,2,3,true,false,3,false,false,0,false,false,allow,client-go,0,true,0,0,kubernetes",
-		"15,10,2,3,false,true,5,true,false,0,false,false,allow,client-go,0,true,0,0,kubernetes", // more followers poll: a takeover comes sooner
-		"45,40,2,3,false,false,3,false,false,0,false,false,allow,client-go,0,true,0,0,",
-		"137,107,26,4,false,false,3,false,false,0,false,false,allow,client-go,0,true,0,0,openshift",
+		"lease_s,renew_deadline_s,retry_period_s,two_leader_margin_s,current,recommended,nodes,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,on_cut,runs_in,protocol,lock_delay_s,jitter,acquire_wait_s,disconnect_delay_s,preset",
+		"15,10,2,3,true,false,3,false,false,0,false,false,allow,none,leader,client-go,0,true,0,0,kubernetes",
+		"15,10,2,3,false,true,5,true,false,0,false,false,allow,resume,job,client-go,0,true,0,0,kubernetes", // more followers poll: a takeover comes sooner
+		"45,40,2,3,false,false,3,false,false,0,false,false,allow,none,leader,client-go,0,true,0,0,",
+		"137,107,26,4,false,false,3,false,false,0,false,false,allow,none,leader,client-go,0,true,0,0,openshift",
 	}
 	var got []string
 	for _, row := range rows {
 		f := strings.Split(row, ",")
-		got = append(got, strings.Join(append(f[:4:4], f[8:23]...), ","))
+		got = append(got, strings.Join(append(f[:4:4], f[8:25]...), ","))
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("candidates.csv:\n%s\nwant (but the figures):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -263,7 +263,7 @@ func TestCandidateList(t *testing.T) {
 		{"    renew_deadline=20s retry_period=17s", ":17: candidates.candidate_list: --candidate-list entry 3 (renew_deadline=20s retry_period=17s): lease 15s must be longer than renew_deadline 20s, as client-go requires (leaseDuration must be greater than renewDeadline)"},
 		{"    lease=45s renew_deadline=40s retry_period=34s", ":17: candidates.candidate_list: --candidate-list entry 3 (lease=45s renew_deadline=40s retry_period=34s): renew_deadline 40s must be longer than 1.2 × retry_period 34s, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)"},
 		{"    lease=ten", `:17: candidates.candidate_list: invalid argument "lease=ten" for "--candidate-list" flag: entry 3: lease "ten": want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
-		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, protocol, lock_delay, acquire_wait, disconnect_delay, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)`},
+		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, on_cut, runs_in, protocol, lock_delay, acquire_wait, disconnect_delay, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)`},
 		{"    preset=k8s", `:17: candidates.candidate_list: invalid argument "preset=k8s" for "--candidate-list" flag: entry 3: preset "k8s": want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
 		{"    nodes=2 nodes=3", `:17: candidates.candidate_list: invalid argument "nodes=2 nodes=3" for "--candidate-list" flag: entry 3: nodes is given twice: want each key once`},
 		{"    preset=openshift preset=kubernetes", `:17: candidates.candidate_list: invalid argument "preset=openshift preset=kubernetes" for "--candidate-list" flag: entry 3: preset is given twice: want each key once`},
@@ -407,7 +407,7 @@ func TestCandidateListLocks(t *testing.T) {
 	var got []string
 	for _, row := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
 		f := strings.Split(row, ",")
-		got = append(got, strings.Join(append(f[:3:3], f[17:23]...), ","))
+		got = append(got, strings.Join(append(f[:3:3], f[19:25]...), ","))
 	}
 	want := []string{ // lease, renew deadline, retry period; protocol, lock-delay, jitter, acquire wait, disconnect delay, preset
 		"9,0,3,etcd,0,false,0,0,",
