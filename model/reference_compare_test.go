@@ -305,7 +305,7 @@ func TestReferenceTriggers(t *testing.T) {
 }
 
 // drawRefConfig draws a configuration as drawConfig does, without jitter
-// and with at most 3,000 rounds and 40 nodes, so that the reference stays
+// and with at most 1,000 rounds and 20 nodes, so that the reference stays
 // quick, under drawConfig's protocol or, half the time, a lock service's:
 // then without a renew deadline or re-reads, with a lease longer than the
 // retry period (often just so) and, under Consul, a lock-delay now and
@@ -313,7 +313,7 @@ func TestReferenceTriggers(t *testing.T) {
 func drawRefConfig(t *rapid.T) model.Config {
 	c := drawConfig(t)
 	c.Jitter = false
-	c.Rounds, c.Nodes = min(c.Rounds, 3000), min(c.Nodes, 40)
+	c.Rounds, c.Nodes = min(c.Rounds, 1000), min(c.Nodes, 20)
 	c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
 	if rapid.Bool().Draw(t, "lock service") {
 		c.Protocol = rapid.SampledFrom([]model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession, model.ProtocolDynamoDB}).Draw(t, "protocol")
