@@ -381,23 +381,31 @@ func TestVersion(t *testing.T) {
 	}
 }
 
+// makeVar returns the value of the Makefile's line NAME = VALUE, which
+// make release and make image read.
+func makeVar(t *testing.T, name string) string {
+	t.Helper()
+	makefile, err := os.ReadFile("../../Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^` + name + ` = (.*)$`).FindSubmatch(makefile)
+	if m == nil {
+		t.Fatalf("the Makefile has no %s = line", name)
+	}
+	return string(m[1])
+}
+
 // TestReleaseStamp builds the command with the Makefile's LDFLAGS, as make
 // release and make image do, and checks that the version it stamps is the
 // one the binary prints: the -X names a variable that exists (the linker
 // ignores one that does not).
 func TestReleaseStamp(t *testing.T) {
-	makefile, err := os.ReadFile("../../Makefile")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^LDFLAGS = (.*)$`).FindSubmatch(makefile)
-	if m == nil {
-		t.Fatal("the Makefile has no LDFLAGS = line")
-	}
 	const stamp = "v9.8.7-stamptest"
-	ldflags := strings.ReplaceAll(string(m[1]), "$(VERSION)", stamp)
+	raw := makeVar(t, "LDFLAGS")
+	ldflags := strings.ReplaceAll(raw, "$(VERSION)", stamp)
 	if !strings.Contains(ldflags, "-X ") || !strings.Contains(ldflags, stamp) {
-		t.Fatalf("LDFLAGS %q stamps no version with -X", m[1])
+		t.Fatalf("LDFLAGS %q stamps no version with -X", raw)
 	}
 	bin := filepath.Join(t.TempDir(), "leasesim")
 	// Static, as the release is; -pgo=off and no -trimpath, as deploy/image's
@@ -422,16 +430,8 @@ func TestReleaseStamp(t *testing.T) {
 // there: a call that one of them lacks (syscall.Kill on Windows) fails
 // the build here, not the release.
 func TestReleasePlatforms(t *testing.T) {
-	makefile, err := os.ReadFile("../../Makefile")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?m)^PLATFORMS = (.*)$`).FindSubmatch(makefile)
-	if m == nil {
-		t.Fatal("the Makefile has no PLATFORMS = line")
-	}
 	seen := map[string]bool{}
-	for _, p := range strings.Fields(string(m[1])) {
+	for _, p := range strings.Fields(makeVar(t, "PLATFORMS")) {
 		goos, goarch, ok := strings.Cut(p, "/")
 		if !ok {
 			t.Fatalf("PLATFORMS: %q, want OS/ARCH", p)
@@ -447,7 +447,7 @@ func TestReleasePlatforms(t *testing.T) {
 		}
 	}
 	if !seen["linux"] || !seen["darwin"] || !seen["windows"] {
-		t.Errorf("PLATFORMS %q: want linux, darwin and windows", m[1])
+		t.Errorf("PLATFORMS %q: want linux, darwin and windows", makeVar(t, "PLATFORMS"))
 	}
 }
 
