@@ -299,8 +299,8 @@ func TestReferenceTriggers(t *testing.T) {
 			return refCase{c, s, ws}, true
 		})
 	}
-	walk(clientGo, soak.Every(53, 211))
-	walk(services, soak.Every(199, 701))
+	walk(clientGo, soak.Every(211, 809))
+	walk(services, soak.Every(701, 2003))
 	t.Logf("%d configurations", n)
 }
 
