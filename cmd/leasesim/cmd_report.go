@@ -53,6 +53,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	priceDelay := addPriceFlags(fs, &opt.Weights)
 	opt.Material = study.DefaultMaterial
 	fs.Var(precisionValue{&opt.Material}, "material", "the share of the current settings' cost a year a candidate must save to be recommended instead, e.g. 5% (0: any saving); a smaller one keeps the current settings")
+	gate := fs.Bool("gate", false, "once the report is written, judge the current settings as a CI gate: exit 3 with one line naming the settings and the rule they break, no two-leader margin without fencing or a cost a year more than --material above the recommended's; else one line saying why they pass")
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	return func(ctx context.Context, std *streams) error {
@@ -244,13 +245,28 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if begin != nil {
 			begin(steps-1, steps, "writing the plots and tables")
 		}
-		return reports.WriteDir(ctx, rv, *out, func() error {
+		err = reports.WriteDir(ctx, rv, *out, func() error {
 			hide()
 			_, err := fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)
 			return err
 		})
+		if err != nil || !*gate {
+			return err
+		}
+		g := rv.Gate()
+		if g.Rule != study.GatePass {
+			return gateError{reports.GateLine(rv, g)}
+		}
+		_, err = fmt.Fprintf(std.out, "gate: %s\n", reports.GateLine(rv, g))
+		return err
 	}
 }
+
+// gateError is report --gate's failure: the current settings break a rule
+// of the gate (study.Gate), said in one line; exit status 3.
+type gateError struct{ line string }
+
+func (e gateError) Error() string { return "gate: " + e.line }
 
 // goesWithOne reports whether lease goes with at least one of the renew
 // deadlines and retry periods (base's own without a renew deadline), with
