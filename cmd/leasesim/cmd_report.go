@@ -26,6 +26,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	opt := study.DefaultReviewOptions(base)
 	out := fs.String("out", "out", "folder to write the report into; created if missing")
 	example := fs.Bool("example", false, "print a commented review file, a starting point for one's own, and write nothing else")
+	parquet := fs.Bool("parquet", false, "also write each CSV table as Parquet beside it (candidates.parquet, …): the CSV's columns, each typed (a toggle boolean, a name a string, figures and seconds doubles, else a 64-bit integer; an empty cell null), for DuckDB or pandas")
 	fs.Var(ratesValue{&opt.EventsPerYear}, "outages-per-year", "outage events a year for the cost tables, the first for the recommendation: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &base) // fencing and the trigger policy are the current deployment's, which the recommendation prices; the three arrangements set their own
@@ -245,11 +246,15 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if begin != nil {
 			begin(steps-1, steps, "writing the plots and tables")
 		}
+		var more []reports.File
+		if *parquet {
+			more = reports.ParquetFiles(rv)
+		}
 		err = reports.WriteDir(ctx, rv, *out, func() error {
 			hide()
 			_, err := fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)
 			return err
-		})
+		}, more...)
 		if err != nil || !*gate {
 			return err
 		}
