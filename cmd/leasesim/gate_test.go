@@ -30,7 +30,8 @@ var gateCandidates = map[string][]string{
 // of 3 s but costs 16.0 a year against the recommended 1m0s/40s/2s's 4.0,
 // 75% of its cost, more than --material's 5%, so it fails on cost; under
 // --material 80% it passes, exit 0, and says why on standard output.
-// A review file's gate key turns it on as the flag does.
+// A review file's gate key turns it on as the flag does. docs/commands.md
+// shows each line.
 func TestReportGate(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -62,6 +63,14 @@ func TestReportGate(t *testing.T) {
 				t.Errorf("%q: exit %d, want %d: %s", tt.args, code, tt.code, got)
 			}
 			golden.Check(t, "cmd/"+tt.golden, []byte(got))
+			said := stdout // the gate's line, last: on a pass of standard output, on a failure of standard error
+			if tt.code != 0 {
+				said = stderr
+			}
+			lines := strings.Split(strings.TrimSuffix(said, "\n"), "\n")
+			if docs, _ := os.ReadFile("../../docs/commands.md"); !bytes.Contains(docs, []byte("\n"+lines[len(lines)-1]+"\n")) {
+				t.Errorf("docs/commands.md does not show the gate's line %q", lines[len(lines)-1])
+			}
 			if _, err := os.Stat(filepath.Join(out, "report.md")); err != nil {
 				t.Errorf("%q: the gate wrote no report: %v", tt.args, err)
 			}
