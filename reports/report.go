@@ -10,6 +10,7 @@ import (
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
+	"github.com/leasesim/leasesim/internal/parquetcsv"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/study"
@@ -70,13 +71,36 @@ func (rv review) files() []File {
 	}
 }
 
+// ParquetFiles returns the report's CSV files of rv written as Parquet
+// (parquetcsv), each beside its CSV as NAME.parquet: the same columns,
+// each typed by its name (parquetcsv.Kinds), the file's rows one row
+// group.
+func ParquetFiles(rv *study.Review) []File {
+	var files []File
+	for _, f := range Files(rv) {
+		name, ok := strings.CutSuffix(f.Name, ".csv")
+		if !ok {
+			continue
+		}
+		files = append(files, File{name + ".parquet", func(w io.Writer) error {
+			pq := parquetcsv.NewWriter(w, parquetcsv.Kinds(rv.Tick))
+			if err := f.Write(pq); err != nil {
+				return err
+			}
+			return pq.Close()
+		}})
+	}
+	return files
+}
+
 // WriteDir writes the whole report of rv into dir, creating it if need be, all
 // or nothing (atomicfile.WriteDir): an error or a cancelled ctx leaves dir
 // as it was, and so does an error of then, if not nil, which runs once
-// the files are in place.
-func WriteDir(ctx context.Context, rv *study.Review, dir string, then func() error) error {
+// the files are in place. More is files written beside the report's, as
+// ParquetFiles.
+func WriteDir(ctx context.Context, rv *study.Review, dir string, then func() error, more ...File) error {
 	var files []atomicfile.File
-	for _, f := range Files(rv) {
+	for _, f := range append(Files(rv), more...) {
 		files = append(files, atomicfile.File{Name: f.Name, Write: f.Write})
 	}
 	for _, f := range Figures(rv) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/leasesim/leasesim/internal/atomicfile"
+	"github.com/leasesim/leasesim/internal/parquetcsv"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/montecarlo"
@@ -52,6 +53,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(rateValue{&lines}, "lines-per-batch", "invoice lines one batch produces")
 	fs.BoolVar(&mc.PhaseAverage, "phase-average", false, "average the yearly figures over the trigger's phase: replicas trigger every phase period (the shortest that keeps the period's phases on the retry and re-read rounds and fits a batch) and count each trigger as its share of a batch; the same expectation, with far less noise where batches are rarely hit; needs yearly figures and --persistent-trigger false")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
+	format := "csv"
+	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name or distribution a string, the seed an unsigned 64-bit integer, means, intervals and seconds doubles, else a 64-bit integer), a row group per 2,048 configurations")
 	shardK, shardN := 0, 0
 	fs.Var(shardValue{&shardK, &shardN, new(string)}, "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV; "+shardAutoUsage)
 	maxConfigs := 1_000_000
@@ -80,6 +83,12 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if mc.Queues() {
 				return usagef("--phase-average needs --persistent-trigger false: a queued batch depends on the triggers before it, so triggers at other phases would not lose alike")
 			}
+		}
+		if format == "parquet" && *csvPath == "" {
+			return usagef("--format parquet is the --csv file's format: want --csv FILE with it (the table on standard output is text)")
+		}
+		if format == "parquet" && shardN > 0 {
+			return usagef("--format parquet goes without --shard: a shard's tallies are for merge, which reads them as CSV; merge the shards, or run the study whole with --format parquet")
 		}
 		if shardN > 0 && mc.Precision > 0 {
 			return usagef("--shard and --precision do not go together: how many replicas precision takes is known only from all of them")
@@ -124,10 +133,19 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		// The table and the CSV stream, a configuration at a time, so that
 		// memory stays flat however many configurations there are.
-		study := func(csv *bufio.Writer) error {
+		study := func(file *bufio.Writer) error {
 			out := bufio.NewWriter(std.out)
 			if err := writeMonteCarloHead(out, &mc, base.Rounds); err != nil {
 				return err
+			}
+			var csv io.Writer
+			var pq *parquetcsv.Writer
+			switch {
+			case file != nil && format == "parquet":
+				pq = parquetcsv.NewWriter(file, parquetcsv.Kinds(mc.Grid.Tick)).GroupRows(parquetGroupRows)
+				csv = pq
+			case file != nil:
+				csv = file
 			}
 			var row []byte
 			if csv != nil {
@@ -147,6 +165,11 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if err != nil {
 				return err
 			}
+			if pq != nil {
+				if err := pq.Close(); err != nil {
+					return err
+				}
+			}
 			return out.Flush()
 		}
 		if *csvPath == "" {
@@ -155,6 +178,10 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		return atomicfile.Write(*csvPath, study)
 	}
 }
+
+// parquetGroupRows is the rows of a row group of montecarlo's Parquet,
+// as many as a chunk of a sweep's (sweep.Write's 2,048 configurations).
+const parquetGroupRows = 2048
 
 // precisionValue is --precision: a share, as 10% or 0.1, below 1.
 type precisionValue struct{ p *float64 }

@@ -26,6 +26,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	opt := study.DefaultReviewOptions(base)
 	out := fs.String("out", "out", "folder to write the report into; created if missing")
 	example := fs.Bool("example", false, "print a commented review file, a starting point for one's own, and write nothing else")
+	parquet := fs.Bool("parquet", false, "also write each CSV table as Parquet beside it (candidates.parquet, …): the CSV's columns, each typed (a toggle boolean, a name a string, figures and seconds doubles, else a 64-bit integer; an empty cell null), for DuckDB or pandas")
 	fs.Var(ratesValue{&opt.EventsPerYear}, "outages-per-year", "outage events a year for the cost tables, the first for the recommendation: "+cost.RatesSyntax)
 	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &base) // fencing and the trigger policy are the current deployment's, which the recommendation prices; the three arrangements set their own
@@ -53,6 +54,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	priceDelay := addPriceFlags(fs, &opt.Weights)
 	opt.Material = study.DefaultMaterial
 	fs.Var(precisionValue{&opt.Material}, "material", "the share of the current settings' cost a year a candidate must save to be recommended instead, e.g. 5% (0: any saving); a smaller one keeps the current settings")
+	gate := fs.Bool("gate", false, "once the report is written, judge the current settings as a CI gate: exit 3 with one line naming the settings and the rule they break, no two-leader margin without fencing or a cost a year more than --material above the recommended's; else one line saying why they pass")
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
 	return func(ctx context.Context, std *streams) error {
@@ -244,13 +246,32 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if begin != nil {
 			begin(steps-1, steps, "writing the plots and tables")
 		}
-		return reports.WriteDir(ctx, rv, *out, func() error {
+		var more []reports.File
+		if *parquet {
+			more = reports.ParquetFiles(rv)
+		}
+		err = reports.WriteDir(ctx, rv, *out, func() error {
 			hide()
 			_, err := fmt.Fprintf(std.out, "wrote the report to %s/report.md\n", *out)
 			return err
-		})
+		}, more...)
+		if err != nil || !*gate {
+			return err
+		}
+		g := rv.Gate()
+		if g.Rule != study.GatePass {
+			return gateError{reports.GateLine(rv, g)}
+		}
+		_, err = fmt.Fprintf(std.out, "gate: %s\n", reports.GateLine(rv, g))
+		return err
 	}
 }
+
+// gateError is report --gate's failure: the current settings break a rule
+// of the gate (study.Gate), said in one line; exit status 3.
+type gateError struct{ line string }
+
+func (e gateError) Error() string { return "gate: " + e.line }
 
 // goesWithOne reports whether lease goes with at least one of the renew
 // deadlines and retry periods (base's own without a renew deadline), with

@@ -166,7 +166,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			var csv io.Writer = w
 			var pq *parquetcsv.Writer
 			if format == "parquet" {
-				pq = parquetcsv.NewWriter(w, parquetcsv.SweepKinds(g.Tick))
+				pq = parquetcsv.NewWriter(w, parquetcsv.Kinds(g.Tick))
 				csv = pq
 			}
 			for i := range grids {

@@ -191,6 +191,7 @@ const (
 	exitOK          = 0
 	exitFailure     = 1 // the command failed, e.g. an output file could not be written
 	exitUsage       = 2 // bad input
+	exitGate        = 3 // report --gate: the current settings break a rule of the gate
 	exitInterrupted = 130
 )
 
@@ -278,9 +279,13 @@ func report(stderr io.Writer, name string, t model.Tick, err error, where func(s
 	}
 	var ue *usageError
 	var re *model.RelationError
+	var ge gateError
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &ge):
+		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(ge.Error()))
+		return exitGate
 	case errors.As(err, &re): // flags that do not go together, named as flags
 		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(where(re.Flags(t))))
 		return exitUsage

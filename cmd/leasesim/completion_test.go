@@ -53,6 +53,8 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"leasesim", "montecarlo", "--replicas", "100", "--prec"}, []string{"--precision", "--precision-floor"}},
 		{[]string{"leasesim", "run", "--protocol", ""}, []string{"client-go", "etcd", "consul", "curator", "curator-session", "dynamodb"}},
 		{[]string{"leasesim", "run", "--format", "=", "j"}, []string{"json"}},
+		{[]string{"leasesim", "montecarlo", "--format", ""}, []string{"csv", "parquet"}},
+		{[]string{"leasesim", "report", "--ga"}, []string{"--gate"}},
 		{[]string{"leasesim", "sweep", "--fencing", "=", ""}, []string{"false", "true", "false,true"}},
 		{[]string{"leasesim", "cost", "--preset", "openshift"}, []string{"openshift", "openshift-sno"}},
 		{[]string{"leasesim", "completion", ""}, []string{"bash", "zsh", "fish"}},

@@ -436,6 +436,7 @@ func TestEveryReportFlagIsAKey(t *testing.T) {
 	notInFile := map[string]string{
 		"out":     "where this run writes: the same review is written where each run wants it",
 		"example": "prints the example file instead of reading one",
+		"parquet": "how this run writes its tables, as --out where: the review is the same",
 	}
 	keys := map[string]bool{}
 	for _, k := range reviewfile.Keys() {

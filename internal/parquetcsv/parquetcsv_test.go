@@ -3,62 +3,18 @@ package parquetcsv_test
 import (
 	"bytes"
 	"context"
-	"strconv"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leasesim/leasesim/internal/parquetcsv"
+	"github.com/leasesim/leasesim/internal/parquetcsv/parquetcsvtest"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
+	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/sweep"
-	"github.com/parquet-go/parquet-go"
 )
-
-// ReadBack reads a Parquet file into CSV lines as the sweep writes them,
-// the header first, and the number of row groups.
-func readBack(t *testing.T, b []byte) (lines []string, groups int) {
-	t.Helper()
-	f, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, c := range f.Schema().Fields() {
-		names = append(names, c.Name())
-	}
-	lines = append(lines, strings.Join(names, ","))
-	for _, rg := range f.RowGroups() {
-		groups++
-		rows := rg.Rows()
-		buf := make([]parquet.Row, 100)
-		for {
-			n, err := rows.ReadRows(buf)
-			for _, row := range buf[:n] {
-				var fields []string
-				for _, v := range row {
-					switch v.Kind() {
-					case parquet.Int64:
-						fields = append(fields, strconv.FormatInt(v.Int64(), 10))
-					case parquet.Double:
-						fields = append(fields, strconv.FormatFloat(v.Double(), 'f', -1, 64))
-					case parquet.Boolean:
-						fields = append(fields, strconv.FormatBool(v.Boolean()))
-					case parquet.ByteArray:
-						fields = append(fields, string(v.ByteArray()))
-					default:
-						t.Fatalf("a value of kind %v", v.Kind())
-					}
-				}
-				lines = append(lines, strings.Join(fields, ","))
-			}
-			if err != nil {
-				break
-			}
-		}
-		rows.Close()
-	}
-	return lines, groups
-}
 
 // TestSweepRowForRow writes sweeps as CSV and as Parquet and reads the
 // Parquet back: the same header and rows, each column of its kind, a row
@@ -92,23 +48,14 @@ func TestSweepRowForRow(t *testing.T) {
 		if err := sweep.Write(context.Background(), &csv, &g, tt.opt); err != nil {
 			t.Fatal(err)
 		}
-		w := parquetcsv.NewWriter(&pq, parquetcsv.SweepKinds(tt.tick))
+		w := parquetcsv.NewWriter(&pq, parquetcsv.Kinds(tt.tick))
 		if err := sweep.Write(context.Background(), w, &g, tt.opt); err != nil {
 			t.Fatal(err)
 		}
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
-		want := strings.Split(strings.TrimSuffix(csv.String(), "\n"), "\n")
-		got, groups := readBack(t, pq.Bytes())
-		if len(got) != len(want) {
-			t.Fatalf("%s: %d lines back from Parquet, %d of CSV", tt.name, len(got), len(want))
-		}
-		for i := range want {
-			if got[i] != want[i] {
-				t.Fatalf("%s: line %d:\n parquet %s\n csv     %s", tt.name, i+1, got[i], want[i])
-			}
-		}
+		groups := len(parquetcsvtest.Same(t, tt.name, csv.Bytes(), pq.Bytes()))
 		size, _ := g.Size()
 		first, last := 0, size
 		if tt.opt.Shards > 0 {
@@ -120,8 +67,9 @@ func TestSweepRowForRow(t *testing.T) {
 	}
 }
 
-func TestSweepKinds(t *testing.T) {
-	rounds, seconds := parquetcsv.SweepKinds(0), parquetcsv.SweepKinds(model.Tick(time.Second))
+// TestKinds: a column's kind by its name, in rounds and in seconds.
+func TestKinds(t *testing.T) {
+	rounds, seconds := parquetcsv.Kinds(0), parquetcsv.Kinds(model.Tick(time.Second))
 	for _, tt := range []struct {
 		kinds  func(string) parquetcsv.Kind
 		column string
@@ -134,6 +82,17 @@ func TestSweepKinds(t *testing.T) {
 		{rounds, "nodes", parquetcsv.Int},
 		{seconds, "nodes", parquetcsv.Int},
 		{rounds, "row_of_9_grid_0123", parquetcsv.Int}, // a shard's row number
+		{rounds, "leaderless_rounds", parquetcsv.Int},
+		{seconds, "leaderless_s", parquetcsv.Float},
+		{rounds, "leaderless_rounds_mean", parquetcsv.Float},
+		{rounds, "seed", parquetcsv.Uint},
+		{rounds, "uptime", parquetcsv.String},
+		{rounds, "trigger_every", parquetcsv.Int},
+		{seconds, "trigger_every", parquetcsv.Float},
+		{rounds, "double_lines_per_year_hi95", parquetcsv.Float},
+		{rounds, "two_leader_margin", parquetcsv.Float | parquetcsv.Optional},
+		{seconds, "takeover_after_crash_median_s", parquetcsv.Float | parquetcsv.Optional},
+		{rounds, "recommended", parquetcsv.Bool},
 	} {
 		if got := tt.kinds(tt.column); got != tt.want {
 			t.Errorf("kind of %s = %v, want %v", tt.column, got, tt.want)
@@ -148,6 +107,9 @@ func TestWriterRefuses(t *testing.T) {
 		{"a,b\n1\n", "line 2 has 1 columns, the header 2"},
 		{"a,b\n1,x\n", `line 2, column 2: strconv.ParseInt: parsing "x": invalid syntax`},
 		{"a,b\n1,2", "a write of part of a line"},
+		{"a,b\n1,\n", `line 2, column 2: strconv.ParseInt: parsing "": invalid syntax`}, // not Optional
+		{"a,b\n\"1\"x,2\n", "line 2, column 1: a quoted field goes on after its closing quote"},
+		{"a,b\n1,\"2\n", "line 2, column 2: a quoted field has no closing quote"},
 	} {
 		w := parquetcsv.NewWriter(new(bytes.Buffer), kinds)
 		_, err := w.Write([]byte(tt.writes))
@@ -157,5 +119,46 @@ func TestWriterRefuses(t *testing.T) {
 	}
 	if err := parquetcsv.NewWriter(new(bytes.Buffer), kinds).Close(); err == nil {
 		t.Error("Close with no header: no error")
+	}
+}
+
+// TestMonteCarloRowForRow writes a Monte Carlo study's summaries as CSV
+// and, a row at a time as the command does, as Parquet in row groups of 4
+// rows (GroupRows): the same rows, each column of its kind, its quoted
+// distributions ("lognormal:1.2,0.6") a string, with yearly figures, in
+// rounds and in seconds; 10 configurations in groups of 4, 4 and 2.
+func TestMonteCarloRowForRow(t *testing.T) {
+	for _, tick := range []model.Tick{0, model.Tick(time.Second)} {
+		base := model.Default()
+		base.Rounds = 2000
+		mc := montecarlo.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 3, Seed: 1 << 63, RoundsPerYear: 1000, LinesPerBatch: 10}
+		mc.Grid.Tick = tick
+		mc.Grid.Values[model.Lease], _ = sweep.ParseValues(0, model.Lease, "1:5")
+		mc.Grid.Values[model.Fencing] = sweep.ListOf(0, 1)
+		mc.Up, _ = parse.Lengths(0, "geometric:200")
+		mc.Down, _ = parse.Lengths(0, "lognormal:1.2,0.6")
+		csv := mc.AppendHeader(nil)
+		var pq bytes.Buffer
+		w := parquetcsv.NewWriter(&pq, parquetcsv.Kinds(tick)).GroupRows(4)
+		if _, err := w.Write(mc.AppendHeader(nil)); err != nil {
+			t.Fatal(err)
+		}
+		err := mc.Run(context.Background(), 2, func(s *montecarlo.Summary) error {
+			csv = mc.AppendRow(csv, s)
+			_, err := w.Write(mc.AppendRow(nil, s))
+			return err
+		}, func(int) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(csv, []byte(`"lognormal:1.2,0.6"`)) {
+			t.Fatalf("the CSV has no quoted distribution: %.300s", csv)
+		}
+		if groups := parquetcsvtest.Same(t, "montecarlo", csv, pq.Bytes()); !slices.Equal(groups, []int{4, 4, 2}) {
+			t.Errorf("tick %v: row groups of %v rows, want 4, 4, 2", tick, groups)
+		}
 	}
 }
