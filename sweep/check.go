@@ -39,9 +39,10 @@ func CheckGrid() Grid {
 }
 
 // ProtocolCheckGrid is the bounded space "leasesim check" enumerates by
-// default beside CheckGrid: CheckGrid's values under each lock protocol
-// but client-go's (etcd, consul, curator, curator-session, dynamodb),
-// where they are valid, with a lock-delay of 0 and 2 (consul's alone), an
+// default beside CheckGrid: CheckGrid's values under every lock protocol
+// but client-go's (etcd, consul, curator, curator-session, dynamodb, and
+// any protocol model adds: the list is model's, not written here), where
+// they are valid, with a lock-delay of 0 and 2 (consul's alone), an
 // acquire wait of 0 and 2 (dynamodb's alone), a disconnect delay of 0
 // and 2 (curator's and curator-session's alone), the lock service failing
 // over in round 5 or not at all (not dynamodb's), client-go's
@@ -50,8 +51,14 @@ func CheckGrid() Grid {
 // under every protocol, and which CheckGrid covers.
 func ProtocolCheckGrid() Grid {
 	g := CheckGrid()
+	var services []int
+	for p := range model.LockProtocol(model.NumProtocols) {
+		if p != model.ProtocolClientGo {
+			services = append(services, int(p))
+		}
+	}
 	for p, vals := range map[model.Param][]int{
-		model.Protocol:        {int(model.ProtocolEtcd), int(model.ProtocolConsul), int(model.ProtocolCurator), int(model.ProtocolCuratorSession), int(model.ProtocolDynamoDB)},
+		model.Protocol:        services,
 		model.LockDelay:       {0, 2},
 		model.AcquireWait:     {0, 2},
 		model.DisconnectDelay: {0, 2},

@@ -71,3 +71,23 @@ func TestCheckSlice(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckGridsMeetEveryProtocol: check's default grids, together, run
+// every lock protocol model has, so that a protocol added to model is
+// checked without a line here.
+func TestCheckGridsMeetEveryProtocol(t *testing.T) {
+	met := map[int]bool{}
+	for _, g := range []sweep.Grid{sweep.CheckGrid(), sweep.ProtocolCheckGrid()} {
+		for v := range g.Values[model.Protocol].All() {
+			met[v] = true
+		}
+	}
+	for p := range model.LockProtocol(model.NumProtocols) {
+		if !met[int(p)] {
+			t.Errorf("no default grid of check runs protocol %s", model.Protocol.AppendValue(nil, int(p)))
+		}
+	}
+	if len(met) != int(model.NumProtocols) {
+		t.Errorf("the grids run %d protocols, model has %d", len(met), model.NumProtocols)
+	}
+}
