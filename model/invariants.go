@@ -389,13 +389,13 @@ func (r *Runner) checkOverlap(c Config, s Schedule, st Stats) error {
 		if policy == c.Overlap || other.Validate() != nil {
 			continue
 		}
-		name := "overlap " + string(Overlap.AppendValue(nil, int(policy)))
+		name := func() string { return "overlap " + string(Overlap.AppendValue(nil, int(policy))) }
 		ot, err := r.checkVariant(other, s, name, st)
 		if err != nil {
 			return err
 		}
 		if !sameLeadership(st, ot) {
-			return fmt.Errorf("%s changed the rounds or handovers: %+v against %+v", name, ot, st)
+			return fmt.Errorf("%s changed the rounds or handovers: %+v against %+v", name(), ot, st)
 		}
 	}
 	return nil
@@ -418,13 +418,13 @@ func (r *Runner) checkCut(c Config, s Schedule, st Stats) error {
 			if cut == c.OnCut && place == c.RunsIn {
 				continue
 			}
-			name := fmt.Sprintf("on_cut %s runs_in %s", OnCut.AppendValue(nil, int(cut)), RunsIn.AppendValue(nil, int(place)))
+			name := func() string { return cutName(cut, place) }
 			ot, err := r.checkVariant(other, s, name, st)
 			if err != nil {
 				return err
 			}
 			if !sameLeadership(st, ot) {
-				return fmt.Errorf("%s changed the rounds or handovers: %+v against %+v", name, ot, st)
+				return fmt.Errorf("%s changed the rounds or handovers: %+v against %+v", name(), ot, st)
 			}
 			runs[cut][place] = ot
 		}
@@ -436,14 +436,13 @@ func (r *Runner) checkCut(c Config, s Schedule, st Stats) error {
 	for cut := range CutPolicy(NumCutPolicies) {
 		for place := range RunPlace(NumRunPlaces) {
 			ot := runs[cut][place]
-			name := fmt.Sprintf("on_cut %s runs_in %s", OnCut.AppendValue(nil, int(cut)), RunsIn.AppendValue(nil, int(place)))
 			switch {
 			case ot.Started != none.Started || ot.Missed != none.Missed || ot.Unresolved != none.Unresolved || ot.DelayedRounds != none.DelayedRounds:
-				return fmt.Errorf("%s started, missed or delayed other slots under overlap allow: %+v against %+v", name, ot, none)
+				return fmt.Errorf("%s started, missed or delayed other slots under overlap allow: %+v against %+v", cutName(cut, place), ot, none)
 			case ot.MissedParts > runs[CutNone][place].MissedParts:
-				return fmt.Errorf("%s misses %d parts, more than on_cut none's %d", name, ot.MissedParts, runs[CutNone][place].MissedParts)
+				return fmt.Errorf("%s misses %d parts, more than on_cut none's %d", cutName(cut, place), ot.MissedParts, runs[CutNone][place].MissedParts)
 			case cut == CutNone && ot.MissedParts > none.MissedParts:
-				return fmt.Errorf("%s misses %d parts, more than the leader's process's %d", name, ot.MissedParts, none.MissedParts)
+				return fmt.Errorf("%s misses %d parts, more than the leader's process's %d", cutName(cut, place), ot.MissedParts, none.MissedParts)
 			}
 		}
 	}
@@ -460,7 +459,7 @@ func (r *Runner) checkCut(c Config, s Schedule, st Stats) error {
 func (r *Runner) checkOnce(c Config, s Schedule, st Stats) error {
 	other := c
 	other.CatchUpOnce = !c.CatchUpOnce
-	ot, err := r.checkVariant(other, s, fmt.Sprintf("catch_up_once %t", other.CatchUpOnce), st)
+	ot, err := r.checkVariant(other, s, func() string { return fmt.Sprintf("catch_up_once %t", other.CatchUpOnce) }, st)
 	if err != nil {
 		return err
 	}
@@ -477,26 +476,33 @@ func (r *Runner) checkOnce(c Config, s Schedule, st Stats) error {
 	return nil
 }
 
+// cutName names the variant of a configuration with cut policy cut and
+// batches run in place, in errors.
+func cutName(cut CutPolicy, place RunPlace) string {
+	return fmt.Sprintf("on_cut %s runs_in %s", OnCut.AppendValue(nil, int(cut)), RunsIn.AppendValue(nil, int(place)))
+}
+
 // checkVariant runs other, a variant of a configuration under check named
-// by name, with schedule s, and checks that it keeps the invariants and,
+// by name (called only for an error, as naming takes longer than most
+// runs), with schedule s, and checks that it keeps the invariants and,
 // unless it counted exactly what the configuration itself counted (st,
 // already computed round by round), is the same computed round by round.
 // Most variants change nothing (no batch was cut, no slot fell due while
 // a run ran), and computing them round by round again took most of
 // check's time; the variants that went another way are all traced.
-func (r *Runner) checkVariant(other Config, s Schedule, name string, st Stats) (Stats, error) {
+func (r *Runner) checkVariant(other Config, s Schedule, name func() string, st Stats) (Stats, error) {
 	ot, err := r.RunSchedule(other, s)
 	if err != nil {
 		return ot, err
 	}
 	if err := CheckInvariants(other, s, ot); err != nil {
-		return ot, fmt.Errorf("%s: %w", name, err)
+		return ot, fmt.Errorf("%s: %w", name(), err)
 	}
 	if ot == st {
 		return ot, nil
 	}
 	if stepped, _ := r.Trace(other, s, 1, other.Rounds, func(*RoundView) {}); stepped != ot {
-		return ot, fmt.Errorf("%s: computed stretch by stretch %+v, round by round %+v", name, ot, stepped)
+		return ot, fmt.Errorf("%s: computed stretch by stretch %+v, round by round %+v", name(), ot, stepped)
 	}
 	return ot, nil
 }
