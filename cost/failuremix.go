@@ -190,13 +190,19 @@ func FlattenFailures(entries []FailureEntry, zone int) (mix []MixEntry, perYear 
 	return mix, perYear
 }
 
-// EveryNodeShare is the share of mix's events that take every node down.
+// EveryNodeShare is the share of mix's events that take every node down:
+// exactly 1 when all of them do, whatever their weights add up to.
 func EveryNodeShare(mix []MixEntry) float64 {
-	share := 0.0
+	share, all := 0.0, len(mix) > 0
 	for _, e := range mix {
 		if e.Scope == ScopeEveryNode {
 			share += e.Weight
+		} else {
+			all = false
 		}
+	}
+	if all {
+		return 1
 	}
 	return share
 }

@@ -88,18 +88,24 @@ func TestFailureMixYearly(t *testing.T) {
 		perYear   float64
 		handovers float64 // a year
 		weights   []float64
+		every     float64 // the share of events that take every node
 	}{
-		{"the leader, 5 rounds, 10 a year: 10 handovers", []cost.FailureEntry{leader5}, 10, 10, []float64{1}},
+		{"the leader, 5 rounds, 10 a year: 10 handovers", []cost.FailureEntry{leader5}, 10, 10, []float64{1}, 0},
 		{"and one node, 5 rounds, 5 a year: the leader in 1 of 5", []cost.FailureEntry{leader5,
-			{Kind: model.Isolated, Scope: cost.ScopeOneNode, Lengths: []cost.MixEntry{{Outage: 5, Weight: 1}}, PerYear: 5}}, 15, 10 + 5.0/5, []float64{10.0 / 15, 5.0 / 15}},
+			{Kind: model.Isolated, Scope: cost.ScopeOneNode, Lengths: []cost.MixEntry{{Outage: 5, Weight: 1}}, PerYear: 5}}, 15, 10 + 5.0/5, []float64{10.0 / 15, 5.0 / 15}, 0},
 		{"and the leader 1 round in 3 events of 4, 5 rounds in 1, 8 a year", []cost.FailureEntry{leader5,
-			{Kind: model.Isolated, Scope: cost.ScopeLeader, Lengths: []cost.MixEntry{{Outage: 1, Weight: 0.75}, {Outage: 5, Weight: 0.25}}, PerYear: 8}}, 18, 10 + 0.25*8, []float64{10.0 / 18, 6.0 / 18, 2.0 / 18}},
+			{Kind: model.Isolated, Scope: cost.ScopeLeader, Lengths: []cost.MixEntry{{Outage: 1, Weight: 0.75}, {Outage: 5, Weight: 0.25}}, PerYear: 8}}, 18, 10 + 0.25*8, []float64{10.0 / 18, 6.0 / 18, 2.0 / 18}, 0},
 		{"and the same crashing: a crashed leader forgets that it led, so a round hands over too", []cost.FailureEntry{leader5,
-			{Kind: model.Crashed, Scope: cost.ScopeLeader, Lengths: []cost.MixEntry{{Outage: 1, Weight: 0.75}, {Outage: 5, Weight: 0.25}}, PerYear: 8}}, 18, 10 + 8, []float64{10.0 / 18, 6.0 / 18, 2.0 / 18}},
+			{Kind: model.Crashed, Scope: cost.ScopeLeader, Lengths: []cost.MixEntry{{Outage: 1, Weight: 0.75}, {Outage: 5, Weight: 0.25}}, PerYear: 8}}, 18, 10 + 8, []float64{10.0 / 18, 6.0 / 18, 2.0 / 18}, 0},
 		{"every node, 5 rounds, 6 a year: nobody takes over", []cost.FailureEntry{
-			{Kind: model.Isolated, Scope: cost.ScopeEveryNode, Lengths: []cost.MixEntry{{Outage: 5, Weight: 1}}, PerYear: 6}}, 6, 0, []float64{1}},
+			{Kind: model.Isolated, Scope: cost.ScopeEveryNode, Lengths: []cost.MixEntry{{Outage: 5, Weight: 1}}, PerYear: 6}}, 6, 0, []float64{1}, 1},
+		{"and the leader 5 rounds, 10 a year: 10 handovers, 6 events of 16 every node's", []cost.FailureEntry{leader5,
+			{Kind: model.Isolated, Scope: cost.ScopeEveryNode, Lengths: []cost.MixEntry{{Outage: 5, Weight: 0.5}, {Outage: 2, Weight: 0.5}}, PerYear: 6}}, 16, 10, []float64{10.0 / 16, 3.0 / 16, 3.0 / 16}, 6.0 / 16},
 	} {
 		mix, perYear := cost.FlattenFailures(tt.entries, 2)
+		if every := cost.EveryNodeShare(mix); every != tt.every {
+			t.Errorf("%s: %g of the events take every node, want %g", tt.name, every, tt.every)
+		}
 		if perYear != tt.perYear || len(mix) != len(tt.weights) {
 			t.Fatalf("%s: %d events, %g a year; want %d, %g", tt.name, len(mix), perYear, len(tt.weights), tt.perYear)
 		}
