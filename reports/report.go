@@ -186,9 +186,13 @@ func (rv review) writeFailures(b *strings.Builder) {
 	for _, e := range rv.Failures {
 		var lengths []string
 		for _, l := range e.Lengths {
+			if len(e.Lengths) == 1 {
+				lengths = append(lengths, u.span(l.Outage))
+				break
+			}
 			lengths = append(lengths, fmt.Sprintf("%s (%.0f%%)", u.span(l.Outage), 100*l.Weight))
 		}
-		nodes := map[cost.Scope]string{cost.ScopeLeader: "the leader", cost.ScopeOneNode: "one node, wherever it is", cost.ScopeZone: fmt.Sprintf("a zone of %d nodes, wherever it is", study.ZoneDown(rv.Base)), cost.ScopeEveryNode: "every node at once"}[e.Scope]
+		nodes := map[cost.Scope]string{cost.ScopeLeader: "the leader", cost.ScopeOneNode: "one node (wherever it is)", cost.ScopeZone: fmt.Sprintf("a zone of %d nodes (wherever it is)", rv.ZoneNodes()), cost.ScopeEveryNode: "every node at once"}[e.Scope]
 		es = append(es, fmt.Sprintf("%s a year of %s %s for %s", rate(e.PerYear), nodes, e.Kind.Behaviour().Said, strings.Join(lengths, " or ")))
 	}
 	fmt.Fprintf(b, "The deployment's failures (the failure mix): %s; %s events a year in all. ", strings.Join(es, "; "), rate(rv.EventsPerYear[0]))
@@ -593,10 +597,10 @@ func (rv review) writeZone(b *strings.Builder) {
 		b.WriteString(".\n\n")
 		return
 	}
-	fmt.Fprintf(b, "\nNodes %d-%d fail together for %s. ", from, from+study.ZoneDown(rv.Base)-1, u.span(rv.Base.Outage))
+	fmt.Fprintf(b, "\nNodes %d-%d fail together for %s. ", from, from+rv.ZoneNodes()-1, u.span(rv.Base.Outage))
 	if blocked > 0 {
 		fmt.Fprintf(b, "Up to %d nodes, quorum blocks the handover (the %d reachable are no strict majority) and the whole outage is leaderless; from %d nodes on, quorum costs nothing here.\n\n",
-			blocked, blocked-study.ZoneDown(rv.Base), blocked+1)
+			blocked, blocked-rv.ZoneNodes(), blocked+1)
 		return
 	}
 	var changed []string

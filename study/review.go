@@ -54,7 +54,7 @@ type Review struct {
 	// followers' jitter, if the event is an incident: the timeline is its
 	// run at phase 0 and seed Seed, the incident as written.
 	IncidentSpread incident.Spread
-	Zone           []Result // Base with a zone of ZoneDown(base) nodes failing together (every node, where every failure of the mix takes them all: EveryNodeShare): ZoneDown … MostNodes nodes × quorum off, on
+	Zone           []Result // Base with a zone of ZoneNodes nodes failing together (every node, where every failure of the mix takes them all: EveryNodeShare): ZoneNodes … MostNodes nodes × quorum off, on
 	NodeStudy      *montecarlo.MonteCarlo
 	Nodes          []montecarlo.Summary // independent failures: StudyNodes × quorum off, on
 
@@ -476,8 +476,8 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 	}
 	step("the zone study")
-	for nodes := ZoneDown(base); nodes <= MostNodes(base); nodes++ {
-		down := ZoneDown(base)
+	for nodes := rv.ZoneNodes(); nodes <= MostNodes(base); nodes++ {
+		down := rv.ZoneNodes()
 		if rv.EveryNodeShare() == 1 { // the review's failures take every node, however many
 			down = nodes
 		}
@@ -738,6 +738,16 @@ func (rv *Review) EveryNodeShare() float64 {
 		return 0
 	}
 	return cost.EveryNodeShare(rv.Mix)
+}
+
+// ZoneNodes is the zone the zone study fails together: ZoneDown of the
+// deployment as configured, as a failure mix's zones are (the base's
+// Down is then its most common event's).
+func (rv *Review) ZoneNodes() int {
+	if rv.Failures != nil {
+		return rv.Mix[0].Zone
+	}
+	return ZoneDown(rv.Base)
 }
 
 // ZoneDown is the zone the zone study fails together: the base's own
