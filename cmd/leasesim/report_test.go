@@ -521,3 +521,21 @@ func TestFailureMixFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestOneNodeNoTwoLeaders: OpenShift's single-node settings leave no
+// two-leader margin, which run and cost warn of with a follower, and not
+// on one node, which has none to take over beside it.
+func TestOneNodeNoTwoLeaders(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"run", "cost"} {
+		for _, tt := range []struct {
+			nodes string
+			warns bool
+		}{{"2", true}, {"1", false}} {
+			code, _, stderr := runCmd(t, cmd, "--preset", "openshift-sno", "--period", "24h", "--nodes", tt.nodes)
+			if code != 0 || strings.Contains(stderr, "two leaders") != tt.warns {
+				t.Errorf("%s --nodes %s: exit %d, stderr %q; want a two-leader warning: %t", cmd, tt.nodes, code, stderr, tt.warns)
+			}
+		}
+	}
+}
