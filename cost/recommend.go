@@ -25,6 +25,14 @@ type MixEntry struct {
 	// Incident, if set, is the event instead of a group outage of Outage
 	// rounds: a post-mortem's failures, Outage their span (PhaseMethod).
 	Incident model.Windows
+
+	// Kind and Scope are how the event's nodes fail and which fail (a
+	// failure mix's: FlattenFailures), a zone Zone nodes; AsConfigured
+	// and ScopeAsConfigured, an outage mix's, are the configuration's
+	// own group outage.
+	Kind  model.Kind
+	Scope Scope
+	Zone  int
 }
 
 // ParseMix parses an outage mix "2:0.9,5:0.1": outage length : weight,
@@ -243,7 +251,7 @@ func RecommendEach(ctx context.Context, c model.Config, seed uint64, candidates 
 	at := make([][]int, len(mixes)) // at[m][j]: mixes[m][j]'s index in events
 	for m, mix := range mixes {
 		for _, e := range mix {
-			k := slices.IndexFunc(events, func(f MixEntry) bool { return f.Outage == e.Outage && slices.Equal(f.Incident, e.Incident) })
+			k := slices.IndexFunc(events, func(f MixEntry) bool { return sameEvent(e, f) })
 			if k < 0 {
 				k, events = len(events), append(events, e)
 			}
@@ -258,8 +266,9 @@ func RecommendEach(ctx context.Context, c model.Config, seed uint64, candidates 
 		wg.Go(func() {
 			for i := int(next.Add(1) - 1); i < len(effects); i = int(next.Add(1) - 1) {
 				run := candidates[i/len(events)].Apply(c)
-				run.Outage = events[i%len(events)].Outage
-				effects[i], errs[i] = PhaseMethod(ctx, run, seed, events[i%len(events)].Incident)
+				e := events[i%len(events)]
+				run.Outage = e.Outage
+				effects[i], errs[i] = e.effect(ctx, run, seed)
 			}
 		})
 	}

@@ -246,11 +246,12 @@ func (c *Config) TwoLeaderMargin() (margin int, ok bool) {
 }
 
 // NoMargin reports whether c lets two leaders write: its two-leader
-// margin is not above zero and no fencing refuses the stale leader's
-// work. Such settings are warned of and never recommended.
+// margin is not above zero, no fencing refuses the stale leader's work,
+// and it has more than one node (one node has no follower to take over
+// beside it). Such settings are warned of and never recommended.
 func (c *Config) NoMargin() bool {
 	m, ok := c.TwoLeaderMargin()
-	return ok && m <= 0 && !c.Fencing
+	return ok && m <= 0 && !c.Fencing && c.Nodes > 1
 }
 
 // driftedGiveUp is, with a fast Drift, the rounds after its last renewal

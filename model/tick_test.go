@@ -89,7 +89,8 @@ func TestTickSecondsAndYear(t *testing.T) {
 
 // TestTwoLeaderMargin: the margin is lease − retry period − renew
 // deadline, undefined without a deadline; a margin not above zero without
-// fencing is warned of, in the tick's unit, with what fixes it.
+// fencing is warned of, in the tick's unit, with what fixes it, except for
+// one node, which has no follower to take over beside it.
 func TestTwoLeaderMargin(t *testing.T) {
 	sec := model.Tick(time.Second)
 	for _, tt := range []struct {
@@ -97,20 +98,25 @@ func TestTwoLeaderMargin(t *testing.T) {
 		tick                   model.Tick
 		lease, retry, deadline int
 		fencing                bool
+		nodes                  int // 0: the default's 5
 		margin                 int
 		ok                     bool
 		warning                string
 	}{
-		{"kubernetes", sec, 15, 2, 10, false, 3, true, ""},
-		{"openshift-sno", sec, 270, 60, 240, false, -30, true,
+		{"kubernetes", sec, 15, 2, 10, false, 0, 3, true, ""},
+		{"openshift-sno", sec, 270, 60, 240, false, 0, -30, true,
 			"two leaders: the lease 4m30s is not longer than the retry period 1m0s and the renew deadline 4m0s together (a two-leader margin of -30s), so a follower can take over as soon as, or before, a leader cut off from the record gives up; lengthen the lease past 5m0s, shorten the renew deadline below 3m30s, or turn on fencing"},
-		{"no margin, in rounds", 0, 12, 2, 10, false, 0, true,
+		{"no margin, in rounds", 0, 12, 2, 10, false, 0, 0, true,
 			"two leaders: the lease 12 rounds is not longer than the retry period 2 rounds and the renew deadline 10 rounds together (a two-leader margin of 0 rounds), so a follower can take over as soon as, or before, a leader cut off from the record gives up; lengthen the lease past 12 rounds, shorten the renew deadline below 10 rounds, or turn on fencing"},
-		{"fencing refuses the stale leader's work", sec, 270, 60, 240, true, -30, true, ""},
-		{"no renew deadline: no margin is set", 0, 3, 1, 0, false, 0, false, ""},
+		{"fencing refuses the stale leader's work", sec, 270, 60, 240, true, 0, -30, true, ""},
+		{"one node has no follower to lead beside", sec, 270, 60, 240, false, 1, -30, true, ""},
+		{"no renew deadline: no margin is set", 0, 3, 1, 0, false, 0, 0, false, ""},
 	} {
 		c := model.Default()
 		c.Lease, c.RetryPeriod, c.RenewDeadline, c.Fencing = tt.lease, tt.retry, tt.deadline, tt.fencing
+		if tt.nodes > 0 {
+			c.Nodes = tt.nodes
+		}
 		if m, ok := c.TwoLeaderMargin(); m != tt.margin || ok != tt.ok {
 			t.Errorf("%s: margin %d, %t; want %d, %t", tt.name, m, ok, tt.margin, tt.ok)
 		}

@@ -26,7 +26,7 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	rv.writeVerdict(b)
 	var mix []string
 	for _, e := range rv.mix() {
-		mix = append(mix, fmt.Sprintf("%s (%.0f%%)", u.span(e.Outage), 100*e.Weight))
+		mix = append(mix, fmt.Sprintf("%s (%.0f%%)", u.event(e), 100*e.Weight))
 	}
 	each := "of " + strings.Join(mix, ", ")
 	if rv.Incident != nil {
@@ -672,7 +672,7 @@ func (rv review) writeWhy(b *strings.Builder) {
 	u, rate := unit{rv.Tick}, rv.EventsPerYear[0]
 	var ridden, less, more, same []string
 	for j, e := range rv.mix() {
-		what := "the " + u.span(e.Outage) + " outages"
+		what := "the " + u.event(e) + " outages"
 		if rv.Incident != nil {
 			what = "the incident"
 		}
@@ -731,4 +731,14 @@ func appendFigure(b []byte, v float64) []byte {
 		return append(b, "-inf"...)
 	}
 	return strconv.AppendFloat(b, math.Round(v*1e5)/1e5, 'f', -1, 64)
+}
+
+// event names an outage event of the mix: its length, and for a failure
+// mix's its scope and kind, "30s, every node isolated".
+func (u unit) event(e cost.MixEntry) string {
+	if e.Scope == cost.ScopeAsConfigured && e.Kind == model.AsConfigured {
+		return u.span(e.Outage)
+	}
+	nodes := map[cost.Scope]string{cost.ScopeLeader: "the leader", cost.ScopeOneNode: "one node", cost.ScopeZone: fmt.Sprintf("a zone of %d nodes", e.Zone), cost.ScopeEveryNode: "every node"}[e.Scope]
+	return fmt.Sprintf("%s, %s %s", u.span(e.Outage), nodes, e.Kind.Behaviour().Said)
 }

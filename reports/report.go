@@ -1,9 +1,11 @@
 package reports
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -172,8 +174,17 @@ func (rv review) writeDeployment(b *strings.Builder) {
 		b.WriteString("The single runs meet the incident as written.\n\n")
 		return
 	}
+	if rv.Failures != nil {
+		rv.writeFailures(b)
+	}
 	why := "the review's outage"
 	switch {
+	case rv.Failures != nil:
+		common := slices.MaxFunc(rv.Mix, func(a, b cost.MixEntry) int { return cmp.Compare(a.Weight, b.Weight) })
+		why = fmt.Sprintf("the mix's most common event, %.0f%% of events: %s", 100*common.Weight, u.event(common))
+		if common.Kind == model.Slowed {
+			why += ", its calls hanging as black-holed ones do, until they time out"
+		}
 	case rv.OutageFromMix:
 		why = fmt.Sprintf("the mix's most common, %.0f%% of events", 100*rv.mixWeight(c.Outage))
 	case rv.Mix != nil && rv.mixWeight(c.Outage) > 0:
@@ -189,6 +200,26 @@ func (rv review) writeDeployment(b *strings.Builder) {
 		b.WriteString("; the recommendation and the cost section's summary figures weigh every outage of the mix")
 	}
 	b.WriteString(".\n\n")
+}
+
+// writeFailures says the review's failure mix, an entry each: its
+// events a year, kind, scope and lengths.
+func (rv review) writeFailures(b *strings.Builder) {
+	u := unit{rv.Tick}
+	var es []string
+	for _, e := range rv.Failures {
+		var lengths []string
+		for _, l := range e.Lengths {
+			if len(e.Lengths) == 1 {
+				lengths = append(lengths, u.span(l.Outage))
+				break
+			}
+			lengths = append(lengths, fmt.Sprintf("%s (%.0f%%)", u.span(l.Outage), 100*l.Weight))
+		}
+		nodes := map[cost.Scope]string{cost.ScopeLeader: "the leader", cost.ScopeOneNode: "one node (wherever it is)", cost.ScopeZone: fmt.Sprintf("a zone of %d nodes (wherever it is)", rv.ZoneNodes()), cost.ScopeEveryNode: "every node at once"}[e.Scope]
+		es = append(es, fmt.Sprintf("%s a year of %s %s for %s", rate(e.PerYear), nodes, e.Kind.Behaviour().Said, strings.Join(lengths, " or ")))
+	}
+	fmt.Fprintf(b, "The deployment's failures (the failure mix): %s; %s events a year in all. ", strings.Join(es, "; "), rate(rv.EventsPerYear[0]))
 }
 
 // onOff writes a setting as "fencing on" or "fencing off".
@@ -342,8 +373,17 @@ func (rv review) writeLease(b *strings.Builder) {
 	}
 	first, last := rg.Leases[0], rg.Leases[len(rg.Leases)-1]
 	lo, hi := at(first, rg.Long), at(last, rg.Long)
-	fmt.Fprintf(b, "The deployment as deployed with its lease varied, against two outages, the publication's long and short ones scaled to the lease (%s and %s), to show what the lease alone does",
-		u.span(rg.Long), u.span(rg.Short))
+	switch {
+	case !rg.FromMix:
+		fmt.Fprintf(b, "The deployment as deployed with its lease varied, against two outages, the publication's long and short ones scaled to the lease (%s and %s), to show what the lease alone does",
+			u.span(rg.Long), u.span(rg.Short))
+	case !slices.ContainsFunc(rv.Mix, func(e cost.MixEntry) bool { return e.Outage == rg.Short }):
+		fmt.Fprintf(b, "The deployment as deployed with its lease varied, against the review's outage (%s) and a quarter of it (%s), to show what the lease alone does",
+			u.span(rg.Long), u.span(rg.Short))
+	default:
+		fmt.Fprintf(b, "The deployment as deployed with its lease varied, against the review's longest and shortest outages (%s and %s), to show what the lease alone does",
+			u.span(rg.Long), u.span(rg.Short))
+	}
 	if rv.Base.RenewDeadline > 0 {
 		fmt.Fprintf(b, "; the renew deadline stays %s", u.span(rv.Base.RenewDeadline))
 	}
@@ -435,8 +475,12 @@ func (rv review) writeHeat(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "The worst cell is a lease of %s against an outage of %s: %s leaderless or with two leaders. ",
 		u.span(worst.Config.Lease), u.span(worst.Config.Outage), u.span(WindowRounds(worst.Stats)))
+	upTo := u.span(maxOutage)
+	if rg.FromMix {
+		upTo += ", the review's longest,"
+	}
 	fmt.Fprintf(b, "Summed over outages of 0 to %s in steps of %s, taken as equally likely, a lease of %s has the least: %s. `leasesim recommend` ranks leases for a weighted outage mix.\n\n",
-		u.span(maxOutage), u.span(study.Scale(rv.Base)), u.span(rg.Leases[best]), u.span(sums[best]))
+		upTo, u.span(rg.Outages[1]-rg.Outages[0]), u.span(rg.Leases[best]), u.span(sums[best]))
 }
 
 func (rv review) writeCost(b *strings.Builder) {
@@ -526,7 +570,15 @@ func (rv review) writeWindowAppendix(b *strings.Builder) {
 func (rv review) writeZone(b *strings.Builder) {
 	u, t := unit{rv.Tick}, rv.Tick
 	b.WriteString("## Quorum under a zone outage\n\n")
-	b.WriteString("The deployment as deployed, its node count and quorum varied, against a zone of nodes failing together.")
+	every := rv.EveryNodeShare()
+	switch {
+	case every == 1:
+		b.WriteString("Every failure of the review's mix takes every node down at once: more nodes or zones cannot help against them. The deployment as deployed, its node count and quorum varied, against every node failing together, as the review's failures do.")
+	case every > 0:
+		fmt.Fprintf(b, "%.0f%% of the review's failure events take every node down at once: more nodes or zones cannot help against those. The deployment as deployed, its node count and quorum varied, against a zone of nodes failing together, the others.", 100*every)
+	default:
+		b.WriteString("The deployment as deployed, its node count and quorum varied, against a zone of nodes failing together.")
+	}
 	partial := rv.Base.BatchLen > 1
 	if partial {
 		b.WriteString(" Partial batches are the started batches cut mid-run, and their lines those never written.\n\n")
@@ -551,10 +603,28 @@ func (rv review) writeZone(b *strings.Builder) {
 		}
 	}
 	from := rv.Base.DownFrom
-	fmt.Fprintf(b, "\nNodes %d-%d fail together for %s. ", from, from+study.ZoneDown(rv.Base)-1, u.span(rv.Base.Outage))
+	if every == 1 {
+		lo, hi := rv.Zone[0].Stats, rv.Zone[0].Stats
+		sameBatches := true
+		for _, r := range rv.Zone {
+			st := r.Stats
+			lo.LeaderlessRounds, hi.LeaderlessRounds = min(lo.LeaderlessRounds, st.LeaderlessRounds), max(hi.LeaderlessRounds, st.LeaderlessRounds)
+			sameBatches = sameBatches && st.Missed == lo.Missed && st.PartialBatches == lo.PartialBatches && st.DoubleStarts == lo.DoubleStarts
+		}
+		fmt.Fprintf(b, "\nEvery node fails together for %s, however many there are: no node is left to take over while it lasts, so more nodes cannot ride it out", u.span(rv.Base.Outage))
+		if lo.LeaderlessRounds != hi.LeaderlessRounds {
+			fmt.Fprintf(b, "; they change only how soon a node polls once it is over (leaderless %s to %s over these node counts)", u.span(lo.LeaderlessRounds), u.span(hi.LeaderlessRounds))
+		}
+		if sameBatches {
+			b.WriteString(", and the batches missed, cut and started twice not at all")
+		}
+		b.WriteString(".\n\n")
+		return
+	}
+	fmt.Fprintf(b, "\nNodes %d-%d fail together for %s. ", from, from+rv.ZoneNodes()-1, u.span(rv.Base.Outage))
 	if blocked > 0 {
 		fmt.Fprintf(b, "Up to %d nodes, quorum blocks the handover (the %d reachable are no strict majority) and the whole outage is leaderless; from %d nodes on, quorum costs nothing here.\n\n",
-			blocked, blocked-study.ZoneDown(rv.Base), blocked+1)
+			blocked, blocked-rv.ZoneNodes(), blocked+1)
 		return
 	}
 	var changed []string
@@ -624,6 +694,13 @@ func (rv review) writeNodes(b *strings.Builder) {
 		fmt.Fprintf(b, "As deployed, every node is up for %s, then down for %s, independently of the others; %s of %s each (%s), seed %d. Means with 95%% confidence intervals.\n\n",
 			lengthsText(rv.Tick, mc.Up), lengthsText(rv.Tick, mc.Down), replicas, u.span(rounds), years, mc.Seed)
 	}
+	every := rv.EveryNodeShare()
+	switch {
+	case every == 1:
+		b.WriteString("**Not the review's failures:** every failure of its mix takes every node down at once, which no node count rides out, so more nodes cannot help against them; this study's independent failures of one node at a time are another deployment's, shown for comparison only.\n\n")
+	case every > 0:
+		fmt.Fprintf(b, "%.0f%% of the review's failure events take every node down at once, which no node count rides out: more nodes cannot help against those, and this study's independent failures leave them out.\n\n", 100*every)
+	}
 	rv.writeNodesMethod(b)
 	if mc.PhaseAverage {
 		rv.writePhaseAverage(b)
@@ -669,6 +746,10 @@ func (rv review) writeNodes(b *strings.Builder) {
 	two, twoCI, twoDouble, _ := lines(rv.NodeSummary(2, false))
 	most := study.MostNodes(rv.Base)
 	last, lastCI, lastDouble, _ := lines(rv.NodeSummary(most, false))
+	if every == 1 {
+		b.WriteString("\nAgainst the review's own failures, which take every node at once, a node count changes nothing: nobody is left to take over.\n\n")
+		return
+	}
 	fmt.Fprintf(b, "\nWithout quorum, one node misses %s lines a year: nobody can take over. A second node takes that to %s missed and %s doubled; with %d nodes it is %s and %s",
 		thousands(one, 0), thousands(two, 0), thousands(twoDouble, 0), most, thousands(last, 0), thousands(lastDouble, 0))
 	if twoCI.Lo <= lastCI.Hi && lastCI.Lo <= twoCI.Hi {

@@ -221,7 +221,7 @@ func (rv review) hangMoves(s cost.Safety, gained bool) string {
 			length = rv.Tick.Seconds(length)
 		}
 		if fail, hang := length <= s.FastFail.Min, length <= s.BlackHole.Min; fail != hang && hang == gained {
-			lost = append(lost, fmt.Sprintf("the %s outages (%.0f%% of events)", u.span(e.Outage), 100*e.Weight))
+			lost = append(lost, fmt.Sprintf("the %s outages (%.0f%% of events)", u.event(e), 100*e.Weight))
 		}
 	}
 	return andList(lost)

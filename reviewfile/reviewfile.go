@@ -59,7 +59,7 @@ func Keys() []Key {
 		"protocol", "lock-delay", "acquire-wait", "disconnect-delay", "session-ttl", "session-timeout", "tick-time", "error-policy",
 		"heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable")
 	add("schedule", "period", "rounds-per-year", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap", "on-cut", "runs-in")
-	add("failures", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds", "down", "down-from")
+	add("failures", "failure-mix", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds", "down", "down-from")
 	for _, p := range model.KindToggles() { // every kind's toggle
 		add("failures", p.Flag())
 	}
@@ -117,6 +117,30 @@ type Setting struct {
 	// are the file's lines after Line, newlines kept: a list written a
 	// line an item.
 	Literal bool
+	// Items are the entries of a value written as a YAML list of
+	// mappings (failure_mix), each the line it starts on and the line of
+	// each of its keys; Value is then the flag's text of them, the
+	// entries separated by "; ", each "key=value …".
+	Items []Item
+}
+
+// Item is one entry of a value written as a YAML list of mappings: the
+// line it starts on, and the line of each of its keys.
+type Item struct {
+	Line int
+	Keys map[string]int
+}
+
+// ItemLine is the line of key in entry i of the value (from 0): the
+// key's own line, else the entry's, else the setting's.
+func (s Setting) ItemLine(i int, key string) int {
+	if i < 0 || i >= len(s.Items) {
+		return s.Line
+	}
+	if l, ok := s.Items[i].Keys[key]; ok {
+		return l
+	}
+	return s.Items[i].Line
 }
 
 // LineOf is the file's line of line i (from 0) of the value: of a
@@ -229,6 +253,14 @@ func Parse(r io.Reader) ([]Setting, error) {
 				return nil, &Error{k.Line, unknownKey(name.Value, k.Value)}
 			case seen[key]:
 				return nil, &Error{k.Line, fmt.Sprintf("%s.%s is given twice", key.Section, key.Name)}
+			case key.Flag == "failure-mix" && v.Kind == yaml.SequenceNode:
+				value, items, err := entries(key, v)
+				if err != nil {
+					return nil, err
+				}
+				seen[key] = true
+				settings = append(settings, Setting{Key: key, Value: value, Line: k.Line, Items: items})
+				continue
 			case v.Kind != yaml.ScalarNode || v.Tag == "!!null":
 				return nil, &Error{v.Line, fmt.Sprintf("%s.%s: want one value, as --%s takes it", key.Section, key.Name, key.Flag)}
 			}
@@ -238,10 +270,45 @@ func Parse(r io.Reader) ([]Setting, error) {
 				}
 			}
 			seen[key] = true
-			settings = append(settings, Setting{key, v.Value, v.Line, v.Style&yaml.LiteralStyle != 0})
+			settings = append(settings, Setting{Key: key, Value: v.Value, Line: v.Line, Literal: v.Style&yaml.LiteralStyle != 0})
 		}
 	}
 	return settings, nil
+}
+
+// entries reads a value written as a YAML list of mappings of keys to
+// single words (failure_mix): the flag's text of it, its entries separated
+// by "; ", each "key=value …" in the order written, and the lines of each.
+// What the keys and values mean is the flag's to check.
+func entries(key Key, v *yaml.Node) (string, []Item, error) {
+	const want = "want a list of mappings, each key: value with one word a value (kind: isolate, scope: every-node, lengths: 30s:0.8,5m:0.2, per_year: 8)"
+	if len(v.Content) == 0 {
+		return "", nil, &Error{v.Line, fmt.Sprintf("%s.%s: an empty list: %s", key.Section, key.Name, want)}
+	}
+	var texts []string
+	var items []Item
+	for i, n := range v.Content {
+		if n.Kind != yaml.MappingNode {
+			return "", nil, &Error{n.Line, fmt.Sprintf("%s.%s: entry %d: %s", key.Section, key.Name, i+1, want)}
+		}
+		item := Item{Line: n.Line, Keys: map[string]int{}}
+		var fields []string
+		for j := 0; j < len(n.Content); j += 2 {
+			k, val := n.Content[j], n.Content[j+1]
+			switch {
+			case k.Kind != yaml.ScalarNode || val.Kind != yaml.ScalarNode || val.Tag == "!!null":
+				return "", nil, &Error{k.Line, fmt.Sprintf("%s.%s: entry %d: %s", key.Section, key.Name, i+1, want)}
+			case item.Keys[k.Value] != 0:
+				return "", nil, &Error{k.Line, fmt.Sprintf("%s.%s: entry %d: %s is given twice: want it once", key.Section, key.Name, i+1, k.Value)}
+			case k.Value == "" || strings.ContainsAny(k.Value+val.Value, "=; \t\n") || val.Value == "":
+				return "", nil, &Error{k.Line, fmt.Sprintf("%s.%s: entry %d: %s: %q: %s", key.Section, key.Name, i+1, k.Value, val.Value, want)}
+			}
+			item.Keys[k.Value] = k.Line
+			fields = append(fields, k.Value+"="+val.Value)
+		}
+		texts, items = append(texts, strings.Join(fields, " ")), append(items, item)
+	}
+	return strings.Join(texts, "; "), items, nil
 }
 
 // checkLines refuses a value of key, a list a line, that YAML joins into

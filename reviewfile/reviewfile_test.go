@@ -217,3 +217,47 @@ func TestCandidateListKeptApart(t *testing.T) {
 		}
 	}
 }
+
+// TestFailureMixList: a failure mix written as a YAML list of mappings is
+// the flag's text, its entries separated by "; ", with the line of each
+// entry and of each of its keys; one written as the flag's text is taken
+// as it is; a list that is not of mappings of single words is refused at
+// its line.
+func TestFailureMixList(t *testing.T) {
+	got, err := reviewfile.Parse(strings.NewReader("failures:\n  failure_mix:\n    - kind: isolate\n      scope: every-node\n      lengths: 30s:0.8,5m:0.2\n      per_year: 12\n    - per_year: 4\n      kind: pause\n      scope: leader\n      lengths: 20s\n"))
+	if err != nil || len(got) != 1 {
+		t.Fatalf("%+v, %v", got, err)
+	}
+	s := got[0]
+	if want := "kind=isolate scope=every-node lengths=30s:0.8,5m:0.2 per_year=12; per_year=4 kind=pause scope=leader lengths=20s"; s.Value != want || s.Flag != "failure-mix" || s.Line != 2 {
+		t.Errorf("value %q of --%s at line %d, want %q of --failure-mix at line 2", s.Value, s.Flag, s.Line, want)
+	}
+	for _, tt := range []struct {
+		entry int
+		key   string
+		line  int
+	}{{0, "kind", 3}, {0, "per_year", 6}, {1, "per_year", 7}, {1, "lengths", 10}, {1, "drift", 7}, {2, "kind", 2}} {
+		if l := s.ItemLine(tt.entry, tt.key); l != tt.line {
+			t.Errorf("entry %d's %s at line %d, want %d", tt.entry, tt.key, l, tt.line)
+		}
+	}
+	if got, err := reviewfile.Parse(strings.NewReader("failures:\n  failure_mix: kind=isolate scope=leader lengths=5 per_year=1\n")); err != nil || got[0].Value != "kind=isolate scope=leader lengths=5 per_year=1" {
+		t.Errorf("one line: %+v, %v", got, err)
+	}
+	for _, tt := range []struct {
+		text string
+		line int
+	}{
+		{"failures:\n  failure_mix: []\n", 2},
+		{"failures:\n  failure_mix:\n    - isolate\n", 3},
+		{"failures:\n  failure_mix:\n    - kind: isolate\n      scope: every node\n", 4},
+		{"failures:\n  failure_mix:\n    - kind: isolate\n      kind: pause\n", 4},
+		{"failures:\n  failure_mix:\n    - kind:\n", 3},
+	} {
+		_, err := reviewfile.Parse(strings.NewReader(tt.text))
+		var fe *reviewfile.Error
+		if !errors.As(err, &fe) || fe.Line != tt.line {
+			t.Errorf("%q: %v, want an error at line %d", tt.text, err, tt.line)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package study
 
-import "github.com/leasesim/leasesim/model"
+import (
+	"slices"
+
+	"github.com/leasesim/leasesim/model"
+)
 
 // The publication's scenario, which the review's ranges are drawn around.
 const (
@@ -21,8 +25,36 @@ func Scale(base model.Config) int { return max(1, base.Lease/publicationLease) }
 // Ranges are the leases and outages a review sweeps.
 type Ranges struct {
 	Leases      []int // 1 … 12 scales, those base's settings accept (a lease must outlast a renew deadline)
-	Outages     []int // the heat map's outages: 0 … 12 scales
-	Long, Short int   // the lease sweep's outages: the publication's 5 and 2, scaled
+	Outages     []int // the heat map's outages: 0 … 12 scales, or with FromMix 0 … the mix's longest in 12 steps
+	Long, Short int   // the lease sweep's outages: the publication's 5 and 2, scaled, or with FromMix the mix's longest and shortest
+	// FromMix says that the outages are the review's own (WithMix), not
+	// the publication's scaled to the lease; each run then lasts until
+	// its outage and lease have played out.
+	FromMix bool
+}
+
+// heatSteps is the heat map's steps from no outage to its longest.
+const heatSteps = 12
+
+// WithMix is r with the review's own outage lengths in place of the
+// publication's scaled ones: the lease sweep against the longest and
+// the shortest of lengths (a quarter of the one, if all are alike), the
+// heat map's outages from none to the longest in 12 equal steps.
+func (r Ranges) WithMix(lengths []int) Ranges {
+	if len(lengths) == 0 {
+		return r
+	}
+	r.Long, r.Short = slices.Max(lengths), slices.Min(lengths)
+	if r.Short == r.Long {
+		r.Short = max(1, r.Long/4)
+	}
+	step := max(1, (r.Long+heatSteps-1)/heatSteps)
+	r.Outages = nil
+	for m := 0; m <= heatSteps; m++ {
+		r.Outages = append(r.Outages, m*step)
+	}
+	r.FromMix = true
+	return r
 }
 
 // NewRanges returns the ranges of a review of base, stretched by Scale.

@@ -54,7 +54,7 @@ type Review struct {
 	// followers' jitter, if the event is an incident: the timeline is its
 	// run at phase 0 and seed Seed, the incident as written.
 	IncidentSpread incident.Spread
-	Zone           []Result // Base with a zone of ZoneDown(base) nodes failing together: ZoneDown … MostNodes nodes × quorum off, on
+	Zone           []Result // Base with a zone of ZoneNodes nodes failing together (every node, where every failure of the mix takes them all: EveryNodeShare): ZoneNodes … MostNodes nodes × quorum off, on
 	NodeStudy      *montecarlo.MonteCarlo
 	Nodes          []montecarlo.Summary // independent failures: StudyNodes × quorum off, on
 
@@ -140,6 +140,11 @@ type ReviewOptions struct {
 	// (zero: none given, so the report names the Pareto front instead of
 	// one candidate).
 	Mix []cost.MixEntry
+	// Failures is the deployment's failure mix as given (--failure-mix),
+	// each entry its kind, scope, lengths and rate; Mix is then its events
+	// (cost.FlattenFailures) at EventsPerYear[0], their sum. Nil: the
+	// group outage's mix, of the configuration's kind and scope.
+	Failures []cost.FailureEntry
 	// The candidates are every valid combination of a lease of
 	// CandidateLeases (nil: the lease sweep's), a renew deadline of
 	// CandidateRenewDeadlines and a retry period of CandidateRetryPeriods
@@ -282,8 +287,21 @@ func DefaultReviewOptions(base model.Config) ReviewOptions {
 // outage mix says, or base's outage without a mix. So the study asks what
 // more nodes do against the failures the recommendation assumes, not
 // against the publication's churn of a failure every 2,000 rounds.
+//
+// With a failure mix, the failures a node has on its own are those that
+// do not take every node at once (as many a year as they are, and as
+// long); if all do, all of them, which the report says are not the
+// review's.
 func DeploymentFailures(base model.Config, opt ReviewOptions) (up, down model.Lengths) {
-	up = model.Lengths{Kind: model.Geometric, A: max(1, opt.RoundsPerYear/opt.EventsPerYear[0])}
+	perYear := opt.EventsPerYear[0]
+	if share := cost.EveryNodeShare(opt.Mix); opt.Failures != nil && share < 1 {
+		perYear *= 1 - share
+		opt.Mix = slices.DeleteFunc(slices.Clone(opt.Mix), func(e cost.MixEntry) bool { return e.Scope == cost.ScopeEveryNode })
+		for i := range opt.Mix {
+			opt.Mix[i].Weight /= 1 - share
+		}
+	}
+	up = model.Lengths{Kind: model.Geometric, A: max(1, opt.RoundsPerYear/perYear)}
 	down = model.Lengths{Kind: model.Fixed, A: float64(max(1, base.Outage))}
 	if len(opt.Mix) == 0 {
 		return up, down
@@ -303,6 +321,18 @@ func DeploymentFailures(base model.Config, opt ReviewOptions) (up, down model.Le
 		}
 	}
 	return up, model.Lengths{Kind: model.Empirical, Samples: samples, Source: "the outage mix"}
+}
+
+// cmpWeight orders mix entries by weight (slices.MaxFunc then keeps the
+// first of those tied).
+func cmpWeight(a, b cost.MixEntry) int {
+	switch {
+	case a.Weight < b.Weight:
+		return -1
+	case a.Weight > b.Weight:
+		return 1
+	}
+	return 0
 }
 
 func gcd(a, b int) int {
@@ -328,6 +358,13 @@ const (
 // cancelled.
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
 	rv := &Review{Base: base, ReviewOptions: opt, Ranges: NewRanges(base)}
+	if opt.Tick != 0 && opt.Incident == nil && len(opt.Mix) > 0 { // a deployment's own outages, not the publication's
+		var lengths []int
+		for _, e := range opt.Mix {
+			lengths = append(lengths, e.Outage)
+		}
+		rv.Ranges = rv.Ranges.WithMix(lengths)
+	}
 	done := 0
 	step := func(name string) {
 		if opt.Progress != nil {
@@ -362,14 +399,24 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	}
 	rv.Deployed = Result{base, st}
 	step("the lease sweep and the heat map")
+	// vary sets a lease and an outage, a run long enough for them to play
+	// out where the outages are the review's own.
+	vary := func(lease, outage int) func(*model.Config) {
+		return func(c *model.Config) {
+			c.Lease, c.Outage = lease, outage
+			if rv.Ranges.FromMix {
+				c.Rounds = min(model.MaxRounds, max(c.Rounds, c.Start-1+cost.SettleRounds(*c)))
+			}
+		}
+	}
 	for _, lease := range rv.Ranges.Leases {
 		for _, outage := range []int{rv.Ranges.Long, rv.Ranges.Short} {
-			if err := add(&rv.LeaseSweep, base, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
+			if err := add(&rv.LeaseSweep, base, vary(lease, outage)); err != nil {
 				return nil, err
 			}
 		}
 		for _, outage := range rv.Ranges.Outages {
-			if err := add(&rv.Heat, base, func(c *model.Config) { c.Lease, c.Outage = lease, outage }); err != nil {
+			if err := add(&rv.Heat, base, vary(lease, outage)); err != nil {
 				return nil, err
 			}
 		}
@@ -429,9 +476,13 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 	}
 	step("the zone study")
-	for nodes := ZoneDown(base); nodes <= MostNodes(base); nodes++ {
+	for nodes := rv.ZoneNodes(); nodes <= MostNodes(base); nodes++ {
+		down := rv.ZoneNodes()
+		if rv.EveryNodeShare() == 1 { // the review's failures take every node, however many
+			down = nodes
+		}
 		for _, quorum := range []bool{false, true} {
-			if err := add(&rv.Zone, base, func(c *model.Config) { c.Nodes, c.Down, c.Quorum = nodes, ZoneDown(base), quorum }); err != nil {
+			if err := add(&rv.Zone, base, func(c *model.Config) { c.Nodes, c.Down, c.Quorum = nodes, down, quorum }); err != nil {
 				return nil, err
 			}
 		}
@@ -462,6 +513,10 @@ func StudyOutage(base *model.Config, opt *ReviewOptions, outageGiven, startGiven
 			}
 		}
 		base.Outage, opt.OutageFromMix = common.Outage, true
+	}
+	if opt.Failures != nil { // the most common event's kind and scope, whatever its length
+		common := slices.MaxFunc(opt.Mix, func(a, b cost.MixEntry) int { return cmpWeight(a, b) })
+		*base = common.On(*base)
 	}
 	if base.BatchLen > 1 && !startGiven {
 		base.Start, opt.MidBatch = base.Period+base.BatchLen/2, true
@@ -675,6 +730,26 @@ func (rv *Review) Current() cost.Rank {
 	return rv.Recommendation[i]
 }
 
+// EveryNodeShare is the share of the review's failure events that take
+// every node down at once (scope every-node), against which more nodes or
+// zones cannot help: 0 without a failure mix.
+func (rv *Review) EveryNodeShare() float64 {
+	if rv.Failures == nil {
+		return 0
+	}
+	return cost.EveryNodeShare(rv.Mix)
+}
+
+// ZoneNodes is the zone the zone study fails together: ZoneDown of the
+// deployment as configured, as a failure mix's zones are (the base's
+// Down is then its most common event's).
+func (rv *Review) ZoneNodes() int {
+	if rv.Failures != nil {
+		return rv.Mix[0].Zone
+	}
+	return ZoneDown(rv.Base)
+}
+
 // ZoneDown is the zone the zone study fails together: the base's own
 // zone of down nodes, or 2 if it has none larger (one node down is not a
 // zone).
@@ -759,7 +834,10 @@ func (rv *Review) Projections() []cost.ConfigProjection {
 // overlap policy that buffers, which the arrangements without the
 // persistent trigger cannot keep (Arrangement.Apply).
 func (rv *Review) Warnings() []string {
-	w := shortRun(rv.Tick, rv.Base, "lease sweep", rv.Ranges.Long, rv.Ranges.Leases[len(rv.Ranges.Leases)-1])
+	var w []string
+	if !rv.Ranges.FromMix { // else each run lasts until its outage and lease have played out
+		w = shortRun(rv.Tick, rv.Base, "lease sweep", rv.Ranges.Long, rv.Ranges.Leases[len(rv.Ranges.Leases)-1])
+	}
 	if rv.Base.Buffers() {
 		w = append(w, fmt.Sprintf("the plain and fencing arrangements have no persistent trigger, so no queue: there overlap %s skips a slot that falls due while a run still runs",
 			model.Overlap.AppendValue(nil, int(rv.Base.Overlap))))

@@ -3,6 +3,7 @@ package study_test
 import (
 	"context"
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -124,27 +125,45 @@ func TestSensitivityToBatchLength(t *testing.T) {
 }
 
 // TestDeploymentFailures: every node fails as often as the first rate
-// says outages reach the leader, for the mix's lengths in proportion.
+// says outages reach the leader, for the mix's lengths in proportion;
+// with a failure mix, as often and as long as its events that do not take
+// every node (all of them, if all do).
 func TestDeploymentFailures(t *testing.T) {
 	base := model.Default()
 	base.Outage = 30
 	opt := study.DefaultReviewOptions(base)
-	opt.EventsPerYear, opt.RoundsPerYear = []float64{8, 12}, 800
+	opt.RoundsPerYear = 800
+	entry := func(scope cost.Scope, perYear float64, lengths ...cost.MixEntry) cost.FailureEntry {
+		return cost.FailureEntry{Kind: model.Isolated, Scope: scope, Lengths: lengths, PerYear: perYear}
+	}
 	tests := []struct {
-		name    string
-		mix     []cost.MixEntry
-		down    model.Lengths
-		counted map[int]int // with a mix: how often each length is a sample
+		name     string
+		mix      []cost.MixEntry
+		failures []cost.FailureEntry
+		upMean   float64
+		down     model.Lengths
+		counted  map[int]int // with a mix: how often each length is a sample
 	}{
-		{"no mix: the outage", nil, model.Lengths{Kind: model.Fixed, A: 30}, nil},
-		{"tenths", []cost.MixEntry{{Outage: 5, Weight: 0.6}, {Outage: 30, Weight: 0.3}, {Outage: 120, Weight: 0.1}}, model.Lengths{}, map[int]int{5: 6, 30: 3, 120: 1}},
-		{"thirds", []cost.MixEntry{{Outage: 2, Weight: 1.0 / 3}, {Outage: 9, Weight: 2.0 / 3}}, model.Lengths{}, map[int]int{2: 333, 9: 667}},
+		{"no mix: the outage", nil, nil, 100, model.Lengths{Kind: model.Fixed, A: 30}, nil},
+		{"tenths", []cost.MixEntry{{Outage: 5, Weight: 0.6}, {Outage: 30, Weight: 0.3}, {Outage: 120, Weight: 0.1}}, nil, 100, model.Lengths{}, map[int]int{5: 6, 30: 3, 120: 1}},
+		{"thirds", []cost.MixEntry{{Outage: 2, Weight: 1.0 / 3}, {Outage: 9, Weight: 2.0 / 3}}, nil, 100, model.Lengths{}, map[int]int{2: 333, 9: 667}},
+		// 8 a year: 2 of one node (5 rounds), 6 of every node (7 rounds in
+		// 1 of 3, 9 in 2): a node fails on its own 2 times a year, for 5.
+		{"a failure mix: the events of every node left out", nil, []cost.FailureEntry{entry(cost.ScopeOneNode, 2, cost.MixEntry{Outage: 5, Weight: 1}),
+			entry(cost.ScopeEveryNode, 6, cost.MixEntry{Outage: 7, Weight: 1.0 / 3}, cost.MixEntry{Outage: 9, Weight: 2.0 / 3})}, 400, model.Lengths{}, map[int]int{5: 1}},
+		// and the leader 2 a year for 3: 4 a year, half of each length.
+		{"a failure mix: the others' lengths in proportion", nil, []cost.FailureEntry{entry(cost.ScopeOneNode, 2, cost.MixEntry{Outage: 5, Weight: 1}), entry(cost.ScopeLeader, 2, cost.MixEntry{Outage: 3, Weight: 1}),
+			entry(cost.ScopeEveryNode, 4, cost.MixEntry{Outage: 7, Weight: 1})}, 200, model.Lengths{}, map[int]int{3: 1, 5: 1}},
+		{"a failure mix of every node's alone: all of it", nil, []cost.FailureEntry{entry(cost.ScopeEveryNode, 8, cost.MixEntry{Outage: 7, Weight: 0.25}, cost.MixEntry{Outage: 9, Weight: 0.75})}, 100, model.Lengths{}, map[int]int{7: 1, 9: 3}},
 	}
 	for _, tt := range tests {
-		opt.Mix = tt.mix
+		opt.Mix, opt.Failures, opt.EventsPerYear = tt.mix, tt.failures, []float64{8, 12}
+		if tt.failures != nil {
+			opt.Mix, opt.EventsPerYear[0] = cost.FlattenFailures(tt.failures, 2)
+		}
 		up, down := study.DeploymentFailures(base, opt)
-		if want := (model.Lengths{Kind: model.Geometric, A: 100}); up.Kind != want.Kind || up.A != want.A {
-			t.Errorf("%s: up %v, want %v: 800 rounds a year over 8 events", tt.name, up, want)
+		if want := (model.Lengths{Kind: model.Geometric, A: tt.upMean}); up.Kind != want.Kind || math.Abs(up.A-want.A) > 1e-9 {
+			t.Errorf("%s: up %v, want %v: 800 rounds a year over the events that fail a node alone", tt.name, up, want)
 		}
 		if tt.counted == nil {
 			if down.Kind != tt.down.Kind || down.A != tt.down.A {

@@ -56,6 +56,9 @@ func TestEveryFlagRefusesBadInput(t *testing.T) {
 				values = []string{"/nonexistent-leasesim/incident.txt", ""}
 			case "outage-history":
 				values = []string{"/nonexistent-leasesim/outages.txt", "../../testdata/incidents/brownout.txt"}
+			case "failure-mix":
+				values = []string{"", ";", "kind=nap scope=leader lengths=2 per_year=1", "kind=isolate scope=rack lengths=2 per_year=1", "kind=isolate scope=leader lengths=2:0 per_year=1",
+					"kind=isolate scope=leader lengths=2 per_year=0", "kind=isolate scope=leader lengths=2", "kind=isolate scope=leader lengths=2 per_year=1 rate=2", "isolate leader 2 1"}
 			case "outage-mix":
 				values = []string{"2;0.9", "2:0", "2:-1", "x:1", "2:1,2:1", "0:1e308,1:1e308"}
 			case "out", "csv", "png":

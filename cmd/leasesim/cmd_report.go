@@ -41,6 +41,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(rateValue{&roundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day; with --tick, a year's rounds)")
 	mix := ""
 	fs.StringVar(&mix, "outage-mix", "", "the recommendation's outage lengths and their weights, outage:weight,… (with --tick, durations: 40s:0.9,5m:0.1; default: --outage alone)")
+	failureMix := ""
+	fs.StringVar(&failureMix, "failure-mix", "", "the deployment's failures instead of --outages-per-year and --outage-mix, each entry its kind, scope, lengths and rate: "+cost.FailureMixSyntax()+"; every section uses it (a zone is the zone study's nodes)")
 	history := ""
 	fs.StringVar(&history, "outage-history", "", "instead of --outage-mix, a file of the outages a team has seen, one length a line (with --tick, a duration such as 45s; # starts a comment): each distinct length weighted by how often it occurs")
 	incident := addIncidentFlags(fs, "the outage event is this incident (leasesim replay's file: one failure a line, each node its own kind) instead of the group outage and its --outage-mix or --outage-history: the recommendation, the arrangements, the cost section and the timeline price and replay it")
@@ -79,8 +81,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		switch {
 		case err != nil:
 			return err
-		case given && (mix != "" || history != ""):
-			return usagef("--incident is the outage event: want it without --outage-mix and --outage-history")
+		case given && (mix != "" || history != "" || failureMix != ""):
+			return usagef("--incident is the outage event: want it without --outage-mix, --outage-history and --failure-mix")
 		case given:
 			file := *incident.file
 			in, err := incidentFlag(fs, file, t, *incident.epoch)
@@ -113,6 +115,9 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		opt.Tick = t
 		if err := priceDelay(t); err != nil {
+			return err
+		}
+		if err := failureMixFlag(fs, failureMix, &base, &opt); err != nil {
 			return err
 		}
 		switch {
@@ -292,4 +297,34 @@ func goesWithOne(base model.Config, lease int, deadlines, retries []int) error {
 		}
 	}
 	return first
+}
+
+// failureMixFlag reads --failure-mix, if given, into opt: its events as
+// one outage mix (cost.FlattenFailures), the zone study's zone a zone,
+// at their events a year. Each entry gives its kind and scope, so it
+// goes without the flags that give the group outage's: --outages-per-year,
+// --outage-mix, --outage-history, --down, --down-from and the kinds'
+// toggles.
+func failureMixFlag(fs *pflag.FlagSet, text string, base *model.Config, opt *study.ReviewOptions) error {
+	if !fs.Changed("failure-mix") {
+		return nil
+	}
+	others := []string{"outages-per-year", "outage-mix", "outage-history", "down", "down-from"}
+	for _, p := range model.KindToggles() {
+		others = append(others, p.Flag())
+	}
+	for _, flag := range others {
+		if fs.Changed(flag) {
+			return usagef("--failure-mix gives each entry's rate, kind, scope and lengths: want it without --%s", flag)
+		}
+	}
+	t := *fs.Lookup("tick").Value.(tickValue).t
+	entries, err := cost.ParseFailureMix(t, text)
+	if err != nil {
+		return usagef("invalid argument %q for \"--failure-mix\" flag: %v", text, err)
+	}
+	opt.Failures = entries
+	opt.Mix, opt.EventsPerYear[0] = cost.FlattenFailures(entries, study.ZoneDown(*base))
+	opt.EventsPerYear = opt.EventsPerYear[:1]
+	return nil
 }

@@ -200,7 +200,7 @@ func TestReportIncident(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--outage-mix", "30s:1"}, "leasesim report: --incident is the outage event: want it without --outage-mix and --outage-history\n"},
+		{[]string{"--outage-mix", "30s:1"}, "leasesim report: --incident is the outage event: want it without --outage-mix, --outage-history and --failure-mix\n"},
 		{[]string{"--outage", "30s"}, "leasesim report: --outage goes not with --incident: the incident says who fails when, and how\n"},
 		{[]string{"--nodes", "2"}, "leasesim report: --incident: " + incident + ": line 8: node 2, but the deployment has 2 nodes (--nodes)\n"},
 		{[]string{"--rounds", "2m30s"}, "leasesim report: --incident: " + incident + ": line 6: the failure ends at 2m40s, after the run's end (--rounds 2m30s)\n"},
@@ -320,14 +320,16 @@ func TestStudyOutage(t *testing.T) {
 	hasAll(t, md, "| outage | 2 |", "| start | 5 |", "meet one outage of 2 rounds (the review's outage, 30% of the mix's events);")
 }
 
-// TestShippedReviews: docs/commands.md's two reviews of issue 31's nightly
-// invoicing (testdata/reviews) say what it promises. Under client-go's
+// TestShippedReviews: docs/commands.md's reviews (testdata/reviews) say
+// what it promises. Of issue 31's nightly invoicing: Under client-go's
 // defaults the report raises the renew deadline, not the lease, at 664.8
 // lines a year against 2,775.5, choosing among the eight candidates that
 // cost that the one with the widest two-leader margin, 1m0s/40s/2s, and
 // candidates.csv recommends exactly it; under OpenShift's single-node
 // settings report.md opens with the two-leader warning, the margin and
-// the fix, and standard error says it too.
+// the fix, and standard error says it too. The client-go operator, whose
+// API-server outages cut both replicas off, names its failures, varies
+// its own outages in the lease sweep, and never says more nodes help.
 func TestShippedReviews(t *testing.T) {
 	t.Parallel()
 	sno := "two leaders: the lease 4m30s is not longer than the retry period 1m0s and the renew deadline 4m0s together (a two-leader margin of -30s), so a follower can take over as soon as, or before, a leader cut off from the record gives up; lengthen the lease past 5m0s, shorten the renew deadline below 3m30s, or turn on fencing"
@@ -335,12 +337,25 @@ func TestShippedReviews(t *testing.T) {
 		file, stderr, opens, says string
 		recommended               []string // candidates.csv's recommended rows, lease/renew deadline/retry period
 		flags                     []string // beyond the review file's
+		also, never               []string // what else report.md says, and what it must not
 	}{
 		{"nightly-invoicing.yaml", "", "## Recommendation", "**Verdict: raise the renew deadline to 40s and the lease to 1m0s** (1m0s/40s/2s): 664.8 a year against 2,775.5 for the current 15s/10s/2s",
-			[]string{"60,40,2"}, nil},
+			[]string{"60,40,2"}, nil, nil, nil},
 		// The warning is of the current settings: one candidate, them, will do.
 		{"openshift-sno.yaml", "leasesim report: warning: " + sno + "\n", "**Warning:** " + sno + ".", "", nil,
-			[]string{"--candidates", "4m30s", "--candidate-renew-deadline", "4m", "--candidate-retry-period", "1m"}},
+			[]string{"--candidates", "4m30s", "--candidate-renew-deadline", "4m", "--candidate-retry-period", "1m"}, nil, nil},
+		// API-server outages that cut both replicas off: no section says
+		// more nodes help.
+		{"clientgo-operator.yaml", "", "## Recommendation", "The deployment's failures (the failure mix): 12 a year of every node at once isolated for 30s (80%) or 5m0s (20%); 12 events a year in all.",
+			nil, nil, []string{
+				"Assumed: 12 outage events a year, each of 30s, every node isolated (80%), 5m0s, every node isolated (20%)",
+				"3 nodes would not cost less",
+				"against the review's longest and shortest outages (5m0s and 30s)",
+				"Every failure of the review's mix takes every node down at once: more nodes or zones cannot help against them.",
+				"no node is left to take over while it lasts, so more nodes cannot ride it out",
+				"**Not the review's failures:** every failure of its mix takes every node down at once",
+				"Against the review's own failures, which take every node at once, a node count changes nothing",
+			}, []string{"A second node takes that to", "the publication's long and short ones", "Nodes 0-1 fail together"}},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			t.Parallel()
@@ -355,8 +370,15 @@ func TestShippedReviews(t *testing.T) {
 			if len(paragraphs) < 3 || !strings.HasPrefix(paragraphs[2], tt.opens) {
 				t.Errorf("report.md's third paragraph is %.300q, want it to begin %q", paragraphs[min(2, len(paragraphs)-1)], tt.opens)
 			}
-			if !strings.Contains(string(md), tt.says) {
-				t.Errorf("report.md does not say %q", tt.says)
+			for _, say := range append([]string{tt.says}, tt.also...) {
+				if !strings.Contains(string(md), say) {
+					t.Errorf("report.md does not say %q", say)
+				}
+			}
+			for _, never := range tt.never {
+				if strings.Contains(string(md), never) {
+					t.Errorf("report.md says %q", never)
+				}
 			}
 			csv, _ := os.ReadFile(filepath.Join(dir, "candidates.csv"))
 			var recommended []string
@@ -473,6 +495,48 @@ func TestReviewFileReportKeys(t *testing.T) {
 		md, _ := os.ReadFile(filepath.Join(dir, "out", "report.md"))
 		if code != 0 || !strings.Contains(string(md), tt.want) {
 			t.Errorf("%q: exit %d, stderr %q; report.md has no %q", tt.text, code, stderr, tt.want)
+		}
+	}
+}
+
+// TestFailureMixFlags: --failure-mix gives each entry's rate, kind and
+// scope, so the flags of the group outage's are refused beside it, as is
+// an entry it cannot read, each in one line.
+func TestFailureMixFlags(t *testing.T) {
+	t.Parallel()
+	mix := "kind=isolate scope=every-node lengths=30s per_year=4"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--failure-mix", mix, "--down", "2"}, "--failure-mix gives each entry's rate, kind, scope and lengths: want it without --down"},
+		{[]string{"--failure-mix", mix, "--pause"}, "--failure-mix gives each entry's rate, kind, scope and lengths: want it without --pause"},
+		{[]string{"--failure-mix", mix, "--outage-mix", "30s:1"}, "--failure-mix gives each entry's rate, kind, scope and lengths: want it without --outage-mix"},
+		{[]string{"--failure-mix", "kind=isolate scope=every-node lengths=30s per_year=4; kind=nap"},
+			`invalid argument "kind=isolate scope=every-node …" (62 bytes) for "--failure-mix" flag: entry 2: kind: "nap": want one of isolate, black-hole, slow, partition, pause, crash or release`},
+	} {
+		args := append([]string{"report", "--out", filepath.Join(t.TempDir(), "out"), "--preset", "kubernetes", "--period", "1h"}, tt.args...)
+		code, stdout, stderr := runCmd(t, args...)
+		if want := "leasesim report: " + tt.want + "\n"; code != exitUsage || stdout != "" || stderr != want {
+			t.Errorf("%q: exit %d, stderr %q, want %q", tt.args, code, stderr, want)
+		}
+	}
+}
+
+// TestOneNodeNoTwoLeaders: OpenShift's single-node settings leave no
+// two-leader margin, which run and cost warn of with a follower, and not
+// on one node, which has none to take over beside it.
+func TestOneNodeNoTwoLeaders(t *testing.T) {
+	t.Parallel()
+	for _, cmd := range []string{"run", "cost"} {
+		for _, tt := range []struct {
+			nodes string
+			warns bool
+		}{{"2", true}, {"1", false}} {
+			code, _, stderr := runCmd(t, cmd, "--preset", "openshift-sno", "--period", "24h", "--nodes", tt.nodes)
+			if code != 0 || strings.Contains(stderr, "two leaders") != tt.warns {
+				t.Errorf("%s --nodes %s: exit %d, stderr %q; want a two-leader warning: %t", cmd, tt.nodes, code, stderr, tt.warns)
+			}
 		}
 	}
 }

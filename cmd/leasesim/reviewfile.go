@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/reviewfile"
 	"github.com/spf13/pflag"
 )
@@ -80,6 +81,12 @@ func applyReviewFile(fs *pflag.FlagSet) (func(string) string, error) {
 				line = s.LineOf(bad.line)
 			}
 			return nil, usagef("%s:%d: %s.%s: %s", path, line, s.Section, s.Name, bad.msg)
+		}
+	}
+	if s, ok := from["failure-mix"]; ok {
+		var fe *cost.FailureMixError
+		if _, err := cost.ParseFailureMix(*fs.Lookup("tick").Value.(tickValue).t, s.Value); errors.As(err, &fe) {
+			return nil, usagef("%s:%d: %s.%s: %v", path, s.ItemLine(fe.Entry, fe.Key), s.Section, s.Name, err)
 		}
 	}
 	var ue *usageError
