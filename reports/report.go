@@ -90,11 +90,12 @@ func WriteDir(ctx context.Context, rv *study.Review, dir string, then func() err
 func (rv review) writeMarkdown(w io.Writer) error {
 	var b strings.Builder
 	c := rv.Base
-	b.WriteString("# Lease-based leader election for the end-of-day batch: capacity-planning review\n\n")
-	b.WriteString("Written by `leasesim report`. Every figure below is computed by the round model; the files beside this one hold the numbers.\n\n")
+	b.WriteString(rv.title() + "\n\n")
+	rv.writeFirstScreen(&b)
 	for _, w := range rv.warnings() {
 		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
 	}
+	b.WriteString("Written by `leasesim report`. Every figure is computed by the round model; the sections below are the evidence, and the files beside this one hold the numbers.\n\n")
 
 	rv.writeRecommendation(&b)
 
