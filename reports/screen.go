@@ -97,8 +97,8 @@ func (rv review) writeFirstScreen(b *strings.Builder) {
 		})
 	}
 	b.WriteString("\n")
-	if rv.Weights != (cost.Weights{}) && rv.costUnit() == "price units" {
-		fmt.Fprintf(b, "Cost in price units, the review's one currency: %s. Brackets hold 95%% of years (how sure, below).\n\n", prices(rv.Weights, rv.Tick))
+	if unit := rv.costUnit(); rv.Weights != (cost.Weights{}) && unit != "invoice lines" {
+		fmt.Fprintf(b, "Cost in %s: %s. Brackets hold 95%% of years (how sure, below).\n\n", unit, prices(rv.Weights, rv.Tick))
 	}
 	if both {
 		fmt.Fprintf(b, "What gets worse: %s.\n\n", rv.worse(current, top))
@@ -129,11 +129,14 @@ func (u unit) brief(s cost.Span) string {
 	return fmt.Sprintf("%s-%s%s (median %s%s)", r(s.Min), r(s.Max), sec, r(s.Median), sec)
 }
 
-// costUnit is the unit of a cost a year: invoice lines when a missed and
-// a double line cost 1 each and nothing else is priced, otherwise the
-// prices' own (the review's one currency), which the line under the
-// table names by the prices.
+// costUnit is the unit of a cost a year: the review's currency if it
+// names one, invoice lines when a missed and a double line cost 1 each
+// and nothing else is priced, otherwise price units, which the line under
+// the table names by the prices.
 func (rv review) costUnit() string {
+	if rv.Currency != "" {
+		return rv.Currency
+	}
 	if rv.Weights == (cost.Weights{MissedLine: 1, DoubleLine: 1}) {
 		return "invoice lines"
 	}

@@ -167,6 +167,9 @@ type ReviewOptions struct {
 	// which a saving is too small to matter (cost.Decide): the verdict is
 	// then to keep them.
 	Material float64
+	// Currency is the prices' unit as the review names it ("EUR"), for
+	// report.md's cost a year; "" for none named.
+	Currency string
 
 	// Progress, if not nil, is told as each step of NewReview begins: how
 	// many of its total steps are done, and what the next computes, as

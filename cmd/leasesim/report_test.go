@@ -68,6 +68,10 @@ func TestReviewFile(t *testing.T) {
 		}
 	}
 
+	// The prices' currency, as the review names it, is the cost's unit.
+	write("deployment:\n  tick: 1s\n  lease: 15s\n  retry_period: 2s\n  renew_deadline: 10s\n  nodes: 3\nschedule:\n  period: 10m\nfailures:\n  outage_mix: 5s:0.5,30s:0.5\ncandidates:\n  candidates: 15s,20s\nprices:\n  cost_missed_line: 0.4\n  cost_double_line: 2.5\n  currency: EUR\nstudy:\n  replicas: 2\n")
+	hasAll(t, reportMD(t, filepath.Join(dir, "eur"), review), "| cost a year (EUR) |", "Cost in EUR: 0.4 a missed line, 2.5 a double line.")
+
 	code, stdout, stderr := runCmd(t, "report", "--example")
 	if code != 0 || stderr != "" || stdout != reviewfile.Example {
 		t.Errorf("--example: exit %d, stderr %q, %d bytes, want the example's %d", code, stderr, len(stdout), len(reviewfile.Example))
