@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -79,5 +80,17 @@ func TestSameSeries(t *testing.T) {
 		if got := sameSeries(a, tt.b); got != tt.want {
 			t.Errorf("%v and %v: %t, want %t", a, tt.b, got, tt.want)
 		}
+	}
+}
+
+// TestHeatZeroEverywhere: a heat map zero in every cell is a sentence in
+// report.md, not an image.
+func TestHeatZeroEverywhere(t *testing.T) {
+	c := model.Default()
+	rv := review{&study.Review{Base: c, Ranges: study.Ranges{Leases: []int{2, 4}, Outages: []int{0, 3}}, Heat: make([]study.Result, 4)}}
+	var b strings.Builder
+	rv.writeHeat(&b)
+	if want := "## Lease × outage\n\nThe deployment as deployed, its lease varied from 2 rounds to 4 rounds against outages of up to 3 rounds, is never leaderless and never has two leaders: the heat map (`heatmap.png`) is zero in every cell, so it is not shown.\n\n"; b.String() != want {
+		t.Errorf("report.md says\n%q\nwant\n%q", b.String(), want)
 	}
 }
