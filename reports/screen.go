@@ -98,6 +98,9 @@ func (rv review) writeFirstScreen(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 	if unit := rv.costUnit(); rv.Weights != (cost.Weights{}) && unit != "invoice lines" {
+		if unit == "price units" {
+			unit += ", the prices' one currency, which `--currency` names"
+		}
 		fmt.Fprintf(b, "Cost in %s: %s. Brackets hold 95%% of years (how sure, below).\n\n", unit, prices(rv.Weights, rv.Tick))
 	}
 	if both {
