@@ -113,6 +113,29 @@ type EventEffect struct {
 	Handovers        float64
 }
 
+// PhaseLosses is what c's outage event costs at each phase of the phase
+// method (PhaseMethod, whose figures are their means), the phases that
+// cost alike merged, each with its share of the phases: a year of events
+// draws from them (SpreadOf).
+func PhaseLosses(ctx context.Context, c model.Config, seed uint64, incident model.Windows) ([]Loss, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	var losses []Loss
+	_, err := phaseRuns(ctx, c, SettleRounds(c), seed, incident, &losses)
+	return losses, err
+}
+
+// Loss is what one outage event costs at some of its phases: the batches
+// it misses (missed and unresolved batches and the unwritten parts of
+// cut ones, in batches, as PerEvent counts them) and doubles (parts
+// written twice), the rounds it delays batches and its handovers; Share
+// is the share of the phases that cost so.
+type Loss struct {
+	Missed, Double, Delayed, Handovers float64
+	Share                              float64
+}
+
 // WindowRounds is the mean leaderless plus two-leader rounds per event, the
 // publication's decision measure.
 func (in EventEffect) WindowRounds() float64 { return in.LeaderlessRounds + in.TwoLeaderRounds }
@@ -183,6 +206,12 @@ func phaseSeed(seed uint64, k int) [2]uint64 {
 // phaseMethod is PhaseMethod with each run lasting horizon rounds past the
 // outage's start.
 func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, incident model.Windows) (EventEffect, error) {
+	return phaseRuns(ctx, c, horizon, seed, incident, nil)
+}
+
+// phaseRuns is phaseMethod, also gathering each phase's Loss into losses
+// if it is not nil.
+func phaseRuns(ctx context.Context, c model.Config, horizon int, seed uint64, incident model.Windows, losses *[]Loss) (EventEffect, error) {
 	phases := Phases(c)
 	plan, err := phasePlan(c, phases, horizon)
 	if err != nil {
@@ -195,6 +224,7 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 	var r model.Runner
 	var moved model.Windows // the incident, moved to the phase's start
 	first, _ := eventSpan(c)
+	seen := map[Loss]int{} // a loss's place in losses, its Share zero
 	i := 0
 	for k, w := range plan {
 		if i%4096 == 0 && ctx.Err() != nil {
@@ -227,8 +257,24 @@ func phaseMethod(ctx context.Context, c model.Config, horizon int, seed uint64, 
 		in.LeaderlessRounds += w * float64(st.LeaderlessRounds)
 		in.TwoLeaderRounds += w * float64(st.TwoLeaderRounds)
 		in.Handovers += w * float64(st.Handovers)
+		if losses == nil {
+			continue
+		}
+		l := Loss{Missed: float64(st.Missed+st.Unresolved) + float64(st.MissedParts)/float64(c.BatchLen), Double: float64(st.DoubledParts) / float64(c.BatchLen),
+			Delayed: float64(st.DelayedRounds), Handovers: float64(st.Handovers)}
+		j, ok := seen[l]
+		if !ok {
+			j, seen[l] = len(*losses), len(*losses)
+			*losses = append(*losses, l)
+		}
+		(*losses)[j].Share += w
 	}
 	n := float64(phases)
+	if losses != nil {
+		for j := range *losses {
+			(*losses)[j].Share /= n
+		}
+	}
 	in.Missed /= n
 	in.Unresolved /= n
 	in.DoubleStarts /= n

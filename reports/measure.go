@@ -103,11 +103,11 @@ func groupFailing(t model.Tick, c model.Config) string {
 	case c.Outage == 0 || c.Down == 0 || c.DownFrom >= c.Nodes:
 		failing = "no node becomes unreachable"
 	case c.Down == 1 && c.DownFrom == 0:
-		failing = "the leader node is unreachable " + during
+		failing = "the leader node is " + failingKind(t, c) + " " + during
 	case last == c.DownFrom:
-		failing = fmt.Sprintf("node %d is unreachable %s", c.DownFrom, during)
+		failing = fmt.Sprintf("node %d is %s %s", c.DownFrom, failingKind(t, c), during)
 	default:
-		failing = fmt.Sprintf("nodes %d-%d are unreachable %s", c.DownFrom, last, during)
+		failing = fmt.Sprintf("nodes %d-%d are %s %s", c.DownFrom, last, failingKind(t, c), during)
 	}
 	return failing
 }
@@ -135,15 +135,15 @@ func description(t model.Tick, c model.Config, failing string) string {
 		extra += ", quorum handovers"
 	}
 	if t == 0 {
-		return fmt.Sprintf("%d nodes, %d rounds, lease %d, renewal %d%s; %s. End-of-day batch trigger: %s.",
-			c.Nodes, c.Rounds, c.Lease, c.RereadPeriod, extra, failing, triggerRounds(t, c))
+		return fmt.Sprintf("%d nodes, %d rounds, lease %d, renewal %d%s; %s. %s trigger: %s.",
+			c.Nodes, c.Rounds, c.Lease, c.RereadPeriod, extra, failing, capitalize(batchName(t, c)), triggerRounds(t, c))
 	}
 	reread := ", renewal " + u.count(c.RereadPeriod)
 	if c.RereadPeriod == 0 { // only the renew deadline ends a belief
 		reread = ""
 	}
-	return fmt.Sprintf("%d nodes, a run of %s in rounds of %s, lease %s%s%s; %s. End-of-day batch trigger: %s.",
-		c.Nodes, u.span(c.Rounds), t, u.count(c.Lease), reread, extra, failing, triggerRounds(t, c))
+	return fmt.Sprintf("%d nodes, a run of %s in rounds of %s, lease %s%s%s; %s. %s trigger: %s.",
+		c.Nodes, u.span(c.Rounds), t, u.count(c.Lease), reread, extra, failing, capitalize(batchName(t, c)), triggerRounds(t, c))
 }
 
 // triggerRounds lists the trigger rounds, or with a tick when they fall

@@ -173,11 +173,24 @@ func (rv review) drawLeaseSweep(dc draw.Canvas) error {
 		}
 		top := newPlot(fmt.Sprintf("%s, outage of %s", times, u.span(outage)), u.axis("lease"), perRun)
 		bottom := newPlot(fmt.Sprintf("Batches, outage of %s", u.span(outage)), u.axis("lease"), "batches per run")
-		if err := addLines(top,
-			u.stat(model.HandoverRounds, "handover rounds"), series[model.HandoverRounds],
-			u.stat(model.LeaderlessRounds, "leaderless rounds"), series[model.LeaderlessRounds],
-			u.stat(model.TwoLeaderRounds, "two-leader rounds"), series[model.TwoLeaderRounds]); err != nil {
+		var lines []any // the series not zero at every lease; the others said in the title
+		var zero []string
+		for _, st := range []struct {
+			s     model.Stat
+			label string
+		}{{model.HandoverRounds, "handover rounds"}, {model.LeaderlessRounds, "leaderless rounds"}, {model.TwoLeaderRounds, "two-leader rounds"}} {
+			xys := series[st.s]
+			if len(xys) > 0 && constant(xys) && xys[0].Y == 0 {
+				zero = append(zero, strings.TrimSuffix(u.stat(st.s, st.label), " (s)"))
+				continue
+			}
+			lines = append(lines, u.stat(st.s, st.label), xys)
+		}
+		if err := addLines(top, lines...); err != nil {
 			return err
+		}
+		if zero != nil {
+			top.Title.Text += "\n(" + andList(zero) + ": none at any lease)"
 		}
 		if err := addLines(bottom,
 			"missed batches", series[model.Missed],
@@ -307,31 +320,88 @@ func (rv review) drawHeatMap(dc draw.Canvas) error {
 }
 
 // drawCost: missed and duplicate invoice lines per year against outage
-// events per year, by both methods, as deployed and with fencing +
-// persistent trigger.
+// events per year: the current settings and, if the verdict names others,
+// the recommended ones over the review's outage events (their yearly
+// figures scale with the rate), and as deployed and with fencing +
+// persistent trigger by both methods. Series that coincide are drawn
+// once, their legend naming each, so that none hides another.
 func (rv review) drawCost(dc draw.Canvas) error {
 	type key struct {
 		m     cost.Method
 		fence bool // the second of rv.Cost: fencing + persistent trigger
 	}
 	missed, double := map[key]plotter.XYs{}, map[key]plotter.XYs{}
+	var rates []float64
 	for i, a := range rv.Cost {
 		for _, p := range a.Result.Projections(cost.Window, cost.Phase) {
 			k := key{p.Method, i == 1}
 			missed[k] = append(missed[k], plotter.XY{X: p.EventsPerYear, Y: p.MissedLines()})
 			double[k] = append(double[k], plotter.XY{X: p.EventsPerYear, Y: p.DoubleLines()})
+			if i == 0 && p.Method == cost.Phase {
+				rates = append(rates, p.EventsPerYear)
+			}
 		}
+	}
+	u := unit{rv.Tick}
+	alone := "as deployed"
+	if mix := rv.mix(); rv.Incident == nil && (len(mix) > 1 || mix[0].Outage != rv.Base.Outage) {
+		alone = "as deployed, the " + u.span(rv.Base.Outage) + " outage alone"
+	}
+	over := "over the mix"
+	if rv.Mix == nil {
+		over = "over " + rv.event()
+	}
+	ranked := []struct {
+		name string
+		r    cost.Rank
+	}{{fmt.Sprintf("current (%s), %s", rv.name(rv.Current().Candidate), over), rv.Current()}}
+	if top := rv.top(); top.Candidate != rv.Current().Candidate {
+		ranked = append(ranked, struct {
+			name string
+			r    cost.Rank
+		}{fmt.Sprintf("recommended (%s), %s", rv.name(top.Candidate), over), top})
+	}
+	type series = costSeries
+	build := func(data map[key]plotter.XYs, of func(cost.Rank) float64) []series {
+		var ss []series
+		for _, k := range ranked {
+			var xys plotter.XYs
+			for _, x := range rates {
+				xys = append(xys, plotter.XY{X: x, Y: of(k.r) * x / rv.EventsPerYear[0]})
+			}
+			ss = append(ss, series{k.name, xys})
+		}
+		if data != nil {
+			ss = append(ss, series{"phase method, " + alone, data[key{cost.Phase, false}]},
+				series{"phase method, fencing + persistent trigger", data[key{cost.Phase, true}]},
+				series{"the publication's window method (any arrangement)", data[key{cost.Window, false}]})
+		}
+		for i := 0; i < len(ss); i++ { // coinciding series drawn once, each named
+			for j := i + 1; j < len(ss); {
+				if sameSeries(ss[i].xys, ss[j].xys) {
+					ss[i].name += "\n  = " + ss[j].name
+					ss = append(ss[:j], ss[j+1:]...)
+					continue
+				}
+				j++
+			}
+		}
+		return ss
 	}
 	var row []*plot.Plot
 	parts := []struct {
 		title string
-		data  map[key]plotter.XYs
-	}{{"Invoice lines never produced", missed}, {"Invoice lines produced twice", double}}
+		data  []series
+	}{{"Invoice lines never produced", build(missed, func(r cost.Rank) float64 { return r.MissedLines })},
+		{"Invoice lines produced twice", build(double, func(r cost.Rank) float64 { return r.DoubleLines })}}
+	if rv.Weights != (cost.Weights{}) { // what the verdict weighs, current against recommended
+		row = append(row, rv.costPanel(build(nil, func(r cost.Rank) float64 { return r.Cost(rv.Weights) })))
+	}
 	none := "" // the parts that are zero throughout, said in the other's title instead
 	for i := 0; i < len(parts); {
 		zero := true
-		for _, xys := range parts[i].data {
-			zero = zero && constant(xys) && (len(xys) == 0 || xys[0].Y == 0)
+		for _, s := range parts[i].data {
+			zero = zero && constant(s.xys) && (len(s.xys) == 0 || s.xys[0].Y == 0)
 		}
 		if zero && len(parts) > 1 {
 			none = strings.ToLower(parts[i].title[:1]) + parts[i].title[1:]
@@ -346,19 +416,59 @@ func (rv review) drawCost(dc draw.Canvas) error {
 			title += fmt.Sprintf("\n(%s: none, by any method)", none)
 		}
 		p := newPlot(title, "outage events per year", fmt.Sprintf("lines per year (%d per batch)", rv.LinesPerBatch))
-		if err := addLines(p,
-			"phase method, as deployed", part.data[key{cost.Phase, false}],
-			"phase method, fencing + persistent trigger", part.data[key{cost.Phase, true}],
-			"the publication's window method (any arrangement)", part.data[key{cost.Window, false}]); err != nil {
+		var named []any
+		entries := 0
+		for _, s := range part.data {
+			named = append(named, s.name, s.xys)
+			entries += 1 + strings.Count(s.name, "\n")
+		}
+		if err := addLines(p, named...); err != nil {
 			return err
 		}
-		fitWithLegend(p, 3)
+		fitWithLegend(p, entries)
 		p.Legend.Left = true
 		p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
 		row = append(row, p)
 	}
 	panels(dc, row)
 	return nil
+}
+
+// costSeries is a named series of the cost plot.
+type costSeries struct {
+	name string
+	xys  plotter.XYs
+}
+
+// costPanel is the cost plot's panel of the cost a year, current and
+// recommended, named by their series.
+func (rv review) costPanel(ss []costSeries) *plot.Plot {
+	p := newPlot("Cost a year", "outage events per year", "cost a year ("+rv.costUnit()+")")
+	for i, s := range ss {
+		line, points, _ := plotter.NewLinePoints(s.xys)
+		line.Color, points.Color = seriesColor(i), seriesColor(i)
+		line.Dashes, points.Shape = plotutil.Dashes(i), plotutil.Shape(i)
+		p.Add(line, points)
+		p.Legend.Add(s.name, line, points)
+	}
+	fitWithLegend(p, len(ss)+1)
+	p.Legend.Left = true
+	p.X.Tick.Marker, p.Y.Tick.Marker = wholeTicks{}, wholeTicks{}
+	return p
+}
+
+// sameSeries reports whether two series have the same points, to a
+// millionth of the larger value.
+func sameSeries(a, b plotter.XYs) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].X != b[i].X || math.Abs(a[i].Y-b[i].Y) > 1e-6*max(1, math.Abs(a[i].Y), math.Abs(b[i].Y)) {
+			return false
+		}
+	}
+	return true
 }
 
 // Bounds that keep the timeline readable.
@@ -402,11 +512,15 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 		size  vg.Length
 	}
 	grey, red, blue := color.RGBA{160, 160, 160, 255}, color.RGBA{200, 30, 30, 255}, color.RGBA{30, 90, 200, 255}
+	kind := "unreachable" // an incident's nodes fail each their own way
+	if rv.Incident == nil {
+		kind = failingKind(rv.Tick, rv.Base)
+	}
 	states := []state{
 		{"reachable", draw.CircleGlyph{}, grey, 3},
-		{"unreachable", draw.CrossGlyph{}, red, 6},
+		{kind, draw.CrossGlyph{}, red, 6},
 		{"believes it leads (active)", draw.CircleGlyph{}, blue, 8},
-		{"believes it leads, unreachable", draw.RingGlyph{}, blue, 8},
+		{"believes it leads, " + kind, draw.RingGlyph{}, blue, 8},
 		{"batch started", draw.TriangleGlyph{}, color.RGBA{20, 150, 60, 255}, 8},
 		{"batch started twice", draw.SquareGlyph{}, color.RGBA{230, 130, 0, 255}, 8},
 		{"batch missed", draw.CrossGlyph{}, red, 8},
@@ -418,8 +532,12 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	u := unit{rv.Tick}
 	// Over a long window a token on every round would be a solid bar of
 	// digits: there, each belief's token is written where it begins.
-	everyRound := len(rv.Timeline) <= maxTokenRounds
+	lo, hi := rv.timelineZoom()
+	everyRound := hi-lo+1 <= maxTokenRounds
 	for i, r := range rv.Timeline {
+		if r.Round < lo || r.Round > hi {
+			continue
+		}
 		x := u.value(float64(r.Round))
 		for n := range nodes {
 			y := float64(nodes - 1 - n)
@@ -433,7 +551,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 				s = 1
 			}
 			points[s] = append(points[s], plotter.XY{X: x, Y: y})
-			if r.Token[n] > 0 && (everyRound || i == 0 || rv.Timeline[i-1].Token[n] != r.Token[n]) {
+			if r.Token[n] > 0 && (everyRound || i == 0 || r.Round == lo || rv.Timeline[i-1].Token[n] != r.Token[n]) {
 				tokens.XYs = append(tokens.XYs, plotter.XY{X: x, Y: y + 0.3})
 				tokens.Labels = append(tokens.Labels, strconv.Itoa(r.Token[n]))
 			}
@@ -462,7 +580,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 			tokens.XYs = append(tokens.XYs, plotter.XY{X: x, Y: batchRow - 0.35 - 0.25*float64(i)})
 			tokens.Labels = append(tokens.Labels, note)
 		}
-		if r.Round == 1 || r.Handover {
+		if r.Round == lo || r.Handover {
 			record.XYs = append(record.XYs, plotter.XY{X: x, Y: recordRow})
 			record.Labels = append(record.Labels, fmt.Sprintf("leader %d, token %d", r.Leader, r.Record))
 		}
@@ -515,8 +633,28 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	rows = append(rows, plot.Tick{Value: batchRow, Label: "batch"}, plot.Tick{Value: recordRow, Label: "record"})
 	p.Y.Tick.Marker = plot.ConstantTicks(rows)
 	p.Y.Min, p.Y.Max = recordRow-0.6, float64(nodes)-0.4
-	first, last := rv.Timeline[0].Round, rv.Timeline[len(rv.Timeline)-1].Round
-	p.X.Min, p.X.Max = u.value(float64(first)-0.7), u.value(float64(last)+0.7)
+	named := map[string]bool{} // the legend's span entries
+	for _, sp := range rv.batchSpans(lo, hi) {
+		if sp.xys[0].X == sp.xys[1].X {
+			continue
+		}
+		l, err := plotter.NewLine(sp.xys)
+		if err != nil {
+			return err
+		}
+		l.Width = 5
+		l.Color = color.NRGBA{20, 150, 60, 150}
+		name := "batch running"
+		if sp.unwritten {
+			l.Color, l.Dashes, l.Width, name = color.RGBA{120, 40, 160, 255}, []vg.Length{vg.Points(4), vg.Points(3)}, 2, "batch's parts never written"
+		}
+		p.Add(l)
+		if !named[name] {
+			named[name] = true
+			p.Legend.Add(name, l)
+		}
+	}
+	p.X.Min, p.X.Max = u.value(float64(lo)-0.7), u.value(float64(hi)+0.7)
 	// Fewer marks as their labels grow, so that a day's seconds do not
 	// run into each other: 30 of up to two digits, 12 of five.
 	p.X.Tick.Marker = wholeTicks{most: min(30, 60/len(strconv.Itoa(int(p.X.Max))))}
@@ -526,6 +664,88 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 	p.Legend = plot.NewLegend()
 	p.Draw(draw.Crop(dc, 2*vg.Millimeter, -legendWidth, 2*vg.Millimeter, -2*vg.Millimeter))
 	return nil
+}
+
+// timelineZoom is the rounds the timeline plot shows: the whole trace,
+// unless the outage and what it sets off (the handovers, leaderless and
+// two-leader rounds up to the model's settling after it) fill less than
+// a sixth of it; then a window three times as wide as they are, centred
+// on them, so that they fill about a third.
+func (rv review) timelineZoom() (lo, hi int) {
+	tl := rv.Timeline
+	lo, hi = tl[0].Round, tl[len(tl)-1].Round
+	c := rv.Base
+	if c.Outage == 0 || c.Down == 0 || c.Start > hi {
+		return lo, hi
+	}
+	first, last := c.Start, c.Start+c.Outage-1
+	settled := last + cost.SettleRounds(c)
+	for _, r := range tl {
+		if r.Round >= first && r.Round <= settled && (r.Handover || r.Active != 1) {
+			last = max(last, r.Round)
+		}
+	}
+	w := last - first + 1
+	if 6*w > hi-lo+1 {
+		return lo, hi
+	}
+	return max(lo, first-w), min(hi, last+w)
+}
+
+// timelineSpan is a stretch of the batch row: a batch running, or the
+// parts of one cut mid-run that no run wrote.
+type timelineSpan struct {
+	xys       plotter.XYs
+	unwritten bool
+}
+
+// batchSpans is the batch's runs on the timeline's batch row, each from
+// its start (a trigger started, or queued batches dequeued) for its
+// length, or to where it was cut and then its unwritten parts, clipped
+// to rounds lo … hi; none for an instant batch.
+func (rv review) batchSpans(lo, hi int) []timelineSpan {
+	c, u := rv.Base, unit{rv.Tick}
+	if c.BatchLen <= 1 {
+		return nil
+	}
+	y := -1.0 // the batch row
+	clip := func(a, b int) plotter.XYs {
+		a, b = max(a, lo), min(b, hi)
+		if a > b {
+			a = b
+		}
+		return plotter.XYs{{X: u.value(float64(a)), Y: y}, {X: u.value(float64(b)), Y: y}}
+	}
+	var spans []timelineSpan
+	var starts []int
+	for _, r := range rv.Timeline {
+		if r.Trigger == model.TriggerStarted || r.Dequeued > 0 {
+			starts = append(starts, r.Round)
+		}
+	}
+	for _, start := range starts {
+		end := start + c.BatchLen
+		cut := 0
+		for _, r := range rv.Timeline {
+			if r.Round > start && r.Round <= end && r.Cut > 0 {
+				cut = r.Round
+				break
+			}
+		}
+		if cut == 0 {
+			if end >= lo && start <= hi {
+				spans = append(spans, timelineSpan{clip(start, end), false})
+			}
+			continue
+		}
+		if cut-1 >= lo && start <= hi {
+			spans = append(spans, timelineSpan{clip(start, cut-1), false})
+		}
+		if end >= lo && cut-1 <= hi {
+			spans = append(spans, timelineSpan{clip(cut-1, end), true})
+		}
+	}
+	return spans
 }
 
 // panels draws rows of plots of equal length as a grid, their axes aligned.
@@ -539,6 +759,14 @@ func panels(dc draw.Canvas, rows ...[]*plot.Plot) {
 	}
 }
 
+// nodesSeen reports whether some replica of the node-count study saw
+// missed lines (part 0) or double lines (part 1).
+func (rv review) nodesSeen(part int) bool {
+	return slices.ContainsFunc(rv.Nodes, func(s montecarlo.Summary) bool {
+		return []float64{s.MissedPerYear, s.DoublePerYear}[part] > 0
+	})
+}
+
 // errPoints are points with vertical error bars.
 type errPoints struct {
 	plotter.XYs
@@ -550,14 +778,27 @@ type errPoints struct {
 func (rv review) drawNodes(dc draw.Canvas) error {
 	lines := rv.NodeStudy.LinesPerBatch
 	var row []*plot.Plot
-	for _, part := range []struct {
+	parts := []struct {
 		title string
 		mean  func(s *montecarlo.Summary) float64
 		ci    func(s *montecarlo.Summary) montecarlo.Interval
 	}{
 		{"Invoice lines never produced", func(s *montecarlo.Summary) float64 { return s.MissedPerYear }, func(s *montecarlo.Summary) montecarlo.Interval { return s.MissedPerYearCI95 }},
 		{"Invoice lines produced twice", func(s *montecarlo.Summary) float64 { return s.DoublePerYear }, func(s *montecarlo.Summary) montecarlo.Interval { return s.DoublePerYearCI95 }},
-	} {
+	}
+	// A part no replica saw is no panel of bars up to its bound, but a
+	// line in the other's title (the first kept if neither was seen).
+	var none []string
+	for i := 0; i < len(parts); {
+		seen := slices.ContainsFunc(rv.Nodes, func(s montecarlo.Summary) bool { return parts[i].mean(&s) > 0 })
+		if !seen && len(parts) > 1 && (i > 0 || rv.nodesSeen(1)) {
+			none = append(none, strings.ToLower(parts[i].title[:1])+parts[i].title[1:])
+			parts = slices.Delete(parts, i, i+1)
+			continue
+		}
+		i++
+	}
+	for _, part := range parts {
 		p := newPlot(part.title+", independent failures", "nodes", "lines per year (mean, 95% interval)")
 		for i, quorum := range []bool{false, true} {
 			var pts errPoints
@@ -595,6 +836,9 @@ func (rv review) drawNodes(dc draw.Canvas) error {
 		}
 		if seen := slices.ContainsFunc(rv.Nodes, func(s montecarlo.Summary) bool { return part.mean(&s) > 0 }); !seen {
 			p.Title.Text += "\nnone in any replica: the bars reach the 95% upper bound"
+		}
+		for _, n := range none {
+			p.Title.Text += "\n(" + n + ": none in any replica, at any node count)"
 		}
 		row = append(row, p)
 	}

@@ -22,8 +22,10 @@ import (
 func (rv review) writeRecommendation(b *strings.Builder) {
 	u, ranks, current := unit{rv.Tick}, rv.Recommendation, rv.Current()
 	priced := rv.Weights != cost.Weights{}
-	b.WriteString("## Recommendation\n\n")
-	rv.writeVerdict(b)
+	b.WriteString("## The candidates\n\n")
+	if priced {
+		b.WriteString(rv.safetyRule() + "\n\n")
+	}
 	var mix []string
 	for _, e := range rv.mix() {
 		mix = append(mix, fmt.Sprintf("%s (%.0f%%)", u.event(e), 100*e.Weight))
@@ -34,7 +36,7 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "Assumed: %s outage events a year, each %s; %s invoice lines a batch. ",
 		rate(rv.EventsPerYear[0]), each, thousands(float64(rv.LinesPerBatch), 0))
-	fmt.Fprintf(b, "Each figure is the phase method's: the model run with %s starting at every phase of the batch and renewal cycles, averaged. It is an expectation, not a sample, so it has no sampling interval; its uncertainty is in the assumptions, and every yearly figure scales with the outage rate.\n\n", rv.event())
+	fmt.Fprintf(b, "Each figure is the phase method's: the model run with %s starting at every phase of the batch and renewal cycles, averaged, the mean of the years the first screen's brackets spread; every yearly figure scales with the outage rate.\n\n", rv.event())
 
 	delay := "delayed rounds a year"
 	if rv.Tick != 0 {

@@ -116,11 +116,12 @@ func WriteDir(ctx context.Context, rv *study.Review, dir string, then func() err
 func (rv review) writeMarkdown(w io.Writer) error {
 	var b strings.Builder
 	c := rv.Base
-	b.WriteString("# Lease-based leader election for the end-of-day batch: capacity-planning review\n\n")
-	b.WriteString("Written by `leasesim report`. Every figure below is computed by the round model; the files beside this one hold the numbers.\n\n")
+	b.WriteString(rv.title() + "\n\n")
+	rv.writeFirstScreen(&b)
 	for _, w := range rv.warnings() {
 		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
 	}
+	b.WriteString("Written by `leasesim report`. Every figure is computed by the round model; the sections below are the evidence, and the files beside this one hold the numbers.\n\n")
 
 	rv.writeRecommendation(&b)
 
@@ -446,6 +447,11 @@ func (rv review) writeLease(b *strings.Builder) {
 
 func (rv review) writeHeat(b *strings.Builder) {
 	u, rg := unit{rv.Tick}, rv.Ranges
+	if !slices.ContainsFunc(rv.Heat, func(r study.Result) bool { return WindowRounds(r.Stats) > 0 }) {
+		fmt.Fprintf(b, "## Lease × outage\n\nThe deployment as deployed, its lease varied from %s to %s against outages of up to %s, is never leaderless and never has two leaders: the heat map (`heatmap.png`) is zero in every cell, so it is not shown.\n\n",
+			u.span(rg.Leases[0]), u.span(rg.Leases[len(rg.Leases)-1]), u.span(rg.Outages[len(rg.Outages)-1]))
+		return
+	}
 	if rv.Tick == 0 {
 		b.WriteString("## Lease × outage\n\n![Leaderless plus two-leader rounds over lease and outage](heatmap.png)\n\n")
 	} else {
@@ -757,7 +763,11 @@ func (rv review) writeNodes(b *strings.Builder) {
 	}
 	b.WriteString(". ")
 	qTwo, _, _, _ := lines(rv.NodeSummary(2, true))
-	fmt.Fprintf(b, "With quorum, two nodes miss %s lines a year: when either fails, the other alone is no majority.\n\n", thousands(qTwo, 0))
+	fmt.Fprintf(b, "With quorum, two nodes miss %s lines a year: when either fails, the other alone is no majority.", thousands(qTwo, 0))
+	if !rv.nodesSeen(1) {
+		b.WriteString(" No replica at any node count produced a line twice, so the plot has no panel for them.")
+	}
+	b.WriteString("\n\n")
 }
 
 // writeNodesMethod says why the node-count study's figure for the

@@ -572,3 +572,42 @@ func rendered(t *testing.T, rv *study.Review, name string) *bytes.Buffer {
 	t.Fatalf("no %s among the report's files", name)
 	return nil
 }
+
+// TestFirstScreen: report.md opens with the decision: a title naming the
+// batch by its period and the lock, the verdict, current and recommended
+// side by side (each yearly figure with the range of 95% of years, the
+// safety figures, cost in its unit), what gets worse, how sure and where
+// the loss comes from, all before the candidate table; never "an
+// expectation, not a sample".
+func TestFirstScreen(t *testing.T) {
+	base := presetConfig(t, "kubernetes")
+	base.Lease = 12 // no margin: another setting is recommended
+	md := rendered(t, lockReview(t, base, 3, study.DefaultMaterial), "report.md").String()
+	ps := strings.Split(md, "\n\n")
+	if !strings.HasPrefix(ps[0], "# Leader election for the 5-minute batch on 3 nodes, client-go ") || !strings.HasPrefix(ps[1], "**Verdict: ") {
+		t.Errorf("report.md opens %.300q", md)
+	}
+	screen, _, ok := strings.Cut(md, "## The candidates")
+	if !ok {
+		t.Fatalf("no candidate section:\n%.2000s", md)
+	}
+	for _, want := range []*regexp.Regexp{
+		regexp.MustCompile(`\| \| current \([^)]+\) \| recommended \([^)]+\) \|`),
+		regexp.MustCompile(`\| missed lines a year \| [0-9,.]+ \[[0-9,]+, [0-9,]+\] \| [0-9,.]+ \[[0-9,]+, [0-9,]+\] \|`),
+		regexp.MustCompile(`\| handovers a year \| [0-9.]+ \[`),
+		regexp.MustCompile(`\| takeover after a crash \| [0-9.]+-[0-9.]+ s \(median`),
+		regexp.MustCompile(`\| two-leader margin \| `),
+		regexp.MustCompile(`\| clock skew tolerated \| (none|[0-9.]+%) \| [0-9.]+% \|`),
+		regexp.MustCompile(`\| cost a year \(price units\) \| [0-9,.]+ \[`),
+		regexp.MustCompile(`\nWhat gets worse: `),
+		regexp.MustCompile(`\nHow sure: .*95% of years`),
+		regexp.MustCompile(`\nWhere the loss comes from `),
+	} {
+		if !want.MatchString(screen) {
+			t.Errorf("the first screen has no %s:\n%s", want, screen)
+		}
+	}
+	if strings.Contains(md, "not a sample") {
+		t.Error("report.md still says its figures are not a sample")
+	}
+}

@@ -71,7 +71,7 @@ func skew(s cost.Safety) string {
 // safetyRule is the sentence that says how the review chooses among
 // candidates that cost about the same.
 func (rv review) safetyRule() string {
-	return fmt.Sprintf("Rule: candidates whose cost a year is within %s of the current settings' cost (or 0.1, as shown) of the least cost the same, as the phase method's figures are expectations with no sampling interval to judge a smaller difference by; among them the current settings are kept if they are one, and otherwise the one with the widest two-leader margin, then the fastest takeover after a crash, is recommended; one with no margin and no fencing never is.",
+	return fmt.Sprintf("Rule: candidates whose cost a year is within %s of the current settings' cost (or 0.1, as shown) of the least cost the same, a difference too small to decide on; among them the current settings are kept if they are one, and otherwise the one with the widest two-leader margin, then the fastest takeover after a crash, is recommended; one with no margin and no fencing never is.",
 		percent(rv.Material))
 }
 
@@ -110,7 +110,7 @@ func (rv review) writeVerdict(b *strings.Builder) {
 			fmt.Fprintf(b, "**Verdict: keep the current settings** (%s): the cheapest candidate, %s, would save %s of their %s a year (%s), too little to matter.",
 				rv.name(current.Candidate), rv.name(least.Candidate), thousands(saving, 1), thousands(current.Cost(rv.Weights), 1), percent(saving/current.Cost(rv.Weights)))
 		}
-		b.WriteString(" " + rv.safetyRule() + "\n\n")
+		b.WriteString("\n\n")
 	default:
 		top = d.Top
 		change := rv.change(top.Candidate, current.Candidate)
@@ -120,17 +120,14 @@ func (rv review) writeVerdict(b *strings.Builder) {
 		}
 		fmt.Fprintf(b, "**Verdict: %s** (%s): %s a year against %s for the current %s%s.", strings.ToLower(change[:1])+change[1:], rv.name(top.Candidate),
 			thousands(top.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), rv.name(current.Candidate), unsafe)
-		if others := without(d.Near, top.Candidate); len(others) > 3 {
-			fmt.Fprintf(b, " %s and %d more cost about as little.", capitalize(rv.names(others[:3], rv.Recommendation)), len(others)-3)
-		} else if len(others) > 0 {
-			fmt.Fprintf(b, " %s cost about as little.", capitalize(rv.names(others, rv.Recommendation)))
+		if others := without(d.Near, top.Candidate); len(others) > 0 {
+			fmt.Fprintf(b, " Of the %d that cost within %s of the least, it has the widest two-leader margin, then the fastest takeover after a crash (the rule below).", len(others)+1, percent(rv.Material))
 		}
-		b.WriteString(" " + rv.safetyRule() + "\n\n")
+		b.WriteString("\n\n")
 	}
 	if priced {
 		rv.writeLever(b, top)
 	}
-	rv.writeSafety(b, current, top, priced && ok && top.Candidate != current.Candidate)
 }
 
 // minCost is the cheaper of a and b under w, a when they cost the same.
@@ -147,65 +144,6 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
-}
-
-// writeSafety writes the safety table: the current settings and, if
-// another, the recommended ones, each with its two-leader margin,
-// takeover after a crash, clock skew tolerated, longest outage ridden out
-// with calls failing and with calls hanging, and cost a year.
-func (rv review) writeSafety(b *strings.Builder, current, top cost.Rank, both bool) {
-	if !current.Safety.Known {
-		return // the publication's round model: no library sets it
-	}
-	u := unit{rv.Tick}
-	cols := []cost.Rank{current}
-	head := fmt.Sprintf("| | current (%s) |", rv.name(current.Candidate))
-	align := "|---|---:|"
-	if both {
-		cols = append(cols, top)
-		head += fmt.Sprintf(" recommended (%s) |", rv.name(top.Candidate))
-		align += "---:|"
-	}
-	b.WriteString(head + "\n" + align + "\n")
-	row := func(what string, f func(r cost.Rank) string) {
-		b.WriteString("| " + what + " |")
-		for _, r := range cols {
-			b.WriteString(" " + f(r) + " |")
-		}
-		b.WriteString("\n")
-	}
-	row("two-leader margin", rv.margin)
-	row("takeover after a crash", func(r cost.Rank) string {
-		if r.Safety.OneNode {
-			return "none: no follower"
-		}
-		return u.spread(r.Safety.Crash)
-	})
-	row("clock skew tolerated", func(r cost.Rank) string { return skew(r.Safety) })
-	row("longest outage ridden out, calls failing", func(r cost.Rank) string { return u.spread(r.Safety.FastFail) })
-	row("longest outage ridden out, calls hanging", func(r cost.Rank) string { return u.spread(r.Safety.BlackHole) })
-	if rv.Weights != (cost.Weights{}) {
-		row("cost a year", func(r cost.Rank) string { return thousands(r.Cost(rv.Weights), 1) })
-	}
-	b.WriteString("\nThe safety figures are `leasesim settings`' for each lock's options (min to max over the fault's phase and the followers' polls); the longest outage ridden out depends on whether the lock's calls fail at once or hang, so both are given.")
-	if rv.Incident == nil {
-		names := []string{"the current settings", "the recommended settings"}
-		var flips []string
-		for i, r := range cols {
-			if lost := rv.hangMoves(r.Safety, false); lost != "" {
-				flips = append(flips, names[i]+" no longer ride out "+lost)
-			}
-			if gained := rv.hangMoves(r.Safety, true); gained != "" {
-				flips = append(flips, names[i]+" ride out "+gained+" as well")
-			}
-		}
-		if flips == nil {
-			b.WriteString(" Whether calls fail or hang, the same outages of the mix are ridden out at every phase.")
-		} else {
-			fmt.Fprintf(b, " If calls hang instead of failing, %s.", andList(flips))
-		}
-	}
-	b.WriteString("\n\n")
 }
 
 // hangMoves lists the outages of the mix that settings with safety s

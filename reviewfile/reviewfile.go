@@ -65,7 +65,7 @@ func Keys() []Key {
 	}
 	add("failures", "drift", "service-failover", "uptime", "downtime")
 	add("candidates", "candidates", "candidate-renew-deadline", "candidate-retry-period", "candidate-list")
-	add("prices", "cost-missed-line", "cost-double-line", "cost-delay-hour", "cost-handover", "material", "gate")
+	add("prices", "cost-missed-line", "cost-double-line", "cost-delay-hour", "cost-handover", "currency", "material", "gate")
 	add("study", "seed", "replicas", "precision", "max-replicas")
 	for i, k := range keys {
 		switch k.Flag {

@@ -77,6 +77,12 @@ type Review struct {
 	// halved and doubled: what moves the answer.
 	Sensitivity []Variant
 
+	// Spreads is how a year of the current settings, and of the
+	// recommended ones if the review names others, varies when the
+	// outage events come at random (cost.SpreadOf): the first screen's
+	// intervals.
+	Spreads map[cost.Candidate]cost.Spread
+
 	// Levers is the deployment changed beyond its lock's settings, each
 	// over the mix as the candidates are: what the report names when the
 	// lease is not the lever.
@@ -166,6 +172,9 @@ type ReviewOptions struct {
 	// which a saving is too small to matter (cost.Decide): the verdict is
 	// then to keep them.
 	Material float64
+	// Currency is the prices' unit as the review names it ("EUR"), for
+	// report.md's cost a year; "" for none named.
+	Currency string
 
 	// Progress, if not nil, is told as each step of NewReview begins: how
 	// many of its total steps are done, and what the next computes, as
@@ -458,6 +467,9 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	if rv.Levers, err = rv.levers(ctx, mix); err != nil {
 		return nil, err
 	}
+	if err := rv.spreads(ctx, mix); err != nil {
+		return nil, err
+	}
 	step("what moves the answer")
 	if rv.Sensitivity, err = rv.sensitivity(ctx); err != nil {
 		return nil, err
@@ -721,6 +733,31 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 		vs = append(vs, Variant{"batch length", k, ranks})
 	}
 	return vs, nil
+}
+
+// spreads sets Spreads: the current settings' and the recommended
+// ones', over mix, each event's losses at each phase measured anew
+// (cost.PhaseLosses), the years drawn from the review's seed.
+func (rv *Review) spreads(ctx context.Context, mix []cost.MixEntry) error {
+	ks := []cost.Candidate{rv.Current().Candidate}
+	if d, ok := rv.Decide(rv.Recommendation); ok && rv.Weights != (cost.Weights{}) && d.Top.Candidate != ks[0] {
+		ks = append(ks, d.Top.Candidate)
+	}
+	rv.Spreads = map[cost.Candidate]cost.Spread{}
+	for _, k := range ks {
+		var events []cost.YearEvent
+		for _, e := range mix {
+			c := k.Apply(rv.Base)
+			c.Outage = e.Outage
+			losses, err := cost.PhaseLosses(ctx, c, rv.Seed, e.Incident)
+			if err != nil {
+				return err
+			}
+			events = append(events, cost.YearEvent{PerYear: e.Weight * rv.EventsPerYear[0], LinesPerBatch: float64(rv.LinesPerBatch), Losses: losses})
+		}
+		rv.Spreads[k] = cost.SpreadOf(events, rv.Weights, rv.Seed)
+	}
+	return nil
 }
 
 // Current returns the recommendation's row of the base's settings.

@@ -54,6 +54,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	var listed []candidateEntry
 	fs.Var(candidateListValue{&listed, new(string)}, "candidate-list", "candidates by hand, ranked with the others, each free to change the node count, fencing and the trigger policy: "+candidateListSyntax+"; in a review file, a literal block (candidate_list: |), a candidate a line")
 	priceDelay := addPriceFlags(fs, &opt.Weights)
+	fs.Var(currencyValue{&opt.Currency}, "currency", "the prices' currency or unit, which report.md names the cost a year in, e.g. EUR (default: invoice lines when a missed and a double line cost 1 and nothing else is priced, else price units)")
 	opt.Material = study.DefaultMaterial
 	fs.Var(precisionValue{&opt.Material}, "material", "the share of the current settings' cost a year a candidate must save to be recommended instead, e.g. 5% (0: any saving); a smaller one keeps the current settings")
 	gate := fs.Bool("gate", false, "once the report is written, judge the current settings as a CI gate: exit 3 with one line naming the settings and the rule they break, no two-leader margin without fencing or a cost a year more than --material above the recommended's; else one line saying why they pass")

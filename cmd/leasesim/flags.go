@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
@@ -856,3 +858,24 @@ func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
 func (v lengthsValue) kind() model.TimeKind { return model.Duration }
 
 func (v lengthsValue) Type() string { return "dist" }
+
+// currencyValue is a flag holding the name of the prices' currency or
+// unit: 1 to 20 letters, digits, spaces or currency signs, which a table
+// cell and a sentence can hold.
+type currencyValue struct{ s *string }
+
+func (v currencyValue) String() string { return *v.s }
+
+func (v currencyValue) Set(s string) error {
+	ok := s != "" && utf8.RuneCountInString(s) <= 20 && strings.TrimSpace(s) == s
+	for _, r := range s {
+		ok = ok && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || unicode.Is(unicode.Sc, r))
+	}
+	if !ok {
+		return fmt.Errorf("want a currency or unit of 1 to 20 letters, digits, spaces or currency signs, such as EUR or $")
+	}
+	*v.s = s
+	return nil
+}
+
+func (v currencyValue) Type() string { return "currency" }

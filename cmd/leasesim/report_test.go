@@ -68,6 +68,10 @@ func TestReviewFile(t *testing.T) {
 		}
 	}
 
+	// The prices' currency, as the review names it, is the cost's unit.
+	write("deployment:\n  tick: 1s\n  lease: 15s\n  retry_period: 2s\n  renew_deadline: 10s\n  nodes: 3\nschedule:\n  period: 10m\nfailures:\n  outage_mix: 5s:0.5,30s:0.5\ncandidates:\n  candidates: 15s,20s\nprices:\n  cost_missed_line: 0.4\n  cost_double_line: 2.5\n  currency: EUR\nstudy:\n  replicas: 2\n")
+	hasAll(t, reportMD(t, filepath.Join(dir, "eur"), review), "| cost a year (EUR) |", "Cost in EUR: 0.4 a missed line, 2.5 a double line.")
+
 	code, stdout, stderr := runCmd(t, "report", "--example")
 	if code != 0 || stderr != "" || stdout != reviewfile.Example {
 		t.Errorf("--example: exit %d, stderr %q, %d bytes, want the example's %d", code, stderr, len(stdout), len(reviewfile.Example))
@@ -191,7 +195,7 @@ func TestReportIncident(t *testing.T) {
 	out := filepath.Join(dir, "out")
 	hasAll(t, reportMD(t, out, review),
 		"Assumed: 6 outage events a year, each the incident of `mixed.txt` (3 failures over 40s); 4,000 invoice lines a batch. Each figure is the phase method's: the model run with the incident starting at every phase",
-		"; the incident of `mixed.txt`: node 0 partitioned over 2m0s-2m40s, node 1 crashed over 2m10s-2m30s, node 2 paused over 2m5s-2m35s. End-of-day batch trigger: at 5m0s, 10m0s, 15m0s. The lease sweep, the heat map and the zone study vary a group outage instead, as long as the incident's span (40s).",
+		"; the incident of `mixed.txt`: node 0 partitioned over 2m0s-2m40s, node 1 crashed over 2m10s-2m30s, node 2 paused over 2m5s-2m35s. 5-minute batch trigger: at 5m0s, 10m0s, 15m0s. The lease sweep, the heat map and the zone study vary a group outage instead, as long as the incident's span (40s).",
 		"Leaderless: 2m11s-2m30s.",
 		// The spread replay --seed 1 gives for the same settings (19, 21, 24 and 31, 32, 35).
 		"batch started. This is the incident as written, one run of its spread (phase 0, seed 1: 19s leaderless). Over 2 phases of the incident against the renewals (moved 0 to 1s later) and 32 seeds of the followers' jitter at each, 1 to 32, 64 runs: least, median and greatest leaderless time 19s, 21s, 24s; two leaders that can act 0s, 0s, 0s; takeover, from the incident's start to the first handover, 31s, 32s, 35s. 100% of the runs hand over, 0% have two leaders.")
@@ -339,14 +343,14 @@ func TestShippedReviews(t *testing.T) {
 		flags                     []string // beyond the review file's
 		also, never               []string // what else report.md says, and what it must not
 	}{
-		{"nightly-invoicing.yaml", "", "## Recommendation", "**Verdict: raise the renew deadline to 40s and the lease to 1m0s** (1m0s/40s/2s): 664.8 a year against 2,775.5 for the current 15s/10s/2s",
+		{"nightly-invoicing.yaml", "", "**Verdict: raise the renew deadline to 40s and the lease to 1m0s** (1m0s/40s/2s): 664.8 a year against 2,775.5 for the current 15s/10s/2s", "| missed lines a year | 2,775.5 [",
 			[]string{"60,40,2"}, nil, nil, nil},
 		// The warning is of the current settings: one candidate, them, will do.
-		{"openshift-sno.yaml", "leasesim report: warning: " + sno + "\n", "**Warning:** " + sno + ".", "", nil,
+		{"openshift-sno.yaml", "leasesim report: warning: " + sno + "\n", "**Verdict: turn on fencing**", "\n\n**Warning:** " + sno + ".\n\n", nil,
 			[]string{"--candidates", "4m30s", "--candidate-renew-deadline", "4m", "--candidate-retry-period", "1m"}, nil, nil},
 		// API-server outages that cut both replicas off: no section says
 		// more nodes help.
-		{"clientgo-operator.yaml", "", "## Recommendation", "The deployment's failures (the failure mix): 12 a year of every node at once isolated for 30s (80%) or 5m0s (20%); 12 events a year in all.",
+		{"clientgo-operator.yaml", "", "**Verdict: ", "The deployment's failures (the failure mix): 12 a year of every node at once isolated for 30s (80%) or 5m0s (20%); 12 events a year in all.",
 			nil, nil, []string{
 				"Assumed: 12 outage events a year, each of 30s, every node isolated (80%), 5m0s, every node isolated (20%)",
 				"3 nodes would not cost less",
@@ -367,8 +371,8 @@ func TestShippedReviews(t *testing.T) {
 			}
 			md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
 			paragraphs := strings.Split(string(md), "\n\n")
-			if len(paragraphs) < 3 || !strings.HasPrefix(paragraphs[2], tt.opens) {
-				t.Errorf("report.md's third paragraph is %.300q, want it to begin %q", paragraphs[min(2, len(paragraphs)-1)], tt.opens)
+			if len(paragraphs) < 2 || !strings.HasPrefix(paragraphs[1], tt.opens) {
+				t.Errorf("report.md's second paragraph, below its title, is %.300q, want it to begin %q", paragraphs[min(1, len(paragraphs)-1)], tt.opens)
 			}
 			for _, say := range append([]string{tt.says}, tt.also...) {
 				if !strings.Contains(string(md), say) {

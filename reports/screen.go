@@ -1,0 +1,305 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/model"
+)
+
+// title is report.md's first line: the batch by its period, the nodes,
+// and the lock with its current settings.
+func (rv review) title() string {
+	c, u := rv.Base, unit{rv.Tick}
+	lock := model.Protocol.Names()[c.Protocol] + " " + rv.name(rv.Current().Candidate)
+	if !rv.Current().Safety.Known {
+		lock = "the publication's round model, lease " + u.span(c.Lease)
+	}
+	if p := rv.PresetOf(rv.Current().Candidate); p != "" {
+		lock += " (the " + p + " preset)"
+	}
+	return fmt.Sprintf("# Leader election for the %s on %s, %s", batchName(rv.Tick, c), plural(c.Nodes, "node", "nodes"), lock)
+}
+
+// top is the settings the verdict names: the recommended ones, or the
+// current ones when it keeps them, names none (no prices) or none is
+// safe.
+func (rv review) top() cost.Rank {
+	if rv.Weights == (cost.Weights{}) {
+		return rv.Current()
+	}
+	if d, ok := rv.decide(); ok && !d.Keep {
+		return d.Top
+	}
+	return rv.Current()
+}
+
+// writeFirstScreen writes what a lead reads before deciding: the verdict,
+// the current and recommended settings side by side (each random figure
+// with the range of 95% of years, the safety figures beside the cost),
+// what gets worse, how sure the answer is and where the loss comes from.
+// Everything after it is the evidence.
+func (rv review) writeFirstScreen(b *strings.Builder) {
+	rv.writeVerdict(b)
+	current, top := rv.Current(), rv.top()
+	both := top.Candidate != current.Candidate
+	cols := []cost.Rank{current}
+	head, align := fmt.Sprintf("| | current (%s) |", rv.name(current.Candidate)), "|---|---:|"
+	if both {
+		cols = append(cols, top)
+		head += fmt.Sprintf(" recommended (%s) |", rv.name(top.Candidate))
+		align += "---:|"
+	}
+	b.WriteString(head + "\n" + align + "\n")
+	row := func(what string, f func(r cost.Rank) string) {
+		b.WriteString("| " + what + " |")
+		for _, r := range cols {
+			b.WriteString(" " + f(r) + " |")
+		}
+		b.WriteString("\n")
+	}
+	spread := func(r cost.Rank, v float64, prec int, which func(cost.Spread) [2]float64) string {
+		s := thousands(v, prec)
+		if sp, ok := rv.Spreads[r.Candidate]; ok {
+			iv := which(sp)
+			s += fmt.Sprintf(" [%s, %s]", thousands(iv[0], 0), thousands(iv[1], 0))
+		}
+		return s
+	}
+	row("missed lines a year", func(r cost.Rank) string {
+		return spread(r, r.MissedLines, 1, func(s cost.Spread) [2]float64 { return s.Missed })
+	})
+	row("double lines a year", func(r cost.Rank) string {
+		return spread(r, r.DoubleLines, 1, func(s cost.Spread) [2]float64 { return s.Double })
+	})
+	row("handovers a year", func(r cost.Rank) string {
+		return spread(r, r.Handovers, 2, func(s cost.Spread) [2]float64 { return s.Handovers })
+	})
+	u := unit{rv.Tick}
+	if current.Safety.Known {
+		row("takeover after a crash", func(r cost.Rank) string {
+			if r.Safety.OneNode {
+				return "none: no follower"
+			}
+			return u.brief(r.Safety.Crash)
+		})
+		row("two-leader margin", rv.margin)
+		row("clock skew tolerated", func(r cost.Rank) string { return skew(r.Safety) })
+		row("longest outage ridden out, calls failing", func(r cost.Rank) string { return u.brief(r.Safety.FastFail) })
+		row("longest outage ridden out, calls hanging", func(r cost.Rank) string { return u.brief(r.Safety.BlackHole) })
+	}
+	if rv.Weights != (cost.Weights{}) {
+		row("cost a year ("+rv.costUnit()+")", func(r cost.Rank) string {
+			return spread(r, r.Cost(rv.Weights), 1, func(s cost.Spread) [2]float64 { return s.Cost })
+		})
+	}
+	b.WriteString("\n")
+	if unit := rv.costUnit(); rv.Weights != (cost.Weights{}) && unit != "invoice lines" {
+		if unit == "price units" {
+			unit += ", the prices' one currency, which `--currency` names"
+		}
+		fmt.Fprintf(b, "Cost in %s: %s. Brackets hold 95%% of years (how sure, below).\n\n", unit, prices(rv.Weights, rv.Tick))
+	}
+	if both {
+		fmt.Fprintf(b, "What gets worse: %s.\n\n", rv.worse(current, top))
+	}
+	rv.writeHowSure(b, cols)
+	rv.writeLossSources(b, current)
+}
+
+// brief is a safety figure's range in a table cell: "15 s", or "15-23.8 s
+// (median 17.5 s)"; "no bound" for an infinite one.
+func (u unit) brief(s cost.Span) string {
+	r := func(v float64) string {
+		if math.IsInf(v, 0) {
+			return "no bound"
+		}
+		return strconv.FormatFloat(math.Round(v*10)/10, 'f', -1, 64)
+	}
+	sec := " s"
+	if u.t == 0 {
+		sec = " rounds"
+	}
+	switch {
+	case math.IsInf(s.Min, 0) || math.IsInf(s.Max, 0):
+		return u.spread(s)
+	case r(s.Min) == r(s.Max):
+		return r(s.Min) + sec
+	}
+	return fmt.Sprintf("%s-%s%s (median %s%s)", r(s.Min), r(s.Max), sec, r(s.Median), sec)
+}
+
+// costUnit is the unit of a cost a year: the review's currency if it
+// names one, invoice lines when a missed and a double line cost 1 each
+// and nothing else is priced, otherwise price units, which the line under
+// the table names by the prices.
+func (rv review) costUnit() string {
+	if rv.Currency != "" {
+		return rv.Currency
+	}
+	if rv.Weights == (cost.Weights{MissedLine: 1, DoubleLine: 1}) {
+		return "invoice lines"
+	}
+	return "price units"
+}
+
+// worse lists what the recommended settings top do worse than current:
+// each yearly figure that grows, a slower takeover after a crash, a
+// narrower margin, less clock skew tolerated, shorter outages ridden out;
+// "nothing in the table" if none.
+func (rv review) worse(current, top cost.Rank) string {
+	var ws []string
+	for _, f := range []struct {
+		what     string
+		was, now float64
+		prec     int
+	}{{"missed lines a year", current.MissedLines, top.MissedLines, 1}, {"double lines a year", current.DoubleLines, top.DoubleLines, 1}, {"handovers a year", current.Handovers, top.Handovers, 2}} {
+		if f.now > f.was+0.05 {
+			ws = append(ws, fmt.Sprintf("%s %s → %s", f.what, thousands(f.was, f.prec), thousands(f.now, f.prec)))
+		}
+	}
+	u, c, t := unit{rv.Tick}, current.Safety, top.Safety
+	if c.Known && t.Known {
+		if t.Crash.Max > c.Crash.Max && !t.OneNode {
+			ws = append(ws, fmt.Sprintf("takeover after a crash %s → %s", u.brief(c.Crash), u.brief(t.Crash)))
+		}
+		if t.Margin.Min < c.Margin.Min && !t.OneNode {
+			ws = append(ws, fmt.Sprintf("two-leader margin %s → %s", rv.margin(current), rv.margin(top)))
+		}
+		if t.Skew < c.Skew && !t.OneNode {
+			ws = append(ws, fmt.Sprintf("clock skew tolerated %s → %s", skew(c), skew(t)))
+		}
+		if t.FastFail.Min < c.FastFail.Min {
+			ws = append(ws, fmt.Sprintf("longest outage ridden out with calls failing %s → %s", u.brief(c.FastFail), u.brief(t.FastFail)))
+		}
+		if t.BlackHole.Min < c.BlackHole.Min {
+			ws = append(ws, fmt.Sprintf("with calls hanging %s → %s", u.brief(c.BlackHole), u.brief(t.BlackHole)))
+		}
+	}
+	if ws == nil {
+		return "nothing in the table"
+	}
+	return strings.Join(ws, "; ")
+}
+
+// writeHowSure says where the first screen's figures and brackets come
+// from, whether the answer holds if calls hang instead of failing, and
+// what halving or doubling each assumption does to it.
+func (rv review) writeHowSure(b *strings.Builder, cols []cost.Rank) {
+	var parts []string
+	if sp, ok := rv.Spreads[cols[0].Candidate]; ok {
+		events := fmt.Sprintf("%s outage events a year come at random (a Poisson count, each of the mix's lengths by its share)", rate(rv.EventsPerYear[0]))
+		if rv.Mix == nil {
+			events = fmt.Sprintf("%s outage events a year come at random (a Poisson count)", rate(rv.EventsPerYear[0]))
+		}
+		if rv.Incident != nil {
+			events = fmt.Sprintf("%s incidents a year come at random (a Poisson count)", rate(rv.EventsPerYear[0]))
+		}
+		parts = append(parts, fmt.Sprintf("each figure is the mean over where in the batch and renewal cycles an outage falls (the phase method); the brackets hold 95%% of years when the %s, each at a random moment (%s years drawn). With the current settings %s of those years lose no invoice line",
+			events, thousands(cost.SpreadYears, 0), percent(sp.Quiet)))
+	}
+	if rv.Incident == nil && cols[0].Safety.Known && !rv.Base.BlackHole {
+		names := []string{"the current settings", "the recommended settings"}
+		var flips []string
+		for i, r := range cols {
+			if lost := rv.hangMoves(r.Safety, false); lost != "" {
+				flips = append(flips, names[i]+" no longer ride out "+lost)
+			}
+			if gained := rv.hangMoves(r.Safety, true); gained != "" {
+				flips = append(flips, names[i]+" ride out "+gained+" as well")
+			}
+		}
+		if flips == nil {
+			parts = append(parts, "If calls hang instead of failing, the same outages of the mix are ridden out")
+		} else {
+			parts = append(parts, "If calls hang instead of failing, "+andList(flips))
+		}
+	}
+	parts = append(parts, capitalize(rv.moves()))
+	fmt.Fprintf(b, "How sure: %s.\n\n", strings.Join(parts, ". "))
+}
+
+// moves says which assumptions, halved or doubled, change the verdict's
+// settings (the sensitivity table), or that none does.
+func (rv review) moves() string {
+	if rv.Weights == (cost.Weights{}) {
+		return "the sensitivity table below gives the Pareto front with each assumption halved and doubled"
+	}
+	answer := func(ranks []cost.Rank) string {
+		d, ok := rv.Decide(ranks)
+		switch {
+		case !ok:
+			return "none safe"
+		case d.Keep:
+			return "keep the current settings"
+		}
+		return rv.name(d.Top.Candidate)
+	}
+	base := answer(rv.Recommendation)
+	var moved, all []string
+	var last, lastTo string // the assumption of the last move and what it moved to
+	for _, v := range rv.Sensitivity {
+		if len(all) == 0 || all[len(all)-1] != v.Assumption {
+			all = append(all, v.Assumption)
+		}
+		to := answer(v.Ranks)
+		if to == base {
+			continue
+		}
+		if v.Factor > 1 && last == v.Assumption && lastTo == to {
+			moved[len(moved)-1] = fmt.Sprintf("to %s with the %s halved or doubled", to, v.Assumption)
+			continue
+		}
+		how := "halved"
+		if v.Factor > 1 {
+			how = "doubled"
+		}
+		moved, last, lastTo = append(moved, fmt.Sprintf("to %s with the %s %s", to, v.Assumption, how)), v.Assumption, to
+	}
+	if moved == nil {
+		return "halving or doubling the " + andList(all) + " leaves the answer as it is (the sensitivity table below)"
+	}
+	return "the answer moves " + andList(moved) + " (the sensitivity table below)"
+}
+
+// writeLossSources says where the current settings' yearly loss comes
+// from: batches cut mid-run, batches never started, double lines and, if
+// priced, delay and handovers, each as a share of the cost.
+func (rv review) writeLossSources(b *strings.Builder, r cost.Rank) {
+	w := rv.Weights
+	if w == (cost.Weights{}) {
+		w = cost.Weights{MissedLine: 1, DoubleLine: 1}
+	}
+	parts := []struct {
+		what string
+		v    float64
+	}{
+		{"batches cut mid-run", w.MissedLine * r.PartialLines},
+		{"batches missed or left queued", w.MissedLine * (r.MissedLines - r.PartialLines)},
+		{"double lines", w.DoubleLine * r.DoubleLines},
+		{"delay", w.DelayedRound * r.DelayedRounds},
+		{"handovers", w.Handover * r.Handovers},
+	}
+	total := 0.0
+	for _, p := range parts {
+		total += p.v
+	}
+	if total < 0.05 {
+		b.WriteString("Where the loss comes from: the current settings lose nothing over these outages.\n\n")
+		return
+	}
+	var ss []string
+	for _, p := range parts {
+		if p.v >= 0.0005*total {
+			ss = append(ss, fmt.Sprintf("%s %s", percent(p.v/total), p.what))
+		}
+	}
+	of := "of the current settings' cost"
+	if rv.Weights == (cost.Weights{}) {
+		of = "of the current settings' lost and double lines"
+	}
+	fmt.Fprintf(b, "Where the loss comes from (%s): %s.\n\n", of, strings.Join(ss, ", "))
+}
