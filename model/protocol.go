@@ -59,6 +59,13 @@ type protocolTraits struct {
 	// lock once its reads have seen one version for a lease, on its own
 	// clock, within one call (DynamoDB's lock client)
 	observes bool
+	// actsAsItWakes: the application checks its lease itself, on its own
+	// clock, before it acts, and no call tells it it lost the lock, so a
+	// stale holder woken from a pause acts once more, the act it checked
+	// before the pause, in the round it wakes, and gives up in the next
+	// round it is not frozen (DynamoDB's lock client: LockItem.isExpired;
+	// sendHeartbeat's failure only stops the heartbeats)
+	actsAsItWakes bool
 }
 
 // protocolTable is the protocols' traits, indexed by LockProtocol. It is a
@@ -70,7 +77,7 @@ func protocolTable() [NumProtocols]protocolTraits {
 		ProtocolConsul:         {name: "consul", serverExpiry: true, giveUp: giveUpAtFailedCall, lockDelay: true},
 		ProtocolCurator:        {name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect},
 		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true},
-		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true},
+		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true},
 	}
 }
 
@@ -211,27 +218,34 @@ func (x *state) reconnect(t int) {
 // disconnected (b.cut), the round it gives up: its LOST's under
 // curator-session's, and with a disconnect delay the report's under
 // curator's, before which it believes on, reachable or not, as it does
-// for that delay after it wakes. One that stops is dropped by crash.
+// for that delay after it wakes; under actsAsItWakes, woken, it believes
+// (and acts) through the round it wakes in and gives up in the next round
+// it is not frozen. One that stops is dropped by crash.
 func (x *state) staleGivesUp(b *believer, t int) bool {
 	n, d := b.node, x.c.DisconnectDelay
 	down := x.reach.down[n]
+	lock := x.c.Protocol.traits()
+	acts := false                                  // woken, it acts in this round (actsAsItWakes)
 	if b.slept && !(down && x.fails(n, Freezes)) { // woken: disconnected now, if not since its last renewal
 		b.slept = false
-		if b.cut == 0 {
+		switch {
+		case lock.actsAsItWakes:
+			acts, b.giveUp = true, t+1
+		case b.cut == 0:
 			b.cut, b.giveUp = t, min(b.giveUp, t+d)
 		}
 	}
 	switch {
 	case down && x.fails(n, Stops):
 		return true
-	case down && x.fails(n, Freezes):
+	case down && x.fails(n, Freezes), acts:
 		return false
 	case b.cut > 0 && t < b.cut+d: // its disconnect not reported yet
 		return false
 	case !down || t >= b.giveUp:
 		return true
 	}
-	switch lock := x.c.Protocol.traits(); lock.giveUp {
+	switch lock.giveUp {
 	case giveUpAtFailedCall:
 		return !x.fails(n, Hangs)
 	case giveUpAtDisconnect:
@@ -330,7 +344,9 @@ func (x *state) lockTaker(t int) (node, free int) {
 // by its own clock, and returns its new last round. It notes what the
 // next stretch needs: whether the leader is down, believing (overdue:
 // back, it renews at once), and frozen (slept: it wakes then); a frozen
-// stale believer gives up in the first round it is not frozen. Under
+// stale believer gives up in the first round it is not frozen (with a
+// disconnect delay, or under actsAsItWakes, it marks it slept: it is
+// disconnected, or acts once more, as it wakes). Under
 // dynamodb a leader whose heartbeats failed at once (heartbeatWaits) stays
 // overdue once back, until its next heartbeat renews or its lease ends,
 // where the stretch ends.
@@ -366,7 +382,7 @@ func (x *state) lockTimers(t, last int) int {
 				due = min(due, b.cut+c.DisconnectDelay)
 			}
 			last = x.lockCut(b.node, b.renewed, due, t, last)
-		case c.DisconnectDelay > 0:
+		case c.DisconnectDelay > 0 || x.c.Protocol.traits().actsAsItWakes:
 			b.slept = true
 		default:
 			b.giveUp = min(b.giveUp, t)

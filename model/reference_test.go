@@ -131,6 +131,10 @@ type refNode struct {
 	// down: back, it heartbeats a multiple of the retry period after its
 	// last renewal
 	heartbeatWaits bool
+	// under dynamodb, a stale believer woke from a pause and acted in
+	// that round (its lease checked before the pause): it gives up in the
+	// next round it is not frozen
+	woken bool
 }
 
 // refFailsAtOnce reports whether a node down as k fails its calls at
@@ -724,7 +728,8 @@ func (e *refEpisodes) episodes() model.Episodes {
 // believer that reaches the service (or wakes) at or after its lease's
 // end (under curator's rules its session's, which the service's failover
 // moves) gives up, and so does a stale one as it reaches the service or
-// wakes; one that is down gives up by its row's rule, whose timers do
+// wakes, but under dynamodb, woken, it acts in that round and gives up in
+// the next it is not frozen; one that is down gives up by its row's rule, whose timers do
 // not fire while it stays frozen; one that is back is connected again.
 // leader and renewed are the record's, counted the round from which the
 // service counts the lease (a failover's); scaled(i, x) is x rounds of
@@ -733,6 +738,7 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 	for i := range nodes {
 		nd := &nodes[i]
 		if !nd.believes {
+			nd.woken = false // a crash or a stop ended its belief
 			continue
 		}
 		frozen := down[i] && kind[i] == refPause
@@ -753,6 +759,18 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 		switch c.Protocol {
 		case model.ProtocolEtcd, model.ProtocolDynamoDB:
 			giveUp = giveUp || down[i] && !stands && t >= nd.renewed+scaled(i, c.Lease)
+			if c.Protocol != model.ProtocolDynamoDB || i == leader {
+				break
+			}
+			// A stale believer's application checks its lease on its own
+			// clock before it acts, and no call tells it it lost: woken, it
+			// acts in that round; it gives up in the next it is not frozen.
+			switch {
+			case woke:
+				nd.woken, giveUp = true, false
+			case nd.woken && !frozen:
+				giveUp = true
+			}
 		case model.ProtocolConsul:
 			giveUp = giveUp || failsAtOnce
 		case model.ProtocolCurator, model.ProtocolCuratorSession:
@@ -800,7 +818,7 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 			giveUp = giveUp || nd.lost > 0 && !stands && t >= nd.lost+scaled(i, c.Lease)
 		}
 		if giveUp {
-			nd.believes, nd.lost, nd.cut, nd.late = false, 0, 0, false
+			nd.believes, nd.lost, nd.cut, nd.late, nd.woken = false, 0, 0, false, false
 			kill(i)
 		}
 	}

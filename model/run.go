@@ -18,7 +18,7 @@ type believer struct {
 	// cut: under curator's rules with a disconnect delay, the round it was
 	// disconnected in (0: not yet), reported DisconnectDelay rounds later
 	cut   int
-	slept bool // with a disconnect delay, it was frozen at the end of the latest stretch: it is disconnected as it wakes
+	slept bool // with a disconnect delay, or under actsAsItWakes, it was frozen at the end of the latest stretch: it is disconnected, or acts once more, as it wakes
 }
 
 // Runner runs configurations of the round model. It keeps its scratch space
