@@ -219,20 +219,23 @@ func (x *state) reconnect(t int) {
 // curator-session's, and with a disconnect delay the report's under
 // curator's, before which it believes on, reachable or not, as it does
 // for that delay after it wakes; under actsAsItWakes, woken, it believes
-// (and acts) through the round it wakes in and gives up in the next round
-// it is not frozen. One that stops is dropped by crash.
+// (and acts) through the round it wakes in, recorded as its cut, and gives
+// up in the next round it is not frozen, acting no more: its next check
+// of its lease finds it expired. One that stops is dropped by crash.
 func (x *state) staleGivesUp(b *believer, t int) bool {
 	n, d := b.node, x.c.DisconnectDelay
 	down := x.reach.down[n]
 	lock := x.c.Protocol.traits()
-	acts := false                                  // woken, it acts in this round (actsAsItWakes)
-	if b.slept && !(down && x.fails(n, Freezes)) { // woken: disconnected now, if not since its last renewal
+	acts := false // woken, it acts in this round (actsAsItWakes)
+	// Woken: disconnected now, if not since its last renewal; under
+	// actsAsItWakes, acting now if it has not since.
+	if b.slept && !(down && x.fails(n, Freezes)) {
 		b.slept = false
-		switch {
-		case lock.actsAsItWakes:
-			acts, b.giveUp = true, t+1
-		case b.cut == 0:
+		if b.cut == 0 {
 			b.cut, b.giveUp = t, min(b.giveUp, t+d)
+			if lock.actsAsItWakes {
+				acts, b.giveUp = true, t+1
+			}
 		}
 	}
 	switch {

@@ -133,7 +133,7 @@ type refNode struct {
 	heartbeatWaits bool
 	// under dynamodb, a stale believer woke from a pause and acted in
 	// that round (its lease checked before the pause): it gives up in the
-	// next round it is not frozen
+	// next round it is not frozen, acting no more
 	woken bool
 }
 
@@ -764,12 +764,13 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 			}
 			// A stale believer's application checks its lease on its own
 			// clock before it acts, and no call tells it it lost: woken, it
-			// acts in that round; it gives up in the next it is not frozen.
+			// acts in that round, once; it gives up in the next round it is
+			// not frozen, its next check finding the lease expired.
 			switch {
-			case woke:
+			case woke && !nd.woken:
 				nd.woken, giveUp = true, false
-			case nd.woken && !frozen:
-				giveUp = true
+			case nd.woken:
+				giveUp = !frozen
 			}
 		case model.ProtocolConsul:
 			giveUp = giveUp || failsAtOnce
