@@ -31,9 +31,9 @@ import "fmt"
 //     round has two leaders and no batch starts twice: the holder gives up
 //     no later than the service frees its lock, or than a waiter has seen
 //     its last version for a lease; under dynamodb's, unless some failing
-//     node pauses: a stale holder woken from a pause acts in the round it
-//     wakes (it checked its lease before the pause), so under a group
-//     outage at most one two-leader round a handover; under consul's, none unless some failing
+//     node pauses: a holder woken from a pause past its lease's end acts
+//     in the round it wakes (it checked its lease before the pause), so
+//     under a group outage at most one two-leader round a handover; under consul's, none unless some failing
 //     node's calls hang (BlackHole, Slowed), as its holder gives up only
 //     when a call fails; under curator's with a disconnect delay, at most
 //     that many two-leader rounds a handover, as the holder learns of its
@@ -134,7 +134,7 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 	}
 	if g, ok := s.(*GroupOutage); ok {
 		if c.Protocol == ProtocolDynamoDB && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers {
-			return fmt.Errorf("two_leader_rounds %d > handovers %d under protocol dynamodb without drift: a stale holder woken from the outage acts beside its successor in the round it wakes alone", st.TwoLeaderRounds, st.Handovers)
+			return fmt.Errorf("two_leader_rounds %d > handovers %d under protocol dynamodb without drift: a holder woken from the outage acts beside its successor in the round it wakes alone", st.TwoLeaderRounds, st.Handovers)
 		}
 		if err := heartbeatsAfterOutage(&c, g, f, st); err != nil {
 			return err

@@ -143,7 +143,7 @@ func (x *state) losesLock(t int) bool {
 	lock := c.Protocol.traits()
 	if x.reporting() && !(x.reach.down[n] && x.fails(n, Stops|Freezes)) {
 		switch {
-		case t < x.cut+c.DisconnectDelay: // not reported yet
+		case t < x.cut+x.noticeDelay(): // not reported yet (or, under actsAsItWakes, in the round it woke and acts in)
 			return false
 		case x.sessionGone || !lock.afterLost:
 			x.suspended = !x.sessionGone
@@ -152,15 +152,15 @@ func (x *state) losesLock(t int) bool {
 	}
 	switch {
 	case !x.reach.down[n]: // before its lease's end it renews
-		if woke && c.DisconnectDelay > 0 && x.cut <= r && t >= x.readTimeout(n, r) {
+		if woke && c.DisconnectDelay > 0 && x.cut <= r && t >= x.readTimeout(n, r) || woke && lock.actsAsItWakes && t >= x.leaseEnd() {
 			return x.wakesLate(t)
 		}
 		x.cut = r
 		return t >= x.leaseEnd()
 	case x.fails(n, Stops):
 		return t >= x.lockDue() || woke && t >= x.leaseEnd()
-	case x.fails(n, Freezes):
-		return !woke && t >= x.lockDue()
+	case x.fails(n, Freezes): // not after its act as it woke (actsAsItWakes): it gives up as it wakes again
+		return !woke && t >= x.lockDue() && !(lock.actsAsItWakes && x.reporting())
 	case woke && t >= x.leaseEnd():
 		return x.reporting() || x.wakesLate(t)
 	}
@@ -177,15 +177,29 @@ func (x *state) losesLock(t int) bool {
 // reporting reports whether, with a disconnect delay, the record's leader
 // was disconnected since its last renewal (cut): its report is still to
 // come, or, under curator-session, came, and its LOST is to come.
-func (x *state) reporting() bool { return x.c.DisconnectDelay > 0 && x.cut > x.renewed }
+func (x *state) reporting() bool { return x.noticeDelay() > 0 && x.cut > x.renewed }
+
+// noticeDelay is the rounds from the record's leader's disconnect (cut)
+// to its give-up at the report: the disconnect delay under curator's
+// rules; under actsAsItWakes, 1, as it woke past its lease's end in round
+// cut, acts in it and gives up in the next (wakesLate).
+func (x *state) noticeDelay() int {
+	if x.c.Protocol.traits().actsAsItWakes {
+		return 1
+	}
+	return x.c.DisconnectDelay
+}
 
 // wakesLate is whether the record's leader, woken in round t past its
 // session's end (or, back, past its read timeout), gives up at once:
 // without a disconnect delay; with one, its client is disconnected now
 // and it gives up at the report, under both policies if its session has
-// ended (late), else as the standard policy does.
+// ended (late), else as the standard policy does. Under actsAsItWakes,
+// woken past its lease's end, it acts in round t, renewing nothing and
+// holding nobody off, and gives up in the next round it is not frozen
+// (noticeDelay, reporting).
 func (x *state) wakesLate(t int) bool {
-	if x.c.DisconnectDelay == 0 {
+	if x.noticeDelay() == 0 {
 		return true
 	}
 	x.cut, x.sessionGone = t, t >= x.leaseEnd()
@@ -283,12 +297,12 @@ func (x *state) leaseEnd() int {
 // runs.
 func (x *state) lockDue() int {
 	switch lock := x.c.Protocol.traits(); {
-	case lock.giveUp == giveUpAtLease:
+	case lock.giveUp == giveUpAtLease && !x.reporting():
 		return x.renewed + x.leaseOf(x.leader)
 	case lock.afterLost && x.cut > x.renewed && !x.sessionGone:
 		return x.cut + x.c.DisconnectDelay + x.leaseOf(x.leader)
 	case x.reporting():
-		return x.cut + x.c.DisconnectDelay
+		return x.cut + x.noticeDelay()
 	}
 	return Never
 }
@@ -371,7 +385,7 @@ func (x *state) lockTimers(t, last int) int {
 		switch {
 		case x.reporting() && !x.gaveUp: // back before its disconnect's report: it renews only after it
 			x.overdue = true
-			last = min(last, max(x.cut+c.DisconnectDelay-1, t))
+			last = min(last, max(x.cut+x.noticeDelay()-1, t))
 		case x.suspended: // suspended at the report while back: it reconnects in the next round
 			last = t
 		}

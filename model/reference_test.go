@@ -131,9 +131,10 @@ type refNode struct {
 	// down: back, it heartbeats a multiple of the retry period after its
 	// last renewal
 	heartbeatWaits bool
-	// under dynamodb, a stale believer woke from a pause and acted in
-	// that round (its lease checked before the pause): it gives up in the
-	// next round it is not frozen, acting no more
+	// under dynamodb, a stale believer (or the leader, past its lease's
+	// end) woke from a pause and acted in that round (its lease checked
+	// before the pause): it gives up in the next round it is not frozen,
+	// acting no more
 	woken bool
 }
 
@@ -329,7 +330,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 				l := &nodes[leader]
 				if down[leader] {
 					l.heartbeatWaits = c.Protocol == model.ProtocolDynamoDB && refFailsAtOnce(kind[leader])
-				} else if d := t - renewed; d >= c.RetryPeriod && (!l.heartbeatWaits || d%c.RetryPeriod == 0) && l.cut == 0 { // not while its disconnect's report is to come
+				} else if d := t - renewed; d >= c.RetryPeriod && (!l.heartbeatWaits || d%c.RetryPeriod == 0) && l.cut == 0 && !l.woken { // not while its disconnect's report is to come, nor as it acts woken past its lease
 					renew(t)
 				}
 			}
@@ -759,15 +760,18 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 		switch c.Protocol {
 		case model.ProtocolEtcd, model.ProtocolDynamoDB:
 			giveUp = giveUp || down[i] && !stands && t >= nd.renewed+scaled(i, c.Lease)
-			if c.Protocol != model.ProtocolDynamoDB || i == leader {
+			if c.Protocol != model.ProtocolDynamoDB {
 				break
 			}
-			// A stale believer's application checks its lease on its own
-			// clock before it acts, and no call tells it it lost: woken, it
-			// acts in that round, once; it gives up in the next round it is
-			// not frozen, its next check finding the lease expired.
+			// The application checks its lease on its own clock before it
+			// acts, and no call tells it it lost: a stale believer woken, or
+			// the leader woken past its lease's end, acts in that round,
+			// once, renewing nothing; it gives up in the next round it is
+			// not frozen, its next check finding the lease expired. Woken
+			// into a crash or a clean stop, it gives up first, as any timer
+			// due then fires (a clean stop then frees nothing).
 			switch {
-			case woke && !nd.woken:
+			case woke && !nd.woken && (i != leader || t >= ends) && !(down[i] && (kind[i] == refCrash || kind[i] == refRelease)):
 				nd.woken, giveUp = true, false
 			case nd.woken:
 				giveUp = !frozen
