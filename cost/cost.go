@@ -107,6 +107,7 @@ type EventEffect struct {
 	Unwritten        float64 // parts of started batches no run wrote, in batches (parts / batch_len)
 	Rewritten        float64 // parts written again by a second run, in batches
 	DelayedRounds    float64
+	LateRounds       float64 // rounds late batches' last parts came after they were due (model.Stats.LateRounds)
 	Rejected         float64
 	LeaderlessRounds float64
 	TwoLeaderRounds  float64
@@ -253,6 +254,7 @@ func phaseRuns(ctx context.Context, c model.Config, horizon int, seed uint64, in
 		in.Unwritten += w * float64(st.MissedParts) / float64(c.BatchLen)
 		in.Rewritten += w * float64(st.DoubledParts) / float64(c.BatchLen)
 		in.DelayedRounds += w * float64(st.DelayedRounds)
+		in.LateRounds += w * float64(st.LateRounds)
 		in.Rejected += w * float64(st.Rejected)
 		in.LeaderlessRounds += w * float64(st.LeaderlessRounds)
 		in.TwoLeaderRounds += w * float64(st.TwoLeaderRounds)
@@ -282,6 +284,7 @@ func phaseRuns(ctx context.Context, c model.Config, horizon int, seed uint64, in
 	in.Unwritten /= n
 	in.Rewritten /= n
 	in.DelayedRounds /= n
+	in.LateRounds /= n
 	in.Rejected /= n
 	in.LeaderlessRounds /= n
 	in.TwoLeaderRounds /= n

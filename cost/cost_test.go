@@ -454,7 +454,7 @@ func TestRecommendBruteForce(t *testing.T) {
 						}
 						sum += w.MissedLine*lines*(float64(st.Missed+st.Unresolved)+float64(st.MissedParts)/float64(run.BatchLen)) +
 							w.DoubleLine*lines*float64(st.DoubledParts)/float64(run.BatchLen) +
-							w.DelayedRound*float64(st.DelayedRounds) + w.Handover*float64(st.Handovers)
+							w.DelayedRound*float64(st.DelayedRounds+st.LateRounds) + w.Handover*float64(st.Handovers)
 					}
 					yearly += e.Weight * perYear * sum / float64(phases)
 				}
@@ -669,5 +669,51 @@ func TestPhaseMethodQuietPhases(t *testing.T) {
 		if want.LeaderlessRounds == 0 {
 			t.Errorf("%s: no leaderless round: %+v", tt.name, want)
 		}
+	}
+}
+
+// TestLatenessPriced: a pause that holds a running batch makes it late,
+// not partial; the phase method averages its late rounds, a candidate's
+// rank counts them a year beside the start's delay, and the delay's price
+// and the Pareto front take both. The mean is checked against the phases
+// run one by one.
+func TestLatenessPriced(t *testing.T) {
+	c := model.Default()
+	c.Lease, c.Period, c.BatchLen, c.Pause, c.Outage = 20, 6, 4, true, 3
+	in, err := PhaseMethod(context.Background(), c, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r model.Runner
+	sum := 0
+	for p := range Phases(c) {
+		run := c
+		run.Start = c.Period + 1 + p
+		run.Rounds = run.Start + SettleRounds(run)
+		st, err := r.Run(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum += st.LateRounds
+	}
+	want := float64(sum) / float64(Phases(c))
+	if want == 0 || !near(in.LateRounds, want) || in.Unwritten != 0 {
+		t.Fatalf("phase method: late rounds %v, unwritten %v; want %v (> 0) and none unwritten", in.LateRounds, in.Unwritten, want)
+	}
+	ranks, err := Recommend(context.Background(), c, 0, []Candidate{CandidateOf(c)}, []MixEntry{{Outage: 3, Weight: 1}}, 12, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ranks[0]; !near(got.LateRounds, 12*want) || !near(got.Cost(Weights{DelayedRound: 2}), 2*(got.DelayedRounds+12*want)) {
+		t.Errorf("rank: late rounds %v a year, cost %v; want %v and 2 × (delayed %v + late)", got.LateRounds, got.Cost(Weights{DelayedRound: 2}), 12*want, got.DelayedRounds)
+	}
+	// Lateness is delay: 2 starts a round late, 3 finishes five late, so 2
+	// is better in delay and as good in the rest.
+	front := Pareto([]Rank{
+		{Candidate: Candidate{Lease: 2}, DelayedRounds: 1, Handovers: 1},
+		{Candidate: Candidate{Lease: 3}, LateRounds: 5, Handovers: 1},
+	})
+	if !slices.Equal(front, []bool{true, false}) {
+		t.Errorf("Pareto = %v, want [true false]: lateness counts as delay", front)
 	}
 }

@@ -17,7 +17,7 @@ import (
 type measures [4]float64
 
 func measuresOf(r Rank) measures {
-	return measures{r.MissedLines, r.DoubleLines, r.DelayedRounds, r.Handovers}
+	return measures{r.MissedLines, r.DoubleLines, r.Delay(), r.Handovers}
 }
 
 // kdNode is a node of the tree: the box its points span and either its

@@ -192,7 +192,11 @@ type Rank struct {
 	// batches a year.
 	PartialLines, PartialBatches float64
 	DelayedRounds                float64 // per year: the rounds queued batches waited, summed
-	Handovers                    float64 // per year: a short lease hands over for outages a longer one rides out
+	// LateRounds is per year the rounds by which started batches' last
+	// parts came after they were due (a paused or cut batch finishing
+	// late), summed: a batch's lateness beside its start's delay.
+	LateRounds float64
+	Handovers  float64 // per year: a short lease hands over for outages a longer one rides out
 
 	// Margin is the candidate's two-leader margin
 	// (model.Config.TwoLeaderMargin), if HasMargin: it has one only with
@@ -214,7 +218,7 @@ type Rank struct {
 func (r Rank) Lines() float64 { return r.MissedLines + r.DoubleLines }
 
 // Weights price a year of a candidate in one currency: a missed and a double
-// invoice line, a round a batch waits, and a handover (a restart, a
+// invoice line, a round a batch waits (to start, or to finish: its lateness), and a handover (a restart, a
 // warm-up, a page). Without the last two, a lease so short that it hands
 // over at every blip and delays every batch it saves looks free.
 type Weights struct {
@@ -223,8 +227,13 @@ type Weights struct {
 
 // Cost is r's yearly cost priced by w.
 func (r Rank) Cost(w Weights) float64 {
-	return w.MissedLine*r.MissedLines + w.DoubleLine*r.DoubleLines + w.DelayedRound*r.DelayedRounds + w.Handover*r.Handovers
+	return w.MissedLine*r.MissedLines + w.DoubleLine*r.DoubleLines + w.DelayedRound*r.Delay() + w.Handover*r.Handovers
 }
+
+// Delay is the rounds a year batches wait, to start (DelayedRounds) and
+// then to finish (LateRounds): how much later than due their last parts
+// are written, the delay Cost prices and Pareto compares.
+func (r Rank) Delay() float64 { return r.DelayedRounds + r.LateRounds }
 
 // Recommend ranks candidates for configuration c over an outage mix: for
 // each candidate, each outage of the mix is measured by the phase method
@@ -295,6 +304,7 @@ func RecommendEach(ctx context.Context, c model.Config, seed uint64, candidates 
 				r.PartialLines += e.Weight * eventsPerYear * in.Unwritten * linesPerBatch
 				r.PartialBatches += e.Weight * eventsPerYear * in.Partial
 				r.DelayedRounds += e.Weight * eventsPerYear * in.DelayedRounds
+				r.LateRounds += e.Weight * eventsPerYear * in.LateRounds
 				r.Handovers += e.Weight * eventsPerYear * in.Handovers
 			}
 			ranks = append(ranks, r)
@@ -395,8 +405,8 @@ func paretoPairwise(ranks []Rank) []bool {
 // dominates reports whether a is at least as good as b in every yearly
 // measure and better in one.
 func dominates(a, b Rank) bool {
-	x := [4]float64{a.MissedLines, a.DoubleLines, a.DelayedRounds, a.Handovers}
-	y := [4]float64{b.MissedLines, b.DoubleLines, b.DelayedRounds, b.Handovers}
+	x := [4]float64{a.MissedLines, a.DoubleLines, a.Delay(), a.Handovers}
+	y := [4]float64{b.MissedLines, b.DoubleLines, b.Delay(), b.Handovers}
 	better := false
 	for i := range x {
 		switch {

@@ -30,7 +30,10 @@ import "fmt"
 //   - under etcd's, curator's and dynamodb's rules, without drift, no
 //     round has two leaders and no batch starts twice: the holder gives up
 //     no later than the service frees its lock, or than a waiter has seen
-//     its last version for a lease; under consul's, none unless some failing
+//     its last version for a lease; under dynamodb's, unless some failing
+//     node pauses: a holder woken from a pause past its lease's end acts
+//     in the round it wakes (it checked its lease before the pause), so
+//     under a group outage at most one two-leader round a handover; under consul's, none unless some failing
 //     node's calls hang (BlackHole, Slowed), as its holder gives up only
 //     when a call fails; under curator's with a disconnect delay, at most
 //     that many two-leader rounds a handover, as the holder learns of its
@@ -114,8 +117,10 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 			return fmt.Errorf("handover_rounds %d < handovers %d × (lease %d + lock_delay %d)", st.HandoverRounds, st.Handovers, c.Lease, c.LockDelay)
 		}
 		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, waited)
-	case (c.Protocol == ProtocolEtcd || c.Protocol == ProtocolCurator && c.DisconnectDelay == 0 || c.Protocol == ProtocolDynamoDB) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
+	case (c.Protocol == ProtocolEtcd || c.Protocol == ProtocolCurator && c.DisconnectDelay == 0) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
+	case c.Protocol == ProtocolDynamoDB && c.Drift == 0 && !f.pause && st.TwoLeaderRounds+st.DoubleStarts > 0:
+		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol dynamodb without drift although no failing node pauses", st.TwoLeaderRounds, st.DoubleStarts)
 	case c.Protocol == ProtocolCurator && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*c.DisconnectDelay:
 		return fmt.Errorf("two_leader_rounds %d > handovers %d × disconnect_delay %d under protocol curator without drift", st.TwoLeaderRounds, st.Handovers, c.DisconnectDelay)
 	case c.Protocol == ProtocolConsul && !f.hang && st.TwoLeaderRounds+st.DoubleStarts > 0:
@@ -128,6 +133,9 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although lease %d >= retry_period %d + renew_deadline %d", st.TwoLeaderRounds, st.DoubleStarts, c.Lease, c.RetryPeriod, c.RenewDeadline)
 	}
 	if g, ok := s.(*GroupOutage); ok {
+		if c.Protocol == ProtocolDynamoDB && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers {
+			return fmt.Errorf("two_leader_rounds %d > handovers %d under protocol dynamodb without drift: a holder woken from the outage acts beside its successor in the round it wakes alone", st.TwoLeaderRounds, st.Handovers)
+		}
 		if err := heartbeatsAfterOutage(&c, g, f, st); err != nil {
 			return err
 		}

@@ -59,6 +59,13 @@ type protocolTraits struct {
 	// lock once its reads have seen one version for a lease, on its own
 	// clock, within one call (DynamoDB's lock client)
 	observes bool
+	// actsAsItWakes: the application checks its lease itself, on its own
+	// clock, before it acts, and no call tells it it lost the lock, so a
+	// stale holder woken from a pause acts once more, the act it checked
+	// before the pause, in the round it wakes, and gives up in the next
+	// round it is not frozen (DynamoDB's lock client: LockItem.isExpired;
+	// sendHeartbeat's failure only stops the heartbeats)
+	actsAsItWakes bool
 }
 
 // protocolTable is the protocols' traits, indexed by LockProtocol. It is a
@@ -70,7 +77,7 @@ func protocolTable() [NumProtocols]protocolTraits {
 		ProtocolConsul:         {name: "consul", serverExpiry: true, giveUp: giveUpAtFailedCall, lockDelay: true},
 		ProtocolCurator:        {name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect},
 		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true},
-		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true},
+		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true},
 	}
 }
 
@@ -136,7 +143,7 @@ func (x *state) losesLock(t int) bool {
 	lock := c.Protocol.traits()
 	if x.reporting() && !(x.reach.down[n] && x.fails(n, Stops|Freezes)) {
 		switch {
-		case t < x.cut+c.DisconnectDelay: // not reported yet
+		case t < x.cut+x.noticeDelay(): // not reported yet (or, under actsAsItWakes, in the round it woke and acts in)
 			return false
 		case x.sessionGone || !lock.afterLost:
 			x.suspended = !x.sessionGone
@@ -145,15 +152,15 @@ func (x *state) losesLock(t int) bool {
 	}
 	switch {
 	case !x.reach.down[n]: // before its lease's end it renews
-		if woke && c.DisconnectDelay > 0 && x.cut <= r && t >= x.readTimeout(n, r) {
+		if woke && c.DisconnectDelay > 0 && x.cut <= r && t >= x.readTimeout(n, r) || woke && lock.actsAsItWakes && t >= x.leaseEnd() {
 			return x.wakesLate(t)
 		}
 		x.cut = r
 		return t >= x.leaseEnd()
 	case x.fails(n, Stops):
 		return t >= x.lockDue() || woke && t >= x.leaseEnd()
-	case x.fails(n, Freezes):
-		return !woke && t >= x.lockDue()
+	case x.fails(n, Freezes): // not after its act as it woke (actsAsItWakes): it gives up as it wakes again
+		return !woke && t >= x.lockDue() && !(lock.actsAsItWakes && x.reporting())
 	case woke && t >= x.leaseEnd():
 		return x.reporting() || x.wakesLate(t)
 	}
@@ -170,15 +177,29 @@ func (x *state) losesLock(t int) bool {
 // reporting reports whether, with a disconnect delay, the record's leader
 // was disconnected since its last renewal (cut): its report is still to
 // come, or, under curator-session, came, and its LOST is to come.
-func (x *state) reporting() bool { return x.c.DisconnectDelay > 0 && x.cut > x.renewed }
+func (x *state) reporting() bool { return x.noticeDelay() > 0 && x.cut > x.renewed }
+
+// noticeDelay is the rounds from the record's leader's disconnect (cut)
+// to its give-up at the report: the disconnect delay under curator's
+// rules; under actsAsItWakes, 1, as it woke past its lease's end in round
+// cut, acts in it and gives up in the next (wakesLate).
+func (x *state) noticeDelay() int {
+	if x.c.Protocol.traits().actsAsItWakes {
+		return 1
+	}
+	return x.c.DisconnectDelay
+}
 
 // wakesLate is whether the record's leader, woken in round t past its
 // session's end (or, back, past its read timeout), gives up at once:
 // without a disconnect delay; with one, its client is disconnected now
 // and it gives up at the report, under both policies if its session has
-// ended (late), else as the standard policy does.
+// ended (late), else as the standard policy does. Under actsAsItWakes,
+// woken past its lease's end, it acts in round t, renewing nothing and
+// holding nobody off, and gives up in the next round it is not frozen
+// (noticeDelay, reporting).
 func (x *state) wakesLate(t int) bool {
-	if x.c.DisconnectDelay == 0 {
+	if x.noticeDelay() == 0 {
 		return true
 	}
 	x.cut, x.sessionGone = t, t >= x.leaseEnd()
@@ -211,27 +232,37 @@ func (x *state) reconnect(t int) {
 // disconnected (b.cut), the round it gives up: its LOST's under
 // curator-session's, and with a disconnect delay the report's under
 // curator's, before which it believes on, reachable or not, as it does
-// for that delay after it wakes. One that stops is dropped by crash.
+// for that delay after it wakes; under actsAsItWakes, woken, it believes
+// (and acts) through the round it wakes in, recorded as its cut, and gives
+// up in the next round it is not frozen, acting no more: its next check
+// of its lease finds it expired. One that stops is dropped by crash.
 func (x *state) staleGivesUp(b *believer, t int) bool {
 	n, d := b.node, x.c.DisconnectDelay
 	down := x.reach.down[n]
-	if b.slept && !(down && x.fails(n, Freezes)) { // woken: disconnected now, if not since its last renewal
+	lock := x.c.Protocol.traits()
+	acts := false // woken, it acts in this round (actsAsItWakes)
+	// Woken: disconnected now, if not since its last renewal; under
+	// actsAsItWakes, acting now if it has not since.
+	if b.slept && !(down && x.fails(n, Freezes)) {
 		b.slept = false
 		if b.cut == 0 {
 			b.cut, b.giveUp = t, min(b.giveUp, t+d)
+			if lock.actsAsItWakes {
+				acts, b.giveUp = true, t+1
+			}
 		}
 	}
 	switch {
 	case down && x.fails(n, Stops):
 		return true
-	case down && x.fails(n, Freezes):
+	case down && x.fails(n, Freezes), acts:
 		return false
 	case b.cut > 0 && t < b.cut+d: // its disconnect not reported yet
 		return false
 	case !down || t >= b.giveUp:
 		return true
 	}
-	switch lock := x.c.Protocol.traits(); lock.giveUp {
+	switch lock.giveUp {
 	case giveUpAtFailedCall:
 		return !x.fails(n, Hangs)
 	case giveUpAtDisconnect:
@@ -266,12 +297,12 @@ func (x *state) leaseEnd() int {
 // runs.
 func (x *state) lockDue() int {
 	switch lock := x.c.Protocol.traits(); {
-	case lock.giveUp == giveUpAtLease:
+	case lock.giveUp == giveUpAtLease && !x.reporting():
 		return x.renewed + x.leaseOf(x.leader)
 	case lock.afterLost && x.cut > x.renewed && !x.sessionGone:
 		return x.cut + x.c.DisconnectDelay + x.leaseOf(x.leader)
 	case x.reporting():
-		return x.cut + x.c.DisconnectDelay
+		return x.cut + x.noticeDelay()
 	}
 	return Never
 }
@@ -330,7 +361,9 @@ func (x *state) lockTaker(t int) (node, free int) {
 // by its own clock, and returns its new last round. It notes what the
 // next stretch needs: whether the leader is down, believing (overdue:
 // back, it renews at once), and frozen (slept: it wakes then); a frozen
-// stale believer gives up in the first round it is not frozen. Under
+// stale believer gives up in the first round it is not frozen (with a
+// disconnect delay, or under actsAsItWakes, it marks it slept: it is
+// disconnected, or acts once more, as it wakes). Under
 // dynamodb a leader whose heartbeats failed at once (heartbeatWaits) stays
 // overdue once back, until its next heartbeat renews or its lease ends,
 // where the stretch ends.
@@ -352,7 +385,7 @@ func (x *state) lockTimers(t, last int) int {
 		switch {
 		case x.reporting() && !x.gaveUp: // back before its disconnect's report: it renews only after it
 			x.overdue = true
-			last = min(last, max(x.cut+c.DisconnectDelay-1, t))
+			last = min(last, max(x.cut+x.noticeDelay()-1, t))
 		case x.suspended: // suspended at the report while back: it reconnects in the next round
 			last = t
 		}
@@ -366,7 +399,7 @@ func (x *state) lockTimers(t, last int) int {
 				due = min(due, b.cut+c.DisconnectDelay)
 			}
 			last = x.lockCut(b.node, b.renewed, due, t, last)
-		case c.DisconnectDelay > 0:
+		case c.DisconnectDelay > 0 || x.c.Protocol.traits().actsAsItWakes:
 			b.slept = true
 		default:
 			b.giveUp = min(b.giveUp, t)

@@ -131,6 +131,11 @@ type refNode struct {
 	// down: back, it heartbeats a multiple of the retry period after its
 	// last renewal
 	heartbeatWaits bool
+	// under dynamodb, a stale believer (or the leader, past its lease's
+	// end) woke from a pause and acted in that round (its lease checked
+	// before the pause): it gives up in the next round it is not frozen,
+	// acting no more
+	woken bool
 }
 
 // refFailsAtOnce reports whether a node down as k fails its calls at
@@ -325,7 +330,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 				l := &nodes[leader]
 				if down[leader] {
 					l.heartbeatWaits = c.Protocol == model.ProtocolDynamoDB && refFailsAtOnce(kind[leader])
-				} else if d := t - renewed; d >= c.RetryPeriod && (!l.heartbeatWaits || d%c.RetryPeriod == 0) && l.cut == 0 { // not while its disconnect's report is to come
+				} else if d := t - renewed; d >= c.RetryPeriod && (!l.heartbeatWaits || d%c.RetryPeriod == 0) && l.cut == 0 && !l.woken { // not while its disconnect's report is to come, nor as it acts woken past its lease
 					renew(t)
 				}
 			}
@@ -724,7 +729,8 @@ func (e *refEpisodes) episodes() model.Episodes {
 // believer that reaches the service (or wakes) at or after its lease's
 // end (under curator's rules its session's, which the service's failover
 // moves) gives up, and so does a stale one as it reaches the service or
-// wakes; one that is down gives up by its row's rule, whose timers do
+// wakes, but under dynamodb, woken, it acts in that round and gives up in
+// the next it is not frozen; one that is down gives up by its row's rule, whose timers do
 // not fire while it stays frozen; one that is back is connected again.
 // leader and renewed are the record's, counted the round from which the
 // service counts the lease (a failover's); scaled(i, x) is x rounds of
@@ -733,6 +739,7 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 	for i := range nodes {
 		nd := &nodes[i]
 		if !nd.believes {
+			nd.woken = false // a crash or a stop ended its belief
 			continue
 		}
 		frozen := down[i] && kind[i] == refPause
@@ -753,6 +760,22 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 		switch c.Protocol {
 		case model.ProtocolEtcd, model.ProtocolDynamoDB:
 			giveUp = giveUp || down[i] && !stands && t >= nd.renewed+scaled(i, c.Lease)
+			if c.Protocol != model.ProtocolDynamoDB {
+				break
+			}
+			// The application checks its lease on its own clock before it
+			// acts, and no call tells it it lost: a stale believer woken, or
+			// the leader woken past its lease's end, acts in that round,
+			// once, renewing nothing; it gives up in the next round it is
+			// not frozen, its next check finding the lease expired. Woken
+			// into a crash or a clean stop, it gives up first, as any timer
+			// due then fires (a clean stop then frees nothing).
+			switch {
+			case woke && !nd.woken && (i != leader || t >= ends) && !(down[i] && (kind[i] == refCrash || kind[i] == refRelease)):
+				nd.woken, giveUp = true, false
+			case nd.woken:
+				giveUp = !frozen
+			}
 		case model.ProtocolConsul:
 			giveUp = giveUp || failsAtOnce
 		case model.ProtocolCurator, model.ProtocolCuratorSession:
@@ -800,7 +823,7 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 			giveUp = giveUp || nd.lost > 0 && !stands && t >= nd.lost+scaled(i, c.Lease)
 		}
 		if giveUp {
-			nd.believes, nd.lost, nd.cut, nd.late = false, 0, 0, false
+			nd.believes, nd.lost, nd.cut, nd.late, nd.woken = false, 0, 0, false, false
 			kill(i)
 		}
 	}

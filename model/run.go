@@ -16,9 +16,10 @@ import (
 type believer struct {
 	node, token, giveUp, renewed int
 	// cut: under curator's rules with a disconnect delay, the round it was
-	// disconnected in (0: not yet), reported DisconnectDelay rounds later
+	// disconnected in (0: not yet), reported DisconnectDelay rounds later;
+	// under actsAsItWakes, the round it woke and acted in
 	cut   int
-	slept bool // with a disconnect delay, it was frozen at the end of the latest stretch: it is disconnected as it wakes
+	slept bool // with a disconnect delay, or under actsAsItWakes, it was frozen at the end of the latest stretch: it is disconnected, or acts once more, as it wakes
 }
 
 // Runner runs configurations of the round model. It keeps its scratch space

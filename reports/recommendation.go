@@ -38,9 +38,9 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		rate(rv.EventsPerYear[0]), each, thousands(float64(rv.LinesPerBatch), 0))
 	fmt.Fprintf(b, "Each figure is the phase method's: the model run with %s starting at every phase of the batch and renewal cycles, averaged, the mean of the years the first screen's brackets spread; every yearly figure scales with the outage rate.\n\n", rv.event())
 
-	delay := "delayed rounds a year"
+	delay, late := "delayed rounds a year", "late rounds a year"
 	if rv.Tick != 0 {
-		delay = "delay a year (h)"
+		delay, late = "delay a year (h)", "lateness a year (h)"
 	}
 	last := "Pareto front"
 	if priced {
@@ -53,7 +53,7 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	if rv.policyVaries() {
 		settings, align = settings+" | nodes, fencing, trigger", align+"|---"
 	}
-	fmt.Fprintf(b, "| %s | missed lines a year | double lines a year | %s | handovers a year | %s |\n|%s|---:|---:|---:|---:|---:|\n", settings, delay, last, align)
+	fmt.Fprintf(b, "| %s | missed lines a year | double lines a year | %s | %s | handovers a year | %s |\n|%s|---:|---:|---:|---:|---:|---:|\n", settings, delay, late, last, align)
 	front := cost.Pareto(ranks)
 	for i, r := range ranks {
 		lease := u.count(r.Lease)
@@ -79,7 +79,7 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		case front[i]:
 			mark = "yes"
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", lease, thousands(r.MissedLines, 1), thousands(r.DoubleLines, 1), rv.delayText(r.DelayedRounds), thousands(r.Handovers, 2), mark)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s |\n", lease, thousands(r.MissedLines, 1), thousands(r.DoubleLines, 1), rv.delayText(r.DelayedRounds), rv.delayText(r.LateRounds), thousands(r.Handovers, 2), mark)
 	}
 	b.WriteString("\n")
 	rv.writePartial(b)
@@ -190,8 +190,10 @@ func (rv review) recommended() []bool {
 // the preset its lease settings are, if any, and its other safety
 // figures: takeover after a crash (min, median, max), the clock skew its
 // margin tolerates (a share) and the longest outage it rides out with
-// calls failing and with calls hanging (min, max). With a tick, times
-// are in seconds, under names that say so.
+// calls failing and with calls hanging (min, max), and last the delay a
+// year of its batches' starts and their lateness (how much later than
+// due their last parts came). With a tick, times are in seconds, under
+// names that say so.
 func (rv review) writeCandidatesCSV(w io.Writer) error {
 	t, current := rv.Tick, rv.Current().Candidate
 	in := strings.TrimPrefix(t.Name(model.Lease), "lease") // "_s", or "_rounds"
@@ -206,7 +208,11 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 		}
 		b = append(append(append(b, ','), f...), in...)
 	}
-	b = append(b, '\n')
+	b = fmt.Appendf(b, ",start_delay%s_per_year,lateness%s_per_year\n", in, in)
+	scale := 1.0 // the delays in seconds with a tick, else in rounds
+	if t != 0 {
+		scale = t.Seconds(1)
+	}
 	named := rv.recommended()
 	for i, r := range rv.Recommendation {
 		b = t.AppendValue(b, model.Lease, r.Lease)
@@ -238,7 +244,7 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 				b = appendFigure(b, v)
 			}
 		}
-		b = append(b, '\n')
+		b = fmt.Appendf(b, ",%.6f,%.6f\n", scale*r.DelayedRounds, scale*r.LateRounds)
 	}
 	_, err := w.Write(b)
 	return err
@@ -346,7 +352,7 @@ func (rv review) mix() []cost.MixEntry {
 	return []cost.MixEntry{{Outage: rv.Base.Outage, Weight: 1}}
 }
 
-// delayText is delayed rounds a year as the table shows them: rounds, or
+// delayText is delayed (or late) rounds a year as the table shows them: rounds, or
 // hours with a tick.
 func (rv review) delayText(rounds float64) string {
 	if rv.Tick == 0 {

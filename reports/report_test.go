@@ -611,3 +611,52 @@ func TestFirstScreen(t *testing.T) {
 		t.Error("report.md still says its figures are not a sample")
 	}
 }
+
+// TestLatenessReported: a pause that holds a running batch makes it
+// late; the review's table gives each candidate's lateness a year beside
+// its start delay, candidates.csv its last two columns, and the cost a
+// year prices both at the delay's price.
+func TestLatenessReported(t *testing.T) {
+	base := model.Default()
+	base.Lease, base.Period, base.BatchLen, base.Pause, base.Outage, base.Rounds = 20, 6, 4, true, 3, 36
+	opt := study.DefaultReviewOptions(base)
+	opt.Replicas, opt.CandidateLeases = 2, []int{20, 30}
+	opt.Weights = cost.Weights{DelayedRound: 1}
+	study.StudyOutage(&base, &opt, true, false, false)
+	rv, err := study.NewReview(context.Background(), base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, csv := rendered(t, rv, "report.md").String(), rendered(t, rv, "candidates.csv").String()
+	rows := strings.Split(strings.TrimSpace(csv), "\n")
+	if !strings.HasSuffix(rows[0], ",start_delay_per_year,lateness_per_year") || !strings.Contains(md, "| delayed rounds a year | late rounds a year |") {
+		t.Fatalf("no lateness column: candidates.csv %q, report.md:\n%.1500s", rows[0], md)
+	}
+	for i, r := range rv.Recommendation {
+		if !(r.LateRounds > 0) {
+			t.Fatalf("lease %d: late rounds a year %v, want some", r.Lease, r.LateRounds)
+		}
+		f := strings.Split(rows[1+i], ",")
+		if got, want := f[len(f)-1], fmt.Sprintf("%.6f", r.LateRounds); got != want {
+			t.Errorf("lease %d: candidates.csv lateness %s, want %s", r.Lease, got, want)
+		}
+		if got, want := f[7], fmt.Sprintf("%.6f", r.DelayedRounds+r.LateRounds); got != want {
+			t.Errorf("lease %d: cost a year %s, want delayed %v + late %v", r.Lease, got, r.DelayedRounds, r.LateRounds)
+		}
+		row := fmt.Sprintf("| %s | %s | %s | %s |", thousands(r.DoubleLines), thousands(r.DelayedRounds), thousands(r.LateRounds), fmt.Sprintf("%.2f", r.Handovers))
+		if !strings.Contains(md, row) {
+			t.Errorf("lease %d: report.md has no %q", r.Lease, row)
+		}
+	}
+}
+
+// thousands is x as report.md's table writes a yearly count: one
+// decimal, with commas between groups of three digits.
+func thousands(x float64) string {
+	s := fmt.Sprintf("%.1f", x)
+	whole, frac, _ := strings.Cut(s, ".")
+	for i := len(whole) - 3; i > 0; i -= 3 {
+		whole = whole[:i] + "," + whole[i:]
+	}
+	return whole + "." + frac
+}

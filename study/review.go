@@ -702,7 +702,7 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 	}
 	for _, k := range []float64{0.5, 2} {
 		vs = append(vs, Variant{"outage events a year", k, scaled(func(r cost.Rank) cost.Rank {
-			r.MissedLines, r.DoubleLines, r.DelayedRounds, r.Handovers = k*r.MissedLines, k*r.DoubleLines, k*r.DelayedRounds, k*r.Handovers
+			r.MissedLines, r.DoubleLines, r.DelayedRounds, r.LateRounds, r.Handovers = k*r.MissedLines, k*r.DoubleLines, k*r.DelayedRounds, k*r.LateRounds, k*r.Handovers
 			r.PartialLines, r.PartialBatches = k*r.PartialLines, k*r.PartialBatches
 			return r
 		})})

@@ -90,6 +90,7 @@ func Kinds(t model.Tick) func(column string) Kind {
 		"fast_fail_outage_survived_max", "black_hole_outage_survived_min", "black_hole_outage_survived_max"} {
 		kinds[f+in] = Float | Optional
 	}
+	kinds["start_delay"+in+"_per_year"], kinds["lateness"+in+"_per_year"] = Float, Float
 	return func(column string) Kind { return kinds[column] }
 }
 
