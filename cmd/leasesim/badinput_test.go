@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -113,6 +114,7 @@ func TestBadDestination(t *testing.T) {
 			{"cost", "--csv", path},
 			{"recommend", "--csv", path},
 			{"montecarlo", "--csv", path},
+			{"check", "--csv", path},
 		} {
 			flag := args[len(args)-2]
 			if args[0] == "merge" {
@@ -150,6 +152,8 @@ func TestUnwritableOutput(t *testing.T) {
 		{"cost", "--csv", "/dev/full"},
 		{"recommend", "--csv", "/dev/full"},
 		{"montecarlo", "--replicas", "5", "--rounds", "100", "--csv", "/dev/full"},
+		append(slices.Clone(smallCheck), "--csv", "/dev/full"),
+		append(slices.Clone(smallCheck), "--csv", "/dev/full", "--format", "parquet"),
 	} {
 		code, _, stderr := runCmd(t, args...)
 		if code != exitFailure || strings.Count(stderr, "\n") != 1 {
@@ -170,6 +174,8 @@ func TestInterrupted(t *testing.T) {
 		{"montecarlo", "--csv", filepath.Join(dir, "mc.csv")},
 		{"report", "--out", filepath.Join(dir, "report")},
 		{"check"},
+		{"check", "--csv", filepath.Join(dir, "violations.csv")},
+		{"check", "--csv", filepath.Join(dir, "violations.parquet"), "--format", "parquet"},
 	} {
 		var stdout, stderr strings.Builder
 		if code := runWith(ctx, args, &stdout, &stderr, noEnv); code != exitInterrupted || stdout.Len() != 0 {

@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"slices"
 
+	"github.com/leasesim/leasesim/internal/atomicfile"
+	"github.com/leasesim/leasesim/internal/parquetcsv"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -28,7 +32,13 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	workers := runtime.NumCPU()
 	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations checked in parallel; the output is the same for any number")
 	fs.Lookup("workers").DefValue = "all cores"
+	csvPath := addOutputFlag(fs, "csv", "", "also write the violations as a table to this file, atomically: a row each, the configuration's parameters as sweep's CSV has them, then the invariant's message (violation) and the command that reproduces it (command); the header alone when every invariant holds")
+	format := "csv"
+	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed as a sweep's (a toggle boolean, a name, the message and the command a string, seconds a double, else a 64-bit integer), a row group per 2,048 violations")
 	return func(ctx context.Context, std *streams) error {
+		if format == "parquet" && *csvPath == "" {
+			return usagef("--format parquet is the --csv file's format: want --csv FILE with it (the violations on standard output are text)")
+		}
 		g.Tick = *tick
 		if err := incident.useOn(fs, &g); err != nil {
 			return err
@@ -47,33 +57,93 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			more, _ := protocols.Size()
 			size += more
 		}
-		progress := func(int) {}
-		if bar := progressBar(std.err, size, "check"); bar != nil {
-			progress = func(n int) { bar.Add(n) }
-			defer bar.Finish()
-		}
-		bad, checked, refused := 0, 0, 0
-		for _, grid := range grids {
-			c, r, err := sweep.Check(ctx, grid, sweep.CheckOptions{Workers: workers}, func(c model.Config, violation error) error {
+		run := checkRun{check: sweep.Check, grids: grids, workers: workers, size: size, csv: *csvPath, format: format, tick: g.Tick,
+			command: func(c model.Config) string { return reproduce(c, g.Tick, g.Seed, *incident.file, *incident.epoch) }}
+		return run.run(ctx, std)
+	}
+}
+
+// checkRun is what check runs once its flags are read: the grids, of
+// size configurations in all, through check (sweep.Check; a test's
+// stand-in makes violations the model has none of) on workers
+// goroutines, and where it writes their violations beside standard
+// output: the --csv file, if any, in format, times in the unit of tick;
+// command is the command that reproduces a configuration.
+type checkRun struct {
+	check       func(context.Context, *sweep.Grid, sweep.CheckOptions, func(model.Config, error) error, func(int)) (checked, refused int, err error)
+	grids       []*sweep.Grid
+	workers     int
+	size        int
+	csv, format string
+	tick        model.Tick
+	command     func(model.Config) string
+}
+
+// run checks every grid, printing a line for each violation, in grid
+// order, and adding it to the --csv file's table, and then the line that
+// says every invariant holds or errViolations. The file is written
+// atomically: in place once the check is done, violations or not, and
+// not at all if it fails or is interrupted.
+func (r checkRun) run(ctx context.Context, std *streams) error {
+	progress := func(int) {}
+	if bar := progressBar(std.err, r.size, "check"); bar != nil {
+		progress = func(n int) { bar.Add(n) }
+		defer bar.Finish()
+	}
+	bad, checked, refused := 0, 0, 0
+	check := func(table *sweep.ViolationTable) error {
+		for _, grid := range r.grids {
+			c, rf, err := r.check(ctx, grid, sweep.CheckOptions{Workers: r.workers}, func(c model.Config, violation error) error {
 				bad++
-				_, err := fmt.Fprintf(std.out, "violation: %s: %v\n", reproduce(c, g.Tick, g.Seed, *incident.file, *incident.epoch), violation)
-				return err
+				command := r.command(c)
+				if _, err := fmt.Fprintf(std.out, "violation: %s: %v\n", command, violation); err != nil || table == nil {
+					return err
+				}
+				return table.Add(c, violation, command)
 			}, progress)
-			checked, refused = checked+c, refused+r
+			checked, refused = checked+c, refused+rf
 			if err != nil {
 				return err
 			}
 		}
-		if bad > 0 {
-			return errViolations{bad, checked}
-		}
-		skipped := ""
-		if refused > 0 {
-			skipped = fmt.Sprintf(" (and skipped %d whose settings do not go together)", refused)
-		}
-		_, err = fmt.Fprintf(std.out, "checked %d configurations%s: every invariant holds\n", checked, skipped)
+		return nil
+	}
+	var err error
+	if r.csv == "" {
+		err = check(nil)
+	} else {
+		err = atomicfile.Write(r.csv, func(w *bufio.Writer) error {
+			var out io.Writer = w
+			var pq *parquetcsv.Writer
+			if r.format == "parquet" {
+				pq = parquetcsv.NewWriter(w, parquetcsv.Kinds(r.tick)).GroupRows(parquetGroupRows)
+				out = pq
+			}
+			table, err := sweep.NewViolationTable(out, r.tick)
+			if err != nil {
+				return err
+			}
+			if err := check(table); err != nil {
+				return err
+			}
+			if pq != nil {
+				return pq.Close()
+			}
+			return nil
+		})
+	}
+	if err != nil {
 		return err
 	}
+	if bad > 0 {
+		return errViolations{bad, checked}
+	}
+	skipped := ""
+	if refused > 0 {
+		skipped = fmt.Sprintf(" (and skipped %d whose settings do not go together)", refused)
+	}
+	_, err = fmt.Fprintf(std.out, "checked %d configurations%s: every invariant holds\n", checked, skipped)
+	return err
 }
 
 // defaultGrid reports whether check runs its default space: no flag set a

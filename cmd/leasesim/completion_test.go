@@ -54,6 +54,8 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"leasesim", "run", "--protocol", ""}, []string{"client-go", "etcd", "consul", "curator", "curator-session", "dynamodb"}},
 		{[]string{"leasesim", "run", "--format", "=", "j"}, []string{"json"}},
 		{[]string{"leasesim", "montecarlo", "--format", ""}, []string{"csv", "parquet"}},
+		{[]string{"leasesim", "check", "--format", ""}, []string{"csv", "parquet"}},
+		{[]string{"leasesim", "check", "--cs"}, []string{"--csv"}},
 		{[]string{"leasesim", "report", "--ga"}, []string{"--gate"}},
 		{[]string{"leasesim", "sweep", "--fencing", "=", ""}, []string{"false", "true", "false,true"}},
 		{[]string{"leasesim", "cost", "--preset", "openshift"}, []string{"openshift", "openshift-sno"}},

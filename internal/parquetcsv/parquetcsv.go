@@ -40,9 +40,10 @@ const Optional Kind = 8
 // parameter String, a time Float with a tick, else Int, as is a shard's
 // row number); a Monte Carlo study's summaries (montecarlo.AppendHeader,
 // nodes.csv: every statistic's mean and interval Float, the failure
-// processes String, the seed Uint); a cost projection's (cost.csv); and
-// the review's candidates.csv, whose margin, cost and safety figures may
-// be empty.
+// processes String, the seed Uint); a cost projection's (cost.csv); the
+// review's candidates.csv, whose margin, cost and safety figures may be
+// empty; and check's violations (sweep.ViolationTable: a sweep's
+// parameters, then the violation's message and command, String).
 func Kinds(t model.Tick) func(column string) Kind {
 	kinds := map[string]Kind{}
 	for _, p := range model.Params() {
@@ -69,7 +70,7 @@ func Kinds(t model.Tick) func(column string) Kind {
 			kinds[name+end] = Float
 		}
 	}
-	for _, name := range []string{"uptime", "downtime", "also", "method", "preset"} {
+	for _, name := range []string{"uptime", "downtime", "also", "method", "preset", "violation", "command"} {
 		kinds[name] = String
 	}
 	kinds["seed"], kinds["replicas"] = Uint, Int

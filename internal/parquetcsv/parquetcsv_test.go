@@ -3,6 +3,9 @@ package parquetcsv_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -93,9 +96,60 @@ func TestKinds(t *testing.T) {
 		{rounds, "two_leader_margin", parquetcsv.Float | parquetcsv.Optional},
 		{seconds, "takeover_after_crash_median_s", parquetcsv.Float | parquetcsv.Optional},
 		{rounds, "recommended", parquetcsv.Bool},
+		{rounds, "violation", parquetcsv.String}, // check's violations
+		{seconds, "command", parquetcsv.String},
 	} {
 		if got := tt.kinds(tt.column); got != tt.want {
 			t.Errorf("kind of %s = %v, want %v", tt.column, got, tt.want)
+		}
+	}
+}
+
+// TestViolationsRowForRow writes check's table of violations
+// (sweep.ViolationTable) as CSV and, a row at a time as the command
+// does, as Parquet in row groups of 2: the same rows, the parameters of
+// their kinds, the messages and commands strings, commas and quotes
+// included; in rounds and in seconds; and a table of no violation, its
+// header alone, which has no row group.
+func TestViolationsRowForRow(t *testing.T) {
+	c := model.Default()
+	var violations []error
+	for _, msg := range []string{"two leaders in round 3", `fencing changed the rounds: {Started:1, Missed:2}, "quoted"`, "computed stretch by stretch {A:1 B:2}, round by round {A:1 B:3}"} {
+		violations = append(violations, errors.New(msg))
+	}
+	for _, tt := range []struct {
+		name       string
+		tick       model.Tick
+		violations int
+		groups     []int
+	}{
+		{"rounds", 0, 3, []int{2, 1}},
+		{"seconds", model.Tick(time.Second), 3, []int{2, 1}},
+		{"none", 0, 0, nil},
+	} {
+		var csv, pq bytes.Buffer
+		w := parquetcsv.NewWriter(&pq, parquetcsv.Kinds(tt.tick)).GroupRows(2)
+		var tables []*sweep.ViolationTable
+		for _, out := range []io.Writer{&csv, w} {
+			table, err := sweep.NewViolationTable(out, tt.tick)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tables = append(tables, table)
+		}
+		for i := range tt.violations {
+			c.Lease = 10 + i
+			for _, table := range tables {
+				if err := table.Add(c, violations[i], fmt.Sprintf("leasesim run --lease=%d --nodes=3", c.Lease)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if groups := parquetcsvtest.Same(t, tt.name, csv.Bytes(), pq.Bytes()); !slices.Equal(groups, tt.groups) {
+			t.Errorf("%s: row groups of %v rows, want %v", tt.name, groups, tt.groups)
 		}
 	}
 }
