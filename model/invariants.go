@@ -72,6 +72,7 @@ import "fmt"
 // any stops cleanly, no deadline margin if any freezes).
 func CheckInvariants(c Config, s Schedule, st Stats) error {
 	f := failingIn(&c, s)
+	claim := c.Protocol.traits().twoLeaders
 	waited := shortestLease(c)
 	if c.Protocol.traits().serverExpiry {
 		waited = c.Lease + c.LockDelay
@@ -117,14 +118,14 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 			return fmt.Errorf("handover_rounds %d < handovers %d × (lease %d + lock_delay %d)", st.HandoverRounds, st.Handovers, c.Lease, c.LockDelay)
 		}
 		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, waited)
-	case (c.Protocol == ProtocolEtcd || c.Protocol == ProtocolCurator && c.DisconnectDelay == 0) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
+	case (claim == claimNever || claim == claimDisconnectDelay && c.DisconnectDelay == 0) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
-	case c.Protocol == ProtocolDynamoDB && c.Drift == 0 && !f.pause && st.TwoLeaderRounds+st.DoubleStarts > 0:
-		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol dynamodb without drift although no failing node pauses", st.TwoLeaderRounds, st.DoubleStarts)
-	case c.Protocol == ProtocolCurator && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*c.DisconnectDelay:
-		return fmt.Errorf("two_leader_rounds %d > handovers %d × disconnect_delay %d under protocol curator without drift", st.TwoLeaderRounds, st.Handovers, c.DisconnectDelay)
-	case c.Protocol == ProtocolConsul && !f.hang && st.TwoLeaderRounds+st.DoubleStarts > 0:
-		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol consul although no failing node's calls hang", st.TwoLeaderRounds, st.DoubleStarts)
+	case claim == claimUnlessPause && c.Drift == 0 && !f.pause && st.TwoLeaderRounds+st.DoubleStarts > 0:
+		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node pauses", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
+	case claim == claimDisconnectDelay && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*c.DisconnectDelay:
+		return fmt.Errorf("two_leader_rounds %d > handovers %d × disconnect_delay %d under protocol %s without drift", st.TwoLeaderRounds, st.Handovers, c.DisconnectDelay, Protocol.AppendValue(nil, int(c.Protocol)))
+	case claim == claimUnlessHang && !f.hang && st.TwoLeaderRounds+st.DoubleStarts > 0:
+		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s although no failing node's calls hang", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
 	case f.forget && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although failing nodes crash or stop", st.TwoLeaderRounds, st.DoubleStarts)
 	case c.RenewDeadline > 0 && !f.pause && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*max(0, c.RetryPeriod+c.RenewDeadline-c.Lease):
@@ -133,8 +134,8 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although lease %d >= retry_period %d + renew_deadline %d", st.TwoLeaderRounds, st.DoubleStarts, c.Lease, c.RetryPeriod, c.RenewDeadline)
 	}
 	if g, ok := s.(*GroupOutage); ok {
-		if c.Protocol == ProtocolDynamoDB && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers {
-			return fmt.Errorf("two_leader_rounds %d > handovers %d under protocol dynamodb without drift: a holder woken from the outage acts beside its successor in the round it wakes alone", st.TwoLeaderRounds, st.Handovers)
+		if claim == claimUnlessPause && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers {
+			return fmt.Errorf("two_leader_rounds %d > handovers %d under protocol %s without drift: a holder woken from the outage acts beside its successor in the round it wakes alone", st.TwoLeaderRounds, st.Handovers, Protocol.AppendValue(nil, int(c.Protocol)))
 		}
 		if err := heartbeatsAfterOutage(&c, g, f, st); err != nil {
 			return err
@@ -168,7 +169,7 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 // longest observation after the later of R + lease and b.
 func heartbeatsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error {
 	b, p := g.Start+g.Length, c.RetryPeriod
-	if c.Protocol != ProtocolDynamoDB || c.Drift != 0 || g.From != 0 || g.Down == 0 || g.Length == 0 || b > c.Rounds || !f.failsAtOnce {
+	if !c.Protocol.traits().observes || c.Drift != 0 || g.From != 0 || g.Down == 0 || g.Length == 0 || b > c.Rounds || !f.failsAtOnce {
 		return nil
 	}
 	r := lastRenewalBefore(g.Start, p)
@@ -203,7 +204,7 @@ func heartbeatsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error
 // and the round after it under curator (it gives up at the report and
 // reconnects).
 func reconnectsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error {
-	if c.Protocol != ProtocolCurator && c.Protocol != ProtocolCuratorSession || c.Drift != 0 || f.stops || g.From != 0 || g.Down == 0 || g.Length == 0 {
+	if c.Protocol.traits().giveUp != giveUpAtDisconnect || c.Drift != 0 || f.stops || g.From != 0 || g.Down == 0 || g.Length == 0 {
 		return nil
 	}
 	b, r := g.Start+g.Length, lastRenewalBefore(g.Start, c.RetryPeriod)
@@ -236,7 +237,7 @@ func reconnectsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error
 			cut = Never
 		}
 		if cut < Never {
-			b = max(b, cut+d+b2i(c.Protocol == ProtocolCurator))
+			b = max(b, cut+d+b2i(!c.Protocol.traits().afterLost))
 		}
 	}
 	switch {

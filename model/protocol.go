@@ -66,18 +66,52 @@ type protocolTraits struct {
 	// round it is not frozen (DynamoDB's lock client: LockItem.isExpired;
 	// sendHeartbeat's failure only stops the heartbeats)
 	actsAsItWakes bool
+	// twoLeaders is what the lock promises of two leaders while no clock
+	// drifts, which CheckInvariants holds it to.
+	twoLeaders twoLeaderClaim
 }
+
+// twoLeaderClaim is what a lock promises of two leaders, and of batches
+// started twice, while no clock drifts. Every row of protocolTable states
+// one, none of them claimUnstated (TestProtocolTableStatesClaims), so that
+// a protocol added to the table cannot be left out of the invariants.
+type twoLeaderClaim int
+
+const (
+	claimUnstated twoLeaderClaim = iota
+	// claimByDeadline: as the renew deadline, retry period and lease
+	// bound them (client-go; CheckInvariants' renew-deadline cases)
+	claimByDeadline
+	// claimNever: none (etcd: the holder gives up at its lease's end on
+	// its own clock, before the service frees the lock on its)
+	claimNever
+	// claimUnlessHang: none unless a failing node's calls hang (Consul: a
+	// failed call gives up at once, a hung one only as it times out)
+	claimUnlessHang
+	// claimUnlessPause: none unless a failing node pauses, and under a
+	// group outage at most a round a handover (DynamoDB: a woken holder
+	// acts once, actsAsItWakes)
+	claimUnlessPause
+	// claimDisconnectDelay: at most DisconnectDelay rounds a handover,
+	// none without one (Curator's standard error policy: SUSPENDED is
+	// reported that much after the disconnect)
+	claimDisconnectDelay
+	// claimUnbounded: no bound (Curator's session error policy: a holder
+	// believes until LOST, a lease after its disconnect's report, on its
+	// own clock, which may be after the service freed the lock)
+	claimUnbounded
+)
 
 // protocolTable is the protocols' traits, indexed by LockProtocol. It is a
 // function so that the package keeps no mutable globals.
 func protocolTable() [NumProtocols]protocolTraits {
 	return [...]protocolTraits{
-		ProtocolClientGo:       {name: "client-go"},
-		ProtocolEtcd:           {name: "etcd", serverExpiry: true, giveUp: giveUpAtLease},
-		ProtocolConsul:         {name: "consul", serverExpiry: true, giveUp: giveUpAtFailedCall, lockDelay: true},
-		ProtocolCurator:        {name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect},
-		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true},
-		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true},
+		ProtocolClientGo:       {name: "client-go", twoLeaders: claimByDeadline},
+		ProtocolEtcd:           {name: "etcd", serverExpiry: true, giveUp: giveUpAtLease, twoLeaders: claimNever},
+		ProtocolConsul:         {name: "consul", serverExpiry: true, giveUp: giveUpAtFailedCall, lockDelay: true, twoLeaders: claimUnlessHang},
+		ProtocolCurator:        {name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect, twoLeaders: claimDisconnectDelay},
+		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true, twoLeaders: claimUnbounded},
+		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true, twoLeaders: claimUnlessPause},
 	}
 }
 
