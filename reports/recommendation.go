@@ -45,7 +45,10 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		last = "cost a year"
 	}
 	settings, align := "lease", "---"
-	if rv.varies() {
+	switch {
+	case rv.byOptions():
+		settings = "setting (" + rv.optionKeys() + ")"
+	case rv.varies():
 		settings, align = "lease | renew deadline | retry period", "---|---|---"
 	}
 	if rv.policyVaries() {
@@ -55,6 +58,9 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	front := cost.Pareto(ranks)
 	for i, r := range ranks {
 		lease := u.count(r.Lease)
+		if o := rv.lockSetting(r.Candidate); o != "" {
+			lease = "`" + o + "`"
+		}
 		if p := rv.PresetOf(r.Candidate); p != "" && rv.CandidateList != nil {
 			lease += " (" + p + ")"
 		}
@@ -64,7 +70,7 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		if r.Candidate == current.Candidate {
 			lease = "**" + lease + " (current)**"
 		}
-		if rv.varies() {
+		if rv.varies() && !rv.byOptions() {
 			lease += " | " + u.span(r.RenewDeadline) + " | " + u.span(r.RetryPeriod)
 		}
 		if rv.policyVaries() {
@@ -81,7 +87,9 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 	rv.writePartial(b)
-	if rv.Skipped > 0 {
+	if rv.byOptions() {
+		fmt.Fprintf(b, "Each candidate is named by the lock's own options (%s), as a candidate list takes them; the grid tries only values the library accepts and the round of %s holds.\n\n", rv.optionLibraries(), rv.Tick)
+	} else if rv.Skipped > 0 {
 		fmt.Fprintf(b, "Each candidate is written lease/renew deadline/retry period below. %s of the candidate lists do not go together and are left out: client-go wants a renew deadline shorter than the lease and, with jitter, longer than 1.2 retry periods.\n\n", plural(rv.Skipped, "combination", "combinations"))
 	} else if rv.varies() {
 		b.WriteString("Each candidate is written lease/renew deadline/retry period below.\n\n")
@@ -188,7 +196,9 @@ func (rv review) recommended() []bool {
 // the preset its lease settings are, if any, and its other safety
 // figures: takeover after a crash (min, median, max), the clock skew its
 // margin tolerates (a share) and the longest outage it rides out with
-// calls failing and with calls hanging (min, max). With a tick, times
+// calls failing and with calls hanging (min, max), and last, for a lock
+// of its own, its setting by the library's options ("session_ttl=60s
+// lock_delay=15s", as a candidate list takes it). With a tick, times
 // are in seconds, under names that say so.
 func (rv review) writeCandidatesCSV(w io.Writer) error {
 	t, current := rv.Tick, rv.Current().Candidate
@@ -204,7 +214,7 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 		}
 		b = append(append(append(b, ','), f...), in...)
 	}
-	b = append(b, '\n')
+	b = append(b, ",setting\n"...)
 	named := rv.recommended()
 	for i, r := range rv.Recommendation {
 		b = t.AppendValue(b, model.Lease, r.Lease)
@@ -236,7 +246,7 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 				b = appendFigure(b, v)
 			}
 		}
-		b = append(b, '\n')
+		b = append(append(append(b, ','), rv.Setting(r.Candidate)...), '\n')
 	}
 	_, err := w.Write(b)
 	return err
@@ -438,11 +448,13 @@ func thousands(x float64, prec int) string {
 
 // varies reports whether the candidates differ in more than the lease
 // (in the renew deadline, the retry period or, listed by hand, the
-// policy: policyVaries): then the table shows each one's renew deadline and retry period, and
-// the answer names candidates as lease/renew deadline/retry period.
+// policy: policyVaries), or are named by a lock's options (byOptions):
+// then the table shows each one's renew deadline and retry period, or
+// its setting, and the answer names candidates as lease/renew
+// deadline/retry period, or by the options.
 func (rv review) varies() bool {
 	current := rv.Current()
-	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool {
+	return rv.byOptions() || slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool {
 		return r.RenewDeadline != current.RenewDeadline || r.RetryPeriod != current.RetryPeriod || !r.SamePolicy(current.Candidate)
 	})
 }
@@ -538,36 +550,40 @@ func policyDiff(k, current cost.Candidate, u unit) []policyChange {
 	return cs
 }
 
-// policy is what k changes against current beyond the lease settings,
-// in words: "2 nodes", "fencing", "no persistent trigger", "a catch-up
-// window of 1h0m0s", "overlap skip".
+// policy is what k changes against current beyond the lease settings
+// (and a lock's options, which name it), in words: "2 nodes", "fencing",
+// "no persistent trigger", "a catch-up window of 1h0m0s", "overlap
+// skip".
 func (rv review) policy(k, current cost.Candidate) []string {
 	var ws []string
-	for _, c := range policyDiff(k, current, unit{rv.Tick}) {
+	for _, c := range policyDiff(rv.beyondOptions(k, current), current, unit{rv.Tick}) {
 		ws = append(ws, c.has)
 	}
 	return ws
 }
 
 // policyChanges is what setting k instead of current changes beyond the
-// lease settings, as instructions: "run 2 nodes", "turn on fencing",
-// "turn off the persistent trigger", "set the catch-up window to 1h0m0s",
-// "set the overlap policy to skip".
-func policyChanges(k, current cost.Candidate, u unit) []string {
+// lease settings (and a lock's options), as instructions: "run 2 nodes",
+// "turn on fencing", "turn off the persistent trigger", "set the
+// catch-up window to 1h0m0s", "set the overlap policy to skip".
+func (rv review) policyChanges(k, current cost.Candidate) []string {
 	var cs []string
-	for _, c := range policyDiff(k, current, u) {
+	for _, c := range policyDiff(rv.beyondOptions(k, current), current, unit{rv.Tick}) {
 		cs = append(cs, c.do)
 	}
 	return cs
 }
 
 // name is how the answer names candidate k: its lease, or with varies
-// lease/renew deadline/retry period, "45s/40s/2s", and with policyVaries
-// what it changes beyond them, "45s/40s/2s with 2 nodes and fencing".
+// lease/renew deadline/retry period, "45s/40s/2s", or under a lock of
+// its own its options, "session_ttl=60s", and with policyVaries what it
+// changes beyond them, "45s/40s/2s with 2 nodes and fencing".
 func (rv review) name(k cost.Candidate) string {
 	u := unit{rv.Tick}
 	s := u.span(k.Lease)
-	if rv.varies() {
+	if o := rv.lockSetting(k); o != "" {
+		s = "`" + o + "`"
+	} else if rv.varies() {
 		s += "/" + u.span(k.RenewDeadline) + "/" + u.span(k.RetryPeriod)
 	}
 	if p := rv.policy(k, rv.Current().Candidate); p != nil {
@@ -628,12 +644,13 @@ func (rv review) writeSettingsAnswer(b *strings.Builder) {
 // one and the current ones are not ("Use the openshift preset: raise …").
 func (rv review) change(k, current cost.Candidate) string {
 	u := unit{rv.Tick}
-	var raise, lower []string
+	raise, lower := rv.optionChanges(k, current)
 	for _, f := range []struct {
 		what     string
 		to, from int
 	}{{"the renew deadline", k.RenewDeadline, current.RenewDeadline}, {"the lease", k.Lease, current.Lease}, {"the retry period", k.RetryPeriod, current.RetryPeriod}} {
 		switch {
+		case rv.lockSetting(k) != "": // said by its lock's options
 		case f.to > f.from:
 			raise = append(raise, f.what+" to "+u.span(f.to))
 		case f.to < f.from:
@@ -647,7 +664,7 @@ func (rv review) change(k, current cost.Candidate) string {
 	if lower != nil {
 		parts = append(parts, "lower "+andList(lower))
 	}
-	parts = append(parts, policyChanges(k, current, u)...)
+	parts = append(parts, rv.policyChanges(k, current)...)
 	s := strings.Join(parts, ", and ")
 	if p := rv.PresetOf(k); p != "" && p != rv.PresetOf(current) {
 		s = "use the " + p + " preset: " + s

@@ -379,7 +379,11 @@ func TestShippedReviews(t *testing.T) {
 // and retry period from the options (etcd's TTL and TTL/3, Consul's 2·TTL
 // and TTL/2), Consul's lock-delay as its waiters meet it (12 s, three 5 s
 // tries: 15 s), no renew deadline and no jitter, and names the one at a
-// preset's defaults for it; report.md's table says what each changes.
+// preset's defaults for it; both files name each by its library's
+// options as the entry gave them (Consul's lock_delay=12s, not the 15 s
+// its waiters meet; DynamoDB's additional_time_to_wait where it is not
+// the default), client-go's by its three; report.md's table says what
+// else each changes.
 func TestCandidateListLocks(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -407,22 +411,22 @@ func TestCandidateListLocks(t *testing.T) {
 	var got []string
 	for _, row := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
 		f := strings.Split(row, ",")
-		got = append(got, strings.Join(append(f[:3:3], f[19:25]...), ","))
+		got = append(got, strings.Join(append(append(f[:3:3], f[19:25]...), f[len(f)-1]), ","))
 	}
-	want := []string{ // lease, renew deadline, retry period; protocol, lock-delay, jitter, acquire wait, disconnect delay, preset
-		"9,0,3,etcd,0,false,0,0,",
-		"15,10,2,client-go,0,true,0,0,kubernetes",
-		"20,0,5,consul,15,false,0,0,",
-		"20,0,5,dynamodb,0,false,1,0,dynamodb",
-		"30,0,10,dynamodb,0,false,3,0,",
-		"60,0,20,etcd,0,false,0,0,etcd",
+	want := []string{ // lease, renew deadline, retry period; protocol, lock-delay, jitter, acquire wait, disconnect delay, preset; setting
+		"9,0,3,etcd,0,false,0,0,,session_ttl=9s",
+		"15,10,2,client-go,0,true,0,0,kubernetes,lease=15s renew_deadline=10s retry_period=2s",
+		"20,0,5,consul,15,false,0,0,,session_ttl=10s lock_delay=12s",
+		"20,0,5,dynamodb,0,false,1,0,dynamodb,lease_duration=20s heartbeat_period=5s",
+		"30,0,10,dynamodb,0,false,3,0,,lease_duration=30s heartbeat_period=10s additional_time_to_wait=3s",
+		"60,0,20,etcd,0,false,0,0,etcd,session_ttl=60s",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("candidates.csv:\n%s\nwant (but the figures):\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// Each lock's own margin: none for etcd's, Consul's and DynamoDB's.
-	for _, s := range []string{"| 9s (two leaders: no margin) | 0s | 3s | etcd's protocol |", "| 20s (two leaders: no margin) | 0s | 5s | consul's protocol and a lock-delay of 15s |", "| 1m0s (etcd) (two leaders: no margin) | 0s | 20s | etcd's protocol |",
-		"| 20s (dynamodb) (two leaders: no margin) | 0s | 5s | dynamodb's protocol and an acquire wait of 1s |", "| 30s (two leaders: no margin) | 0s | 10s | dynamodb's protocol and an acquire wait of 3s |"} {
+	for _, s := range []string{"| `session_ttl=9s` (two leaders: no margin) | 0s | 3s | etcd's protocol |", "| `session_ttl=10s lock_delay=12s` (two leaders: no margin) | 0s | 5s | consul's protocol |", "| `session_ttl=60s` (etcd) (two leaders: no margin) | 0s | 20s | etcd's protocol |",
+		"| `lease_duration=20s heartbeat_period=5s` (dynamodb) (two leaders: no margin) | 0s | 5s | dynamodb's protocol |", "| `lease_duration=30s heartbeat_period=10s additional_time_to_wait=3s` (two leaders: no margin) | 0s | 10s | dynamodb's protocol |"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("report.md has no row %q", s)
 		}
