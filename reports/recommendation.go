@@ -466,11 +466,14 @@ var policyParams = []model.Param{model.Nodes, model.Fencing, model.PersistentTri
 	model.OnCut, model.RunsIn, model.Protocol, model.LockDelay, model.Jitter, model.AcquireWait, model.DisconnectDelay}
 
 // policyVaries reports whether some candidate changes the node count,
-// fencing or the trigger policy (a candidate listed by hand): then the
-// table shows what each changes, and the answer names it.
+// fencing or the trigger policy (a candidate listed by hand), or its
+// lock beyond what its options name: then the table shows what each
+// changes, and the answer names it.
 func (rv review) policyVaries() bool {
 	current := rv.Current()
-	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool { return !r.SamePolicy(current.Candidate) })
+	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool {
+		return !rv.beyondOptions(r.Candidate, current.Candidate).SamePolicy(current.Candidate)
+	})
 }
 
 // policyChange is one thing a candidate changes beyond the lease
