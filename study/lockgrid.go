@@ -44,8 +44,7 @@ func (rv *Review) deployedLock() settings.Lock {
 	if rv.Lock != nil {
 		return rv.Lock
 	}
-	lock, _, _ := LockOf(rv.Base, rv.Tick)
-	return lock
+	return rv.LockOf(cost.CandidateOf(rv.Base))
 }
 
 // lockCandidates is the grid of a lock of its own: each lock
@@ -98,13 +97,22 @@ func (rv *Review) remember(k cost.Candidate, lock settings.Lock) {
 
 // LockOf is the library's settings of candidate k: the lock whose options
 // the review set it from (the deployment's, a listed candidate's, the
-// grid's), else its configuration's read back (LockOf); nil for client-go
-// and the publication's round model.
+// grid's), else its configuration's read back (LockOf) where that lock
+// runs with k's times (a --protocol given with times of the model's own,
+// such as a retry period other than etcd's TTL/3, is no setting of the
+// library); nil for client-go and the publication's round model.
 func (rv *Review) LockOf(k cost.Candidate) settings.Lock {
 	if l, ok := rv.locks[timesOf(k)]; ok {
 		return l
 	}
 	l, _, _ := LockOf(k.Apply(rv.Base), rv.Tick)
+	if l == nil {
+		return nil
+	}
+	r, _ := settings.RoundLockOf(l)
+	if back, ok := WithLock(k, r, rv.Tick); !ok || timesOf(back) != timesOf(k) {
+		return nil
+	}
 	return l
 }
 
