@@ -196,10 +196,11 @@ func (rv review) recommended() []bool {
 // the preset its lease settings are, if any, and its other safety
 // figures: takeover after a crash (min, median, max), the clock skew its
 // margin tolerates (a share) and the longest outage it rides out with
-// calls failing and with calls hanging (min, max), and last, for a lock
-// of its own, its setting by the library's options ("session_ttl=60s
-// lock_delay=15s", as a candidate list takes it). With a tick, times
-// are in seconds, under names that say so.
+// calls failing and with calls hanging (min, max), and last its setting
+// by its library's options, as a candidate list takes it
+// ("session_ttl=60s lock_delay=15s", client-go's "lease=15s
+// renew_deadline=10s retry_period=2s"; empty without a tick). With a
+// tick, times are in seconds, under names that say so.
 func (rv review) writeCandidatesCSV(w io.Writer) error {
 	t, current := rv.Tick, rv.Current().Candidate
 	in := strings.TrimPrefix(t.Name(model.Lease), "lease") // "_s", or "_rounds"
