@@ -130,7 +130,8 @@ func PhaseLosses(ctx context.Context, c model.Config, seed uint64, incident mode
 // Loss is what one outage event costs at some of its phases: the batches
 // it misses (missed and unresolved batches and the unwritten parts of
 // cut ones, in batches, as PerEvent counts them) and doubles (parts
-// written twice), the rounds it delays batches and its handovers; Share
+// written twice), the rounds it delays batches (their starts and their
+// last parts, as Rank.Delay prices them) and its handovers; Share
 // is the share of the phases that cost so.
 type Loss struct {
 	Missed, Double, Delayed, Handovers float64
@@ -263,7 +264,7 @@ func phaseRuns(ctx context.Context, c model.Config, horizon int, seed uint64, in
 			continue
 		}
 		l := Loss{Missed: float64(st.Missed+st.Unresolved) + float64(st.MissedParts)/float64(c.BatchLen), Double: float64(st.DoubledParts) / float64(c.BatchLen),
-			Delayed: float64(st.DelayedRounds), Handovers: float64(st.Handovers)}
+			Delayed: float64(st.DelayedRounds + st.LateRounds), Handovers: float64(st.Handovers)}
 		j, ok := seen[l]
 		if !ok {
 			j, seen[l] = len(*losses), len(*losses)

@@ -47,7 +47,10 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		last = "cost a year"
 	}
 	settings, align := "lease", "---"
-	if rv.varies() {
+	switch {
+	case rv.byOptions():
+		settings = "setting (" + rv.optionKeys() + ")"
+	case rv.varies():
 		settings, align = "lease | renew deadline | retry period", "---|---|---"
 	}
 	if rv.policyVaries() {
@@ -57,6 +60,9 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	front := cost.Pareto(ranks)
 	for i, r := range ranks {
 		lease := u.count(r.Lease)
+		if o := rv.lockSetting(r.Candidate); o != "" {
+			lease = "`" + o + "`"
+		}
 		if p := rv.PresetOf(r.Candidate); p != "" && rv.CandidateList != nil {
 			lease += " (" + p + ")"
 		}
@@ -66,7 +72,7 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 		if r.Candidate == current.Candidate {
 			lease = "**" + lease + " (current)**"
 		}
-		if rv.varies() {
+		if rv.varies() && !rv.byOptions() {
 			lease += " | " + u.span(r.RenewDeadline) + " | " + u.span(r.RetryPeriod)
 		}
 		if rv.policyVaries() {
@@ -83,7 +89,9 @@ func (rv review) writeRecommendation(b *strings.Builder) {
 	}
 	b.WriteString("\n")
 	rv.writePartial(b)
-	if rv.Skipped > 0 {
+	if rv.byOptions() {
+		fmt.Fprintf(b, "Each candidate is named by the lock's own options (%s), as a candidate list takes them; the grid tries only values the library accepts and the round of %s holds.\n\n", rv.optionLibraries(), rv.Tick)
+	} else if rv.Skipped > 0 {
 		fmt.Fprintf(b, "Each candidate is written lease/renew deadline/retry period below. %s of the candidate lists do not go together and are left out: client-go wants a renew deadline shorter than the lease and, with jitter, longer than 1.2 retry periods.\n\n", plural(rv.Skipped, "combination", "combinations"))
 	} else if rv.varies() {
 		b.WriteString("Each candidate is written lease/renew deadline/retry period below.\n\n")
@@ -190,10 +198,13 @@ func (rv review) recommended() []bool {
 // the preset its lease settings are, if any, and its other safety
 // figures: takeover after a crash (min, median, max), the clock skew its
 // margin tolerates (a share) and the longest outage it rides out with
-// calls failing and with calls hanging (min, max), and last the delay a
+// calls failing and with calls hanging (min, max), then the delay a
 // year of its batches' starts and their lateness (how much later than
-// due their last parts came). With a tick, times are in seconds, under
-// names that say so.
+// due their last parts came), and last its setting by its library's
+// options, as a candidate list takes it ("session_ttl=60s
+// lock_delay=15s", client-go's "lease=15s renew_deadline=10s
+// retry_period=2s"; empty without a tick). With a tick, times are in
+// seconds, under names that say so.
 func (rv review) writeCandidatesCSV(w io.Writer) error {
 	t, current := rv.Tick, rv.Current().Candidate
 	in := strings.TrimPrefix(t.Name(model.Lease), "lease") // "_s", or "_rounds"
@@ -208,7 +219,7 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 		}
 		b = append(append(append(b, ','), f...), in...)
 	}
-	b = fmt.Appendf(b, ",start_delay%s_per_year,lateness%s_per_year\n", in, in)
+	b = fmt.Appendf(b, ",start_delay%s_per_year,lateness%s_per_year,setting\n", in, in)
 	scale := 1.0 // the delays in seconds with a tick, else in rounds
 	if t != 0 {
 		scale = t.Seconds(1)
@@ -244,7 +255,8 @@ func (rv review) writeCandidatesCSV(w io.Writer) error {
 				b = appendFigure(b, v)
 			}
 		}
-		b = fmt.Appendf(b, ",%.6f,%.6f\n", scale*r.DelayedRounds, scale*r.LateRounds)
+		b = fmt.Appendf(b, ",%.6f,%.6f,", scale*r.DelayedRounds, scale*r.LateRounds)
+		b = append(append(b, rv.Setting(r.Candidate)...), '\n')
 	}
 	_, err := w.Write(b)
 	return err
@@ -446,11 +458,13 @@ func thousands(x float64, prec int) string {
 
 // varies reports whether the candidates differ in more than the lease
 // (in the renew deadline, the retry period or, listed by hand, the
-// policy: policyVaries): then the table shows each one's renew deadline and retry period, and
-// the answer names candidates as lease/renew deadline/retry period.
+// policy: policyVaries), or are named by a lock's options (byOptions):
+// then the table shows each one's renew deadline and retry period, or
+// its setting, and the answer names candidates as lease/renew
+// deadline/retry period, or by the options.
 func (rv review) varies() bool {
 	current := rv.Current()
-	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool {
+	return rv.byOptions() || slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool {
 		return r.RenewDeadline != current.RenewDeadline || r.RetryPeriod != current.RetryPeriod || !r.SamePolicy(current.Candidate)
 	})
 }
@@ -462,11 +476,14 @@ var policyParams = []model.Param{model.Nodes, model.Fencing, model.PersistentTri
 	model.OnCut, model.RunsIn, model.Protocol, model.LockDelay, model.Jitter, model.AcquireWait, model.DisconnectDelay}
 
 // policyVaries reports whether some candidate changes the node count,
-// fencing or the trigger policy (a candidate listed by hand): then the
-// table shows what each changes, and the answer names it.
+// fencing or the trigger policy (a candidate listed by hand), or its
+// lock beyond what its options name: then the table shows what each
+// changes, and the answer names it.
 func (rv review) policyVaries() bool {
 	current := rv.Current()
-	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool { return !r.SamePolicy(current.Candidate) })
+	return slices.ContainsFunc(rv.Recommendation, func(r cost.Rank) bool {
+		return !rv.beyondOptions(r.Candidate, current.Candidate).SamePolicy(current.Candidate)
+	})
 }
 
 // policyChange is one thing a candidate changes beyond the lease
@@ -546,36 +563,40 @@ func policyDiff(k, current cost.Candidate, u unit) []policyChange {
 	return cs
 }
 
-// policy is what k changes against current beyond the lease settings,
-// in words: "2 nodes", "fencing", "no persistent trigger", "a catch-up
-// window of 1h0m0s", "overlap skip".
+// policy is what k changes against current beyond the lease settings
+// (and a lock's options, which name it), in words: "2 nodes", "fencing",
+// "no persistent trigger", "a catch-up window of 1h0m0s", "overlap
+// skip".
 func (rv review) policy(k, current cost.Candidate) []string {
 	var ws []string
-	for _, c := range policyDiff(k, current, unit{rv.Tick}) {
+	for _, c := range policyDiff(rv.beyondOptions(k, current), current, unit{rv.Tick}) {
 		ws = append(ws, c.has)
 	}
 	return ws
 }
 
 // policyChanges is what setting k instead of current changes beyond the
-// lease settings, as instructions: "run 2 nodes", "turn on fencing",
-// "turn off the persistent trigger", "set the catch-up window to 1h0m0s",
-// "set the overlap policy to skip".
-func policyChanges(k, current cost.Candidate, u unit) []string {
+// lease settings (and a lock's options), as instructions: "run 2 nodes",
+// "turn on fencing", "turn off the persistent trigger", "set the
+// catch-up window to 1h0m0s", "set the overlap policy to skip".
+func (rv review) policyChanges(k, current cost.Candidate) []string {
 	var cs []string
-	for _, c := range policyDiff(k, current, u) {
+	for _, c := range policyDiff(rv.beyondOptions(k, current), current, unit{rv.Tick}) {
 		cs = append(cs, c.do)
 	}
 	return cs
 }
 
 // name is how the answer names candidate k: its lease, or with varies
-// lease/renew deadline/retry period, "45s/40s/2s", and with policyVaries
-// what it changes beyond them, "45s/40s/2s with 2 nodes and fencing".
+// lease/renew deadline/retry period, "45s/40s/2s", or under a lock of
+// its own its options, "session_ttl=60s", and with policyVaries what it
+// changes beyond them, "45s/40s/2s with 2 nodes and fencing".
 func (rv review) name(k cost.Candidate) string {
 	u := unit{rv.Tick}
 	s := u.span(k.Lease)
-	if rv.varies() {
+	if o := rv.lockSetting(k); o != "" {
+		s = "`" + o + "`"
+	} else if rv.varies() {
 		s += "/" + u.span(k.RenewDeadline) + "/" + u.span(k.RetryPeriod)
 	}
 	if p := rv.policy(k, rv.Current().Candidate); p != nil {
@@ -636,12 +657,13 @@ func (rv review) writeSettingsAnswer(b *strings.Builder) {
 // one and the current ones are not ("Use the openshift preset: raise …").
 func (rv review) change(k, current cost.Candidate) string {
 	u := unit{rv.Tick}
-	var raise, lower []string
+	raise, lower := rv.optionChanges(k, current)
 	for _, f := range []struct {
 		what     string
 		to, from int
 	}{{"the renew deadline", k.RenewDeadline, current.RenewDeadline}, {"the lease", k.Lease, current.Lease}, {"the retry period", k.RetryPeriod, current.RetryPeriod}} {
 		switch {
+		case rv.lockSetting(k) != "": // said by its lock's options
 		case f.to > f.from:
 			raise = append(raise, f.what+" to "+u.span(f.to))
 		case f.to < f.from:
@@ -655,7 +677,7 @@ func (rv review) change(k, current cost.Candidate) string {
 	if lower != nil {
 		parts = append(parts, "lower "+andList(lower))
 	}
-	parts = append(parts, policyChanges(k, current, u)...)
+	parts = append(parts, rv.policyChanges(k, current)...)
 	s := strings.Join(parts, ", and ")
 	if p := rv.PresetOf(k); p != "" && p != rv.PresetOf(current) {
 		s = "use the " + p + " preset: " + s

@@ -628,8 +628,15 @@ func TestLatenessReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	md, csv := rendered(t, rv, "report.md").String(), rendered(t, rv, "candidates.csv").String()
+	// The years drawn for the first screen's brackets price lateness too:
+	// a year with outage events is late.
+	for c, sp := range rv.Spreads {
+		if !(sp.Cost[1] > 0) {
+			t.Errorf("%+v: the years' cost a year runs %v, want lateness in it", c, sp.Cost)
+		}
+	}
 	rows := strings.Split(strings.TrimSpace(csv), "\n")
-	if !strings.HasSuffix(rows[0], ",start_delay_per_year,lateness_per_year") || !strings.Contains(md, "| delayed rounds a year | late rounds a year |") {
+	if !strings.HasSuffix(rows[0], ",start_delay_per_year,lateness_per_year,setting") || !strings.Contains(md, "| delayed rounds a year | late rounds a year |") {
 		t.Fatalf("no lateness column: candidates.csv %q, report.md:\n%.1500s", rows[0], md)
 	}
 	for i, r := range rv.Recommendation {
@@ -637,7 +644,7 @@ func TestLatenessReported(t *testing.T) {
 			t.Fatalf("lease %d: late rounds a year %v, want some", r.Lease, r.LateRounds)
 		}
 		f := strings.Split(rows[1+i], ",")
-		if got, want := f[len(f)-1], fmt.Sprintf("%.6f", r.LateRounds); got != want {
+		if got, want := f[len(f)-2], fmt.Sprintf("%.6f", r.LateRounds); got != want {
 			t.Errorf("lease %d: candidates.csv lateness %s, want %s", r.Lease, got, want)
 		}
 		if got, want := f[7], fmt.Sprintf("%.6f", r.DelayedRounds+r.LateRounds); got != want {

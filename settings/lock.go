@@ -27,6 +27,9 @@ type Lock interface {
 	// NoMargin explains, in one sentence, how two leaders come about when
 	// the two-leader margin is not above zero.
 	NoMargin() string
+	// Options is the times the library lets its user set, with the lock's
+	// values, in the order Setting names them.
+	Options() []Option
 }
 
 // Expiry says who ends a lease that is no longer renewed.

@@ -15,6 +15,7 @@ import (
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/montecarlo"
+	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/sweep"
 )
 
@@ -89,6 +90,9 @@ type Review struct {
 	Levers []Lever
 
 	safety []cost.Safety // each candidate's, in the recommendation's order
+	// locks is the library's settings that set each candidate's lock
+	// times, for its name (Setting).
+	locks map[lockTimes]settings.Lock
 }
 
 // Lever is a change to the deployment beyond its lock's settings and its
@@ -163,6 +167,14 @@ type ReviewOptions struct {
 	// grid's, and free to change the node count, fencing and the trigger
 	// policy, which the grid's keep.
 	CandidateList []cost.Candidate
+	// CandidateLocks is, for each of CandidateList, the lock whose options
+	// it was listed with (a lock's preset), else nil: what names it.
+	CandidateLocks []settings.Lock
+	// Lock is the deployment's lock as its library's options set it, for
+	// a lock the model runs by its own protocol (nil: read back from
+	// Base, LockOf). With a tick, and no CandidateLeases, the candidates
+	// are its options' grid (settings.Grid), not leases.
+	Lock settings.Lock
 	// Presets is the lease presets in rounds of Tick, by name: a
 	// candidate whose lease settings are a preset's is named for it
 	// (PresetOf).
@@ -260,6 +272,10 @@ func Candidates(base model.Config, leases, renewDeadlines, retryPeriods []int, l
 // candidates is the review's candidates (Candidates over its lists or
 // their defaults) and how many combinations were skipped.
 func (rv *Review) candidates() ([]cost.Candidate, int) {
+	if ks, ok := rv.lockCandidates(); ok {
+		return ks, 0
+	}
+	rv.rememberListed()
 	leases, deadlines, retries := rv.CandidateLeases, rv.CandidateRenewDeadlines, rv.CandidateRetryPeriods
 	if leases == nil {
 		leases = rv.Ranges.Leases

@@ -22,7 +22,12 @@ var candidateKeys = []model.Param{model.Lease, model.RenewDeadline, model.RetryP
 	model.PersistentTrigger, model.CatchUpWindow, model.CatchUpOnce, model.IdempotencyKey, model.Overlap, model.OnCut, model.RunsIn, model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay}
 
 // candidateListSyntax says what --candidate-list takes.
-const candidateListSyntax = "candidates, one a line or separated by ';', each KEY=VALUE… (spaces or commas between): preset=NAME and any of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, on_cut, runs_in, protocol, lock_delay, acquire_wait, disconnect_delay, each as its flag takes it, and a lock's options with its preset (session_ttl, lock_delay, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, and lease as dynamodb's leaseDuration, as --preset takes them); what an entry leaves out is the deployment's, a preset's settings are taken before the keys; # starts a comment"
+const candidateListSyntax = "candidates, one a line or separated by ';', each KEY=VALUE… (spaces or commas between): preset=NAME and any of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, on_cut, runs_in, protocol, lock_delay, acquire_wait, disconnect_delay, each as its flag takes it, and a lock's options with its preset (session_ttl, lock_delay, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, and lease, or lease_duration, as dynamodb's leaseDuration, as --preset takes them); what an entry leaves out is the deployment's, a preset's settings are taken before the keys; # starts a comment"
+
+// leaseDurationKey is the lease by the name the libraries give it, which
+// names a DynamoDB lock's setting (settings.Setting): an entry takes it
+// for lease.
+const leaseDurationKey = "lease_duration"
 
 // maxCandidateList bounds the entries of --candidate-list, as a list of
 // values is bounded.
@@ -38,6 +43,7 @@ type candidateEntry struct {
 	preset    settings.Preset
 	hasPreset bool
 	lock      settings.RoundLock // a lock's preset with the entry's options
+	options   settings.Lock      // the same as its library's options set it
 	set       []candidateSetting
 }
 
@@ -133,6 +139,9 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 		if !ok {
 			return e, fmt.Errorf("%q is not KEY=VALUE: want preset=NAME or one of %s, as lease=45s", field, keyNames())
 		}
+		if key == leaseDurationKey { // the library's name of the lease (client-go's LeaseDuration, DynamoDB's leaseDuration), as a lock's setting is named
+			key = model.Lease.Name()
+		}
 		if strings.Contains(key, "-") { // session-ttl beside session_ttl would be the same key twice
 			return e, fmt.Errorf("key %q: write it %s, named as its parameter is, with underscores", key, strings.ReplaceAll(key, "-", "_"))
 		}
@@ -169,8 +178,8 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 	}
 	if e.hasPreset && e.preset.Lock != nil {
 		var err error
-		if e.lock, err = presetLock(e.preset, func(flag string) (string, bool) { v, ok := texts[flag]; return v, ok }, true); err != nil {
-			return e, err
+		if e.options, e.lock, err = presetOptions(e.preset, func(flag string) (string, bool) { v, ok := texts[flag]; return v, ok }, true); err != nil {
+			return e, fmt.Errorf("%v%s", err, nearestHint(e.options, t))
 		}
 		delete(texts, "lock-delay") // Consul's option, read
 		if _, ok := e.preset.Lock.(settings.DynamoDB); ok {
@@ -237,6 +246,7 @@ func (e candidateEntry) candidate(base model.Config, t model.Tick) (cost.Candida
 		if err != nil {
 			msg, _, _ := strings.Cut(strings.Replace(err.Error(), "--preset "+e.preset.Name, "preset "+e.preset.Name, 1), "; without --tick") // the review's tick is the deployment's
 			msg = strings.Replace(msg, "give --refresh-period ", "give refresh_period=", 1)                                                   // DynamoDB's round, as the entry names it
+			msg += nearestHint(e.options, t)
 			return cost.Candidate{}, usagef("--candidate-list entry %d (%s): %s", e.n, e.text, msg)
 		}
 		for p, n := range vals {

@@ -16,6 +16,7 @@ import (
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/reviewfile"
+	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -144,6 +145,12 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err := base.Validate(); err != nil {
 			return usage(err)
 		}
+		if p := *fs.Lookup("preset").Value.(namedValue[settings.Preset]).v; p.Lock != nil && t != 0 {
+			if fs.Changed("candidates") {
+				return usagef("--candidates lists leases, client-go's option: under --preset %s the candidates are its own options' grid (%s); list others by hand with --candidate-list (preset=%s %s)", p.Name, settings.Setting(p.Lock), p.Name, settings.Setting(p.Lock))
+			}
+			opt.Lock, _, _ = presetOptions(p, flagTexts(fs), false) // valid: the preset was applied
+		}
 		if candidates.Len() > maxRankedLeases {
 			return usagef("--candidates lists %d leases: the recommendation ranks at most %d", candidates.Len(), maxRankedLeases)
 		}
@@ -193,6 +200,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return err
 			}
 			opt.CandidateList = append(opt.CandidateList, k)
+			opt.CandidateLocks = append(opt.CandidateLocks, e.options)
 		}
 		opt.Presets = presetsIn(t)
 		switch {

@@ -455,6 +455,11 @@ func (e *flagError) Error() string { return e.msg }
 func applyPreset(fs *pflag.FlagSet, preset settings.Preset, lock settings.RoundLock, tick model.Tick) error {
 	values, err := presetValues(preset, lock, tick)
 	if err != nil {
+		if preset.Lock != nil { // the nearest setting of its options the tick holds
+			if l, _, e := presetOptions(preset, flagTexts(fs), false); e == nil {
+				err = fmt.Errorf("%v%s", err, nearestHint(l, tick))
+			}
+		}
 		return usage(err)
 	}
 	fs.VisitAll(func(f *pflag.Flag) {

@@ -182,6 +182,14 @@ func checkPresetFlags(fs *pflag.FlagSet, presets []settings.Preset) error {
 // or with entry as a candidate list's entry names them (preset=consul
 // session_ttl=5s).
 func presetLock(p settings.Preset, text func(flag string) (string, bool), entry bool) (settings.RoundLock, error) {
+	_, r, err := presetOptions(p, text, entry)
+	return r, err
+}
+
+// presetOptions is presetLock with the lock itself, its options set as
+// text gives them: with an error, the lock as given (nil if an option
+// could not be read), which the library or the round model refuses.
+func presetOptions(p settings.Preset, text func(flag string) (string, bool), entry bool) (settings.Lock, settings.RoundLock, error) {
 	lock := p.Lock
 	given := []string{"--preset " + p.Name}
 	if entry {
@@ -236,10 +244,10 @@ func presetLock(p settings.Preset, text func(flag string) (string, bool), entry 
 		lock = l
 	}
 	if err != nil {
-		return settings.RoundLock{}, err
+		return nil, settings.RoundLock{}, err
 	}
 	if err := lock.Validate(); err != nil {
-		return settings.RoundLock{}, fmt.Errorf("%s: %v", strings.Join(given, " "), err)
+		return lock, settings.RoundLock{}, fmt.Errorf("%s: %v", strings.Join(given, " "), err)
 	}
 	if d, ok := lock.(settings.DynamoDB); ok {
 		name := func(o string) string { return "--" + o }
@@ -247,11 +255,11 @@ func presetLock(p settings.Preset, text func(flag string) (string, bool), entry 
 			name = func(o string) string { return strings.ReplaceAll(o, "-", "_") }
 		}
 		if err := d.RoundError(name); err != nil {
-			return settings.RoundLock{}, fmt.Errorf("%s: %v", strings.Join(given, " "), err)
+			return lock, settings.RoundLock{}, fmt.Errorf("%s: %v", strings.Join(given, " "), err)
 		}
 	}
 	r, _ := settings.RoundLockOf(lock)
-	return r, nil
+	return lock, r, nil
 }
 
 // flagTexts returns the texts of fs's flags as given, for presetLock.
@@ -313,4 +321,23 @@ func presetValues(p settings.Preset, r settings.RoundLock, t model.Tick) (map[mo
 		vals[param] = n
 	}
 	return vals, nil
+}
+
+// nearestHint is what a refusal of lock at a round of t adds: the
+// nearest settings of its options the round model runs it with
+// (settings.Nearest), as a candidate list writes them, or nothing
+// without a tick or where none is near.
+func nearestHint(lock settings.Lock, t model.Tick) string {
+	if lock == nil || t == 0 {
+		return ""
+	}
+	near := settings.Nearest(lock, time.Duration(t))
+	if len(near) == 0 {
+		return ""
+	}
+	var ss []string
+	for _, l := range near[:min(len(near), 3)] {
+		ss = append(ss, settings.Setting(l))
+	}
+	return fmt.Sprintf("; the nearest it takes at a round of %s: %s", t, strings.Join(ss, " or "))
 }

@@ -70,7 +70,7 @@ func Kinds(t model.Tick) func(column string) Kind {
 			kinds[name+end] = Float
 		}
 	}
-	for _, name := range []string{"uptime", "downtime", "also", "method", "preset", "violation", "command"} {
+	for _, name := range []string{"uptime", "downtime", "also", "method", "preset", "violation", "command", "setting"} {
 		kinds[name] = String
 	}
 	kinds["seed"], kinds["replicas"] = Uint, Int
