@@ -98,7 +98,7 @@ type Review struct {
 // Lever is a change to the deployment beyond its lock's settings and its
 // rank over the review's outages.
 type Lever struct {
-	What string // "fencing and the persistent trigger", "4 nodes"
+	What string // "fencing and the persistent trigger", "the persistent trigger", "4 nodes"
 	Rank cost.Rank
 }
 
@@ -609,7 +609,7 @@ func (rv *Review) levers(ctx context.Context, mix []cost.MixEntry) ([]Lever, err
 	for _, l := range []struct {
 		what string
 		c    model.Config
-	}{{"fencing and the persistent trigger", fenced.Apply(rv.Base)}, {fmt.Sprintf("%d nodes", more.Nodes), more}} {
+	}{{turnedOn(rv.Base), fenced.Apply(rv.Base)}, {fmt.Sprintf("%d nodes", more.Nodes), more}} {
 		if k, c := cost.CandidateOf(l.c), l.c; k != cost.CandidateOf(rv.Base) && c.Validate() == nil {
 			ls, ks = append(ls, Lever{What: l.what}), append(ks, k)
 		}
@@ -625,6 +625,18 @@ func (rv *Review) levers(ctx context.Context, mix []cost.MixEntry) ([]Lever, err
 		ls[i].Rank = ranks[i]
 	}
 	return ls, nil
+}
+
+// turnedOn names what the third arrangement turns on in base: fencing
+// and the persistent trigger, or the one base lacks.
+func turnedOn(base model.Config) string {
+	switch {
+	case base.Fencing && !base.PersistentTrigger:
+		return "the persistent trigger"
+	case !base.Fencing && base.PersistentTrigger:
+		return "fencing"
+	}
+	return "fencing and the persistent trigger"
 }
 
 // safetyOf is the safety figures of each candidate with the base's other

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -354,7 +355,12 @@ func TestShippedReviews(t *testing.T) {
 		{"etcd-election.yaml", "", "**Verdict: raise `session_ttl` to 180s** (`session_ttl=180s`): 1,537.4 a year against 3,168.8 for the current `session_ttl=60s`.", "| missed lines a year |",
 			[]string{"session_ttl=180s"}, nil, nil, nil},
 		{"consul-nightly.yaml", "", "**Verdict: keep the current settings** (`session_ttl=15s lock_delay=15s`): the cheapest candidate, `session_ttl=10s lock_delay=0s`, would save 104.2 of their 5,728.0 a year (1.8%), too little to matter.", "The lease is not the lever",
-			[]string{"session_ttl=15s lock_delay=15s"}, nil, nil, nil},
+			[]string{"session_ttl=15s lock_delay=15s"}, nil,
+			[]string{"a batch that resumes where it was cut, or that writes idempotently and reruns, would save up to 5,554.4 a year, the persistent trigger would cost"},
+			[]string{"fencing and the persistent trigger would"}}, // it fences already
+		// One replica: nobody takes over, whatever the lease.
+		{"sno-controller.yaml", "", "**Verdict: keep the current settings** (4m30s/4m0s/1m0s)", "**The lease is not the lever**",
+			nil, nil, []string{"| two-leader margin | no follower (one node): no two leaders |", "2 nodes would not cost less"}, []string{"two leaders: the lease"}},
 		{"dynamodb-pauses.yaml", "", "**Verdict: raise `lease_duration` to 60s, and lower `heartbeat_period` to 2s** (`lease_duration=60s heartbeat_period=2s`): 140.0 a year against 682.8 for the current `lease_duration=20s heartbeat_period=5s`.", "| missed lines a year |",
 			[]string{"lease_duration=60s heartbeat_period=2s"}, nil, nil, nil},
 		// The warning is of the current settings: one candidate, them, will do.
@@ -382,6 +388,9 @@ func TestShippedReviews(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q, want %q", code, stderr, tt.stderr)
 			}
 			md, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+			if readme, _ := os.ReadFile("../../README.md"); bytes.Contains(readme, []byte(tt.file)) && !bytes.Contains(readme, []byte("> "+tt.opens)) {
+				t.Errorf("the README shows %s without its verdict %q", tt.file, tt.opens)
+			}
 			paragraphs := strings.Split(string(md), "\n\n")
 			if len(paragraphs) < 2 || !strings.HasPrefix(paragraphs[1], tt.opens) {
 				t.Errorf("report.md's second paragraph, below its title, is %.300q, want it to begin %q", paragraphs[min(1, len(paragraphs)-1)], tt.opens)
