@@ -112,8 +112,8 @@ func lineMatches(want, got string) bool {
 }
 
 // outputFlags are the flags that name a file a command writes: an example
-// writes into a folder of the test's, and its output names the file as
-// the page does.
+// writes into a folder of the test's, where a later example finds it by
+// the same name, and its output names the file as the page does.
 var outputFlags = []string{"--csv", "--png", "--out"}
 
 // TestCommandsDoc runs every `$ leasesim` example of docs/commands.md in
@@ -133,27 +133,38 @@ func TestCommandsDoc(t *testing.T) {
 	if len(page.examples) < 12 || len(page.plain) < 10 {
 		t.Fatalf("%s shows %d examples with their output and %d plain commands", path, len(page.examples), len(page.plain))
 	}
-	changed := false
-	for i := len(page.examples) - 1; i >= 0; i-- { // from the end, so that a rewrite keeps the earlier lines' places
-		ex := page.examples[i]
+	dir := t.TempDir()
+	var written []string // the page's names of the files its examples wrote, each in dir
+	outs := make([]string, len(page.examples))
+	codes := make([]int, len(page.examples))
+	for i, ex := range page.examples { // in the page's order: an example reads the files earlier ones wrote
 		if len(ex.args) > 1 && ex.args[0] == "report" && ex.args[1] == "--gate" {
 			continue // TestReportGate's
 		}
-		name := fmt.Sprintf("%s:%d", path, ex.line)
 		args := slices.Clone(ex.args)
-		dir := t.TempDir()
-		var files []string // the page's names of the files written
-		for j := 0; j+1 < len(args); j++ {
-			if slices.Contains(outputFlags, args[j]) {
-				files = append(files, args[j+1])
-				args[j+1] = filepath.Join(dir, args[j+1])
+		for j := range args {
+			if j > 0 && slices.Contains(outputFlags, args[j-1]) {
+				written = append(written, args[j])
+			}
+			if slices.Contains(written, args[j]) {
+				args[j] = filepath.Join(dir, args[j])
 			}
 		}
 		code, stdout, stderr := runCmd(t, args...)
 		out := stdout + stderr
-		for _, f := range files {
+		for _, f := range written {
 			out = strings.ReplaceAll(out, filepath.Join(dir, f), f)
 		}
+		outs[i], codes[i] = out, code
+	}
+	changed := false
+	for i := len(page.examples) - 1; i >= 0; i-- { // from the end, so that a rewrite keeps the earlier lines' places
+		ex := page.examples[i]
+		if len(ex.args) > 1 && ex.args[0] == "report" && ex.args[1] == "--gate" {
+			continue
+		}
+		name := fmt.Sprintf("%s:%d", path, ex.line)
+		out, code := outs[i], codes[i]
 		got := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 		if out == "" {
 			got = nil
@@ -226,5 +237,28 @@ func TestLineMatches(t *testing.T) {
 		if got := lineMatches(tt.want, tt.got); got != tt.match {
 			t.Errorf("lineMatches(%q, %q) = %v, want %v", tt.want, tt.got, got, tt.match)
 		}
+	}
+}
+
+// TestReadDocPage: an example is its `$ leasesim` line, joined across
+// ` \`, its `# exit N`, and the lines up to the next command or the
+// block's end; a plain `go run` line is its arguments, without comment or
+// redirection; text outside ```sh blocks is neither.
+func TestReadDocPage(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "page.md")
+	page := "text\n$ leasesim run\n```sh\n$ leasesim run --lease 2 \\\n  --fencing\nline 1\n\n$ leasesim run --lease x   # exit 2\nbad\ngo run ./cmd/leasesim report --example > r.yaml   # a comment\n```\n```yaml\n$ leasesim cost\n```\n"
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := readDocPage(t, path)
+	want := []docExample{
+		{line: 4, args: []string{"run", "--lease", "2", "--fencing"}, code: 0, want: []string{"line 1", ""}, from: 5},
+		{line: 8, args: []string{"run", "--lease", "x"}, code: 2, want: []string{"bad"}, from: 8},
+	}
+	if fmt.Sprint(p.examples) != fmt.Sprint(want) {
+		t.Errorf("examples %+v, want %+v", p.examples, want)
+	}
+	if fmt.Sprint(p.plain) != fmt.Sprint([][]string{{"report", "--example"}}) {
+		t.Errorf("plain %q, want [[report --example]]", p.plain)
 	}
 }
