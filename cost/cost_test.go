@@ -354,6 +354,50 @@ func TestRecommendEach(t *testing.T) {
 	}
 }
 
+// TestRecommendAll: rankings measured together in one pool, some sharing
+// configurations, candidates and outages, give each what RecommendEach
+// gives it alone, and a ranking that cannot be measured has its own error
+// and leaves the others theirs.
+func TestRecommendAll(t *testing.T) {
+	c := model.Default()
+	jittered := c
+	jittered.Jitter, jittered.Nodes, jittered.Period, jittered.BatchLen, jittered.PersistentTrigger = true, 3, 12, 3, true
+	jittered.Lease, jittered.RenewDeadline, jittered.RetryPeriod, jittered.RereadPeriod = 6, 3, 2, 0
+	longer := jittered
+	longer.BatchLen = 6
+	mixes := [][]MixEntry{{{Outage: 2, Weight: 0.5}, {Outage: 6, Weight: 0.5}}, {{Outage: 6, Weight: 1}}}
+	tooLong := c
+	tooLong.Period = model.MaxRounds // its runs would be longer than the model's
+	rankings := []Ranking{
+		{c, LeaseCandidates(c, []int{2, 3, 5}), mixes},
+		{c, LeaseCandidates(c, []int{3, 8}), mixes[1:]},
+		{tooLong, LeaseCandidates(tooLong, []int{3}), mixes[1:]},
+		{jittered, []Candidate{CandidateOf(jittered), CandidateOf(jittered).WithLease(8, 3, 2)}, mixes},
+		{longer, []Candidate{CandidateOf(longer)}, mixes},
+	}
+	all, errs := RecommendAll(context.Background(), 3, rankings, 6, 4000)
+	for g, rk := range rankings {
+		alone, err := RecommendEach(context.Background(), rk.Config, 3, rk.Candidates, rk.Mixes, 6, 4000)
+		if (err == nil) != (errs[g] == nil) || err != nil && err.Error() != errs[g].Error() {
+			t.Fatalf("ranking %d: error %v together, %v alone", g, errs[g], err)
+		}
+		if err != nil {
+			continue
+		}
+		if len(all[g]) != len(alone) {
+			t.Fatalf("ranking %d: %d mixes together, %d alone", g, len(all[g]), len(alone))
+		}
+		for m := range alone {
+			if !slices.Equal(all[g][m], alone[m]) {
+				t.Errorf("ranking %d, mix %d: %+v together, %+v alone", g, m, all[g][m], alone[m])
+			}
+		}
+	}
+	if errs[2] == nil {
+		t.Errorf("ranking 2 (a period of %d rounds): no error", tooLong.Period)
+	}
+}
+
 // TestRecommendBruteForce: the cheapest candidate is the one a brute-force
 // search finds, running the model at every phase of every outage of the
 // mix for every candidate and pricing the yearly sums, with the persistent

@@ -256,62 +256,144 @@ func Recommend(ctx context.Context, c model.Config, seed uint64, candidates []Ca
 // sensitivity that halves and doubles every outage of a mix meets some
 // lengths twice.
 func RecommendEach(ctx context.Context, c model.Config, seed uint64, candidates []Candidate, mixes [][]MixEntry, eventsPerYear, linesPerBatch float64) ([][]Rank, error) {
-	var events []MixEntry           // the distinct outage events of the mixes
-	at := make([][]int, len(mixes)) // at[m][j]: mixes[m][j]'s index in events
-	for m, mix := range mixes {
-		for _, e := range mix {
-			k := slices.IndexFunc(events, func(f MixEntry) bool { return sameEvent(e, f) })
-			if k < 0 {
-				k, events = len(events), append(events, e)
+	all, errs := RecommendAll(ctx, seed, []Ranking{{c, candidates, mixes}}, eventsPerYear, linesPerBatch)
+	if errs[0] != nil {
+		return nil, errs[0]
+	}
+	return all[0], nil
+}
+
+// Ranking is one ranking of RecommendAll: Candidates for configuration
+// Config over each of Mixes, as RecommendEach ranks them.
+type Ranking struct {
+	Config     model.Config
+	Candidates []Candidate
+	Mixes      [][]MixEntry
+}
+
+// RecommendAll is RecommendEach for each of several rankings, with their
+// pairs of candidate and outage event measured together on every core,
+// each distinct run of a candidate and an event once however many
+// rankings share it, the longest first: so no ranking waits for the last
+// pairs of the one before, as a review's recommendation, levers and
+// sensitivity would one after the other. errs[i] is ranking i's first
+// error in the order RecommendEach would meet it, and all[i] is nil then.
+// The rankings do not depend on how many cores or rankings there are.
+func RecommendAll(ctx context.Context, seed uint64, rankings []Ranking, eventsPerYear, linesPerBatch float64) (all [][][]Rank, errs []error) {
+	type pair struct { // a run of a candidate against an event
+		c     model.Config // the ranking's configuration
+		k     Candidate
+		event int // in events
+	}
+	var events []MixEntry // the distinct outage events of every mix
+	var pairs []pair
+	index := map[pair]int{}                  // a pair's place in pairs
+	local := make([][]int, len(rankings))    // local[g][l]: ranking g's l-th distinct event's index in events
+	at := make([][][]int, len(rankings))     // at[g][m][j]: ranking g's mixes[m][j]'s index in local[g]
+	pairOf := make([][][]int, len(rankings)) // pairOf[g][i][l]: the pair of ranking g's candidate i and event local[g][l]
+	for g, rk := range rankings {
+		at[g] = make([][]int, len(rk.Mixes))
+		for m, mix := range rk.Mixes {
+			for _, e := range mix {
+				k := slices.IndexFunc(events, func(f MixEntry) bool { return sameEvent(e, f) })
+				if k < 0 {
+					k, events = len(events), append(events, e)
+				}
+				l := slices.Index(local[g], k)
+				if l < 0 {
+					l, local[g] = len(local[g]), append(local[g], k)
+				}
+				at[g][m] = append(at[g][m], l)
 			}
-			at[m] = append(at[m], k)
+		}
+		pairOf[g] = make([][]int, len(rk.Candidates))
+		for i, k := range rk.Candidates {
+			for _, e := range local[g] {
+				p := pair{rk.Config, k, e}
+				n, ok := index[p]
+				if !ok {
+					n, index[p] = len(pairs), len(pairs)
+					pairs = append(pairs, p)
+				}
+				pairOf[g][i] = append(pairOf[g][i], n)
+			}
 		}
 	}
-	effects := make([]EventEffect, len(candidates)*len(events)) // candidate-major
-	errs := make([]error, len(effects))
+	// The longest runs first, so that the last to end are short ones.
+	order := make([]int, len(pairs))
+	for i := range order {
+		order[i] = i
+	}
+	work := func(p pair) int { return pairWork(p.k.Apply(p.c), events[p.event]) }
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(work(pairs[b]), work(pairs[a])) })
+	effects := make([]EventEffect, len(pairs))
+	pairErrs := make([]error, len(pairs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(effects)) {
+	for range min(runtime.GOMAXPROCS(0), len(pairs)) {
 		wg.Go(func() {
-			for i := int(next.Add(1) - 1); i < len(effects); i = int(next.Add(1) - 1) {
-				run := candidates[i/len(events)].Apply(c)
-				e := events[i%len(events)]
+			for i := int(next.Add(1) - 1); i < len(order); i = int(next.Add(1) - 1) {
+				p := pairs[order[i]]
+				run := p.k.Apply(p.c)
+				e := events[p.event]
 				run.Outage = e.Outage
-				effects[i], errs[i] = e.effect(ctx, run, seed)
+				effects[order[i]], pairErrs[order[i]] = e.effect(ctx, run, seed)
 			}
 		})
 	}
 	wg.Wait()
-	for _, err := range errs { // the first, as a ranking candidate by candidate would meet it
-		if err != nil {
-			return nil, err
+	all, errs = make([][][]Rank, len(rankings)), make([]error, len(rankings))
+	for g, rk := range rankings {
+		errs[g] = firstError(pairOf[g], pairErrs)
+		if errs[g] != nil {
+			continue
 		}
-	}
-	all := make([][]Rank, 0, len(mixes))
-	for m, mix := range mixes {
-		ranks := make([]Rank, 0, len(candidates))
-		for i, k := range candidates {
-			run := k.Apply(c)
-			r := Rank{Candidate: k}
-			r.Margin, r.HasMargin = run.TwoLeaderMargin()
-			r.NoMargin = run.NoMargin()
-			for j, e := range mix {
-				in := effects[i*len(events)+at[m][j]]
-				p := Project(Phase, in.PerEvent(), eventsPerYear, linesPerBatch)
-				r.WindowRounds += e.Weight * in.WindowRounds()
-				r.MissedLines += e.Weight * p.MissedLines()
-				r.DoubleLines += e.Weight * p.DoubleLines()
-				r.PartialLines += e.Weight * eventsPerYear * in.Unwritten * linesPerBatch
-				r.PartialBatches += e.Weight * eventsPerYear * in.Partial
-				r.DelayedRounds += e.Weight * eventsPerYear * in.DelayedRounds
-				r.LateRounds += e.Weight * eventsPerYear * in.LateRounds
-				r.Handovers += e.Weight * eventsPerYear * in.Handovers
+		for m, mix := range rk.Mixes {
+			ranks := make([]Rank, 0, len(rk.Candidates))
+			for i, k := range rk.Candidates {
+				run := k.Apply(rk.Config)
+				r := Rank{Candidate: k}
+				r.Margin, r.HasMargin = run.TwoLeaderMargin()
+				r.NoMargin = run.NoMargin()
+				for j, e := range mix {
+					in := effects[pairOf[g][i][at[g][m][j]]]
+					p := Project(Phase, in.PerEvent(), eventsPerYear, linesPerBatch)
+					r.WindowRounds += e.Weight * in.WindowRounds()
+					r.MissedLines += e.Weight * p.MissedLines()
+					r.DoubleLines += e.Weight * p.DoubleLines()
+					r.PartialLines += e.Weight * eventsPerYear * in.Unwritten * linesPerBatch
+					r.PartialBatches += e.Weight * eventsPerYear * in.Partial
+					r.DelayedRounds += e.Weight * eventsPerYear * in.DelayedRounds
+					r.LateRounds += e.Weight * eventsPerYear * in.LateRounds
+					r.Handovers += e.Weight * eventsPerYear * in.Handovers
+				}
+				ranks = append(ranks, r)
 			}
-			ranks = append(ranks, r)
+			all[g] = append(all[g], ranks)
 		}
-		all = append(all, ranks)
 	}
-	return all, nil
+	return all, errs
+}
+
+// firstError is the first error of a ranking's pairs (pairOf[i][l], its
+// candidate i and its l-th event), candidate by candidate, as a ranking
+// candidate by candidate would meet it.
+func firstError(pairOf [][]int, errs []error) error {
+	for _, byEvent := range pairOf {
+		for _, n := range byEvent {
+			if errs[n] != nil {
+				return errs[n]
+			}
+		}
+	}
+	return nil
+}
+
+// pairWork is a rough measure of what the phase method's runs of c against
+// e cost, to start the longest first: its near phases grow with the batch
+// and the outage, and each run's polls with the outage.
+func pairWork(c model.Config, e MixEntry) int {
+	return (2*c.BatchLen + 4*e.Outage + MaxQuietSample) * (e.Outage + c.Lease)
 }
 
 // Best returns the rank with the smallest measure; ties go to the first,

@@ -469,25 +469,46 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	}
 	step("the recommendation")
 	ks, skipped := rv.candidates()
+	// The recommendation, its levers and what moves it are measured in one
+	// pool, with the node-count study alongside it, so no core waits for
+	// the last runs of one before the next begins.
+	var (
+		nodes     sync.WaitGroup
+		nodesErr  error
+		nodesCtx  context.Context
+		stopNodes context.CancelFunc
+	)
+	nodesCtx, stopNodes = context.WithCancel(ctx)
+	defer func() { stopNodes(); nodes.Wait() }()
+	nodes.Go(func() { nodesErr = rv.studyNodes(nodesCtx) })
+	ls, lks := rv.leverCandidates()
+	rankings := []cost.Ranking{{Config: base, Candidates: ks, Mixes: mixes}, {Config: base, Candidates: lks, Mixes: [][]cost.MixEntry{mix}}}
+	rankings = append(rankings, rv.sensitivityRankings(ks)...)
 	if rv.safety, err = rv.safetyOf(ctx, ks); err != nil {
 		return nil, err
 	}
-	all, err := cost.RecommendEach(ctx, base, rv.Seed, ks, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
-	if err != nil {
-		return nil, err
+	all, errs := cost.RecommendAll(ctx, rv.Seed, rankings, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	if errs[0] != nil {
+		return nil, errs[0]
 	}
-	for _, ranks := range all {
+	for _, ranks := range all[0] {
 		rv.withSafety(ranks)
 	}
-	rv.Recommendation, rv.ByOutage, rv.Skipped = all[0], all[1:], skipped
-	if rv.Levers, err = rv.levers(ctx, mix); err != nil {
-		return nil, err
+	rv.Recommendation, rv.ByOutage, rv.Skipped = all[0][0], all[0][1:], skipped
+	if len(lks) > 0 {
+		if errs[1] != nil {
+			return nil, errs[1]
+		}
+		for i := range ls {
+			ls[i].Rank = all[1][0][i]
+		}
+		rv.Levers = ls
 	}
 	if err := rv.spreads(ctx, mix); err != nil {
 		return nil, err
 	}
 	step("what moves the answer")
-	if rv.Sensitivity, err = rv.sensitivity(ctx); err != nil {
+	if rv.Sensitivity, err = rv.sensitivity(all[2:], errs[2:]); err != nil {
 		return nil, err
 	}
 	step("the timeline")
@@ -516,7 +537,8 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 	}
 	step("the node-count study")
-	return rv, rv.studyNodes(ctx)
+	nodes.Wait()
+	return rv, nodesErr
 }
 
 // StudyOutage sets the study outage of base, the one outage the report's
@@ -570,37 +592,12 @@ func (rv *Review) DeployedAs() int {
 // reviewSteps is the number of steps NewReview tells Progress of.
 const reviewSteps = 8
 
-// recommend ranks the candidates, the base's settings among them, in
-// Candidates' order, for the deployment c (the base, or the base with one
-// assumption changed), with every outage of the mix stretched by stretch
-// (at least a round).
-func (rv *Review) recommend(ctx context.Context, c model.Config, stretch float64) ([]cost.Rank, error) {
-	ranks, err := rv.recommendEach(ctx, c, stretch)
-	if err != nil {
-		return nil, err
-	}
-	return ranks[0], nil
-}
-
-// recommendEach is recommend for each stretch, every outage event that
-// two of them share measured once.
-func (rv *Review) recommendEach(ctx context.Context, c model.Config, stretches ...float64) ([][]cost.Rank, error) {
-	ks, _ := rv.candidates()
-	var mixes [][]cost.MixEntry
-	for _, stretch := range stretches {
-		mixes = append(mixes, rv.mixAt(stretch))
-	}
-	all, err := cost.RecommendEach(ctx, c, rv.Seed, ks, mixes, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
-	for _, ranks := range all {
-		rv.withSafety(ranks)
-	}
-	return all, err
-}
-
-// levers ranks, over mix, the deployment with fencing and the persistent
-// trigger (the third arrangement) and with one more node, each if it is
-// another deployment than the base's and valid.
-func (rv *Review) levers(ctx context.Context, mix []cost.MixEntry) ([]Lever, error) {
+// leverCandidates is the levers (without their ranks) and their
+// candidates: the deployment with fencing and the persistent trigger (the
+// third arrangement) and with one more node, each if it is another
+// deployment than the base's and valid. Ranked over the mix with the base's
+// other settings, they are the review's Levers.
+func (rv *Review) leverCandidates() ([]Lever, []cost.Candidate) {
 	fenced := Arrangements()[2]
 	more := rv.Base
 	more.Nodes++
@@ -614,17 +611,7 @@ func (rv *Review) levers(ctx context.Context, mix []cost.MixEntry) ([]Lever, err
 			ls, ks = append(ls, Lever{What: l.what}), append(ks, k)
 		}
 	}
-	if len(ks) == 0 {
-		return nil, nil
-	}
-	ranks, err := cost.Recommend(ctx, rv.Base, rv.Seed, ks, mix, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
-	if err != nil {
-		return nil, err
-	}
-	for i := range ls {
-		ls[i].Rank = ranks[i]
-	}
-	return ls, nil
+	return ls, ks
 }
 
 // turnedOn names what the third arrangement turns on in base: fencing
@@ -714,12 +701,30 @@ func stretchIncident(ws model.Windows, k float64) model.Windows {
 	return out
 }
 
+// sensitivityRankings is what the sensitivity (sensitivity) measures
+// again, as rankings of the candidates ks: every outage of the mix halved
+// and doubled, and, for a batch that takes time, the base with its length
+// halved and doubled (a batch at most its period).
+func (rv *Review) sensitivityRankings(ks []cost.Candidate) []cost.Ranking {
+	rs := []cost.Ranking{{Config: rv.Base, Candidates: ks, Mixes: [][]cost.MixEntry{rv.mixAt(0.5), rv.mixAt(2)}}}
+	if rv.Base.BatchLen == 1 { // an instant batch has no length to halve or double
+		return rs
+	}
+	for _, k := range []float64{0.5, 2} {
+		c := rv.Base
+		c.BatchLen = max(1, min(c.Period, int(math.Round(k*float64(c.BatchLen))))) // a batch takes at most its period
+		rs = append(rs, cost.Ranking{Config: c, Candidates: ks, Mixes: [][]cost.MixEntry{rv.mixAt(1)}})
+	}
+	return rs
+}
+
 // sensitivity is the recommendation with the outage rate, the lines a
 // batch, the outage lengths and, for a batch that takes time, its length
-// each halved and doubled (a batch at most its period). The first two
-// scale the yearly figures they enter, as the phase method's are linear in
-// them; the lengths are measured again.
-func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
+// each halved and doubled. The first two scale the yearly figures they
+// enter, as the phase method's are linear in them; the lengths are
+// measured again: measured and errs are the rankings of
+// sensitivityRankings and their errors (cost.RecommendAll).
+func (rv *Review) sensitivity(measured [][][]cost.Rank, errs []error) ([]Variant, error) {
 	var vs []Variant
 	scaled := func(f func(cost.Rank) cost.Rank) []cost.Rank {
 		ranks := slices.Clone(rv.Recommendation)
@@ -741,24 +746,20 @@ func (rv *Review) sensitivity(ctx context.Context) ([]Variant, error) {
 			return r
 		})})
 	}
-	stretched, err := rv.recommendEach(ctx, rv.Base, 0.5, 2)
-	if err != nil {
-		return nil, err
+	if errs[0] != nil {
+		return nil, errs[0]
 	}
 	for i, k := range []float64{0.5, 2} {
-		vs = append(vs, Variant{"outage lengths", k, stretched[i]})
+		vs = append(vs, Variant{"outage lengths", k, rv.withSafety(measured[0][i])})
 	}
-	if rv.Base.BatchLen == 1 { // an instant batch has no length to halve or double
-		return vs, nil
-	}
-	for _, k := range []float64{0.5, 2} {
-		c := rv.Base
-		c.BatchLen = max(1, min(c.Period, int(math.Round(k*float64(c.BatchLen))))) // a batch takes at most its period
-		ranks, err := rv.recommend(ctx, c, 1)
-		if err != nil {
-			return nil, err
+	for i, k := range []float64{0.5, 2} {
+		if 1+i >= len(measured) { // an instant batch
+			break
 		}
-		vs = append(vs, Variant{"batch length", k, ranks})
+		if errs[1+i] != nil {
+			return nil, errs[1+i]
+		}
+		vs = append(vs, Variant{"batch length", k, rv.withSafety(measured[1+i][0])})
 	}
 	return vs, nil
 }
