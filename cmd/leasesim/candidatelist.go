@@ -179,7 +179,7 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 	if e.hasPreset && e.preset.Lock != nil {
 		var err error
 		if e.options, e.lock, err = presetOptions(e.preset, func(flag string) (string, bool) { v, ok := texts[flag]; return v, ok }, true); err != nil {
-			return e, fmt.Errorf("%v%s", err, nearestHint(e.options, t))
+			return e, fmt.Errorf("%v%s", err, settings.NearestHint(e.options, t))
 		}
 		delete(texts, "lock-delay") // Consul's option, read
 		if _, ok := e.preset.Lock.(settings.DynamoDB); ok {
@@ -242,11 +242,11 @@ func keyNames() string {
 func (e candidateEntry) candidate(base model.Config, t model.Tick) (cost.Candidate, error) {
 	c := base
 	if e.hasPreset {
-		vals, err := presetValues(e.preset, e.lock, t)
+		vals, err := e.preset.Values(e.lock, t)
 		if err != nil {
 			msg, _, _ := strings.Cut(strings.Replace(err.Error(), "--preset "+e.preset.Name, "preset "+e.preset.Name, 1), "; without --tick") // the review's tick is the deployment's
 			msg = strings.Replace(msg, "give --refresh-period ", "give refresh_period=", 1)                                                   // DynamoDB's round, as the entry names it
-			msg += nearestHint(e.options, t)
+			msg += settings.NearestHint(e.options, t)
 			return cost.Candidate{}, usagef("--candidate-list entry %d (%s): %s", e.n, e.text, msg)
 		}
 		for p, n := range vals {
@@ -301,7 +301,7 @@ func presetsIn(t model.Tick) []study.Preset {
 	var ps []study.Preset
 	for _, p := range settings.Presets() {
 		r, _ := p.Round()
-		vals, err := presetValues(p, r, t)
+		vals, err := p.Values(r, t)
 		if err != nil {
 			continue
 		}

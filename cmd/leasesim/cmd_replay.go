@@ -249,7 +249,7 @@ func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []s
 					return nil, usage(err)
 				}
 			}
-			vals, err := presetValues(p, lock, t)
+			vals, err := p.Values(lock, t)
 			if err != nil {
 				return nil, usage(err)
 			}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
@@ -21,14 +20,11 @@ type durationValue struct{ d *time.Duration }
 func (v durationValue) String() string { return v.d.String() }
 
 func (v durationValue) Set(s string) error {
-	if err := oneValue(s, "sweep and check take every model flag as a list"); err != nil {
-		return err
-	}
-	t, err := parse.Tick(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
+	d, err := settings.ParseDuration(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
 	if err != nil {
 		return err
 	}
-	*v.d = time.Duration(t)
+	*v.d = d
 	return nil
 }
 
@@ -165,11 +161,12 @@ type nonNegativeDurationValue struct{ d *time.Duration }
 func (v nonNegativeDurationValue) String() string { return v.d.String() }
 
 func (v nonNegativeDurationValue) Set(s string) error {
-	if d, err := time.ParseDuration(s); err == nil && d == 0 {
-		*v.d = 0
-		return nil
+	d, err := settings.ParseNonNegativeDuration(s)
+	if err != nil {
+		return err
 	}
-	return durationValue(v).Set(s)
+	*v.d = d
+	return nil
 }
 
 func (v nonNegativeDurationValue) Type() string { return "duration" }

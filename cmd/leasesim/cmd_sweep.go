@@ -187,7 +187,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 }
 
 // presetGrids is the grids a sweep writes: g, or with --preset a grid a
-// preset, each g with what its preset sets (presetValues) where a flag
+// preset, each g with what its preset sets (settings.Preset.Values) where a flag
 // it takes does not (a lock's preset sets all of it). The presets of a
 // list must share a tick unless --tick is given, as replay's.
 func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]sweep.Grid, error) {
@@ -208,7 +208,7 @@ func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]
 				return nil, usage(err)
 			}
 		}
-		vals, err := presetValues(p, lock, g.Tick)
+		vals, err := p.Values(lock, g.Tick)
 		if err != nil {
 			return nil, usage(err)
 		}

@@ -448,16 +448,16 @@ type flagError struct {
 
 func (e *flagError) Error() string { return e.msg }
 
-// applyPreset sets what preset sets (presetValues; lock, for a lock's
+// applyPreset sets what preset sets (settings.Preset.Values; lock, for a lock's
 // preset), in rounds of tick, on the model flags of fs that the command
 // line left alone, and a lock's preset's lock_delay, which --lock-delay
 // gave as Consul's option.
 func applyPreset(fs *pflag.FlagSet, preset settings.Preset, lock settings.RoundLock, tick model.Tick) error {
-	values, err := presetValues(preset, lock, tick)
+	values, err := preset.Values(lock, tick)
 	if err != nil {
 		if preset.Lock != nil { // the nearest setting of its options the tick holds
 			if l, _, e := presetOptions(preset, flagTexts(fs), false); e == nil {
-				err = fmt.Errorf("%v%s", err, nearestHint(l, tick))
+				err = fmt.Errorf("%v%s", err, settings.NearestHint(l, tick))
 			}
 		}
 		return usage(err)
@@ -511,12 +511,6 @@ func (v presetsValue) Set(s string) error {
 }
 
 func (v presetsValue) Type() string { return "names" }
-
-// presetTimes is the model's times a preset sets: its lease settings, and
-// re-read period 0 (only the renew deadline ends a belief).
-func presetTimes(p settings.Preset) map[model.Param]time.Duration {
-	return map[model.Param]time.Duration{model.Lease: p.LeaseDuration, model.RenewDeadline: p.RenewDeadline, model.RetryPeriod: p.RetryPeriod, model.RereadPeriod: 0}
-}
 
 // hasUnit reports whether s holds a number followed by a unit of time, as
 // in 15s or 2m: a duration.

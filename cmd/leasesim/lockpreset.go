@@ -1,14 +1,13 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/leasesim/leasesim/model"
-	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
@@ -177,89 +176,30 @@ func checkPresetFlags(fs *pflag.FlagSet, presets []settings.Preset) error {
 }
 
 // presetLock returns the round-model settings of p, a lock's preset, with
-// the options text gives (by flag name), checked as settings checks them:
-// an error names the preset and the options given, as settings's does,
-// or with entry as a candidate list's entry names them (preset=consul
-// session_ttl=5s).
+// the options text gives (by flag name), checked as settings checks them
+// (presetOptions).
 func presetLock(p settings.Preset, text func(flag string) (string, bool), entry bool) (settings.RoundLock, error) {
 	_, r, err := presetOptions(p, text, entry)
 	return r, err
 }
 
-// presetOptions is presetLock with the lock itself, its options set as
-// text gives them: with an error, the lock as given (nil if an option
-// could not be read), which the library or the round model refuses.
+// presetOptions is settings.Preset.WithOptions, its error naming the
+// preset and the options given as flags (--preset consul --session-ttl
+// 5s) or, with entry, as a candidate list's entry names them
+// (preset=consul session_ttl=5s).
 func presetOptions(p settings.Preset, text func(flag string) (string, bool), entry bool) (settings.Lock, settings.RoundLock, error) {
-	lock := p.Lock
-	given := []string{"--preset " + p.Name}
-	if entry {
-		given = []string{"preset=" + p.Name}
-	}
-	var err error
-	option := func(name string, set func(string) error) {
-		s, ok := text(name)
-		if !ok || err != nil {
-			return
-		}
-		key := strings.ReplaceAll(name, "-", "_")
-		switch e := set(s); {
-		case e != nil && entry:
-			err = fmt.Errorf("%s %q: %v", key, s, e)
-		case e != nil:
-			err = fmt.Errorf("invalid argument %q for \"--%s\" flag: %v", s, name, e)
-		case entry:
-			given = append(given, key+"="+s)
-		default:
-			given = append(given, "--"+name+" "+s)
+	lock, r, err := p.WithOptions(text)
+	if err != nil && entry {
+		var oe *settings.OptionError
+		var pe *settings.PresetError
+		switch {
+		case errors.As(err, &oe):
+			err = errors.New(oe.Key())
+		case errors.As(err, &pe):
+			err = errors.New(pe.Key())
 		}
 	}
-	switch l := lock.(type) {
-	case settings.Etcd:
-		option("session-ttl", durationValue{&l.SessionTTL}.Set)
-		lock = l
-	case settings.Consul:
-		option("session-ttl", durationValue{&l.SessionTTL}.Set)
-		option("lock-delay", func(s string) error {
-			if err := parseLockDelay(s); err != nil {
-				return err
-			}
-			return nonNegativeDurationValue{&l.LockDelay}.Set(s)
-		})
-		lock = l
-	case settings.DynamoDB:
-		option("lease", func(s string) error {
-			if err := oneValue(s, "the DynamoDB lock client's leaseDuration under --preset dynamodb takes one value"); err != nil {
-				return err
-			}
-			return durationValue{&l.LeaseDuration}.Set(s)
-		})
-		option("heartbeat-period", durationValue{&l.HeartbeatPeriod}.Set)
-		option("refresh-period", durationValue{&l.RefreshPeriod}.Set)
-		option("additional-time-to-wait", nonNegativeDurationValue{&l.AdditionalWait}.Set)
-		lock = l
-	case settings.Curator:
-		option("session-timeout", durationValue{&l.SessionTimeout}.Set)
-		option("tick-time", durationValue{&l.TickTime}.Set)
-		option("error-policy", errorPolicyValue{&l.Policy}.Set)
-		lock = l
-	}
-	if err != nil {
-		return nil, settings.RoundLock{}, err
-	}
-	if err := lock.Validate(); err != nil {
-		return lock, settings.RoundLock{}, fmt.Errorf("%s: %v", strings.Join(given, " "), err)
-	}
-	if d, ok := lock.(settings.DynamoDB); ok {
-		name := func(o string) string { return "--" + o }
-		if entry {
-			name = func(o string) string { return strings.ReplaceAll(o, "-", "_") }
-		}
-		if err := d.RoundError(name); err != nil {
-			return lock, settings.RoundLock{}, fmt.Errorf("%s: %v", strings.Join(given, " "), err)
-		}
-	}
-	r, _ := settings.RoundLockOf(lock)
-	return lock, r, nil
+	return lock, r, err
 }
 
 // flagTexts returns the texts of fs's flags as given, for presetLock.
@@ -287,57 +227,4 @@ func presetTick(fs *pflag.FlagSet, p settings.Preset) (model.Tick, error) {
 	}
 	r, err := presetLock(p, flagTexts(fs), false)
 	return model.Tick(r.Tick()), err
-}
-
-// presetValues is what preset p sets, in rounds of t: client-go's lease
-// settings, renewal 0, protocol client-go, no lock-delay or acquire wait
-// and jitter; or a lock's protocol and times, r, its renew deadline and
-// renewal 0 and no jitter. Its error says which time t cannot hold, or,
-// for DynamoDB, that t is not its refresh period.
-func presetValues(p settings.Preset, r settings.RoundLock, t model.Tick) (map[model.Param]int, error) {
-	times := presetTimes(p)
-	times[model.LockDelay], times[model.AcquireWait], times[model.DisconnectDelay] = 0, 0, 0
-	vals := map[model.Param]int{model.Jitter: b2i(p.Exact), model.Protocol: int(model.ProtocolClientGo)}
-	if p.Lock != nil {
-		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.DisconnectDelay: r.DisconnectDelay, model.RenewDeadline: 0, model.RereadPeriod: 0}
-		vals[model.Protocol] = int(r.Protocol)
-	}
-	if r.Protocol == model.ProtocolDynamoDB && time.Duration(t) != r.Refresh {
-		return nil, fmt.Errorf("--preset %s reads the record every round, so --tick %s must be its refresh period %s: give --refresh-period %s; without --tick the preset takes %s", p.Name, t, model.Tick(r.Refresh), t, model.Tick(r.Refresh))
-	}
-	for param := model.Param(0); int(param) < model.NumParams; param++ { // in column order, so a refusal is always the same
-		d, ok := times[param]
-		if !ok {
-			continue
-		}
-		n, err := parse.Value(t, param, d.String())
-		if err != nil {
-			hint := ""
-			if p.Lock != nil {
-				hint = fmt.Sprintf("; without --tick the preset takes %s, where its times are whole", model.Tick(r.Tick()))
-			}
-			return nil, fmt.Errorf("--preset %s sets %s %s, which --tick %s cannot hold: %v%s", p.Name, param.Flag(), d, t, err, hint)
-		}
-		vals[param] = n
-	}
-	return vals, nil
-}
-
-// nearestHint is what a refusal of lock at a round of t adds: the
-// nearest settings of its options the round model runs it with
-// (settings.Nearest), as a candidate list writes them, or nothing
-// without a tick or where none is near.
-func nearestHint(lock settings.Lock, t model.Tick) string {
-	if lock == nil || t == 0 {
-		return ""
-	}
-	near := settings.Nearest(lock, time.Duration(t))
-	if len(near) == 0 {
-		return ""
-	}
-	var ss []string
-	for _, l := range near[:min(len(near), 3)] {
-		ss = append(ss, settings.Setting(l))
-	}
-	return fmt.Sprintf("; the nearest it takes at a round of %s: %s", t, strings.Join(ss, " or "))
 }
