@@ -77,3 +77,43 @@ func TestPresetValues(t *testing.T) {
 		t.Errorf("dynamodb at 2s: %v", err)
 	}
 }
+
+// TestCheckOptions: an option the presets do not take, refused and
+// named as a flag (Error) and as a candidate list's key (Key).
+func TestCheckOptions(t *testing.T) {
+	etcd, _ := settings.PresetByName("etcd")
+	k8s, _ := settings.PresetByName("kubernetes")
+	tests := []struct {
+		option    string
+		presets   []settings.Preset
+		flag, key string
+	}{
+		{"session-ttl", []settings.Preset{etcd}, "", ""},
+		{"lock-delay", nil, "", ""}, // the model's own
+		{"session-ttl", nil,
+			"--session-ttl is an option of --preset etcd or consul: give the preset, which sets the model's protocol, lease and retry period from it",
+			"session_ttl is an option of preset=etcd or consul: give preset=, which sets the model's protocol, lease and retry period from it"},
+		{"retry-period", []settings.Preset{etcd},
+			"--retry-period is not an option of --preset etcd, which takes --session-ttl",
+			"retry_period is not an option of preset=etcd, which takes session_ttl"},
+		{"tick-time", []settings.Preset{etcd, k8s},
+			"--tick-time is an option of none of --preset etcd,kubernetes",
+			"tick_time is an option of none of preset=etcd,kubernetes"},
+		{settings.HoldOption, []settings.Preset{etcd},
+			"--hold-lock-on-service-unavailable is refused here: " + settings.HoldRefusal,
+			"hold_lock_on_service_unavailable is refused here: " + settings.HoldRefusal},
+	}
+	for _, tt := range tests {
+		err := settings.CheckOptions(func(o string) bool { return o == tt.option }, tt.presets)
+		if tt.flag == "" {
+			if err != nil {
+				t.Errorf("%s with %v: %v, want it taken", tt.option, tt.presets, err)
+			}
+			continue
+		}
+		var r *settings.OptionRefusal
+		if !errors.As(err, &r) || r.Error() != tt.flag || r.Key() != tt.key {
+			t.Errorf("%s with %v: %v, want\n%s\n%s", tt.option, tt.presets, err, tt.flag, tt.key)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -12,7 +13,6 @@ import (
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/study"
-	"github.com/spf13/pflag"
 )
 
 // candidateKeys is what an entry of --candidate-list may set besides a
@@ -157,7 +157,7 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 				return e, fmt.Errorf("preset %q: %v", value, err)
 			}
 			e.preset, e.hasPreset = p, true
-		case slices.Contains(roundLockOptions, flag) || slices.ContainsFunc(candidateKeys, func(p model.Param) bool { return p.Name() == key }):
+		case slices.Contains(settings.RoundOptions, flag) || slices.ContainsFunc(candidateKeys, func(p model.Param) bool { return p.Name() == key }):
 			texts[flag] = value
 		default:
 			return e, fmt.Errorf("unknown key %q: want preset or one of %s, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)", key, keyNames())
@@ -169,7 +169,7 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 	}
 	for _, key := range seen { // in the entry's order, so that the first refused is named
 		flag := strings.ReplaceAll(key, "_", "-")
-		if _, ok := texts[flag]; !ok || !(slices.Contains(roundLockOptions, flag) || slices.Contains(presetSets, flag)) {
+		if _, ok := texts[flag]; !ok || !(slices.Contains(settings.RoundOptions, flag) || slices.Contains(settings.PresetSets, flag)) {
 			continue
 		}
 		if err := checkPresetKey(flag, presets); err != nil {
@@ -208,21 +208,11 @@ func parseCandidateEntry(s string, t model.Tick) (candidateEntry, error) {
 // checkPresetKey is checkPresetFlags for one key of a candidate entry,
 // named as the entry names its keys.
 func checkPresetKey(flag string, presets []settings.Preset) error {
-	if flag == holdFlag {
-		return fmt.Errorf("%s is refused here: %s", strings.ReplaceAll(holdFlag, "-", "_"), holdRefusal)
+	var r *settings.OptionRefusal
+	if err := settings.CheckOptions(func(o string) bool { return o == flag }, presets); errors.As(err, &r) {
+		return errors.New(r.Key())
 	}
-	fs := pflag.NewFlagSet("entry", pflag.ContinueOnError)
-	for _, name := range append(slices.Clone(roundLockOptions), presetSets...) {
-		fs.String(name, "", "")
-	}
-	_ = fs.Set(flag, "given")
-	err := checkPresetFlags(fs, presets)
-	if err == nil {
-		return nil
-	}
-	msg := strings.ReplaceAll(err.Error(), "--preset ", "preset=")
-	msg = regexp.MustCompile(`--([a-z-]+)`).ReplaceAllStringFunc(msg, func(f string) string { return strings.ReplaceAll(f[2:], "-", "_") })
-	return fmt.Errorf("%s", strings.Replace(msg, ": give the preset, which", ": give preset=, which", 1))
+	return nil
 }
 
 // keyNames is candidateKeys' names, comma-separated.

@@ -253,7 +253,7 @@ func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []s
 			if err != nil {
 				return nil, usage(err)
 			}
-			takes, _ := ownFlags(p)
+			takes, _ := p.Takes()
 			for param, v := range vals {
 				if p.Lock != nil || !slices.Contains(takes, param.Flag()) || !fs.Changed(param.Flag()) { // a lock's preset sets its own; client-go's give way to a flag
 					base.Set(param, v)

@@ -30,18 +30,6 @@ func (v durationValue) Set(s string) error {
 
 func (v durationValue) Type() string { return "duration" }
 
-// lockFlags are the flags of each lock other than client-go, by preset:
-// the library's own option names.
-var lockFlags = map[string][]string{
-	"etcd":      {"session-ttl"},
-	"consul":    {"session-ttl", "lock-delay"},
-	"zookeeper": {"session-timeout", "tick-time", "error-policy"},
-	"dynamodb":  {"lease", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable"},
-}
-
-// clientGoFlags are client-go's own.
-var clientGoFlags = []string{"lease", "renew-deadline", "retry-period"}
-
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
 	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName, "replay and sweep compare a list of presets"}, "preset", "start from a lock's defaults: "+settings.PresetNames())
@@ -69,12 +57,12 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		fs.Lookup(name).DefValue = "the preset's"
 	}
 	return func(ctx context.Context, std *streams) error {
-		own, isLock := lockFlags[preset.Name]
+		own, isLock := settings.LockOptions[preset.Name]
 		if !isLock {
-			own = clientGoFlags
+			own = settings.ClientGoOptions
 		}
 		var given []string
-		for _, f := range append(slices.Clone(clientGoFlags), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable") {
+		for _, f := range append(slices.Clone(settings.ClientGoOptions), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable") {
 			if !fs.Changed(f) {
 				continue
 			} else if !slices.Contains(own, f) {

@@ -213,7 +213,7 @@ func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]
 			return nil, usage(err)
 		}
 		h := g
-		takes, _ := ownFlags(p)
+		takes, _ := p.Takes()
 		for param, v := range vals {
 			if p.Lock != nil || !slices.Contains(takes, param.Flag()) || !fs.Changed(param.Flag()) {
 				h.Values[param] = sweep.ListOf(v)

@@ -2,41 +2,13 @@ package main
 
 import (
 	"errors"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
-
-// roundLockOptions are the options of the locks the round model runs by
-// their own protocols, by the library's names, as settings takes them
-// (lockFlags): a round-model command turns them, with the lock's
-// --preset, into the model's protocol and times (settings.RoundLockOf).
-// --lock-delay is also the model's lock_delay flag: with --preset consul
-// it is Consul's LockOptions.LockDelay, which the waiters meet rounded up
-// to their 5 s tries; without a preset, the model's lock_delay itself.
-// --lease is the model's lease flag too: with --preset dynamodb it is the
-// lock client's leaseDuration. --hold-lock-on-service-unavailable is
-// there to be refused (holdRefusal).
-var roundLockOptions = []string{"session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy",
-	"heartbeat-period", "refresh-period", "additional-time-to-wait", holdFlag}
-
-// presetSets is the model flags that a lock's preset sets from its
-// options, which a client-go preset lets a flag change instead. A lock's
-// preset refuses them, but --lease under dynamodb (its leaseDuration):
-// --acquire-wait among them, as --additional-time-to-wait gives it.
-var presetSets = []string{"protocol", "lease", "renew-deadline", "retry-period", "renewal", "jitter", "acquire-wait"}
-
-// holdFlag is the DynamoDB lock client's holdLockOnServiceUnavailable,
-// which the round model cannot run.
-const holdFlag = "hold-lock-on-service-unavailable"
-
-// holdRefusal is why a round-model command refuses holdFlag.
-const holdRefusal = "the round model has no failure in which DynamoDB answers some nodes and not others, where holdLockOnServiceUnavailable keeps a holder beside a waiter that took the lock: leasesim settings --preset dynamodb --hold-lock-on-service-unavailable gives its figures"
 
 // lockOptionValue is a lock's option on a round-model command: one value,
 // checked as settings checks it, its text kept for presetLock.
@@ -81,7 +53,7 @@ func lockOptionParsers() map[string]func(string) error {
 		"heartbeat-period":        durationValue{&d}.Set,
 		"refresh-period":          durationValue{&d}.Set,
 		"additional-time-to-wait": nonNegativeDurationValue{&d}.Set,
-		holdFlag:                  func(s string) error { _, err := strconv.ParseBool(s); return err },
+		settings.HoldOption:       func(s string) error { _, err := strconv.ParseBool(s); return err },
 	}
 }
 
@@ -107,12 +79,12 @@ func addLockOptionFlags(fs *pflag.FlagSet) {
 		{"heartbeat-period", "duration", "with --preset dynamodb: the lock client's heartbeatPeriod (default 5s), the model's retry period; a whole number of --refresh-period"},
 		{"refresh-period", "duration", "with --preset dynamodb: acquireLock's refreshPeriod (default 1s), between a waiter's reads: the round, so the tick"},
 		{"additional-time-to-wait", "duration", "with --preset dynamodb: acquireLock's additionalTimeToWaitForLock (default 1s), the model's acquire wait; a whole number of --refresh-period"},
-		{holdFlag, "bool", "refused: " + holdRefusal},
+		{settings.HoldOption, "bool", "refused: " + settings.HoldRefusal},
 	} {
 		fs.Var(lockOptionValue{new(string), parsers[o.name], o.typ}, o.name, o.usage)
 	}
-	fs.Lookup(holdFlag).NoOptDefVal = "true"
-	fs.Lookup(holdFlag).Hidden = true
+	fs.Lookup(settings.HoldOption).NoOptDefVal = "true"
+	fs.Lookup(settings.HoldOption).Hidden = true
 	if f := fs.Lookup("lock-delay"); f != nil {
 		f.Usage += "; with --preset consul, Consul's LockOptions.LockDelay (default 15s), which the waiters meet rounded up to their 5s tries"
 	}
@@ -124,53 +96,13 @@ func addLockOptionFlags(fs *pflag.FlagSet) {
 	}
 }
 
-// ownFlags is what the preset p takes among roundLockOptions and
-// presetSets on a round-model command: a lock's own options (but
-// holdFlag), or, for a client-go preset, the flags that change its
-// values; and the options to name when it refuses another.
-func ownFlags(p settings.Preset) (takes, named []string) {
-	if p.Lock != nil {
-		own := slices.DeleteFunc(slices.Clone(lockFlags[p.Name]), func(f string) bool { return f == holdFlag })
-		return own, own
-	}
-	return presetSets, clientGoFlags
-}
-
 // checkPresetFlags refuses, in one line, an option of a lock given with
-// presets none of which is that lock (as settings does), a flag a lock's
-// preset sets itself, a lock's option without its preset, and holdFlag.
+// presets none of which is that lock, a flag a lock's preset sets itself,
+// a lock's option without its preset, and the DynamoDB lock's
+// holdLockOnServiceUnavailable (settings.CheckOptions).
 func checkPresetFlags(fs *pflag.FlagSet, presets []settings.Preset) error {
-	if fs.Changed(holdFlag) {
-		return usagef("--%s is refused here: %s", holdFlag, holdRefusal)
-	}
-	for _, name := range append(slices.Clone(roundLockOptions), presetSets...) {
-		if !fs.Changed(name) {
-			continue
-		}
-		if len(presets) == 0 {
-			if name == "lock-delay" || slices.Contains(presetSets, name) {
-				continue // the model's own
-			}
-			var takers []string
-			for _, p := range settings.Presets() {
-				if p.Lock != nil && slices.Contains(lockFlags[p.Name], name) {
-					takers = append(takers, p.Name)
-				}
-			}
-			return usagef("--%s is an option of --preset %s: give the preset, which sets the model's protocol, lease and retry period from it", name, strings.Join(takers, " or "))
-		}
-		if slices.ContainsFunc(presets, func(p settings.Preset) bool { takes, _ := ownFlags(p); return slices.Contains(takes, name) }) {
-			continue
-		}
-		if len(presets) == 1 {
-			_, named := ownFlags(presets[0])
-			return usagef("--%s is not an option of --preset %s, which takes --%s", name, presets[0].Name, strings.Join(named, ", --"))
-		}
-		var ps []string
-		for _, p := range presets {
-			ps = append(ps, p.Name)
-		}
-		return usagef("--%s is an option of none of --preset %s", name, strings.Join(ps, ","))
+	if err := settings.CheckOptions(fs.Changed, presets); err != nil {
+		return usagef("%v", err)
 	}
 	return nil
 }
