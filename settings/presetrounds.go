@@ -13,9 +13,8 @@ import (
 // settings, renewal 0, protocol client-go, no lock-delay or acquire wait
 // and jitter; or a lock's protocol and times, r (the preset's lock with
 // its options, WithOptions), its renew deadline and renewal 0 and no
-// jitter. Its error says which time t cannot hold, or, for DynamoDB,
-// that t is not its refresh period; it names them as the round model's
-// flags do.
+// jitter. Its error, a *TickError, says which time t cannot hold, or,
+// for DynamoDB, that t is not its refresh period.
 func (p Preset) Values(r RoundLock, t model.Tick) (map[model.Param]int, error) {
 	times := map[model.Param]time.Duration{model.Lease: p.LeaseDuration, model.RenewDeadline: p.RenewDeadline, model.RetryPeriod: p.RetryPeriod, model.RereadPeriod: 0,
 		model.LockDelay: 0, model.AcquireWait: 0, model.DisconnectDelay: 0}
@@ -29,7 +28,7 @@ func (p Preset) Values(r RoundLock, t model.Tick) (map[model.Param]int, error) {
 		vals[model.Protocol] = int(r.Protocol)
 	}
 	if r.Protocol == model.ProtocolDynamoDB && time.Duration(t) != r.Refresh {
-		return nil, fmt.Errorf("--preset %s reads the record every round, so --tick %s must be its refresh period %s: give --refresh-period %s; without --tick the preset takes %s", p.Name, t, model.Tick(r.Refresh), t, model.Tick(r.Refresh))
+		return nil, &TickError{Preset: p.Name, Tick: t, Refresh: model.Tick(r.Refresh)}
 	}
 	for param := model.Param(0); int(param) < model.NumParams; param++ { // in column order, so a refusal is always the same
 		d, ok := times[param]
@@ -38,15 +37,50 @@ func (p Preset) Values(r RoundLock, t model.Tick) (map[model.Param]int, error) {
 		}
 		n, err := parse.Value(t, param, d.String())
 		if err != nil {
-			hint := ""
+			e := &TickError{Preset: p.Name, Tick: t, Param: param, Time: d, Err: err}
 			if p.Lock != nil {
-				hint = fmt.Sprintf("; without --tick the preset takes %s, where its times are whole", model.Tick(r.Tick()))
+				e.Own = model.Tick(r.Tick())
 			}
-			return nil, fmt.Errorf("--preset %s sets %s %s, which --tick %s cannot hold: %v%s", p.Name, param.Flag(), d, t, err, hint)
+			return nil, e
 		}
 		vals[param] = n
 	}
 	return vals, nil
+}
+
+// TickError is a tick that cannot hold what a preset sets: a time of it
+// (Param and Time, and Err, why), or for DynamoDB a tick other than its
+// refresh period (Refresh).
+type TickError struct {
+	Preset  string
+	Tick    model.Tick
+	Refresh model.Tick    // DynamoDB's refresh period, which the tick must be; 0 for a time the tick cannot hold
+	Param   model.Param   // the time the tick cannot hold
+	Time    time.Duration // its value
+	Err     error
+	Own     model.Tick // a lock's own tick, where its times are whole; 0 for client-go's
+}
+
+// Error names the preset and the options as flags, with the tick the
+// preset takes without --tick.
+func (e *TickError) Error() string {
+	if e.Refresh != 0 {
+		return fmt.Sprintf("--preset %s reads the record every round, so --tick %s must be its refresh period %s: give --refresh-period %s; without --tick the preset takes %s", e.Preset, e.Tick, e.Refresh, e.Tick, e.Refresh)
+	}
+	hint := ""
+	if e.Own != 0 {
+		hint = fmt.Sprintf("; without --tick the preset takes %s, where its times are whole", e.Own)
+	}
+	return fmt.Sprintf("--preset %s sets %s %s, which --tick %s cannot hold: %v%s", e.Preset, e.Param.Flag(), e.Time, e.Tick, e.Err, hint)
+}
+
+// Key names them as a candidate list's entry does, whose tick is the
+// deployment's.
+func (e *TickError) Key() string {
+	if e.Refresh != 0 {
+		return fmt.Sprintf("preset %s reads the record every round, so --tick %s must be its refresh period %s: give refresh_period=%s", e.Preset, e.Tick, e.Refresh, e.Tick)
+	}
+	return fmt.Sprintf("preset %s sets %s %s, which --tick %s cannot hold: %v", e.Preset, e.Param.Flag(), e.Time, e.Tick, e.Err)
 }
 
 // NearestHint is what a refusal of lock at a round of t adds: the

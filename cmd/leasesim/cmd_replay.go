@@ -245,7 +245,7 @@ func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []s
 			var lock settings.RoundLock
 			if p.Lock != nil {
 				var err error
-				if lock, err = presetLock(p, flagTexts(fs), false); err != nil {
+				if lock, err = presetLock(p, fs); err != nil {
 					return nil, usage(err)
 				}
 			}

@@ -204,7 +204,7 @@ func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]
 		var lock settings.RoundLock
 		if p.Lock != nil {
 			var err error
-			if lock, err = presetLock(p, flagTexts(fs), false); err != nil {
+			if lock, err = presetLock(p, fs); err != nil {
 				return nil, usage(err)
 			}
 		}

@@ -325,7 +325,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 			}
 		}
 		if preset.Lock != nil {
-			lock, _ = presetLock(preset, flagTexts(fs), false)
+			lock, _ = presetLock(preset, fs)
 		}
 	}
 	if f := fs.Lookup("tick"); f != nil {
@@ -456,7 +456,7 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, lock settings.RoundL
 	values, err := preset.Values(lock, tick)
 	if err != nil {
 		if preset.Lock != nil { // the nearest setting of its options the tick holds
-			if l, _, e := presetOptions(preset, flagTexts(fs), false); e == nil {
+			if l, _, e := preset.WithOptions(flagTexts(fs)); e == nil {
 				err = fmt.Errorf("%v%s", err, settings.NearestHint(l, tick))
 			}
 		}

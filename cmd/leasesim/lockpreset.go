@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"strconv"
 	"time"
 
@@ -108,30 +107,11 @@ func checkPresetFlags(fs *pflag.FlagSet, presets []settings.Preset) error {
 }
 
 // presetLock returns the round-model settings of p, a lock's preset, with
-// the options text gives (by flag name), checked as settings checks them
-// (presetOptions).
-func presetLock(p settings.Preset, text func(flag string) (string, bool), entry bool) (settings.RoundLock, error) {
-	_, r, err := presetOptions(p, text, entry)
+// the options fs gives, checked as settings checks them
+// (settings.Preset.WithOptions).
+func presetLock(p settings.Preset, fs *pflag.FlagSet) (settings.RoundLock, error) {
+	_, r, err := p.WithOptions(flagTexts(fs))
 	return r, err
-}
-
-// presetOptions is settings.Preset.WithOptions, its error naming the
-// preset and the options given as flags (--preset consul --session-ttl
-// 5s) or, with entry, as a candidate list's entry names them
-// (preset=consul session_ttl=5s).
-func presetOptions(p settings.Preset, text func(flag string) (string, bool), entry bool) (settings.Lock, settings.RoundLock, error) {
-	lock, r, err := p.WithOptions(text)
-	if err != nil && entry {
-		var oe *settings.OptionError
-		var pe *settings.PresetError
-		switch {
-		case errors.As(err, &oe):
-			err = errors.New(oe.Key())
-		case errors.As(err, &pe):
-			err = errors.New(pe.Key())
-		}
-	}
-	return lock, r, err
 }
 
 // flagTexts returns the texts of fs's flags as given, for presetLock.
@@ -157,6 +137,6 @@ func presetTick(fs *pflag.FlagSet, p settings.Preset) (model.Tick, error) {
 	if p.Lock == nil {
 		return model.Tick(p.Tick()), nil
 	}
-	r, err := presetLock(p, flagTexts(fs), false)
+	r, err := presetLock(p, fs)
 	return model.Tick(r.Tick()), err
 }
