@@ -226,7 +226,9 @@ func (p Preset) WithOptions(text func(option string) (string, bool)) (Lock, Roun
 }
 
 // OneValue refuses a list (1,2 or 1:4) given where one value is taken,
-// saying which commands take the list instead (where).
+// saying which commands take the list instead (where). A value takes the
+// same form wherever it can: a list where a command compares or sweeps
+// settings, one value where it runs one.
 func OneValue(s, where string) error {
 	if strings.ContainsAny(s, ",:") {
 		return fmt.Errorf("want one value here, not a list (%s)", where)

@@ -36,7 +36,7 @@ func (v paramValue) String() string {
 }
 
 func (v paramValue) Set(s string) error {
-	if err := oneValue(s, "sweep and check take every model flag as a list"); err != nil {
+	if err := settings.OneValue(s, "sweep and check take every model flag as a list"); err != nil {
 		return err
 	}
 	if v.p.Time() != model.NotTime {
@@ -86,17 +86,6 @@ func addModelFlags(fs *pflag.FlagSet, c *model.Config, skip ...model.Param) {
 			fs.Lookup(p.Flag()).NoOptDefVal = "true"
 		}
 	}
-}
-
-// oneValue refuses a list (1,2 or 1:4) given to a flag that takes one
-// value in this command, saying which commands take the list instead
-// (where). A flag takes the same form wherever it can: a list where a
-// command compares or sweeps settings, one value where it runs one.
-func oneValue(s, where string) error {
-	if strings.ContainsAny(s, ",:") {
-		return fmt.Errorf("want one value here, not a list (%s)", where)
-	}
-	return nil
 }
 
 // listValue is a flag holding a list of values of a model parameter, in
@@ -236,7 +225,7 @@ type namedValue[T fmt.Stringer] struct {
 func (v namedValue[T]) String() string { return (*v.v).String() }
 
 func (v namedValue[T]) Set(name string) error {
-	if err := oneValue(name, v.lists); err != nil {
+	if err := settings.OneValue(name, v.lists); err != nil {
 		return err
 	}
 	x, err := v.byName(name)

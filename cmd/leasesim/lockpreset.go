@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -20,7 +21,7 @@ type lockOptionValue struct {
 func (v lockOptionValue) String() string { return *v.text }
 
 func (v lockOptionValue) Set(s string) error {
-	if err := oneValue(s, "a lock's option takes one value; a sweep varies the model's lease and retry period under --protocol instead"); err != nil {
+	if err := settings.OneValue(s, "a lock's option takes one value; a sweep varies the model's lease and retry period under --protocol instead"); err != nil {
 		return err
 	}
 	if err := v.parse(s); err != nil {
@@ -60,7 +61,7 @@ func lockOptionParsers() map[string]func(string) error {
 // duration of whole milliseconds.
 func parseLockDelay(s string) error {
 	var d time.Duration
-	if err := oneValue(s, "Consul's lock-delay under --preset consul takes one value"); err != nil {
+	if err := settings.OneValue(s, "Consul's lock-delay under --preset consul takes one value"); err != nil {
 		return err
 	}
 	return nonNegativeDurationValue{&d}.Set(s)
@@ -139,4 +140,28 @@ func presetTick(fs *pflag.FlagSet, p settings.Preset) (model.Tick, error) {
 	}
 	r, err := presetLock(p, fs)
 	return model.Tick(r.Tick()), err
+}
+
+// presetUnset is what the preset p sets, in rounds of t, with the lock's
+// options fs gives (settings.Preset.Values), where no flag of fs set it:
+// a lock's preset sets all of its own, client-go's give way to a flag.
+func presetUnset(fs *pflag.FlagSet, p settings.Preset, t model.Tick) (map[model.Param]int, error) {
+	var lock settings.RoundLock
+	if p.Lock != nil {
+		var err error
+		if lock, err = presetLock(p, fs); err != nil {
+			return nil, usage(err)
+		}
+	}
+	vals, err := p.Values(lock, t)
+	if err != nil {
+		return nil, usage(err)
+	}
+	takes, _ := p.Takes()
+	for param := range vals {
+		if p.Lock == nil && slices.Contains(takes, param.Flag()) && fs.Changed(param.Flag()) {
+			delete(vals, param)
+		}
+	}
+	return vals, nil
 }
