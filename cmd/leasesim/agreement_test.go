@@ -13,7 +13,7 @@ import (
 
 // TestLockPresetsAgreeWithSettings: for each lock the round model runs by
 // its own protocol, at its defaults and with other options, what the
-// model does with the preset's settings (presetLock, presetValues) falls
+// model does with the preset's settings (presetLock, settings.Preset.Values) falls
 // within settings' min … max for the same lock, widened by a tick each
 // way (the model counts whole rounds; settings counts the libraries'
 // loops): the takeover after the leader crashes and after it releases,
@@ -57,7 +57,7 @@ func TestLockPresetsAgreeWithSettings(t *testing.T) {
 				t.Fatalf("no round lock")
 			}
 			tick := model.Tick(r.Tick())
-			vals, err := presetValues(settings.Preset{Name: l.name, Lock: l.lock}, r, tick)
+			vals, err := settings.Preset{Name: l.name, Lock: l.lock}.Values(r, tick)
 			if err != nil {
 				t.Fatal(err)
 			}

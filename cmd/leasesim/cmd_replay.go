@@ -242,22 +242,12 @@ func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []s
 	for _, p := range presets {
 		base := c
 		if p.Name != "" {
-			var lock settings.RoundLock
-			if p.Lock != nil {
-				var err error
-				if lock, err = presetLock(p, flagTexts(fs), false); err != nil {
-					return nil, usage(err)
-				}
-			}
-			vals, err := presetValues(p, lock, t)
+			vals, err := presetUnset(fs, p, t)
 			if err != nil {
-				return nil, usage(err)
+				return nil, err
 			}
-			takes, _ := ownFlags(p)
 			for param, v := range vals {
-				if p.Lock != nil || !slices.Contains(takes, param.Flag()) || !fs.Changed(param.Flag()) { // a lock's preset sets its own; client-go's give way to a flag
-					base.Set(param, v)
-				}
+				base.Set(param, v)
 			}
 		}
 		leases := leases

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/candidatelist"
 	"io"
 	"os"
 	"path/filepath"
@@ -52,8 +53,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	var candidateDeadlines, candidateRetries sweep.List
 	fs.Var(listValue{model.RenewDeadline, &candidateDeadlines, new(string)}, "candidate-renew-deadline", "with a renew deadline, the renew deadlines the recommendation tries with each candidate lease, combinations client-go refuses skipped: "+sweep.ListSyntax+" (default: the current one and 2, 3 and 4 times it)")
 	fs.Var(listValue{model.RetryPeriod, &candidateRetries, new(string)}, "candidate-retry-period", "with a renew deadline, the retry periods the recommendation tries with each candidate lease and renew deadline: "+sweep.ListSyntax+" (default: the current one and twice it)")
-	var listed []candidateEntry
-	fs.Var(candidateListValue{&listed, new(string)}, "candidate-list", "candidates by hand, ranked with the others, each free to change the node count, fencing and the trigger policy: "+candidateListSyntax+"; in a review file, a literal block (candidate_list: |), a candidate a line")
+	var listed []candidatelist.Entry
+	fs.Var(candidateListValue{&listed, new(string)}, "candidate-list", "candidates by hand, ranked with the others, each free to change the node count, fencing and the trigger policy: "+candidatelist.Syntax+"; in a review file, a literal block (candidate_list: |), a candidate a line")
 	priceDelay := addPriceFlags(fs, &opt.Weights)
 	fs.Var(currencyValue{&opt.Currency}, "currency", "the prices' currency or unit, which report.md names the cost a year in, e.g. EUR (default: invoice lines when a missed and a double line cost 1 and nothing else is priced, else price units)")
 	opt.Material = study.DefaultMaterial
@@ -149,7 +150,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if fs.Changed("candidates") {
 				return usagef("--candidates lists leases, client-go's option: under --preset %s the candidates are its own options' grid (%s); list others by hand with --candidate-list (preset=%s %s)", p.Name, settings.Setting(p.Lock), p.Name, settings.Setting(p.Lock))
 			}
-			opt.Lock, _, _ = presetOptions(p, flagTexts(fs), false) // valid: the preset was applied
+			opt.Lock, _, _ = p.WithOptions(flagTexts(fs)) // valid: the preset was applied
 		}
 		if candidates.Len() > maxRankedLeases {
 			return usagef("--candidates lists %d leases: the recommendation ranks at most %d", candidates.Len(), maxRankedLeases)
@@ -195,12 +196,12 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 		}
 		for _, e := range listed {
-			k, err := e.candidate(base, t)
+			k, err := e.Candidate(base, t)
 			if err != nil {
-				return err
+				return usagef("--candidate-list %v", err)
 			}
 			opt.CandidateList = append(opt.CandidateList, k)
-			opt.CandidateLocks = append(opt.CandidateLocks, e.options)
+			opt.CandidateLocks = append(opt.CandidateLocks, e.Options)
 		}
 		opt.Presets = presetsIn(t)
 		switch {

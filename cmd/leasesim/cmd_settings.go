@@ -2,15 +2,11 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"math"
+	"github.com/leasesim/leasesim/reports"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
@@ -21,30 +17,15 @@ type durationValue struct{ d *time.Duration }
 func (v durationValue) String() string { return v.d.String() }
 
 func (v durationValue) Set(s string) error {
-	if err := oneValue(s, "sweep and check take every model flag as a list"); err != nil {
-		return err
-	}
-	t, err := parse.Tick(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
+	d, err := settings.ParseDuration(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
 	if err != nil {
 		return err
 	}
-	*v.d = time.Duration(t)
+	*v.d = d
 	return nil
 }
 
 func (v durationValue) Type() string { return "duration" }
-
-// lockFlags are the flags of each lock other than client-go, by preset:
-// the library's own option names.
-var lockFlags = map[string][]string{
-	"etcd":      {"session-ttl"},
-	"consul":    {"session-ttl", "lock-delay"},
-	"zookeeper": {"session-timeout", "tick-time", "error-policy"},
-	"dynamodb":  {"lease", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable"},
-}
-
-// clientGoFlags are client-go's own.
-var clientGoFlags = []string{"lease", "renew-deadline", "retry-period"}
 
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
@@ -73,12 +54,12 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		fs.Lookup(name).DefValue = "the preset's"
 	}
 	return func(ctx context.Context, std *streams) error {
-		own, isLock := lockFlags[preset.Name]
+		own, isLock := settings.LockOptions[preset.Name]
 		if !isLock {
-			own = clientGoFlags
+			own = settings.ClientGoOptions
 		}
 		var given []string
-		for _, f := range append(slices.Clone(clientGoFlags), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable") {
+		for _, f := range append(slices.Clone(settings.ClientGoOptions), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable") {
 			if !fs.Changed(f) {
 				continue
 			} else if !slices.Contains(own, f) {
@@ -122,11 +103,11 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		figures := lock.Figures()
 		switch format {
 		case "csv":
-			return writeSettingsCSV(std, figures)
+			return reports.SettingsCSV(std.out, figures)
 		case "json":
-			return writeLockJSON(std, preset.Name, lock, figures)
+			return reports.LockJSON(std.out, preset.Name, lock, figures)
 		}
-		return writeLockTable(std, preset.Name, lock, len(given) > 0, figures)
+		return reports.LockTable(std.out, preset.Name, lock, len(given) > 0, figures)
 	}
 }
 
@@ -151,11 +132,11 @@ func clientGoSettings(ctx context.Context, std *streams, fs *pflag.FlagSet, s se
 	}
 	switch format {
 	case "csv":
-		return writeSettingsCSV(std, figures)
+		return reports.SettingsCSV(std.out, figures)
 	case "json":
-		return writeSettingsJSON(std, s, seed, figures)
+		return reports.SettingsJSON(std.out, s, seed, figures)
 	}
-	return writeSettingsTable(std, s, preset, changed, seed, figures)
+	return reports.SettingsTable(std.out, s, preset, changed, seed, figures)
 }
 
 // nonNegativeDurationValue is a flag holding a duration of 0 or more:
@@ -165,11 +146,12 @@ type nonNegativeDurationValue struct{ d *time.Duration }
 func (v nonNegativeDurationValue) String() string { return v.d.String() }
 
 func (v nonNegativeDurationValue) Set(s string) error {
-	if d, err := time.ParseDuration(s); err == nil && d == 0 {
-		*v.d = 0
-		return nil
+	d, err := settings.ParseNonNegativeDuration(s)
+	if err != nil {
+		return err
 	}
-	return durationValue(v).Set(s)
+	*v.d = d
+	return nil
 }
 
 func (v nonNegativeDurationValue) Type() string { return "duration" }
@@ -188,190 +170,3 @@ func (v errorPolicyValue) Set(s string) error {
 }
 
 func (v errorPolicyValue) Type() string { return "policy" }
-
-// seconds formats a figure's value: at most three decimals, none if whole.
-func seconds(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return ""
-	case math.IsInf(v, 1):
-		return "inf"
-	case math.IsInf(v, -1):
-		return "-inf"
-	}
-	return strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
-}
-
-func writeSettingsTable(std *streams, s settings.Settings, p settings.Preset, changed bool, seed uint64, figures []settings.Figure) error {
-	var b strings.Builder
-	from := "preset " + p.Name
-	if changed {
-		from += ", changed by flags"
-	}
-	fmt.Fprintf(&b, "client-go leader election: lease %ss, renew deadline %ss, retry period %ss, %d nodes (%s)\n",
-		seconds(s.LeaseDuration.Seconds()), seconds(s.RenewDeadline.Seconds()), seconds(s.RetryPeriod.Seconds()), s.Nodes, from)
-	fmt.Fprintf(&b, "in seconds; min and max over the followers' jitter and the fault's phase, median of draws with seed %d\n\n", seed)
-	fmt.Fprintf(&b, "%-28s%9s%9s%9s%12s\n", "figure", "min", "median", "max", "library-go")
-	var flagged []string
-	for _, f := range figures {
-		mark := ""
-		if f.Disagrees() {
-			mark = " *"
-			code := f.Min
-			if f.ComparedWith == "max" {
-				code = f.Max
-			}
-			flagged = append(flagged, fmt.Sprintf("%s: library-go's %s gives %ss; the code's %s is %ss", f.Metric, f.PublishedFormula, seconds(f.Published), f.ComparedWith, seconds(code)))
-		}
-		fmt.Fprintf(&b, "%-28s%9s%9s%9s%12s%s\n", f.Metric, seconds(f.Min), seconds(f.Median), seconds(f.Max), seconds(f.Published), mark)
-	}
-	if margin := figures[5]; margin.Metric == "two_leader_margin" && margin.Min > 0 {
-		fmt.Fprintf(&b, "\nThe margin absorbs leader and follower clocks running at rates up to %.1f%% apart (lease / (retry period + renew deadline) − 1),\nor a pause of the leader of up to %ss.\n",
-			100*(s.RecordLease().Seconds()/s.GiveUp().Seconds()-1), seconds(figures[6].Min))
-	} else {
-		b.WriteString("\nNo margin: a follower may take over as soon as, or before, the leader gives up, so a leader cut off from the record\nand back just before its deadline, or paused, or with a slow clock, leads beside its successor.\n")
-	}
-	if len(flagged) > 0 {
-		b.WriteString("\n* disagrees with library-go's published formula:\n")
-		for _, l := range flagged {
-			fmt.Fprintf(&b, "  %s\n", l)
-		}
-	}
-	b.WriteString("\n")
-	for _, f := range figures {
-		fmt.Fprintf(&b, "%s: %s\n", f.Metric, f.Doc)
-	}
-	_, err := fmt.Fprint(std.out, b.String())
-	return err
-}
-
-// writeSettingsJSON writes the settings and their figures as one JSON
-// object: the durations and nodes compared, the seed of the medians, and
-// each figure with the CSV's fields, in seconds to the millisecond, a
-// figure library-go publishes no formula for having a null published_s.
-func writeSettingsJSON(std *streams, s settings.Settings, seed uint64, figures []settings.Figure) error {
-	type figure struct {
-		Metric           string   `json:"metric"`
-		Min              float64  `json:"min_s"`
-		Median           float64  `json:"median_s"`
-		Max              float64  `json:"max_s"`
-		Published        *float64 `json:"published_s"`
-		PublishedFormula string   `json:"published_formula,omitempty"`
-		Doc              string   `json:"doc"`
-	}
-	ms := func(v float64) float64 { return math.Round(v*1000) / 1000 }
-	out := struct {
-		Lease   float64  `json:"lease_duration_s"`
-		Renew   float64  `json:"renew_deadline_s"`
-		Retry   float64  `json:"retry_period_s"`
-		Nodes   int      `json:"nodes"`
-		Seed    uint64   `json:"seed"`
-		Figures []figure `json:"figures"`
-	}{ms(s.LeaseDuration.Seconds()), ms(s.RenewDeadline.Seconds()), ms(s.RetryPeriod.Seconds()), s.Nodes, seed, nil}
-	for _, f := range figures {
-		g := figure{Metric: f.Metric, Min: ms(f.Min), Median: ms(f.Median), Max: ms(f.Max), PublishedFormula: f.PublishedFormula, Doc: f.Doc}
-		if !math.IsNaN(f.Published) {
-			p := ms(f.Published)
-			g.Published = &p
-		}
-		out.Figures = append(out.Figures, g)
-	}
-	return writeIndentedJSON(std, out)
-}
-
-// writeSettingsCSV writes the figures as CSV, in seconds to the
-// millisecond; a value that is none (a figure library-go publishes no
-// formula for, a figure without a bound) is an empty cell, where JSON
-// writes null.
-func writeSettingsCSV(std *streams, figures []settings.Figure) error {
-	cell := func(v float64) string {
-		if math.IsInf(v, 0) {
-			return ""
-		}
-		return seconds(v)
-	}
-	var b strings.Builder
-	b.WriteString("metric,min_s,median_s,max_s,published_s\n")
-	for _, f := range figures {
-		fmt.Fprintf(&b, "%s,%s,%s,%s,%s\n", f.Metric, cell(f.Min), cell(f.Median), cell(f.Max), cell(f.Published))
-	}
-	_, err := fmt.Fprint(std.out, b.String())
-	return err
-}
-
-// writeLockTable writes a lock's figures: its title and protocol, the
-// figures, the margin's reading (a warning when there is none) and what
-// each figure is.
-func writeLockTable(std *streams, preset string, lock settings.Lock, changed bool, figures []settings.Figure) error {
-	var b strings.Builder
-	from := "preset " + preset
-	if changed {
-		from += ", changed by flags"
-	}
-	fmt.Fprintf(&b, "%s (%s)\n%s\n", lock.Title(), from, lock.Protocol())
-	b.WriteString("in seconds, from the holder's last renewal the service saw; min and max over the fault's phase and the library's loops, median over them (exact)\n\n")
-	fmt.Fprintf(&b, "%-28s%9s%9s%9s\n", "figure", "min", "median", "max")
-	for _, f := range figures {
-		fmt.Fprintf(&b, "%-28s%9s%9s%9s\n", f.Metric, seconds(f.Min), seconds(f.Median), seconds(f.Max))
-	}
-	if margin, crash := figures[5], figures[3]; margin.Metric == "two_leader_margin" && margin.Min > 0 {
-		fmt.Fprintf(&b, "\nThe margin absorbs the holder's clock running slow, against the service's or the waiters', by up to %.1f%% (margin / the give-up it follows),\nor a pause of the holder of up to %ss.\n",
-			100*margin.Min/(crash.Min-margin.Min), seconds(figures[6].Min))
-	} else {
-		fmt.Fprintf(&b, "\nNo margin: %s.\n", lock.NoMargin())
-	}
-	b.WriteString("\n")
-	for _, f := range figures {
-		fmt.Fprintf(&b, "%s: %s\n", f.Metric, f.Doc)
-	}
-	_, err := fmt.Fprint(std.out, b.String())
-	return err
-}
-
-// writeLockJSON writes a lock's figures as one JSON object: the preset,
-// its title and protocol, the nodes, and each figure with the CSV's
-// fields, in seconds to the millisecond; a figure without a bound has a
-// null value and no_bound set (−∞ for two_leader_margin, +∞ otherwise).
-func writeLockJSON(std *streams, preset string, lock settings.Lock, figures []settings.Figure) error {
-	type figure struct {
-		Metric    string   `json:"metric"`
-		Min       *float64 `json:"min_s"`
-		Median    *float64 `json:"median_s"`
-		Max       *float64 `json:"max_s"`
-		Published *float64 `json:"published_s"`
-		NoBound   bool     `json:"no_bound,omitempty"`
-		Doc       string   `json:"doc"`
-	}
-	out := struct {
-		Lock     string   `json:"lock"`
-		Title    string   `json:"title"`
-		Protocol string   `json:"protocol"`
-		Figures  []figure `json:"figures"`
-	}{preset, lock.Title(), lock.Protocol().String(), nil}
-	for _, f := range figures {
-		g := figure{Metric: f.Metric, Doc: f.Doc}
-		for _, v := range []struct {
-			to **float64
-			v  float64
-		}{{&g.Min, f.Min}, {&g.Median, f.Median}, {&g.Max, f.Max}} {
-			if math.IsInf(v.v, 0) {
-				g.NoBound = true
-				continue
-			}
-			ms := math.Round(v.v*1000) / 1000
-			*v.to = &ms
-		}
-		out.Figures = append(out.Figures, g)
-	}
-	return writeIndentedJSON(std, out)
-}
-
-// writeIndentedJSON writes v as indented JSON and a newline.
-func writeIndentedJSON(std *streams, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = std.out.Write(append(b, '\n'))
-	return err
-}

@@ -187,8 +187,8 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 }
 
 // presetGrids is the grids a sweep writes: g, or with --preset a grid a
-// preset, each g with what its preset sets (presetValues) where a flag
-// it takes does not (a lock's preset sets all of it). The presets of a
+// preset, each g with what its preset sets where no flag does
+// (presetUnset). The presets of a
 // list must share a tick unless --tick is given, as replay's.
 func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]sweep.Grid, error) {
 	if len(presets) == 0 {
@@ -201,23 +201,13 @@ func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]
 				return nil, usagef("--preset %s's rounds are %s, %s's %s: give --tick to sweep them together", p.Name, pt, presets[0].Name, g.Tick)
 			}
 		}
-		var lock settings.RoundLock
-		if p.Lock != nil {
-			var err error
-			if lock, err = presetLock(p, flagTexts(fs), false); err != nil {
-				return nil, usage(err)
-			}
-		}
-		vals, err := presetValues(p, lock, g.Tick)
+		vals, err := presetUnset(fs, p, g.Tick)
 		if err != nil {
-			return nil, usage(err)
+			return nil, err
 		}
 		h := g
-		takes, _ := ownFlags(p)
 		for param, v := range vals {
-			if p.Lock != nil || !slices.Contains(takes, param.Flag()) || !fs.Changed(param.Flag()) {
-				h.Values[param] = sweep.ListOf(v)
-			}
+			h.Values[param] = sweep.ListOf(v)
 		}
 		grids = append(grids, h)
 	}

@@ -36,7 +36,7 @@ func (v paramValue) String() string {
 }
 
 func (v paramValue) Set(s string) error {
-	if err := oneValue(s, "sweep and check take every model flag as a list"); err != nil {
+	if err := settings.OneValue(s, "sweep and check take every model flag as a list"); err != nil {
 		return err
 	}
 	if v.p.Time() != model.NotTime {
@@ -86,17 +86,6 @@ func addModelFlags(fs *pflag.FlagSet, c *model.Config, skip ...model.Param) {
 			fs.Lookup(p.Flag()).NoOptDefVal = "true"
 		}
 	}
-}
-
-// oneValue refuses a list (1,2 or 1:4) given to a flag that takes one
-// value in this command, saying which commands take the list instead
-// (where). A flag takes the same form wherever it can: a list where a
-// command compares or sweeps settings, one value where it runs one.
-func oneValue(s, where string) error {
-	if strings.ContainsAny(s, ",:") {
-		return fmt.Errorf("want one value here, not a list (%s)", where)
-	}
-	return nil
 }
 
 // listValue is a flag holding a list of values of a model parameter, in
@@ -236,7 +225,7 @@ type namedValue[T fmt.Stringer] struct {
 func (v namedValue[T]) String() string { return (*v.v).String() }
 
 func (v namedValue[T]) Set(name string) error {
-	if err := oneValue(name, v.lists); err != nil {
+	if err := settings.OneValue(name, v.lists); err != nil {
 		return err
 	}
 	x, err := v.byName(name)
@@ -325,7 +314,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 			}
 		}
 		if preset.Lock != nil {
-			lock, _ = presetLock(preset, flagTexts(fs), false)
+			lock, _ = presetLock(preset, fs)
 		}
 	}
 	if f := fs.Lookup("tick"); f != nil {
@@ -448,16 +437,16 @@ type flagError struct {
 
 func (e *flagError) Error() string { return e.msg }
 
-// applyPreset sets what preset sets (presetValues; lock, for a lock's
+// applyPreset sets what preset sets (settings.Preset.Values; lock, for a lock's
 // preset), in rounds of tick, on the model flags of fs that the command
 // line left alone, and a lock's preset's lock_delay, which --lock-delay
 // gave as Consul's option.
 func applyPreset(fs *pflag.FlagSet, preset settings.Preset, lock settings.RoundLock, tick model.Tick) error {
-	values, err := presetValues(preset, lock, tick)
+	values, err := preset.Values(lock, tick)
 	if err != nil {
 		if preset.Lock != nil { // the nearest setting of its options the tick holds
-			if l, _, e := presetOptions(preset, flagTexts(fs), false); e == nil {
-				err = fmt.Errorf("%v%s", err, nearestHint(l, tick))
+			if l, _, e := preset.WithOptions(flagTexts(fs)); e == nil {
+				err = fmt.Errorf("%v%s", err, settings.NearestHint(l, tick))
 			}
 		}
 		return usage(err)
@@ -511,12 +500,6 @@ func (v presetsValue) Set(s string) error {
 }
 
 func (v presetsValue) Type() string { return "names" }
-
-// presetTimes is the model's times a preset sets: its lease settings, and
-// re-read period 0 (only the renew deadline ends a belief).
-func presetTimes(p settings.Preset) map[model.Param]time.Duration {
-	return map[model.Param]time.Duration{model.Lease: p.LeaseDuration, model.RenewDeadline: p.RenewDeadline, model.RetryPeriod: p.RetryPeriod, model.RereadPeriod: 0}
-}
 
 // hasUnit reports whether s holds a number followed by a unit of time, as
 // in 15s or 2m: a duration.

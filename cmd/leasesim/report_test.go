@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/leasesim/leasesim/reviewfile"
+	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
 
@@ -86,7 +87,7 @@ func TestReviewFile(t *testing.T) {
 		// A lock's option its preset does not take, traced to both lines.
 		{"deployment:\n  preset: zookeeper\n  session_ttl: 9s\n", review + ":3: deployment.session_ttl, " + review + ":2: deployment.preset: --session-ttl is not an option of --preset zookeeper, which takes --session-timeout, --tick-time, --error-policy"},
 		// A flag report always refuses is a key, refused as the flag is.
-		{"deployment:\n  preset: dynamodb\n  hold_lock_on_service_unavailable: true\n", review + ":3: deployment.hold_lock_on_service_unavailable, " + review + ":2: deployment.preset: --hold-lock-on-service-unavailable is refused here: " + holdRefusal},
+		{"deployment:\n  preset: dynamodb\n  hold_lock_on_service_unavailable: true\n", review + ":3: deployment.hold_lock_on_service_unavailable, " + review + ":2: deployment.preset: --hold-lock-on-service-unavailable is refused here: " + settings.HoldRefusal},
 	}
 	for _, tt := range bad {
 		write(tt.text)
