@@ -499,6 +499,15 @@ func timelineHeight(nodes int) vg.Length {
 	return 2.5*vg.Inch + vg.Length(min(nodes, maxTimelineNodes)+2)*0.45*vg.Inch
 }
 
+// timelineKind is how the timeline's legend names a failed node: by the
+// group outage's kind, or an incident's kinds, each once.
+func (rv review) timelineKind() string {
+	if rv.Incident != nil { // its nodes fail each their own way
+		return incidentKinds(rv.Tick, rv.Base, rv.Incident)
+	}
+	return failingKind(rv.Tick, rv.Base)
+}
+
 // drawTimeline: one row per node (reachable, believing it leads, with its
 // fencing token), one for the batch's trigger and a batch cut mid-run,
 // and one for the record.
@@ -512,10 +521,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 		size  vg.Length
 	}
 	grey, red, blue := color.RGBA{160, 160, 160, 255}, color.RGBA{200, 30, 30, 255}, color.RGBA{30, 90, 200, 255}
-	kind := "unreachable" // an incident's nodes fail each their own way
-	if rv.Incident == nil {
-		kind = failingKind(rv.Tick, rv.Base)
-	}
+	kind := rv.timelineKind()
 	states := []state{
 		{"reachable", draw.CircleGlyph{}, grey, 3},
 		{kind, draw.CrossGlyph{}, red, 6},

@@ -4,7 +4,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/study"
 )
 
 // TestBatchName: a batch is named by its period, as a team says it; the
@@ -51,6 +53,59 @@ func TestFailingKind(t *testing.T) {
 		tt.set(&c)
 		if got := failingKind(tt.tick, c); got != tt.want {
 			t.Errorf("%+v: %q, want %q", c, got, tt.want)
+		}
+	}
+}
+
+// TestTimelineKind: the timeline's legend names a failed node by the
+// group outage's kind, or by an incident's kinds, each once in the order
+// they come (a failure as configured by the configuration's kind), never
+// the publication's "unreachable" for an incident of kinds of its own.
+func TestTimelineKind(t *testing.T) {
+	sec := model.Tick(time.Second)
+	paused := model.Default()
+	paused.Pause = true
+	for _, tt := range []struct {
+		c        model.Config
+		incident model.Windows
+		want     string
+	}{
+		{paused, nil, "paused"},
+		{model.Default(), model.Windows{
+			{Node: 0, First: 120, Last: 159, Failure: model.Failure{Kind: model.Partitioned}},
+			{Node: 1, First: 130, Last: 149, Failure: model.Failure{Kind: model.Crashed}},
+			{Node: 2, First: 125, Last: 154, Failure: model.Failure{Kind: model.Paused}},
+			{Node: 2, First: 200, Last: 210, Failure: model.Failure{Kind: model.Partitioned}},
+		}, "partitioned, crashed or paused"},
+		{paused, model.Windows{{Node: 0, First: 10, Last: 20}, {Node: 1, First: 10, Last: 20, Failure: model.Failure{Kind: model.Released}}}, "paused or stopped cleanly"},
+	} {
+		rv := review{&study.Review{Base: tt.c, ReviewOptions: study.ReviewOptions{Tick: sec, Incident: tt.incident}}}
+		if got := rv.timelineKind(); got != tt.want {
+			t.Errorf("incident %v: %q, want %q", tt.incident, got, tt.want)
+		}
+	}
+}
+
+// TestMixKinds: a failure mix of two kinds says in one line which the
+// single runs meet, that of its most common event, with the kinds'
+// shares of events, and which they do not; a mix of one kind, over
+// several lengths, says nothing.
+func TestMixKinds(t *testing.T) {
+	partition := func(outage int, w float64) cost.MixEntry {
+		return cost.MixEntry{Outage: outage, Weight: w, Kind: model.Partitioned, Scope: cost.ScopeLeader}
+	}
+	pause := cost.MixEntry{Outage: 20, Weight: 1.0 / 3, Kind: model.Paused, Scope: cost.ScopeOneNode}
+	for _, tt := range []struct {
+		mix  []cost.MixEntry
+		want string
+	}{
+		{[]cost.MixEntry{partition(30, 0.8*2/3), partition(300, 0.2*2/3), pause},
+			"one of the mix's 2 kinds of failure, that of its most common event: the leader partitioned (67% of events); not one node paused (33%), which the candidates and the cost summary weigh"},
+		{[]cost.MixEntry{partition(30, 0.8), partition(300, 0.2)}, ""},
+	} {
+		rv := review{&study.Review{ReviewOptions: study.ReviewOptions{Mix: tt.mix, Failures: []cost.FailureEntry{{}}}}}
+		if got := rv.mixKinds(); got != tt.want {
+			t.Errorf("mix %v: %q, want %q", tt.mix, got, tt.want)
 		}
 	}
 }
