@@ -109,3 +109,23 @@ func TestMixKinds(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietYears: the first screen's share of years that neither miss nor
+// double an invoice line claims no more than it is: all or none only when
+// it is exactly so, never a share rounded to 100% or 0%.
+func TestQuietYears(t *testing.T) {
+	for _, tt := range []struct {
+		quiet float64
+		want  string
+	}{
+		{1, "none of those years misses or doubles an invoice line"},
+		{0, "every one of those years misses or doubles some invoice lines"},
+		{0.9999, "over 99.9% of those years neither miss nor double an invoice line"},
+		{0.0004, "under 0.1% of those years neither miss nor double an invoice line"},
+		{0.268, "26.8% of those years neither miss nor double an invoice line"},
+	} {
+		if got := quietYears(tt.quiet); got != tt.want {
+			t.Errorf("quiet %v: %q, want %q", tt.quiet, got, tt.want)
+		}
+	}
+}
