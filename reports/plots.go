@@ -521,12 +521,15 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 		size  vg.Length
 	}
 	grey, red, blue := color.RGBA{160, 160, 160, 255}, color.RGBA{200, 30, 30, 255}, color.RGBA{30, 90, 200, 255}
-	kind := rv.timelineKind()
+	kind, failed := rv.timelineKind(), rv.timelineKind()
+	if strings.Contains(failed, " or ") { // the legend's column holds one kind beside the belief
+		failed = "failed"
+	}
 	states := []state{
 		{"reachable", draw.CircleGlyph{}, grey, 3},
 		{kind, draw.CrossGlyph{}, red, 6},
 		{"believes it leads (active)", draw.CircleGlyph{}, blue, 8},
-		{"believes it leads, " + kind, draw.RingGlyph{}, blue, 8},
+		{"believes it leads, " + failed, draw.RingGlyph{}, blue, 8},
 		{"batch started", draw.TriangleGlyph{}, color.RGBA{20, 150, 60, 255}, 8},
 		{"batch started twice", draw.SquareGlyph{}, color.RGBA{230, 130, 0, 255}, 8},
 		{"batch missed", draw.CrossGlyph{}, red, 8},
