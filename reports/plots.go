@@ -500,12 +500,18 @@ func timelineHeight(nodes int) vg.Length {
 }
 
 // timelineKind is how the timeline's legend names a failed node: by the
-// group outage's kind, or an incident's kinds, each once.
-func (rv review) timelineKind() string {
+// group outage's kind, or an incident's kinds, each once; and, beside
+// "believes it leads", that kind, or "failed" for several, which would
+// run off the plot's edge.
+func (rv review) timelineKind() (kind, beside string) {
+	kind = failingKind(rv.Tick, rv.Base)
 	if rv.Incident != nil { // its nodes fail each their own way
-		return incidentKinds(rv.Tick, rv.Base, rv.Incident)
+		kind = incidentKinds(rv.Tick, rv.Base, rv.Incident)
 	}
-	return failingKind(rv.Tick, rv.Base)
+	if strings.Contains(kind, " or ") {
+		return kind, "failed"
+	}
+	return kind, kind
 }
 
 // drawTimeline: one row per node (reachable, believing it leads, with its
@@ -521,10 +527,7 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 		size  vg.Length
 	}
 	grey, red, blue := color.RGBA{160, 160, 160, 255}, color.RGBA{200, 30, 30, 255}, color.RGBA{30, 90, 200, 255}
-	kind, failed := rv.timelineKind(), rv.timelineKind()
-	if strings.Contains(failed, " or ") { // the legend's column holds one kind beside the belief
-		failed = "failed"
-	}
+	kind, failed := rv.timelineKind()
 	states := []state{
 		{"reachable", draw.CircleGlyph{}, grey, 3},
 		{kind, draw.CrossGlyph{}, red, 6},

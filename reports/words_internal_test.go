@@ -60,7 +60,8 @@ func TestFailingKind(t *testing.T) {
 // TestTimelineKind: the timeline's legend names a failed node by the
 // group outage's kind, or by an incident's kinds, each once in the order
 // they come (a failure as configured by the configuration's kind), never
-// the publication's "unreachable" for an incident of kinds of its own.
+// the publication's "unreachable" for an incident of kinds of its own;
+// beside the belief, several kinds are "failed".
 func TestTimelineKind(t *testing.T) {
 	sec := model.Tick(time.Second)
 	paused := model.Default()
@@ -69,19 +70,21 @@ func TestTimelineKind(t *testing.T) {
 		c        model.Config
 		incident model.Windows
 		want     string
+		beside   string
 	}{
-		{paused, nil, "paused"},
+		{paused, nil, "paused", "paused"},
 		{model.Default(), model.Windows{
 			{Node: 0, First: 120, Last: 159, Failure: model.Failure{Kind: model.Partitioned}},
 			{Node: 1, First: 130, Last: 149, Failure: model.Failure{Kind: model.Crashed}},
 			{Node: 2, First: 125, Last: 154, Failure: model.Failure{Kind: model.Paused}},
 			{Node: 2, First: 200, Last: 210, Failure: model.Failure{Kind: model.Partitioned}},
-		}, "partitioned, crashed or paused"},
-		{paused, model.Windows{{Node: 0, First: 10, Last: 20}, {Node: 1, First: 10, Last: 20, Failure: model.Failure{Kind: model.Released}}}, "paused or stopped cleanly"},
+		}, "partitioned, crashed or paused", "failed"},
+		{paused, model.Windows{{Node: 0, First: 10, Last: 20}, {Node: 1, First: 10, Last: 20, Failure: model.Failure{Kind: model.Released}}}, "paused or stopped cleanly", "failed"},
+		{model.Default(), model.Windows{{Node: 0, First: 10, Last: 20, Failure: model.Failure{Kind: model.Crashed}}}, "crashed", "crashed"},
 	} {
 		rv := review{&study.Review{Base: tt.c, ReviewOptions: study.ReviewOptions{Tick: sec, Incident: tt.incident}}}
-		if got := rv.timelineKind(); got != tt.want {
-			t.Errorf("incident %v: %q, want %q", tt.incident, got, tt.want)
+		if got, beside := rv.timelineKind(); got != tt.want || beside != tt.beside {
+			t.Errorf("incident %v: %q, beside the belief %q; want %q, %q", tt.incident, got, beside, tt.want, tt.beside)
 		}
 	}
 }
