@@ -125,7 +125,7 @@ func (rv review) writeVerdict(b *strings.Builder) {
 		fmt.Fprintf(b, "**Verdict: %s** (%s): %s a year against %s for the current %s%s.", strings.ToLower(change[:1])+change[1:], rv.name(top.Candidate),
 			thousands(top.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), rv.name(current.Candidate), unsafe)
 		if others := without(d.Near, top.Candidate); len(others) > 0 {
-			fmt.Fprintf(b, " Of the %d that cost within %s of the least, it has the widest two-leader margin, then the fastest takeover after a crash (the rule below).", len(others)+1, percent(rv.Material))
+			fmt.Fprintf(b, " Of the %d that cost within %s of the least, %s (the rule below).", len(others)+1, percent(rv.Material), widest(d.Near))
 		}
 		b.WriteString("\n\n")
 	}
@@ -157,6 +157,19 @@ func (rv review) fencedSetting() (set, figure string) {
 	}
 	return set, fmt.Sprintf("fenced, %s would cost %s a year, the choice of the candidates' rule, against %s for the current %s without fencing",
 		rv.name(k), thousands(d.Top.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), rv.name(current.Candidate))
+}
+
+// widest says why the rule chose the first of near, the candidates that
+// cost about the least, safest first (cost.Safer): its margin is the
+// widest, or, as every one of them leaves the same, its takeover after a
+// crash is the fastest.
+func widest(near []cost.Rank) string {
+	for _, r := range near[1:] {
+		if r.Safety.Known != near[0].Safety.Known || r.Safety.Margin.Min != near[0].Safety.Margin.Min {
+			return "it has the widest two-leader margin, then the fastest takeover after a crash"
+		}
+	}
+	return "which leave the same two-leader margin, it has the fastest takeover after a crash"
 }
 
 // minCost is the cheaper of a and b under w, a when they cost the same.

@@ -132,3 +132,23 @@ func TestQuietYears(t *testing.T) {
 		}
 	}
 }
+
+// TestWidest: the verdict says the rule chose by margin only where the
+// candidates that cost about the least leave different margins; where
+// every one leaves the same (DynamoDB's 0 s, fenced), by takeover.
+func TestWidest(t *testing.T) {
+	rank := func(margin, crash float64) cost.Rank {
+		return cost.Rank{Safety: cost.Safety{Known: true, Margin: cost.Span{Min: margin}, Crash: cost.Span{Median: crash}}}
+	}
+	for _, tt := range []struct {
+		near []cost.Rank
+		want string
+	}{
+		{[]cost.Rank{rank(18, 63), rank(3, 18)}, "it has the widest two-leader margin, then the fastest takeover after a crash"},
+		{[]cost.Rank{rank(0, 77), rank(0, 90)}, "which leave the same two-leader margin, it has the fastest takeover after a crash"},
+	} {
+		if got := widest(tt.near); got != tt.want {
+			t.Errorf("%+v: %q, want %q", tt.near, got, tt.want)
+		}
+	}
+}
