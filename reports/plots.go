@@ -499,6 +499,21 @@ func timelineHeight(nodes int) vg.Length {
 	return 2.5*vg.Inch + vg.Length(min(nodes, maxTimelineNodes)+2)*0.45*vg.Inch
 }
 
+// timelineKind is how the timeline's legend names a failed node: by the
+// group outage's kind, or an incident's kinds, each once; and, beside
+// "believes it leads", that kind, or "failed" for several, which would
+// run off the plot's edge.
+func (rv review) timelineKind() (kind, beside string) {
+	kind = failingKind(rv.Tick, rv.Base)
+	if rv.Incident != nil { // its nodes fail each their own way
+		kind = incidentKinds(rv.Tick, rv.Base, rv.Incident)
+	}
+	if strings.Contains(kind, " or ") {
+		return kind, "failed"
+	}
+	return kind, kind
+}
+
 // drawTimeline: one row per node (reachable, believing it leads, with its
 // fencing token), one for the batch's trigger and a batch cut mid-run,
 // and one for the record.
@@ -512,15 +527,12 @@ func (rv review) drawTimeline(dc draw.Canvas) error {
 		size  vg.Length
 	}
 	grey, red, blue := color.RGBA{160, 160, 160, 255}, color.RGBA{200, 30, 30, 255}, color.RGBA{30, 90, 200, 255}
-	kind := "unreachable" // an incident's nodes fail each their own way
-	if rv.Incident == nil {
-		kind = failingKind(rv.Tick, rv.Base)
-	}
+	kind, failed := rv.timelineKind()
 	states := []state{
 		{"reachable", draw.CircleGlyph{}, grey, 3},
 		{kind, draw.CrossGlyph{}, red, 6},
 		{"believes it leads (active)", draw.CircleGlyph{}, blue, 8},
-		{"believes it leads, " + kind, draw.RingGlyph{}, blue, 8},
+		{"believes it leads, " + failed, draw.RingGlyph{}, blue, 8},
 		{"batch started", draw.TriangleGlyph{}, color.RGBA{20, 150, 60, 255}, 8},
 		{"batch started twice", draw.SquareGlyph{}, color.RGBA{230, 130, 0, 255}, 8},
 		{"batch missed", draw.CrossGlyph{}, red, 8},

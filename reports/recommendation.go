@@ -279,7 +279,11 @@ func (rv review) writeNoMargin(b *strings.Builder, ranks []cost.Rank) bool {
 	giveUp := u.span(c.RetryPeriod + c.RenewDeadline)
 	if c.Protocol != model.ProtocolClientGo { // the lock's own account of its margin
 		if len(none) == len(ranks) {
-			fmt.Fprintf(b, "**No candidate is safe without fencing**: %s. No setting of the lock's options changes that: turn on fencing, so that the store refuses a stale holder's writes.\n\n", rv.noMarginWhy())
+			fmt.Fprintf(b, "**No candidate is safe without fencing**: %s. No setting of the lock's options changes that: turn on fencing, so that the store refuses a stale holder's writes.", rv.noMarginWhy())
+			if set, figure := rv.fencedSetting(); set != "" {
+				fmt.Fprintf(b, " Then %s: %s.", set, figure)
+			}
+			b.WriteString("\n\n")
 			return true
 		}
 		fmt.Fprintf(b, "Not recommended whatever they cost: %s, which leave no two-leader margin (%s) and no fencing.\n\n", rv.names(none, ranks), rv.noMarginWhy())

@@ -44,7 +44,16 @@ func (rv review) files() []File {
 		}
 	}
 	return []File{
-		{"measure.txt", func(w io.Writer) error { return WriteMeasure(w, rv.Tick, rv.Measure) }},
+		{"measure.txt", func(w io.Writer) error {
+			if err := WriteMeasure(w, rv.Tick, rv.Measure); err != nil {
+				return err
+			}
+			if k := rv.mixKinds(); k != "" {
+				_, err := fmt.Fprintf(w, "\nThe table's outage is %s.\n", k)
+				return err
+			}
+			return nil
+		}},
 		{"cost.txt", func(w io.Writer) error { return WriteWindowCost(w, rv.CostAt(0)) }},
 		{"cost-both.txt", func(w io.Writer) error { return WriteBothCost(w, rv.CostAt(0)) }},
 		{"variants.csv", runs(rv.Arrangements)},
@@ -137,6 +146,9 @@ func (rv review) writeMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "Scenario: %s", describe(rv.Tick, c, rv.IncidentFile, rv.Incident))
 	if rv.Incident != nil {
 		fmt.Fprintf(&b, " The lease sweep, the heat map and the zone study vary a group outage instead, as long as the incident's span (%s).", unit{rv.Tick}.span(c.Outage))
+	}
+	if k := rv.mixKinds(); k != "" {
+		fmt.Fprintf(&b, " The scenario's failure is %s.", k)
 	}
 	b.WriteString("\n\n")
 	rv.writeDeployment(&b)
@@ -345,6 +357,9 @@ func (rv review) writeTimeline(b *strings.Builder) {
 	}
 	if len(events) > 0 {
 		fmt.Fprintf(b, "In order: %s.", strings.Join(events, "; "))
+	}
+	if k := rv.mixKinds(); k != "" {
+		fmt.Fprintf(b, " The timeline shows %s.", k)
 	}
 	if d := rv.Deployed.Stats; d.PartialBatches > 0 {
 		fmt.Fprintf(b, " The run cuts %s mid-run (partial): %s lines never written, which the recommendation counts among the missed lines.",

@@ -198,8 +198,8 @@ func (rv review) writeHowSure(b *strings.Builder, cols []cost.Rank) {
 		if rv.Incident != nil {
 			events = fmt.Sprintf("%s incidents a year come at random (a Poisson count)", rate(rv.EventsPerYear[0]))
 		}
-		parts = append(parts, fmt.Sprintf("each figure is the mean over where in the batch and renewal cycles an outage falls (the phase method); the brackets hold 95%% of years when the %s, each at a random moment (%s years drawn). With the current settings %s of those years lose no invoice line",
-			events, thousands(cost.SpreadYears, 0), percent(sp.Quiet)))
+		parts = append(parts, fmt.Sprintf("each figure is the mean over where in the batch and renewal cycles an outage falls (the phase method); the brackets hold 95%% of years when the %s, each at a random moment (%s years drawn). With the current settings %s",
+			events, thousands(cost.SpreadYears, 0), quietYears(sp.Quiet)))
 	}
 	if rv.Incident == nil && cols[0].Safety.Known && !rv.Base.BlackHole {
 		names := []string{"the current settings", "the recommended settings"}
@@ -222,6 +222,28 @@ func (rv review) writeHowSure(b *strings.Builder, cols []cost.Rank) {
 	fmt.Fprintf(b, "How sure: %s.\n\n", strings.Join(parts, ". "))
 }
 
+// quietYears says what share of the drawn years miss and double no
+// invoice line (cost.Spread's Quiet), as no more than it is: "none of
+// those years misses or doubles an invoice line" only when none does,
+// "every one of those years misses or doubles some" only when every one
+// does, and otherwise a share never rounded to either.
+func quietYears(quiet float64) string {
+	switch {
+	case quiet >= 1:
+		return "none of those years misses or doubles an invoice line"
+	case quiet <= 0:
+		return "every one of those years misses or doubles some invoice lines"
+	}
+	share := percent(quiet)
+	switch share {
+	case "100%":
+		share = "over 99.9%"
+	case "0%":
+		share = "under 0.1%"
+	}
+	return share + " of those years neither miss nor double an invoice line"
+}
+
 // moves says which assumptions, halved or doubled, change the verdict's
 // settings (the sensitivity table), or that none does.
 func (rv review) moves() string {
@@ -232,9 +254,9 @@ func (rv review) moves() string {
 		d, ok := rv.Decide(ranks)
 		switch {
 		case !ok:
-			return "none safe"
+			return "no candidate safe without fencing"
 		case d.Keep:
-			return "keep the current settings"
+			return "keeping the current settings"
 		}
 		return rv.name(d.Top.Candidate)
 	}

@@ -91,7 +91,11 @@ func (rv review) writeVerdict(b *strings.Builder) {
 	case !priced:
 		b.WriteString("**Verdict: none without prices**: the candidates to choose among are the Pareto front below.\n\n")
 	case !ok:
-		fmt.Fprintf(b, "**Verdict: turn on fencing**: no candidate leaves a two-leader margin, so none is recommended without it: %s.", rv.noMarginWhy())
+		if set, figure := rv.fencedSetting(); set != "" {
+			fmt.Fprintf(b, "**Verdict: turn on fencing, and %s**: no candidate leaves a two-leader margin, so none is recommended without fencing: %s. %s.", set, rv.noMarginWhy(), capitalize(figure))
+		} else {
+			fmt.Fprintf(b, "**Verdict: turn on fencing**: no candidate leaves a two-leader margin, so none is recommended without it: %s.", rv.noMarginWhy())
+		}
 		for _, l := range rv.Levers {
 			if l.Rank.Fencing {
 				fmt.Fprintf(b, " With %s the current settings would cost %s a year, against %s without.", l.What, thousands(l.Rank.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1))
@@ -121,13 +125,51 @@ func (rv review) writeVerdict(b *strings.Builder) {
 		fmt.Fprintf(b, "**Verdict: %s** (%s): %s a year against %s for the current %s%s.", strings.ToLower(change[:1])+change[1:], rv.name(top.Candidate),
 			thousands(top.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), rv.name(current.Candidate), unsafe)
 		if others := without(d.Near, top.Candidate); len(others) > 0 {
-			fmt.Fprintf(b, " Of the %d that cost within %s of the least, it has the widest two-leader margin, then the fastest takeover after a crash (the rule below).", len(others)+1, percent(rv.Material))
+			fmt.Fprintf(b, " Of the %d that cost within %s of the least, %s (the rule below).", len(others)+1, percent(rv.Material), widest(d.Near))
 		}
 		b.WriteString("\n\n")
 	}
 	if priced {
 		rv.writeLever(b, top)
 	}
+}
+
+// fencedSetting is what to set once fenced, when no candidate may be
+// recommended without fencing: "set `session_ttl=90s`" (what changes,
+// for a candidate no lock option names: "raise the lease to 1m0s"), or
+// "keep the current settings", chosen among the candidates fenced by the rule that
+// chooses among them unfenced (study.Review.DecideFenced), and what it
+// costs beside the current settings; "" without fenced candidates.
+func (rv review) fencedSetting() (set, figure string) {
+	d, ok := rv.DecideFenced()
+	if !ok {
+		return "", ""
+	}
+	k, current := d.Top.Candidate, rv.Current()
+	k.Fencing = false // named by its lock's settings; the fencing is said
+	if d.Keep {
+		return "keep the current settings", fmt.Sprintf("fenced, the current %s would cost %s a year, against %s without fencing, and no candidate fenced costs less by more than the rule's margin",
+			rv.name(k), thousands(d.Top.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1))
+	}
+	set = "set " + rv.name(k)
+	if rv.lockSetting(k) == "" {
+		set = strings.ToLower(rv.change(k, current.Candidate)[:1]) + rv.change(k, current.Candidate)[1:]
+	}
+	return set, fmt.Sprintf("fenced, %s would cost %s a year, the choice of the candidates' rule, against %s for the current %s without fencing",
+		rv.name(k), thousands(d.Top.Cost(rv.Weights), 1), thousands(current.Cost(rv.Weights), 1), rv.name(current.Candidate))
+}
+
+// widest says why the rule chose the first of near, the candidates that
+// cost about the least, safest first (cost.Safer): its margin is the
+// widest, or, as every one of them leaves the same, its takeover after a
+// crash is the fastest.
+func widest(near []cost.Rank) string {
+	for _, r := range near[1:] {
+		if r.Safety.Known != near[0].Safety.Known || r.Safety.Margin.Min != near[0].Safety.Margin.Min {
+			return "it has the widest two-leader margin, then the fastest takeover after a crash"
+		}
+	}
+	return "which leave the same two-leader margin, it has the fastest takeover after a crash"
 }
 
 // minCost is the cheaper of a and b under w, a when they cost the same.

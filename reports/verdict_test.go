@@ -57,7 +57,8 @@ func presetConfig(t *testing.T, name string) model.Config {
 // without a two-leader margin (by the lock's own figures) and without
 // fencing is the recommendation, every candidate's margin reaches
 // candidates.csv, and a lock whose every setting lacks a margin gets the
-// verdict to turn on fencing and the warning of two leaders; client-go's
+// verdict to turn on fencing, naming what to set once fenced, and the
+// warning of two leaders; client-go's
 // 12s/10s/2s, the cheapest when the lines alone are priced, is passed
 // over. Consul's holder gives up at its first failed call but rides out
 // 22.5 s of hung calls: the report says the 10 s outages are ridden out
@@ -65,8 +66,9 @@ func presetConfig(t *testing.T, name string) model.Config {
 func TestNoMarginNeverRecommendedAnyLock(t *testing.T) {
 	for _, tt := range []struct {
 		preset  string
-		fencing bool // the verdict is to turn on fencing
-	}{{"kubernetes", false}, {"etcd", true}, {"consul", true}, {"zookeeper", false}, {"dynamodb", true}} {
+		fencing bool   // the verdict is to turn on fencing
+		then    string // and what to set once fenced
+	}{{"kubernetes", false, ""}, {"etcd", true, "set `session_ttl=15s`"}, {"consul", true, "lower the lease to 10s"}, {"zookeeper", false, ""}, {"dynamodb", true, "set `lease_duration=6s heartbeat_period=2s`"}} {
 		t.Run(tt.preset, func(t *testing.T) {
 			base := presetConfig(t, tt.preset)
 			if tt.preset == "kubernetes" {
@@ -91,7 +93,7 @@ func TestNoMarginNeverRecommendedAnyLock(t *testing.T) {
 			if hang := "If calls hang instead of failing, the current settings ride out the 10s outages (50% of events) as well."; strings.Contains(md, hang) != (tt.preset == "consul") {
 				t.Errorf("report.md says %q: %t", hang, !(tt.preset == "consul"))
 			}
-			turnOn := strings.Contains(md, "**Verdict: turn on fencing**")
+			turnOn := strings.Contains(md, "**Verdict: turn on fencing, and "+tt.then+"**: ")
 			warned := strings.Contains(md, "**Warning:** two leaders")
 			if turnOn != tt.fencing || warned != (tt.fencing || tt.preset == "kubernetes") || (recommended == 0) != tt.fencing {
 				t.Errorf("verdict to turn on fencing %t, two-leader warning %t, %d recommended; want %t:\n%.2500s", turnOn, warned, recommended, tt.fencing, md)

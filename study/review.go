@@ -88,6 +88,12 @@ type Review struct {
 	// over the mix as the candidates are: what the report names when the
 	// lease is not the lever.
 	Levers []Lever
+	// Fenced is the recommendation's candidates with fencing turned on,
+	// in its order, ranked over the mix as they are: set, under prices,
+	// only when the deployment does not fence and no candidate may be
+	// recommended without fencing (every one NoMargin), so that the
+	// verdict can name the setting to take once fenced (DecideFenced).
+	Fenced []cost.Rank
 
 	safety []cost.Safety // each candidate's, in the recommendation's order
 	// locks is the library's settings that set each candidate's lock
@@ -504,6 +510,9 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		}
 		rv.Levers = ls
 	}
+	if rv.Fenced, err = rv.fenced(ctx, ks, mix); err != nil {
+		return nil, err
+	}
 	if err := rv.spreads(ctx, mix); err != nil {
 		return nil, err
 	}
@@ -612,6 +621,38 @@ func (rv *Review) leverCandidates() ([]Lever, []cost.Candidate) {
 		}
 	}
 	return ls, ks
+}
+
+// fenced ranks the candidates ks with fencing turned on over mix, with
+// their safety figures, when the review prices its candidates, the base
+// does not fence and none of the recommendation may be recommended
+// without fencing; nil otherwise.
+func (rv *Review) fenced(ctx context.Context, ks []cost.Candidate, mix []cost.MixEntry) ([]cost.Rank, error) {
+	if _, ok := rv.Decide(rv.Recommendation); ok || rv.Base.Fencing || rv.Weights == (cost.Weights{}) {
+		return nil, nil
+	}
+	on := make([]cost.Candidate, len(ks))
+	for i, k := range ks {
+		k.Fencing = true
+		on[i] = k
+	}
+	ranks, err := cost.Recommend(ctx, rv.Base, rv.Seed, on, mix, rv.EventsPerYear[0], float64(rv.LinesPerBatch))
+	if err != nil {
+		return nil, err
+	}
+	return rv.withSafety(ranks), nil
+}
+
+// DecideFenced is the choice among the candidates with fencing turned on
+// (Fenced) by the rule Decide applies, the current settings fenced
+// standing for the current ones; false without Fenced.
+func (rv *Review) DecideFenced() (cost.Decision, bool) {
+	if rv.Fenced == nil {
+		return cost.Decision{}, false
+	}
+	current := cost.CandidateOf(rv.Base)
+	current.Fencing = true
+	return cost.Decide(rv.Fenced, rv.Weights, 0.05, rv.Material, current)
 }
 
 // turnedOn names what the third arrangement turns on in base: fencing

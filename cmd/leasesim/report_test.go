@@ -352,7 +352,8 @@ func TestShippedReviews(t *testing.T) {
 		also, never               []string // what else report.md says, and what it must not
 	}{
 		{"nightly-invoicing.yaml", "", "**Verdict: raise the renew deadline to 40s and the lease to 1m0s** (1m0s/40s/2s): 664.8 a year against 2,775.5 for the current 15s/10s/2s", "| missed lines a year | 2,775.5 [",
-			[]string{"lease=60s renew_deadline=40s retry_period=2s"}, nil, nil, nil},
+			[]string{"lease=60s renew_deadline=40s retry_period=2s"}, nil,
+			[]string{"and to keeping the current settings with the outage lengths doubled", "With the current settings 89.6% of those years neither miss nor double an invoice line."}, nil},
 		{"etcd-election.yaml", "", "**Verdict: raise `session_ttl` to 180s** (`session_ttl=180s`): 1,537.4 a year against 3,168.8 for the current `session_ttl=60s`.", "| missed lines a year |",
 			[]string{"session_ttl=180s"}, nil, nil, nil},
 		{"consul-nightly.yaml", "", "**Verdict: keep the current settings** (`session_ttl=15s lock_delay=15s`): the cheapest candidate, `session_ttl=10s lock_delay=0s`, would save 104.2 of their 5,728.0 a year (1.8%), too little to matter.", "The lease is not the lever",
@@ -365,8 +366,8 @@ func TestShippedReviews(t *testing.T) {
 		{"dynamodb-pauses.yaml", "", "**Verdict: raise `lease_duration` to 60s, and lower `heartbeat_period` to 2s** (`lease_duration=60s heartbeat_period=2s`): 140.0 a year against 682.8 for the current `lease_duration=20s heartbeat_period=5s`.", "| missed lines a year |",
 			[]string{"lease_duration=60s heartbeat_period=2s"}, nil, nil, nil},
 		// The warning is of the current settings: one candidate, them, will do.
-		{"openshift-sno.yaml", "leasesim report: warning: " + sno + "\n", "**Verdict: turn on fencing**", "\n\n**Warning:** " + sno + ".\n\n", nil,
-			[]string{"--candidates", "4m30s", "--candidate-renew-deadline", "4m", "--candidate-retry-period", "1m"}, nil, nil},
+		{"openshift-sno.yaml", "leasesim report: warning: " + sno + "\n", "**Verdict: turn on fencing, and keep the current settings**: ", "\n\n**Warning:** " + sno + ".\n\n", nil,
+			[]string{"--candidates", "4m30s", "--candidate-renew-deadline", "4m", "--candidate-retry-period", "1m"}, []string{"Fenced, the current 4m30s would cost"}, nil},
 		// API-server outages that cut both replicas off: no section says
 		// more nodes help.
 		{"clientgo-operator.yaml", "", "**Verdict: ", "The deployment's failures (the failure mix): 12 a year of every node at once isolated for 30s (80%) or 5m0s (20%); 12 events a year in all.",
@@ -417,6 +418,42 @@ func TestShippedReviews(t *testing.T) {
 				t.Errorf("candidates.csv recommends %q, want %q", recommended, tt.recommended)
 			}
 		})
+	}
+}
+
+// TestUnfencedLockReview: the etcd election reviewed without fencing has
+// no candidate with a two-leader margin, so its verdict turns fencing on
+// and still names the session TTL to set once fenced, chosen by the rule
+// that chooses when fenced (the shipped, fenced review's 180 s), with
+// what it costs; candidates.csv recommends no unfenced row.
+func TestUnfencedLockReview(t *testing.T) {
+	t.Parallel()
+	text, err := os.ReadFile(filepath.Join("..", "..", "testdata", "reviews", "etcd-election.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	review := filepath.Join(dir, "etcd-unfenced.yaml")
+	if err := os.WriteFile(review, bytes.Replace(text, []byte("fencing: true"), []byte("fencing: false"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "review")
+	if code, _, stderr := runCmd(t, "report", "--out", out, "--replicas", "2", review); code != 0 || !strings.Contains(stderr, "turn on fencing") {
+		t.Fatalf("exit %d, stderr %q, want the two-leader warning", code, stderr)
+	}
+	md, _ := os.ReadFile(filepath.Join(out, "report.md"))
+	for _, say := range []string{
+		"\n\n**Verdict: turn on fencing, and set `session_ttl=180s`**: no candidate leaves a two-leader margin, so none is recommended without fencing: ",
+		"Fenced, `session_ttl=180s` would cost 1,537.4 a year, the choice of the candidates' rule, against 3,168.8 for the current `session_ttl=60s` without fencing.",
+		"Then set `session_ttl=180s`: fenced, `session_ttl=180s` would cost 1,537.4 a year",
+	} {
+		if !strings.Contains(string(md), say) {
+			t.Errorf("report.md does not say %q", say)
+		}
+	}
+	csv, _ := os.ReadFile(filepath.Join(out, "candidates.csv"))
+	if strings.Contains(string(csv), ",true,true,") || strings.Contains(string(csv), ",false,true,") {
+		t.Errorf("candidates.csv recommends an unfenced candidate:\n%s", csv)
 	}
 }
 
