@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -12,7 +13,8 @@ import (
 // shell blocks, as `go run ./cmd/leasesim` would from the repository's
 // top, and wants each to succeed with an answer and no warning: the
 // README's examples are run, not just shown. A report writes into a
-// folder of the test's own instead of out/.
+// folder of the test's own instead of out/, and the README names no
+// other folder for it, which the run would write into the repository.
 func TestREADMECommands(t *testing.T) {
 	lines := commandLines(t, "../../README.md", "go run ./cmd/leasesim ")
 	if len(lines) < 4 {
@@ -20,6 +22,10 @@ func TestREADMECommands(t *testing.T) {
 	}
 	t.Chdir("../..") // relative paths are the repository's
 	for _, args := range lines {
+		if args[0] == "report" && slices.ContainsFunc(args, func(a string) bool { return a == "--out" || strings.HasPrefix(a, "--out=") }) {
+			t.Errorf("leasesim %s: a README report names its folder; the test would write it into the repository", strings.Join(args, " "))
+			continue
+		}
 		if args[0] == "report" && !strings.HasPrefix(strings.Join(args, " "), "report --example") {
 			args = append([]string{"report", "--out", filepath.Join(t.TempDir(), "out")}, args[1:]...)
 		}
