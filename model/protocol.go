@@ -177,7 +177,7 @@ func (x *state) losesLock(t int) bool {
 	lock := c.Protocol.traits()
 	if x.reporting() && !(x.reach.down[n] && x.fails(n, Stops|Freezes)) {
 		switch {
-		case t < x.cut+x.noticeDelay(): // not reported yet (or, under actsAsItWakes, in the round it woke and acts in)
+		case t < x.cut+x.noticeDelay: // not reported yet (or, under actsAsItWakes, in the round it woke and acts in)
 			return false
 		case x.sessionGone || !lock.afterLost:
 			x.suspended = !x.sessionGone
@@ -211,18 +211,7 @@ func (x *state) losesLock(t int) bool {
 // reporting reports whether, with a disconnect delay, the record's leader
 // was disconnected since its last renewal (cut): its report is still to
 // come, or, under curator-session, came, and its LOST is to come.
-func (x *state) reporting() bool { return x.noticeDelay() > 0 && x.cut > x.renewed }
-
-// noticeDelay is the rounds from the record's leader's disconnect (cut)
-// to its give-up at the report: the disconnect delay under curator's
-// rules; under actsAsItWakes, 1, as it woke past its lease's end in round
-// cut, acts in it and gives up in the next (wakesLate).
-func (x *state) noticeDelay() int {
-	if x.c.Protocol.traits().actsAsItWakes {
-		return 1
-	}
-	return x.c.DisconnectDelay
-}
+func (x *state) reporting() bool { return x.noticeDelay > 0 && x.cut > x.renewed }
 
 // wakesLate is whether the record's leader, woken in round t past its
 // session's end (or, back, past its read timeout), gives up at once:
@@ -233,7 +222,7 @@ func (x *state) noticeDelay() int {
 // holding nobody off, and gives up in the next round it is not frozen
 // (noticeDelay, reporting).
 func (x *state) wakesLate(t int) bool {
-	if x.noticeDelay() == 0 {
+	if x.noticeDelay == 0 {
 		return true
 	}
 	x.cut, x.sessionGone = t, t >= x.leaseEnd()
@@ -336,7 +325,7 @@ func (x *state) lockDue() int {
 	case lock.afterLost && x.cut > x.renewed && !x.sessionGone:
 		return x.cut + x.c.DisconnectDelay + x.leaseOf(x.leader)
 	case x.reporting():
-		return x.cut + x.noticeDelay()
+		return x.cut + x.noticeDelay
 	}
 	return Never
 }
@@ -419,7 +408,7 @@ func (x *state) lockTimers(t, last int) int {
 		switch {
 		case x.reporting() && !x.gaveUp: // back before its disconnect's report: it renews only after it
 			x.overdue = true
-			last = min(last, max(x.cut+x.noticeDelay()-1, t))
+			last = min(last, max(x.cut+x.noticeDelay-1, t))
 		case x.suspended: // suspended at the report while back: it reconnects in the next round
 			last = t
 		}

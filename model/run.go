@@ -73,6 +73,13 @@ type state struct {
 	// calls begin again.
 	observes bool
 	quitAt   []int
+	// noticeDelay is the rounds from the record's leader's disconnect
+	// (cut) to its give-up at the report: the disconnect delay under
+	// curator's rules; under actsAsItWakes, 1, as it woke past its lease's
+	// end in round cut, acts in it and gives up in the next (wakesLate).
+	// It is read once a run: building the protocol's row on the settled
+	// path each round cost a fifth of a publication run.
+	noticeDelay int
 
 	queued       int // batches waiting in the persistent trigger's queue
 	queuedFirst  int // the trigger round of the first waiting batch
@@ -164,6 +171,10 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 		r.kinds, r.kindsKnown = readKinds(), true
 	}
 	x.reach.failAs(&r.kinds, c.toggles())
+	x.noticeDelay = c.DisconnectDelay
+	if c.Protocol.traits().actsAsItWakes {
+		x.noticeDelay = 1
+	}
 	if x.observes = c.Protocol != ProtocolClientGo && c.Protocol.traits().observes; x.observes {
 		x.observeAll()
 	}
