@@ -116,23 +116,39 @@ func lineMatches(want, got string) bool {
 // the same name, and its output names the file as the page does.
 var outputFlags = []string{"--csv", "--png", "--out"}
 
-// TestCommandsDoc runs every `$ leasesim` example of docs/commands.md in
-// process, as from the repository's top, and wants the exit status and
-// the very lines the page shows ("…" standing for the middle of a long
-// line): a change of output fails here until the page shows it (go test
-// ./cmd/leasesim -run TestCommandsDoc -update rewrites the shown lines,
-// keeping each "…" line that still matches). The `report --gate` examples
-// are TestReportGate's, which runs them over the candidates that decide
-// them. The plain `go run ./cmd/leasesim` lines, long-running studies
-// shown without their output, are parsed by their command's flags, so a
-// renamed flag fails here too.
-func TestCommandsDoc(t *testing.T) {
-	const path = "docs/commands.md"
+// TestDocPages runs every `$ leasesim` example of the documentation
+// pages that show commands with their output (docs/commands.md, and
+// docs/input.md's refusals) in process, as from the repository's top,
+// and wants the exit status and the very lines the page shows ("…"
+// standing for the middle of a long line): a change of output fails here
+// until the page shows it (go test ./cmd/leasesim -run TestDocPages
+// -update rewrites the shown lines, keeping each "…" line that still
+// matches). The `report --gate` examples are TestReportGate's, which runs
+// them over the candidates that decide them. The plain `go run
+// ./cmd/leasesim` lines, long-running studies shown without their output,
+// are parsed by their command's flags, so a renamed flag fails here too.
+func TestDocPages(t *testing.T) {
 	t.Chdir("../..") // relative paths are the repository's
-	page := readDocPage(t, path)
-	if len(page.examples) < 12 || len(page.plain) < 10 {
-		t.Fatalf("%s shows %d examples with their output and %d plain commands", path, len(page.examples), len(page.plain))
+	for _, tt := range []struct {
+		path                string
+		examples, plainRuns int // at least this many of each: a page whose blocks stop being read fails
+	}{
+		{"docs/commands.md", 12, 10},
+		{"docs/input.md", 7, 0},
+	} {
+		t.Run(tt.path, func(t *testing.T) {
+			page := readDocPage(t, tt.path)
+			if len(page.examples) < tt.examples || len(page.plain) < tt.plainRuns {
+				t.Fatalf("%s shows %d examples with their output and %d plain commands", tt.path, len(page.examples), len(page.plain))
+			}
+			runDocPage(t, tt.path, page)
+		})
 	}
+}
+
+// runDocPage runs page's examples and parses its plain commands, as
+// TestDocPages says.
+func runDocPage(t *testing.T, path string, page docPage) {
 	dir := t.TempDir()
 	var written []string // the page's names of the files its examples wrote, each in dir
 	outs := make([]string, len(page.examples))
