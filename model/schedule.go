@@ -96,14 +96,14 @@ type Behaviour struct {
 func kindTable() [numKinds]Behaviour {
 	none := Param(NumParams)
 	return [numKinds]Behaviour{
-		{AsConfigured, "", "unreachable", 0, none, ""},
-		{Isolated, "isolate", "isolated", 0, none, ""},
-		{BlackHoled, "black-hole", "black-holed", Hangs, BlackHole, ""},
-		{Slowed, "slow", "slowed", Hangs | HangsUntilAnswered, none, ""},
-		{Partitioned, "partition", "partitioned", ReachesStore, Partition, ""},
-		{Paused, "pause", "paused", Freezes, Pause, ""},
-		{Crashed, "crash", "crashed", Stops, Crash, ""},
-		{Released, "release", "stopped cleanly", Stops | Releases, Release, ""},
+		{Kind: AsConfigured, Said: "unreachable", Toggle: none},
+		{Kind: Isolated, Name: "isolate", Said: "isolated", Toggle: none},
+		{Kind: BlackHoled, Name: "black-hole", Said: "black-holed", Does: Hangs, Toggle: BlackHole},
+		{Kind: Slowed, Name: "slow", Said: "slowed", Does: Hangs | HangsUntilAnswered, Toggle: none},
+		{Kind: Partitioned, Name: "partition", Said: "partitioned", Does: ReachesStore, Toggle: Partition},
+		{Kind: Paused, Name: "pause", Said: "paused", Does: Freezes, Toggle: Pause},
+		{Kind: Crashed, Name: "crash", Said: "crashed", Does: Stops, Toggle: Crash},
+		{Kind: Released, Name: "release", Said: "stopped cleanly", Does: Stops | Releases, Toggle: Release},
 	}
 }
 
