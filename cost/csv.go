@@ -42,15 +42,18 @@ func WriteCostCSV(w io.Writer, t model.Tick, ps []ConfigProjection) error {
 
 // WriteRecommendCSV writes one row per lease: its yearly measures, its
 // two-leader margin (empty without a renew deadline, which sets none),
-// whether it is on their Pareto front, and its cost under w, left empty
-// when no weight is given. With a tick, the lease, the window, the delay
-// and the margin are in seconds, under names that say so.
+// whether it is on their Pareto front, its cost under w, left empty when
+// no weight is given, and last, after the columns a reader already
+// takes, the batches' lateness a year (Rank.LateRounds), which the cost
+// prices with the start's delay. With a tick, the lease, the window, the
+// delay, the margin and the lateness are in seconds, under names that say
+// so.
 func WriteRecommendCSV(w io.Writer, t model.Tick, ranks []Rank, weights Weights) error {
-	window, delayed, margin := "window_rounds_per_event", "delayed_rounds_per_year", "two_leader_margin_rounds"
+	window, delayed, margin, late := "window_rounds_per_event", "delayed_rounds_per_year", "two_leader_margin_rounds", "lateness_rounds_per_year"
 	if t != 0 {
-		window, delayed, margin = "window_s_per_event", "delayed_s_per_year", "two_leader_margin_s"
+		window, delayed, margin, late = "window_s_per_event", "delayed_s_per_year", "two_leader_margin_s", "lateness_s_per_year"
 	}
-	b := fmt.Appendf(nil, "%s,%s,missed_lines_per_year,double_lines_per_year,%s,handovers_per_year,%s,pareto,cost_per_year\n", t.Name(model.Lease), window, delayed, margin)
+	b := fmt.Appendf(nil, "%s,%s,missed_lines_per_year,double_lines_per_year,%s,handovers_per_year,%s,pareto,cost_per_year,%s\n", t.Name(model.Lease), window, delayed, margin, late)
 	scale := 1.0
 	if t != 0 {
 		scale = t.Seconds(1)
@@ -66,7 +69,7 @@ func WriteRecommendCSV(w io.Writer, t model.Tick, ranks []Rank, weights Weights)
 		if weights != (Weights{}) {
 			b = fmt.Appendf(b, "%.6f", r.Cost(weights))
 		}
-		b = append(b, '\n')
+		b = fmt.Appendf(b, ",%.6f\n", scale*r.LateRounds)
 	}
 	_, err := w.Write(b)
 	return err
