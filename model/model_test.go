@@ -671,3 +671,29 @@ func TestFencingKeepsTheWatch(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestWindowsRefused: a window no run can hold (a negative node, a kind
+// the table of kinds does not have) is an error naming it, not a panic;
+// a node beyond the run's count is left out, as the run has no such node.
+func TestWindowsRefused(t *testing.T) {
+	c := model.Default()
+	for _, tt := range []struct {
+		name string
+		ws   model.Windows
+		want string // the error, "" for none
+	}{
+		{"negative node", model.Windows{{Node: 0, First: 2, Last: 3}, {Node: -1, First: 5, Last: 6}}, "window 1: node -1: want a node from 0"},
+		{"unknown kind", model.Windows{{Node: 1, First: 2, Last: 3, Failure: model.Failure{Kind: 200}}}, "window 0: failure kind 200: want one of the 8 kinds of the table"},
+		{"node beyond the count", model.Windows{{Node: c.Nodes + 3, First: 2, Last: 3}}, ""},
+	} {
+		var r model.Runner
+		_, err := r.RunSchedule(c, tt.ws)
+		if got := fmt.Sprint(err); tt.want == "" && err != nil || tt.want != "" && got != tt.want {
+			t.Errorf("%s: error %v, want %q", tt.name, err, tt.want)
+		}
+		var we *model.WindowError
+		if tt.want != "" && !errors.As(err, &we) {
+			t.Errorf("%s: error %T, want a *model.WindowError", tt.name, err)
+		}
+	}
+}

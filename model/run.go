@@ -147,6 +147,11 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 	if err := r.c.Validate(); err != nil {
 		return Stats{}, err
 	}
+	if ws, ok := s.(Windows); ok {
+		if err := ws.valid(); err != nil {
+			return Stats{}, err
+		}
+	}
 	r.run(s, first, last, observe)
 	return r.st, nil
 }

@@ -2,6 +2,7 @@ package model
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -356,6 +357,32 @@ type Window struct {
 // pass over the windows, which suits hand-written scenarios; a Runner
 // indexes a longer schedule instead (windowIndex).
 type Windows []Window
+
+// WindowError is a window no run can hold: a negative node, or a kind
+// of failure the table of kinds does not have. (A node beyond the run's
+// count is no error: the run has no such node, and it is left out.)
+type WindowError struct {
+	Index  int // the window's place in the schedule, from 0
+	Window Window
+}
+
+func (e *WindowError) Error() string {
+	if e.Window.Node < 0 {
+		return fmt.Sprintf("window %d: node %d: want a node from 0", e.Index, e.Window.Node)
+	}
+	return fmt.Sprintf("window %d: failure kind %d: want one of the %d kinds of the table", e.Index, e.Window.Failure.Kind, numKinds)
+}
+
+// valid returns a *WindowError for the first window of ws no run can
+// hold, or nil.
+func (ws Windows) valid() error {
+	for i, w := range ws {
+		if w.Node < 0 || w.Failure.Kind >= numKinds {
+			return &WindowError{i, w}
+		}
+	}
+	return nil
+}
 
 // Span is the first and last round any node is down; ws must not be
 // empty.
