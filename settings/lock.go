@@ -69,6 +69,8 @@ const (
 	// a read timeout with nothing heard), under an error policy that may
 	// wait a further session timeout.
 	Disconnect
+	// NeverTold: nothing tells it; it works on while another takes over.
+	NeverTold
 )
 
 // Protocol describes a lock in the terms every protocol shares: who
