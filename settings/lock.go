@@ -132,6 +132,8 @@ func (p Protocol) String() string {
 		b.WriteString("; the holder gives up at its first failed call, never while one hangs")
 	case Disconnect:
 		fmt.Fprintf(&b, "; the holder is disconnected by a failed call or %s of silence", dur(p.GiveUpAfter))
+	case NeverTold:
+		b.WriteString("; nothing tells the holder it lost the lock: it works on")
 	}
 	if p.LeaderChangeResets {
 		b.WriteString("; a leader change of the service restarts every lease")
