@@ -296,6 +296,7 @@ var keys atomic.Int64
 type holder struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
+	key   int64
 	held  time.Time // when the test read its "held" line
 }
 
@@ -344,7 +345,7 @@ func startHolder(t *testing.T, ns, host string, key int64, set string) *holder {
 	case <-time.After(30 * time.Second):
 		t.Fatal("holder did not take the lock within 30 s")
 	}
-	return &holder{cmd: cmd, stdin: stdin, held: time.Now()}
+	return &holder{cmd: cmd, stdin: stdin, key: key, held: time.Now()}
 }
 
 // connect opens a connection from the test's own namespace.
@@ -360,21 +361,23 @@ func connect(t *testing.T) *pgx.Conn {
 	return conn
 }
 
+// grant is when a waiter got the lock, or why it did not.
+type grant struct {
+	at  time.Time
+	err error
+}
+
 // wait starts a waiter blocked in pg_advisory_lock(key), returns once the
-// server shows it waiting, and then delivers the time it got the lock.
-func wait(t *testing.T, key int64) <-chan time.Time {
+// server shows it waiting, and then delivers when it got the lock.
+func wait(t *testing.T, key int64) <-chan grant {
 	t.Helper()
 	w, watcher := connect(t), connect(t)
-	got := make(chan time.Time, 1)
+	got := make(chan grant, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	t.Cleanup(cancel)
 	go func() {
-		if _, err := w.Exec(ctx, "SELECT pg_advisory_lock($1)", key); err != nil {
-			t.Errorf("waiter: %v", err)
-			close(got)
-			return
-		}
-		got <- time.Now()
+		_, err := w.Exec(ctx, "SELECT pg_advisory_lock($1)", key)
+		got <- grant{time.Now(), err}
 	}()
 	// An int8 key is the lock's classid (high half) and objid (low half),
 	// objsubid 1 (lockfuncs.c SET_LOCKTAG_INT64).
@@ -445,16 +448,16 @@ func trialsOf(t *testing.T, trial func(t *testing.T) time.Duration) []time.Durat
 	return got
 }
 
-// received is the time on got, failing the test if none comes within a
-// minute.
-func received(t *testing.T, got <-chan time.Time) time.Time {
+// received is when the waiter got the lock, failing the test if it
+// failed or did not within a minute.
+func received(t *testing.T, got <-chan grant) time.Time {
 	t.Helper()
 	select {
-	case at, ok := <-got:
-		if !ok {
-			t.FailNow()
+	case g := <-got:
+		if g.err != nil {
+			t.Fatalf("waiter: %v", g.err)
 		}
-		return at
+		return g.at
 	case <-time.After(time.Minute):
 		t.Fatal("the waiter did not get the lock within a minute")
 		return time.Time{}
@@ -555,6 +558,14 @@ var nets atomic.Int64
 // namespace of its own, takes its link down once a waiter waits, and
 // returns when the waiter got the lock after the holder's "held".
 func vanish(t *testing.T, set string) time.Duration {
+	h, got := cutOff(t, set)
+	return received(t, got).Sub(h.held)
+}
+
+// cutOff runs a holder with the session settings set in a network
+// namespace of its own and takes its link down once a waiter waits; it
+// returns the holder and the waiter's grant.
+func cutOff(t *testing.T, set string) (*holder, <-chan grant) {
 	n := nets.Add(1)
 	pid := os.Getpid()
 	ns := fmt.Sprintf("leasesim-pg-%d-%d", pid, n)
@@ -586,5 +597,32 @@ func vanish(t *testing.T, set string) time.Duration {
 		t.Fatalf("the link would go down %s after the lock was taken, too near the first keepalive probe at %s: the machine is too busy", since, keepalivesIdle)
 	}
 	ip("-n", ns, "link", "set", peer, "down")
-	return received(t, got).Sub(h.held)
+	return h, got
+}
+
+// TestNoTakeoverWithLinuxKeepalive: a holder whose session puts back the
+// OS's keepalive (0: Linux's 7200 s, 75 s, 9) keeps the lock after its
+// host vanished, settings' takeover being 7875 s: the test watches for
+// 20 s (the other tests' takeovers come within 3 s) and sees the holder's
+// backend still holding the lock, the waiter still waiting.
+func TestNoTakeoverWithLinuxKeepalive(t *testing.T) {
+	f := figure(t, settings.PostgresDefaults(), "takeover_after_crash")
+	watch := 20 * time.Second
+	if seconds(f.Min)-early <= watch {
+		t.Fatalf("settings' takeover %g s is within the %s the test watches", f.Min, watch)
+	}
+	h, got := cutOff(t, "tcp_keepalives_idle=0;tcp_keepalives_interval=0;tcp_keepalives_count=0")
+	select {
+	case g := <-got:
+		t.Fatalf("the waiter got the lock %s after the holder's host vanished (err %v); settings' takeover is %g s", g.at.Sub(h.held), g.err, f.Min)
+	case <-time.After(watch):
+	}
+	var held int
+	if err := connect(t).QueryRow(context.Background(), "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND objsubid = 1 AND granted", h.key).Scan(&held); err != nil {
+		t.Fatal(err)
+	}
+	if held != 1 {
+		t.Fatalf("%d sessions hold the lock %s after the holder's host vanished, want the vanished holder's", held, watch)
+	}
+	t.Logf("no takeover %s after the holder's host vanished, with the OS's keepalive: its backend still holds the lock (settings' takeover_after_crash %g s)", watch, f.Min)
 }
