@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"github.com/leasesim/leasesim/reports"
 	"slices"
 	"strings"
@@ -132,7 +133,10 @@ func postgresOr(name string) (settings.Preset, error) {
 	if name == "postgres" {
 		return settings.Preset{Name: name, Lock: settings.PostgresDefaults()}, nil
 	}
-	return settings.PresetByName(name)
+	if p, err := settings.PresetByName(name); err == nil {
+		return p, nil
+	}
+	return settings.Preset{}, fmt.Errorf("want one of %s, postgres", settings.PresetNames())
 }
 
 // clientGoSettings computes and writes client-go's figures, the preset's
