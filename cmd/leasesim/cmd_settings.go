@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"github.com/leasesim/leasesim/reports"
 	"slices"
 	"strings"
@@ -29,7 +30,7 @@ func (v durationValue) Type() string { return "duration" }
 
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
-	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName, "replay and sweep compare a list of presets"}, "preset", "start from a lock's defaults: "+settings.PresetNames())
+	fs.Var(namedValue[settings.Preset]{&preset, postgresOr, "replay and sweep compare a list of presets"}, "preset", "start from a lock's defaults: "+settings.PresetNames()+", postgres")
 	var s settings.Settings
 	fs.Var(durationValue{&s.LeaseDuration}, "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
 	fs.Var(durationValue{&s.RenewDeadline}, "renew-deadline", "renew deadline (client-go's RenewDeadline)")
@@ -45,6 +46,12 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(durationValue{&dynamo.RefreshPeriod}, "refresh-period", "dynamodb: acquireLock's refreshPeriod, between a waiter's reads")
 	fs.Var(nonNegativeDurationValue{&dynamo.AdditionalWait}, "additional-time-to-wait", "dynamodb: acquireLock's additionalTimeToWaitForLock, an acquire call lasting the lease and this")
 	fs.BoolVar(&dynamo.HoldOnUnavailable, "hold-lock-on-service-unavailable", false, "dynamodb's holdLockOnServiceUnavailable")
+	pg := settings.PostgresDefaults()
+	fs.Var(nonNegativeDurationValue{&pg.KeepalivesIdle}, "tcp-keepalives-idle", "postgres: tcp_keepalives_idle, whole seconds (0: the OS's, Linux 7200s)")
+	fs.Var(nonNegativeDurationValue{&pg.KeepalivesInterval}, "tcp-keepalives-interval", "postgres: tcp_keepalives_interval, whole seconds (0: the OS's, Linux 75s)")
+	fs.IntVar(&pg.KeepalivesCount, "tcp-keepalives-count", 0, "postgres: tcp_keepalives_count (0: the OS's, Linux 9)")
+	fs.Var(nonNegativeDurationValue{&pg.UserTimeout}, "tcp-user-timeout", "postgres: tcp_user_timeout (0: off)")
+	fs.Var(nonNegativeDurationValue{&pg.IdleSessionTimeout}, "idle-session-timeout", "postgres: idle_session_timeout (0: off)")
 	s.Nodes = 3
 	fs.Var(positiveValue{&s.Nodes, 1000}, "nodes", "candidates, the leader among them")
 	seed := fs.Uint64("seed", 1, "seed of client-go's followers' jitter for the medians (the other locks' medians are exact)")
@@ -55,11 +62,14 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	}
 	return func(ctx context.Context, std *streams) error {
 		own, isLock := settings.LockOptions[preset.Name]
+		if preset.Name == "postgres" {
+			own, isLock = postgresOptions, true
+		}
 		if !isLock {
 			own = settings.ClientGoOptions
 		}
 		var given []string
-		for _, f := range append(slices.Clone(settings.ClientGoOptions), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable") {
+		for _, f := range append(slices.Clone(settings.ClientGoOptions), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable", postgresOptions[0], postgresOptions[1], postgresOptions[2], postgresOptions[3], postgresOptions[4]) {
 			if !fs.Changed(f) {
 				continue
 			} else if !slices.Contains(own, f) {
@@ -92,6 +102,8 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				dynamo.LeaseDuration = s.LeaseDuration
 			}
 			dynamo.Nodes, lock = s.Nodes, dynamo
+		case "postgres":
+			pg.Nodes, lock = s.Nodes, pg
 		}
 		if err := lock.Validate(); err != nil {
 			flags := make([]string, len(given))
@@ -109,6 +121,22 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		return reports.LockTable(std.out, preset.Name, lock, len(given) > 0, figures)
 	}
+}
+
+// postgresOptions are the settings command's flags for PostgreSQL's
+// advisory lock, which only it takes: the round model does not run it.
+var postgresOptions = []string{"tcp-keepalives-idle", "tcp-keepalives-interval", "tcp-keepalives-count", "tcp-user-timeout", "idle-session-timeout"}
+
+// postgresOr is settings.PresetByName that also knows postgres, whose
+// figures the settings command gives.
+func postgresOr(name string) (settings.Preset, error) {
+	if name == "postgres" {
+		return settings.Preset{Name: name, Lock: settings.PostgresDefaults()}, nil
+	}
+	if p, err := settings.PresetByName(name); err == nil {
+		return p, nil
+	}
+	return settings.Preset{}, fmt.Errorf("want one of %s, postgres", settings.PresetNames())
 }
 
 // clientGoSettings computes and writes client-go's figures, the preset's
