@@ -79,19 +79,23 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if fs.Changed("session-ttl") {
 				etcd.SessionTTL = sessionTTL
 			}
-			etcd.Nodes, lock = s.Nodes, etcd
+			etcd.Nodes = s.Nodes
+			lock = etcd
 		case "consul":
 			if fs.Changed("session-ttl") {
 				consul.SessionTTL = sessionTTL
 			}
-			consul.Nodes, lock = s.Nodes, consul
+			consul.Nodes = s.Nodes
+			lock = consul
 		case "zookeeper":
-			curator.Nodes, lock = s.Nodes, curator
+			curator.Nodes = s.Nodes
+			lock = curator
 		case "dynamodb":
 			if fs.Changed("lease") {
 				dynamo.LeaseDuration = s.LeaseDuration
 			}
-			dynamo.Nodes, lock = s.Nodes, dynamo
+			dynamo.Nodes = s.Nodes
+			lock = dynamo
 		}
 		if err := lock.Validate(); err != nil {
 			flags := make([]string, len(given))
