@@ -27,6 +27,32 @@ func (v durationValue) Set(s string) error {
 
 func (v durationValue) Type() string { return "duration" }
 
+// settingsOption is a lock's option on settings: its text as given,
+// checked at parse as its lock reads it; a duration shows as Go writes
+// it, as a duration flag does.
+type settingsOption struct {
+	text  *string
+	parse func(s string) error
+	typ   string
+}
+
+func (v settingsOption) String() string {
+	if d, err := settings.ParseNonNegativeDuration(*v.text); err == nil && v.typ == "duration" {
+		return d.String()
+	}
+	return *v.text
+}
+
+func (v settingsOption) Set(s string) error {
+	if err := v.parse(s); err != nil {
+		return err
+	}
+	*v.text = s
+	return nil
+}
+
+func (v settingsOption) Type() string { return v.typ }
+
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
 	fs.Var(namedValue[settings.Preset]{&preset, settings.PresetByName, "replay and sweep compare a list of presets"}, "preset", "start from a lock's defaults: "+settings.PresetNames())
@@ -34,32 +60,37 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(durationValue{&s.LeaseDuration}, "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
 	fs.Var(durationValue{&s.RenewDeadline}, "renew-deadline", "renew deadline (client-go's RenewDeadline)")
 	fs.Var(durationValue{&s.RetryPeriod}, "retry-period", "retry period (client-go's RetryPeriod)")
-	etcd, consul, curator, dynamo := settings.EtcdDefaults(), settings.ConsulDefaults(), settings.CuratorDefaults(), settings.DynamoDBDefaults()
-	var sessionTTL time.Duration
-	fs.Var(durationValue{&sessionTTL}, "session-ttl", "session TTL (etcd's concurrency.WithTTL, default 60s; consul's LockOptions.SessionTTL, default 15s)")
-	fs.Var(nonNegativeDurationValue{&consul.LockDelay}, "lock-delay", "consul's LockOptions.LockDelay")
-	fs.Var(durationValue{&curator.SessionTimeout}, "session-timeout", "zookeeper: the session timeout Curator asks for (sessionTimeoutMs)")
-	fs.Var(durationValue{&curator.TickTime}, "tick-time", "zookeeper: the server's tickTime, which bounds the session timeout to 2 to 20 ticks")
-	fs.Var(errorPolicyValue{&curator.Policy}, "error-policy", "zookeeper: Curator's ConnectionStateErrorPolicy, standard (Standard…, leadership ends on SUSPENDED) or session (Session…, on LOST)")
-	fs.Var(durationValue{&dynamo.HeartbeatPeriod}, "heartbeat-period", "dynamodb's heartbeatPeriod")
-	fs.Var(durationValue{&dynamo.RefreshPeriod}, "refresh-period", "dynamodb: acquireLock's refreshPeriod, between a waiter's reads")
-	fs.Var(nonNegativeDurationValue{&dynamo.AdditionalWait}, "additional-time-to-wait", "dynamodb: acquireLock's additionalTimeToWaitForLock, an acquire call lasting the lease and this")
-	fs.BoolVar(&dynamo.HoldOnUnavailable, "hold-lock-on-service-unavailable", false, "dynamodb's holdLockOnServiceUnavailable")
+	all := slices.Clone(settings.ClientGoOptions) // every option, in the help's order
+	for _, o := range settings.LockFlags() {
+		if fs.Lookup(o.Name) != nil {
+			continue
+		}
+		all = append(all, o.Name)
+		if o.Type == "bool" {
+			fs.Bool(o.Name, false, o.SettingsUsage)
+			continue
+		}
+		row, _ := lockRowNaming(o.Name)
+		fs.Var(settingsOption{new(string), func(s string) error { _, err := o.Set(row.Defaults, s); return err }, o.Type}, o.Name, o.SettingsUsage)
+	}
 	s.Nodes = 3
 	fs.Var(positiveValue{&s.Nodes, 1000}, "nodes", "candidates, the leader among them")
 	seed := fs.Uint64("seed", 1, "seed of client-go's followers' jitter for the medians (the other locks' medians are exact)")
 	format := "table"
 	fs.Var(choiceValue{&format, []string{"table", "csv", "json"}}, "format", "output format: table, csv or json")
-	for _, name := range []string{"lease", "renew-deadline", "retry-period", "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait"} {
-		fs.Lookup(name).DefValue = "the preset's"
+	for _, name := range all {
+		if f := fs.Lookup(name); f.Value.Type() != "bool" {
+			f.DefValue = "the preset's"
+		}
 	}
 	return func(ctx context.Context, std *streams) error {
-		own, isLock := settings.LockOptions[preset.Name]
-		if !isLock {
-			own = settings.ClientGoOptions
+		row, isLock := settings.LockRowOf(preset.Name)
+		own := settings.ClientGoOptions
+		if isLock {
+			own = row.FlagNames(false)
 		}
 		var given []string
-		for _, f := range append(slices.Clone(settings.ClientGoOptions), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable") {
+		for _, f := range all {
 			if !fs.Changed(f) {
 				continue
 			} else if !slices.Contains(own, f) {
@@ -73,29 +104,15 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fs.Changed("seed") {
 			return usagef("--seed: the medians of --preset %s are exact, drawn from no seed", preset.Name)
 		}
-		var lock settings.Lock
-		switch preset.Name {
-		case "etcd":
-			if fs.Changed("session-ttl") {
-				etcd.SessionTTL = sessionTTL
+		lock := row.WithNodes(row.Defaults, s.Nodes)
+		for _, o := range row.Flags {
+			if !fs.Changed(o.Name) {
+				continue
 			}
-			etcd.Nodes = s.Nodes
-			lock = etcd
-		case "consul":
-			if fs.Changed("session-ttl") {
-				consul.SessionTTL = sessionTTL
+			var err error
+			if lock, err = o.Set(lock, fs.Lookup(o.Name).Value.String()); err != nil {
+				return usagef("--%s %s: %v", o.Name, fs.Lookup(o.Name).Value, err)
 			}
-			consul.Nodes = s.Nodes
-			lock = consul
-		case "zookeeper":
-			curator.Nodes = s.Nodes
-			lock = curator
-		case "dynamodb":
-			if fs.Changed("lease") {
-				dynamo.LeaseDuration = s.LeaseDuration
-			}
-			dynamo.Nodes = s.Nodes
-			lock = dynamo
 		}
 		if err := lock.Validate(); err != nil {
 			flags := make([]string, len(given))
@@ -142,35 +159,3 @@ func clientGoSettings(ctx context.Context, std *streams, fs *pflag.FlagSet, s se
 	}
 	return reports.SettingsTable(std.out, s, preset, changed, seed, figures)
 }
-
-// nonNegativeDurationValue is a flag holding a duration of 0 or more:
-// 0, or what a tick may be.
-type nonNegativeDurationValue struct{ d *time.Duration }
-
-func (v nonNegativeDurationValue) String() string { return v.d.String() }
-
-func (v nonNegativeDurationValue) Set(s string) error {
-	d, err := settings.ParseNonNegativeDuration(s)
-	if err != nil {
-		return err
-	}
-	*v.d = d
-	return nil
-}
-
-func (v nonNegativeDurationValue) Type() string { return "duration" }
-
-// errorPolicyValue is a flag holding Curator's error policy.
-type errorPolicyValue struct{ p *settings.ErrorPolicy }
-
-func (v errorPolicyValue) String() string { return v.p.String() }
-
-func (v errorPolicyValue) Set(s string) error {
-	p, err := settings.ParseErrorPolicy(s)
-	if err == nil {
-		*v.p = p
-	}
-	return err
-}
-
-func (v errorPolicyValue) Type() string { return "policy" }
