@@ -79,7 +79,7 @@ type FlagNote struct{ Flag, Note string }
 // order of their presets. It is a function so that the package keeps no
 // mutable globals.
 func LockRows() []LockRow {
-	return []LockRow{etcdRow(), consulRow(), curatorRow(), dynamoDBRow()}
+	return []LockRow{etcdRow(), consulRow(), curatorRow(), dynamoDBRow(), redissonRow()}
 }
 
 // LockRowOf returns the row of the lock preset called name.
