@@ -38,6 +38,13 @@ import "fmt"
 //     when a call fails; under curator's with a disconnect delay, at most
 //     that many two-leader rounds a handover, as the holder learns of its
 //     disconnect (or, woken, of its loss) that much later;
+//   - under redisson's without drift, two leaders only if some failing
+//     node pauses (woken past its lease's end, it acts once more) or its
+//     work reaches the store while it is cut off (it is never told, and
+//     believes until it is back); and then always: a group outage of the
+//     holder's zone whose every way leaves its process running, unfrozen
+//     and reaching the store makes a two-leader round of every round from
+//     the takeover to its end (worksPastLease);
 //   - under dynamodb without drift, a group outage of the holder's zone
 //     whose calls fail at once is survived if and only if the holder's
 //     next heartbeat after it comes before its lease's end
@@ -73,6 +80,7 @@ import "fmt"
 func CheckInvariants(c Config, s Schedule, st Stats) error {
 	f := failingIn(&c, s)
 	claim := c.Protocol.traits().twoLeaders
+	claimErr := claim.check(&c, f, st)
 	waited := shortestLease(c)
 	if c.Protocol.traits().serverExpiry {
 		waited = c.Lease + c.LockDelay
@@ -118,14 +126,8 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 			return fmt.Errorf("handover_rounds %d < handovers %d × (lease %d + lock_delay %d)", st.HandoverRounds, st.Handovers, c.Lease, c.LockDelay)
 		}
 		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, waited)
-	case (claim == claimNever || claim == claimDisconnectDelay && c.DisconnectDelay == 0) && c.Drift == 0 && st.TwoLeaderRounds+st.DoubleStarts > 0:
-		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
-	case claim == claimUnlessPause && c.Drift == 0 && !f.pause && st.TwoLeaderRounds+st.DoubleStarts > 0:
-		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node pauses", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
-	case claim == claimDisconnectDelay && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*c.DisconnectDelay:
-		return fmt.Errorf("two_leader_rounds %d > handovers %d × disconnect_delay %d under protocol %s without drift", st.TwoLeaderRounds, st.Handovers, c.DisconnectDelay, Protocol.AppendValue(nil, int(c.Protocol)))
-	case claim == claimUnlessHang && !f.hang && st.TwoLeaderRounds+st.DoubleStarts > 0:
-		return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s although no failing node's calls hang", st.TwoLeaderRounds, st.DoubleStarts, Protocol.AppendValue(nil, int(c.Protocol)))
+	case claimErr != nil:
+		return claimErr
 	case f.forget && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although failing nodes crash or stop", st.TwoLeaderRounds, st.DoubleStarts)
 	case c.RenewDeadline > 0 && !f.pause && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*max(0, c.RetryPeriod+c.RenewDeadline-c.Lease):
@@ -136,6 +138,9 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 	if g, ok := s.(*GroupOutage); ok {
 		if claim == claimUnlessPause && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers {
 			return fmt.Errorf("two_leader_rounds %d > handovers %d under protocol %s without drift: a holder woken from the outage acts beside its successor in the round it wakes alone", st.TwoLeaderRounds, st.Handovers, Protocol.AppendValue(nil, int(c.Protocol)))
+		}
+		if err := worksPastLease(&c, g, f, st); err != nil {
+			return err
 		}
 		if err := heartbeatsAfterOutage(&c, g, f, st); err != nil {
 			return err
@@ -260,11 +265,76 @@ func reconnectsAfterOutage(c *Config, g *GroupOutage, f failing, st Stats) error
 // once).
 func failoverWait(c *Config, g *GroupOutage, f failing, st Stats) error {
 	fo, r := c.ServiceFailover, lastRenewalBefore(g.Start, c.RetryPeriod)
-	if !c.Protocol.traits().serverExpiry || f.release || g.From != 0 || g.Down == 0 || g.Length == 0 || fo <= r || fo >= r+c.Lease || st.Handovers == 0 {
+	if !c.Protocol.traits().failoverResets || f.release || g.From != 0 || g.Down == 0 || g.Length == 0 || fo <= r || fo >= r+c.Lease || st.Handovers == 0 {
 		return nil
 	}
 	if want := fo - r + st.Handovers*(c.Lease+c.LockDelay); st.HandoverRounds < want {
 		return fmt.Errorf("handover_rounds %d < %d: the service failed over in round %d, after the holder's last renewal in round %d, and counts each lease afresh from there (%d handovers × (lease %d + lock_delay %d) + %d)", st.HandoverRounds, want, fo, r, st.Handovers, c.Lease, c.LockDelay, fo-r)
+	}
+	return nil
+}
+
+// check returns an error naming what of the claim st breaks, a run of c
+// whose failing nodes fail as f says, or nil: the claim's part that every
+// schedule keeps (worksPastLease and the group outage's cases check the
+// rest). Every claim has a case; a claim without one fails every run, so
+// a protocol cannot be left out of the invariants.
+func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
+	two := st.TwoLeaderRounds+st.DoubleStarts > 0
+	name := Protocol.AppendValue(nil, int(c.Protocol))
+	switch claim {
+	case claimByDeadline, claimUnbounded: // the renew deadline's cases; none
+		return nil
+	case claimNever:
+		if c.Drift == 0 && two {
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift", st.TwoLeaderRounds, st.DoubleStarts, name)
+		}
+		return nil
+	case claimDisconnectDelay:
+		switch {
+		case c.DisconnectDelay == 0 && c.Drift == 0 && two:
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift", st.TwoLeaderRounds, st.DoubleStarts, name)
+		case c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*c.DisconnectDelay:
+			return fmt.Errorf("two_leader_rounds %d > handovers %d × disconnect_delay %d under protocol %s without drift", st.TwoLeaderRounds, st.Handovers, c.DisconnectDelay, name)
+		}
+		return nil
+	case claimUnlessPause:
+		if c.Drift == 0 && !f.pause && two {
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node pauses", st.TwoLeaderRounds, st.DoubleStarts, name)
+		}
+		return nil
+	case claimUnlessHang:
+		if !f.hang && two {
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s although no failing node's calls hang", st.TwoLeaderRounds, st.DoubleStarts, name)
+		}
+		return nil
+	case claimPastLease:
+		if c.Drift == 0 && !f.pause && !f.reachesStore && two {
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node pauses or works on while cut off", st.TwoLeaderRounds, st.DoubleStarts, name)
+		}
+		return nil
+	}
+	return fmt.Errorf("protocol %s states a two-leader claim (%d) that CheckInvariants does not check", name, claim)
+}
+
+// worksPastLease is the other half of claimPastLease (Redisson's): a
+// group outage of the holder's zone, after its last renewal in round R
+// (the latest multiple of the retry period before it), whose every way
+// leaves the holder's process running, unfrozen, and its work reaching
+// the store (a partition), ending in round b after R + lease, while a
+// node outside the zone can take over (a majority of them, with quorum),
+// makes a two-leader round of every round from R + lease, when that node
+// takes over, to b: the holder is never told, and stops only as it is
+// back.
+func worksPastLease(c *Config, g *GroupOutage, f failing, st Stats) error {
+	b, r := g.Start+g.Length, lastRenewalBefore(g.Start, c.RetryPeriod)
+	up := c.Nodes - min(g.Down, c.Nodes) // the nodes outside the zone, one of which takes over as Redis frees the lock
+	if c.Protocol.traits().twoLeaders != claimPastLease || c.Drift != 0 || g.From != 0 || g.Down == 0 || g.Length == 0 ||
+		f.stops || f.pause || !f.everyReachesStore || up == 0 || c.Quorum && 2*up <= c.Nodes || b <= r+c.Lease {
+		return nil
+	}
+	if want := min(b, c.Rounds+1) - (r + c.Lease); want > 0 && st.TwoLeaderRounds < want {
+		return fmt.Errorf("two_leader_rounds %d < %d under protocol %s: the holder, cut off from round %d to %d with its work reaching the store, believes on past its lease's end in round %d (last renewal %d, lease %d)", st.TwoLeaderRounds, want, Protocol.AppendValue(nil, int(c.Protocol)), g.Start, b, r+c.Lease, r, c.Lease)
 	}
 	return nil
 }
@@ -285,7 +355,10 @@ type failing struct {
 	// failsAtOnce: every way leaves the node's process running and its
 	// calls failing at once (isolated, partitioned without a black hole)
 	failsAtOnce bool
-	ways        int
+	// reachesStore: some way lets a cut-off node's work reach the store
+	// (a partition); everyReachesStore: every way does
+	reachesStore, everyReachesStore bool
+	ways                            int
 }
 
 // add counts a way of failing, kind, as c's kinds say if it is AsConfigured.
@@ -297,6 +370,8 @@ func (f *failing) add(c *Config, kind Failure) {
 	f.pause = f.pause || does&Freezes != 0
 	f.hang = f.hang || does&Hangs != 0 && does&(Stops|Freezes) == 0
 	f.failsAtOnce = does&(Stops|Freezes|Hangs) == 0 && (f.failsAtOnce || f.ways == 0)
+	f.reachesStore = f.reachesStore || does&ReachesStore != 0
+	f.everyReachesStore = does&ReachesStore != 0 && (f.everyReachesStore || f.ways == 0)
 	f.ways++
 }
 

@@ -375,6 +375,10 @@ func TestCheckInvariantsCatches(t *testing.T) {
 	etcd, consul := c, c // the seed's two-leader rounds, under protocols that allow none there
 	etcd.Protocol, etcd.Lease, etcd.RetryPeriod, etcd.RereadPeriod = model.ProtocolEtcd, 6, 2, 0
 	consul.Protocol, consul.Lease, consul.RetryPeriod, consul.RereadPeriod, consul.LockDelay = model.ProtocolConsul, 6, 2, 0, 2
+	redisson := c // isolated: its work reaches nothing while it is cut off
+	redisson.Protocol, redisson.Lease, redisson.RetryPeriod, redisson.RereadPeriod = model.ProtocolRedisson, 3, 1, 0
+	partitioned := redisson // cut off in rounds 6-10 after its renewal in round 5: Redis frees the lock in round 8
+	partitioned.Partition = true
 	tests := []struct {
 		name string
 		c    model.Config
@@ -393,6 +397,10 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		}, "handover_rounds 7 < handovers 1 × (lease 6 + lock_delay 2)"},
 		{"two leaders under etcd", etcd, func(s *model.Stats) { s.HandoverRounds = 6 }, "two_leader_rounds 2, double_starts 1 under protocol etcd without drift"},
 		{"two leaders under consul, no call hanging", consul, func(s *model.Stats) { s.HandoverRounds = 8 }, "under protocol consul although no failing node's calls hang"},
+		{"two leaders under redisson, no work past the lease", redisson, func(s *model.Stats) {}, "under protocol redisson without drift although no failing node pauses or works on while cut off"},
+		{"one leader under redisson, the holder partitioned past its lease", partitioned, func(s *model.Stats) {
+			s.TwoLeaderRounds, s.TwoLeaderEpisodes = 0, model.Episodes{}
+		}, "two_leader_rounds 0 < 3 under protocol redisson"},
 		{"two leaders past the deadline", short, func(s *model.Stats) { s.HandoverRounds, s.TwoLeaderRounds = 6, 3 }, "two_leader_rounds 3 > handovers 1 × (retry_period 3 + renew_deadline 5 − lease 6)"},
 		{"a round outside the episodes", c, func(s *model.Stats) { s.LeaderlessRounds++ }, "leaderless rounds: the squares of"},
 		{"two-leader rounds in no episode", c, func(s *model.Stats) { s.TwoLeaderEpisodes = model.Episodes{} }, "two-leader rounds: 0 episodes of"},

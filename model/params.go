@@ -169,7 +169,7 @@ func paramTable(p Param) paramInfo {
 	case Drift:
 		return paramInfo{"drift", "the failing nodes' clocks run this many thousandths fast (negative: slow), the whole run: a leader among them gives up its renew deadline, and a follower counts the lease, in its own time (-500 is half speed, 1000 double)"}
 	case Protocol:
-		return paramInfo{"protocol", "the lock's protocol: client-go (the followers poll and count the lease; the leader gives up at its renew deadline or a re-read), etcd, consul, curator or curator-session (the service ends the lease and the next candidate watches), or dynamodb (each waiter counts the lease on its own clock while the record's version stays unchanged); each holder gives up by its library's rule: docs/model.md, Lock protocols"}
+		return paramInfo{"protocol", "the lock's protocol: client-go (the followers poll and count the lease; the leader gives up at its renew deadline or a re-read), etcd, consul, curator, curator-session or redisson (the service ends the lease and the next candidate watches), or dynamodb (each waiter counts the lease on its own clock while the record's version stays unchanged); each holder gives up by its library's rule (redisson's holder never, while it is cut off): docs/model.md, Lock protocols"}
 	case LockDelay:
 		return paramInfo{"lock_delay", "with protocol consul, rounds after the service expires a lease (not after a release) during which nobody may take the lock (Consul's session lock-delay)"}
 	case AcquireWait:

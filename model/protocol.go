@@ -23,6 +23,7 @@ const (
 	ProtocolCurator                            // Curator on ZooKeeper, standard error policy: the holder gives up as it is disconnected
 	ProtocolCuratorSession                     // the same under SessionConnectionStateErrorPolicy: a lease after it is disconnected
 	ProtocolDynamoDB                           // the DynamoDB lock client: no service ends a lease; each waiter counts it while the record's version stays unchanged
+	ProtocolRedisson                           // Redisson's RLock with its watchdog: Redis ends the lease; the holder is never told, and stops only as it reaches Redis again
 	NumProtocols           int          = iota // how many protocols there are
 )
 
@@ -42,6 +43,11 @@ const (
 	// once, or ⌈2·lease/3⌉ after its last renewal while they hang, on its
 	// own clock (the ZooKeeper client's read timeout), plus afterLost.
 	giveUpAtDisconnect
+	// giveUpWhenBack: never while it is cut off, whatever its calls do
+	// and however long: nothing tells it (Redisson's watchdog only logs a
+	// failed renewal); it stops as it reaches the service again, or
+	// wakes, and finds the lock gone (Redisson).
+	giveUpWhenBack
 )
 
 // protocolTraits is what a protocol does, a row of protocolTable.
@@ -64,8 +70,12 @@ type protocolTraits struct {
 	// stale holder woken from a pause acts once more, the act it checked
 	// before the pause, in the round it wakes, and gives up in the next
 	// round it is not frozen (DynamoDB's lock client: LockItem.isExpired;
-	// sendHeartbeat's failure only stops the heartbeats)
+	// sendHeartbeat's failure only stops the heartbeats; Redisson's RLock:
+	// nothing checks the lock, and its watchdog paused with it)
 	actsAsItWakes bool
+	// failoverResets: a leader change of the lock service grants every
+	// lease a fresh expiry (service_failover; etcd, Consul, ZooKeeper)
+	failoverResets bool
 	// twoLeaders is what the lock promises of two leaders while no clock
 	// drifts, which CheckInvariants holds it to.
 	twoLeaders twoLeaderClaim
@@ -100,6 +110,12 @@ const (
 	// believes until LOST, a lease after its disconnect's report, on its
 	// own clock, which may be after the service freed the lock)
 	claimUnbounded
+	// claimPastLease: two leaders whenever a holder works on past its
+	// lease: a holder cut off for longer than the lease whose work still
+	// reaches the store leads beside its successor until it is back, and
+	// one woken from a pause past it acts once more; none otherwise
+	// (Redisson: giveUpWhenBack)
+	claimPastLease
 )
 
 // protocolTable is the protocols' traits, indexed by LockProtocol. It is a
@@ -107,11 +123,12 @@ const (
 func protocolTable() [NumProtocols]protocolTraits {
 	return [...]protocolTraits{
 		ProtocolClientGo:       {name: "client-go", twoLeaders: claimByDeadline},
-		ProtocolEtcd:           {name: "etcd", serverExpiry: true, giveUp: giveUpAtLease, twoLeaders: claimNever},
-		ProtocolConsul:         {name: "consul", serverExpiry: true, giveUp: giveUpAtFailedCall, lockDelay: true, twoLeaders: claimUnlessHang},
-		ProtocolCurator:        {name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect, twoLeaders: claimDisconnectDelay},
-		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true, twoLeaders: claimUnbounded},
+		ProtocolEtcd:           {name: "etcd", serverExpiry: true, giveUp: giveUpAtLease, failoverResets: true, twoLeaders: claimNever},
+		ProtocolConsul:         {name: "consul", serverExpiry: true, giveUp: giveUpAtFailedCall, lockDelay: true, failoverResets: true, twoLeaders: claimUnlessHang},
+		ProtocolCurator:        {name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect, failoverResets: true, twoLeaders: claimDisconnectDelay},
+		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true, failoverResets: true, twoLeaders: claimUnbounded},
 		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true, twoLeaders: claimUnlessPause},
+		ProtocolRedisson:       {name: "redisson", serverExpiry: true, giveUp: giveUpWhenBack, actsAsItWakes: true, twoLeaders: claimPastLease},
 	}
 }
 

@@ -173,15 +173,15 @@ func TestReferenceElection(t *testing.T) {
 var refServiceKinds = append(refKinds[:len(refKinds):len(refKinds)], func(c *model.Config) { c.Partition, c.BlackHole = true, true })
 
 // TestReferenceProtocols compares the Runner with the reference under
-// the lock protocols but client-go's (etcd, Consul, Curator and its
-// session policy, DynamoDB) over a small grid of who leads: node counts,
+// every lock protocol but client-go's (etcd, Consul, Curator and its
+// session policy, DynamoDB, Redisson: lockProtocols) over a small grid of who leads: node counts,
 // leases just above and well above the retry period, Consul's lock-delay
 // DynamoDB's acquire wait and the ZooKeeper client's disconnect delay, outages of zones of the leader
 // or of standbys, every kind of failure as toggles, clock drift, quorum,
 // fencing and the persistent trigger, with instant batches, and the lock
 // service failing over in round 7 or not at all.
 func TestReferenceProtocols(t *testing.T) {
-	protocols := []model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession, model.ProtocolDynamoDB}
+	protocols := lockProtocols()
 	timings := [][2]int{{2, 1}, {3, 2}, {4, 3}, {5, 1}, {7, 2}, {9, 3}} // lease, retry period; 9 and 3 leave a leader back between heartbeats with its lease ending at the next
 	nodes, delays, outages, starts, drifts := []int{1, 2, 3}, []int{0, 1, 3}, []int{0, 2, 5, 11}, []int{1, 2, 6}, []int{0, -500, 1000}
 	failovers := []int{0, 7}
@@ -197,11 +197,23 @@ func TestReferenceProtocols(t *testing.T) {
 			fitDrift(&c)
 		case model.ProtocolCurator, model.ProtocolCuratorSession: // the delays as the client's disconnect delay
 			c.LockDelay, c.DisconnectDelay = 0, c.LockDelay
+		case model.ProtocolRedisson: // no lock-delay; a Redis failover restarts no lease
+			c.LockDelay, c.ServiceFailover = 0, 0
 		}
 		refServiceKinds[ix[8]](&c)
 		return outageCase(c), true
 	})
 	t.Logf("%d configurations", n)
+}
+
+// lockProtocols is every protocol but client-go's, in the model's order,
+// so that a protocol the model adds is compared with the reference.
+func lockProtocols() []model.LockProtocol {
+	var ps []model.LockProtocol
+	for p := model.ProtocolClientGo + 1; int(p) < model.NumProtocols; p++ {
+		ps = append(ps, p)
+	}
+	return ps
 }
 
 // refSchedule is one failure scenario of TestReferenceTriggers: the
@@ -275,6 +287,9 @@ func TestReferenceTriggers(t *testing.T) {
 		func(c *model.Config) {
 			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod, c.AcquireWait = model.ProtocolDynamoDB, 4, 0, 1, 1
 		},
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolRedisson, 3, 0, 1
+		},
 	}
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
@@ -316,7 +331,7 @@ func drawRefConfig(t *rapid.T) model.Config {
 	c.Rounds, c.Nodes = min(c.Rounds, 1000), min(c.Nodes, 20)
 	c.Down, c.DownFrom = min(c.Down, c.Nodes+1), min(c.DownFrom, c.Nodes)
 	if rapid.Bool().Draw(t, "lock service") {
-		c.Protocol = rapid.SampledFrom([]model.LockProtocol{model.ProtocolEtcd, model.ProtocolConsul, model.ProtocolCurator, model.ProtocolCuratorSession, model.ProtocolDynamoDB}).Draw(t, "protocol")
+		c.Protocol = rapid.SampledFrom(lockProtocols()).Draw(t, "protocol")
 		c.RereadPeriod, c.RenewDeadline = 0, 0
 		if c.Lease <= c.RetryPeriod {
 			c.Lease = c.RetryPeriod + rapid.OneOf(rapid.Just(1), rapid.IntRange(1, 3*c.RetryPeriod)).Draw(t, "lease past the retry period")

@@ -729,9 +729,10 @@ func (e *refEpisodes) episodes() model.Episodes {
 // believer that reaches the service (or wakes) at or after its lease's
 // end (under curator's rules its session's, which the service's failover
 // moves) gives up, and so does a stale one as it reaches the service or
-// wakes, but under dynamodb, woken, it acts in that round and gives up in
-// the next it is not frozen; one that is down gives up by its row's rule, whose timers do
-// not fire while it stays frozen; one that is back is connected again.
+// wakes, but under dynamodb and redisson, woken, it acts in that round and
+// gives up in the next it is not frozen; one that is down gives up by its
+// row's rule (under redisson never), whose timers do not fire while it
+// stays frozen; one that is back is connected again.
 // leader and renewed are the record's, counted the round from which the
 // service counts the lease (a failover's); scaled(i, x) is x rounds of
 // node i's clock.
@@ -757,25 +758,32 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 			ends = counted + c.Lease
 		}
 		giveUp := (!down[i] || woke) && (i != leader || t >= ends)
-		switch c.Protocol {
-		case model.ProtocolEtcd, model.ProtocolDynamoDB:
-			giveUp = giveUp || down[i] && !stands && t >= nd.renewed+scaled(i, c.Lease)
-			if c.Protocol != model.ProtocolDynamoDB {
-				break
-			}
-			// The application checks its lease on its own clock before it
-			// acts, and no call tells it it lost: a stale believer woken, or
-			// the leader woken past its lease's end, acts in that round,
-			// once, renewing nothing; it gives up in the next round it is
-			// not frozen, its next check finding the lease expired. Woken
-			// into a crash or a clean stop, it gives up first, as any timer
-			// due then fires (a clean stop then frees nothing).
+		// actsOnce: no call tells the application it lost: a stale
+		// believer woken, or the leader woken past its lease's end, acts in
+		// that round, once, renewing nothing; it gives up in the next round
+		// it is not frozen, its next check (or call) finding the lock gone.
+		// Woken into a crash or a clean stop, it gives up first, as any
+		// timer due then fires (a clean stop then frees nothing).
+		actsOnce := func() {
 			switch {
 			case woke && !nd.woken && (i != leader || t >= ends) && !(down[i] && (kind[i] == refCrash || kind[i] == refRelease)):
 				nd.woken, giveUp = true, false
 			case nd.woken:
 				giveUp = !frozen
 			}
+		}
+		switch c.Protocol {
+		case model.ProtocolEtcd, model.ProtocolDynamoDB:
+			giveUp = giveUp || down[i] && !stands && t >= nd.renewed+scaled(i, c.Lease)
+			if c.Protocol == model.ProtocolDynamoDB { // the application checks its lease on its own clock before it acts
+				actsOnce()
+			}
+		case model.ProtocolRedisson:
+			// Redisson's watchdog only logs a failed renewal: cut off, for
+			// however long, by failing or hanging calls, nothing ends the
+			// holder's belief; it gives up as it reaches Redis (above) and,
+			// woken, acts once first.
+			actsOnce()
 		case model.ProtocolConsul:
 			giveUp = giveUp || failsAtOnce
 		case model.ProtocolCurator, model.ProtocolCuratorSession:

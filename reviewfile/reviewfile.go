@@ -23,6 +23,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/settings"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -56,8 +57,12 @@ func Keys() []Key {
 		}
 	}
 	add("deployment", "preset", "tick", "nodes", "lease", "renewal", "retry-period", "renew-deadline", "jitter", "fencing", "quorum",
-		"protocol", "lock-delay", "acquire-wait", "disconnect-delay", "session-ttl", "session-timeout", "tick-time", "error-policy",
-		"heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable")
+		"protocol", "lock-delay", "acquire-wait", "disconnect-delay")
+	for _, f := range settings.LockFlags() { // every lock's options, as settings.LockRows lists them, but the model's own flags
+		if !f.Model {
+			add("deployment", f.Name)
+		}
+	}
 	add("schedule", "period", "rounds-per-year", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap", "on-cut", "runs-in")
 	add("failures", "failure-mix", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds", "down", "down-from")
 	for _, p := range model.KindToggles() { // every kind's toggle

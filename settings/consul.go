@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/leasesim/leasesim/model"
 )
 
 // Consul is leader election by Consul's api.Lock (api/lock.go) among Nodes
@@ -115,4 +117,27 @@ func (c Consul) Figures() []Figure {
 // NoMargin: the holder's belief ends with its query, not a clock.
 func (c Consul) NoMargin() string {
 	return fmt.Sprintf("the holder has no clock of its own: cut off by a silent partition (calls that hang), it believes it holds the lock until its blocking query answers, while the server invalidates its session and another candidate takes the lock %s after its last renewal", dur(c.TakeoverAfterCrash()))
+}
+
+// consulRow is Consul's row of LockRows.
+func consulRow() LockRow {
+	return LockRow{
+		Preset: "consul", Defaults: ConsulDefaults(), WithNodes: withNodes(func(c *Consul) *int { return &c.Nodes }),
+		Flags: []LockFlag{
+			{Name: "session-ttl", Type: "duration", Set: durationField(func(c *Consul) *time.Duration { return &c.SessionTTL })}, // etcd's row gives its help
+			{Name: "lock-delay", Type: "duration", Model: true, OneValue: "Consul's lock-delay under --preset consul takes one value",
+				Usage:         "; with --preset consul, Consul's LockOptions.LockDelay (default 15s), which the waiters meet rounded up to their 5s tries",
+				SettingsUsage: "consul's LockOptions.LockDelay",
+				Set:           nonNegativeField(func(c *Consul) *time.Duration { return &c.LockDelay })},
+		},
+		Round: func(l Lock, r *RoundLock) bool {
+			c, ok := l.(Consul)
+			r.Protocol, r.LockDelay = model.ProtocolConsul, c.LockDelayMet()
+			return ok
+		},
+		Protocols: []model.LockProtocol{model.ProtocolConsul},
+		FromConfig: func(c model.Config, d func(int) time.Duration, nodes int) Lock {
+			return Consul{SessionTTL: d(c.Lease) / 2, LockDelay: d(c.LockDelay), Nodes: nodes}
+		},
+	}
 }

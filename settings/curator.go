@@ -3,6 +3,8 @@ package settings
 import (
 	"fmt"
 	"time"
+
+	"github.com/leasesim/leasesim/model"
 )
 
 // ErrorPolicy is Curator's ConnectionStateErrorPolicy: which connection
@@ -196,4 +198,51 @@ func (c Curator) hungGiveUp() string {
 func (c Curator) NoMargin() string {
 	return fmt.Sprintf("under the session policy a holder cut off from ZooKeeper keeps leading until Curator injects LOST, %s after its last ping, while the server expired its session and the next candidate took over from %s",
 		dur(c.ReadTimeout()+DisconnectDelay+c.Negotiated()), dur(c.Negotiated()))
+}
+
+// curatorRow is Curator's row of LockRows, under the preset zookeeper.
+func curatorRow() LockRow {
+	return LockRow{
+		Preset: "zookeeper", Defaults: CuratorDefaults(), WithNodes: withNodes(func(c *Curator) *int { return &c.Nodes }),
+		Flags: []LockFlag{
+			{Name: "session-timeout", Type: "duration",
+				Usage:         "with --preset zookeeper: the session timeout Curator asks for (sessionTimeoutMs, default 60s), which the server negotiates to 2 to 20 --tick-time",
+				SettingsUsage: "zookeeper: the session timeout Curator asks for (sessionTimeoutMs)",
+				Set:           durationField(func(c *Curator) *time.Duration { return &c.SessionTimeout })},
+			{Name: "tick-time", Type: "duration",
+				Usage:         "with --preset zookeeper: the server's tickTime (default 2s)",
+				SettingsUsage: "zookeeper: the server's tickTime, which bounds the session timeout to 2 to 20 ticks",
+				Set:           durationField(func(c *Curator) *time.Duration { return &c.TickTime })},
+			{Name: "error-policy", Type: "policy",
+				Usage:         "with --preset zookeeper: Curator's ConnectionStateErrorPolicy, standard (protocol curator) or session (protocol curator-session)",
+				SettingsUsage: "zookeeper: Curator's ConnectionStateErrorPolicy, standard (Standard…, leadership ends on SUSPENDED) or session (Session…, on LOST)",
+				Set: setField(func(c *Curator, s string) error {
+					p, err := ParseErrorPolicy(s)
+					if err == nil {
+						c.Policy = p
+					}
+					return err
+				})},
+		},
+		Round: func(l Lock, r *RoundLock) bool {
+			c, ok := l.(Curator)
+			r.Protocol, r.DisconnectDelay = model.ProtocolCurator, DisconnectDelay
+			if c.Policy == SessionPolicy {
+				r.Protocol = model.ProtocolCuratorSession
+			}
+			return ok
+		},
+		Protocols: []model.LockProtocol{model.ProtocolCurator, model.ProtocolCuratorSession},
+		// The server's tickTime is its default, 2 s, or what the session
+		// timeout needs to be negotiated as it is (2 to 20 ticks).
+		FromConfig: func(c model.Config, d func(int) time.Duration, nodes int) Lock {
+			timeout := d(c.Lease)
+			tick := min(max(CuratorDefaults().TickTime, (timeout+19)/20), timeout/2)
+			policy := StandardPolicy
+			if c.Protocol == model.ProtocolCuratorSession {
+				policy = SessionPolicy
+			}
+			return Curator{SessionTimeout: timeout, TickTime: max(time.Millisecond, tick), Policy: policy, Nodes: nodes}
+		},
+	}
 }

@@ -70,7 +70,7 @@ func (d DBScheduler) Detected() time.Duration { return d.Dead() - d.Skew }
 // read every two heartbeat intervals; the old executor is never told.
 func (d DBScheduler) Protocol() Protocol {
 	return Protocol{Expiry: ClientExpiry, Notice: Poll, Poll: 2 * d.HeartbeatInterval, Renewal: d.HeartbeatInterval,
-		Expires: d.Dead(), GiveUp: NeverTold}
+		Expires: d.Dead(), GiveUp: WorksOn}
 }
 
 // Validate refuses what db-scheduler refuses (a missed heartbeats limit
@@ -168,4 +168,20 @@ func firstSumMedian(k int, a, b float64) float64 {
 		}
 	}
 	return (lo + hi) / 2
+}
+
+// dbSchedulerRow is db-scheduler as a row of SettingsOnlyRows: its
+// figures in `leasesim settings`, not yet a protocol of the round model.
+func dbSchedulerRow() LockRow {
+	return LockRow{
+		Preset: "db-scheduler", Defaults: DBSchedulerDefaults(), WithNodes: withNodes(func(d *DBScheduler) *int { return &d.Nodes }),
+		Flags: []LockFlag{
+			{Name: "heartbeat-interval", Type: "duration", SettingsUsage: "db-scheduler: SchedulerBuilder.heartbeatInterval (default 5m0s)",
+				Set: durationField(func(d *DBScheduler) *time.Duration { return &d.HeartbeatInterval })},
+			{Name: "missed-heartbeats-limit", Type: "int", SettingsUsage: "db-scheduler: SchedulerBuilder.missedHeartbeatsLimit (default 6, at least 4)",
+				Set: countField(func(d *DBScheduler) *int { return &d.MissedHeartbeatsLimit })},
+			{Name: "polling-interval", Type: "duration", SettingsUsage: "db-scheduler: SchedulerBuilder.pollingInterval (default 10s)",
+				Set: durationField(func(d *DBScheduler) *time.Duration { return &d.PollingInterval })},
+		},
+	}
 }

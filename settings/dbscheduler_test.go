@@ -149,7 +149,7 @@ func TestDBSchedulerProtocol(t *testing.T) {
 	d := settings.DBSchedulerDefaults()
 	p := d.Protocol()
 	if p.Expiry != settings.ClientExpiry || p.Notice != settings.Poll || p.Renewal != 5*time.Minute ||
-		p.Poll != 10*time.Minute || p.Expires != 30*time.Minute || p.GiveUp != settings.NeverTold {
+		p.Poll != 10*time.Minute || p.Expires != 30*time.Minute || p.GiveUp != settings.WorksOn {
 		t.Errorf("protocol %+v", p)
 	}
 	if got, want := settings.Setting(d), "heartbeat_interval=300s"; got != want {

@@ -3,7 +3,10 @@ package settings
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
+
+	"github.com/leasesim/leasesim/model"
 )
 
 // DynamoDB is leader election by the AWS DynamoDB lock client
@@ -148,4 +151,47 @@ func (d DynamoDB) NoMargin() string {
 		return "with holdLockOnServiceUnavailable a holder whose heartbeats DynamoDB answers 503 keeps its lock on its own clock, while a waiter whose reads succeed takes the lock after the lease: two holders, by design"
 	}
 	return "a waiter counts the lease from its first read after the last heartbeat, which at the worst phase comes as the heartbeat lands, so the first waiter can take the lock as the holder's lease runs out: a holder whose clock runs slow, or that pauses after isExpired(), leads beside it (a lease that is not a whole number of refresh periods leaves the remainder as margin)"
+}
+
+// dynamoDBRow is the DynamoDB lock client's row of LockRows.
+func dynamoDBRow() LockRow {
+	return LockRow{
+		Preset: "dynamodb", Defaults: DynamoDBDefaults(), WithNodes: withNodes(func(d *DynamoDB) *int { return &d.Nodes }),
+		Flags: []LockFlag{
+			{Name: "lease", Type: "duration", Model: true, OneValue: "the DynamoDB lock client's leaseDuration under --preset dynamodb takes one value",
+				Usage: "; with --preset dynamodb, the lock client's leaseDuration (20s by default), a whole number of --refresh-period",
+				Set:   durationField(func(d *DynamoDB) *time.Duration { return &d.LeaseDuration })}, // settings has it as client-go's
+			{Name: "heartbeat-period", Type: "duration",
+				Usage:         "with --preset dynamodb: the lock client's heartbeatPeriod (default 5s), the model's retry period; a whole number of --refresh-period",
+				SettingsUsage: "dynamodb's heartbeatPeriod",
+				Set:           durationField(func(d *DynamoDB) *time.Duration { return &d.HeartbeatPeriod })},
+			{Name: "refresh-period", Type: "duration",
+				Usage:         "with --preset dynamodb: acquireLock's refreshPeriod (default 1s), between a waiter's reads: the round, so the tick",
+				SettingsUsage: "dynamodb: acquireLock's refreshPeriod, between a waiter's reads",
+				Set:           durationField(func(d *DynamoDB) *time.Duration { return &d.RefreshPeriod })},
+			{Name: "additional-time-to-wait", Type: "duration",
+				Usage:         "with --preset dynamodb: acquireLock's additionalTimeToWaitForLock (default 1s), the model's acquire wait; a whole number of --refresh-period",
+				SettingsUsage: "dynamodb: acquireLock's additionalTimeToWaitForLock, an acquire call lasting the lease and this",
+				Set:           nonNegativeField(func(d *DynamoDB) *time.Duration { return &d.AdditionalWait })},
+			{Name: HoldOption, Type: "bool", Refusal: HoldRefusal,
+				SettingsUsage: "dynamodb's holdLockOnServiceUnavailable",
+				Set: setField(func(d *DynamoDB, s string) error {
+					v, err := strconv.ParseBool(s)
+					d.HoldOnUnavailable = v
+					return err
+				})},
+		},
+		Notes: []FlagNote{{"acquire-wait", "; refused with --preset dynamodb, which takes it as --additional-time-to-wait"}},
+		Round: func(l Lock, r *RoundLock) bool {
+			d, ok := l.(DynamoDB)
+			r.Protocol, r.AcquireWait, r.Refresh = model.ProtocolDynamoDB, d.AdditionalWait, d.RefreshPeriod
+			return ok
+		},
+		Protocols: []model.LockProtocol{model.ProtocolDynamoDB},
+		// The refresh period is the round.
+		FromConfig: func(c model.Config, d func(int) time.Duration, nodes int) Lock {
+			return DynamoDB{LeaseDuration: d(c.Lease), HeartbeatPeriod: d(c.RetryPeriod), RefreshPeriod: d(1), AdditionalWait: d(c.AcquireWait), Nodes: nodes}
+		},
+		RoundCheck: func(l Lock, flag func(string) string) error { return l.(DynamoDB).RoundError(flag) },
+	}
 }

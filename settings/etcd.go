@@ -3,6 +3,8 @@ package settings
 import (
 	"fmt"
 	"time"
+
+	"github.com/leasesim/leasesim/model"
 )
 
 // Etcd is leader election by etcd's client/v3/concurrency: a Session
@@ -97,4 +99,24 @@ func (e Etcd) Figures() []Figure {
 // Session.Done.
 func (e Etcd) NoMargin() string {
 	return fmt.Sprintf("the server can expire the session up to %gs before the holder's client closes Session.Done, so a holder cut off from etcd leads beside its successor for up to a second; an etcd leader change restarts every lease, so a crashed holder's takeover can come later than shown, never sooner", etcdDeadlineLoop)
+}
+
+// etcdRow is etcd's row of LockRows.
+func etcdRow() LockRow {
+	return LockRow{
+		Preset: "etcd", Defaults: EtcdDefaults(), WithNodes: withNodes(func(e *Etcd) *int { return &e.Nodes }),
+		Flags: []LockFlag{{Name: "session-ttl", Type: "duration",
+			Usage:         "with --preset etcd or consul: the session TTL (etcd's concurrency.WithTTL, default 60s; consul's LockOptions.SessionTTL, default 15s), which sets the model's lease and retry period",
+			SettingsUsage: "session TTL (etcd's concurrency.WithTTL, default 60s; consul's LockOptions.SessionTTL, default 15s)",
+			Set:           durationField(func(e *Etcd) *time.Duration { return &e.SessionTTL })}},
+		Round: func(l Lock, r *RoundLock) bool {
+			_, ok := l.(Etcd)
+			r.Protocol = model.ProtocolEtcd
+			return ok
+		},
+		Protocols: []model.LockProtocol{model.ProtocolEtcd},
+		FromConfig: func(c model.Config, d func(int) time.Duration, nodes int) Lock {
+			return Etcd{SessionTTL: d(c.Lease), Nodes: nodes}
+		},
+	}
 }

@@ -4,3 +4,10 @@ package settings
 var Takeover = takeover
 
 const Settled = settled
+
+// LockFlagsOf and RoundOptionsOf are lockFlagsOf and roundOptions, for
+// a test that adds a row of its own.
+var (
+	LockFlagsOf    = lockFlagsOf
+	RoundOptionsOf = roundOptions
+)

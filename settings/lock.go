@@ -9,8 +9,8 @@ import (
 
 // A Lock is a leader-election library other than client-go, with its own
 // options, whose figures follow its own protocol: etcd's concurrency
-// session, Consul's api.Lock, Curator's leader recipes on ZooKeeper and the
-// DynamoDB lock client. docs/settings.md names, for every formula, the
+// session, Consul's api.Lock, Curator's leader recipes on ZooKeeper, the
+// DynamoDB lock client and Redisson's RLock. docs/settings.md names, for every formula, the
 // file and function of the library's code it comes from.
 type Lock interface {
 	// Title names the library and its options, for the table's first line.
@@ -69,8 +69,15 @@ const (
 	// a read timeout with nothing heard), under an error policy that may
 	// wait a further session timeout.
 	Disconnect
-	// NeverTold: nothing tells it; it works on while another takes over.
+	// NeverTold: never while it is cut off: nothing tells it (a failed
+	// renewal is only logged); it stops as it reaches the service again
+	// and finds the lock gone.
 	NeverTold
+	// WorksOn: never: nothing tells it, even when it reaches the service
+	// again (a node another declared failed only logs so at its next
+	// check-in); it runs its job to the end beside the one recovered
+	// elsewhere.
+	WorksOn
 )
 
 // Protocol describes a lock in the terms every protocol shares: who
@@ -133,7 +140,9 @@ func (p Protocol) String() string {
 	case Disconnect:
 		fmt.Fprintf(&b, "; the holder is disconnected by a failed call or %s of silence", dur(p.GiveUpAfter))
 	case NeverTold:
-		b.WriteString("; nothing tells the holder it lost the lock: it works on")
+		b.WriteString("; the holder is never told it lost the lock, and stops only as it reaches the service again")
+	case WorksOn:
+		b.WriteString("; the holder is never told it lost the lock, even as it reaches the service again: it runs its job to the end")
 	}
 	if p.LeaderChangeResets {
 		b.WriteString("; a leader change of the service restarts every lease")

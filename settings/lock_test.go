@@ -298,8 +298,8 @@ func TestProtocolString(t *testing.T) {
 		{settings.ConsulDefaults(), "the service expires the lease 30s after its last renewal; renewed every 7.5s; a lock-delay of 15s after an expiry; waiters watch; the holder gives up at its first failed call, never while one hangs; a leader change of the service restarts every lease"},
 		{settings.CuratorDefaults(), "the service expires the lease 40s after its last renewal; renewed every 13.333s; waiters watch; the holder is disconnected by a failed call or 26.666s of silence; a leader change of the service restarts every lease"},
 		{settings.DynamoDBDefaults(), "no one expires the lease: waiters count 20s on their own clocks; renewed every 5s; waiters read every 1s and take the lock when its version stayed the same for more than 20s within one acquire call of 21s; the holder gives up 20s after its last renewal"},
-		{settings.QuartzDefaults(), "no one expires the lease: waiters count 15s on their own clocks; renewed every 7.5s; waiters read every 7.5s; nothing tells the holder it lost the lock: it works on"},
-		{settings.DBSchedulerDefaults(), "no one expires the lease: waiters count 1800s on their own clocks; renewed every 300s; waiters read every 600s; nothing tells the holder it lost the lock: it works on"},
+		{settings.QuartzDefaults(), "no one expires the lease: waiters count 15s on their own clocks; renewed every 7.5s; waiters read every 7.5s; the holder is never told it lost the lock, even as it reaches the service again: it runs its job to the end"},
+		{settings.DBSchedulerDefaults(), "no one expires the lease: waiters count 1800s on their own clocks; renewed every 300s; waiters read every 600s; the holder is never told it lost the lock, even as it reaches the service again: it runs its job to the end"},
 	} {
 		if got := tt.lock.Protocol().String(); got != tt.want {
 			t.Errorf("%s:\n got %s\nwant %s", tt.lock.Title(), got, tt.want)

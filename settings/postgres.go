@@ -228,3 +228,24 @@ func (p Postgres) Options() []Option {
 			with: func(v time.Duration) Settable { l := p; l.IdleSessionTimeout = v; return l }},
 	}
 }
+
+// postgresRow is PostgreSQL's advisory lock as a row of SettingsOnlyRows:
+// its figures in `leasesim settings`, not yet a protocol of the round
+// model.
+func postgresRow() LockRow {
+	return LockRow{
+		Preset: "postgres", Defaults: PostgresDefaults(), WithNodes: withNodes(func(p *Postgres) *int { return &p.Nodes }),
+		Flags: []LockFlag{
+			{Name: "tcp-keepalives-idle", Type: "duration", SettingsUsage: "postgres: tcp_keepalives_idle, whole seconds (0: the OS's, Linux 7200s)",
+				Set: nonNegativeField(func(p *Postgres) *time.Duration { return &p.KeepalivesIdle })},
+			{Name: "tcp-keepalives-interval", Type: "duration", SettingsUsage: "postgres: tcp_keepalives_interval, whole seconds (0: the OS's, Linux 75s)",
+				Set: nonNegativeField(func(p *Postgres) *time.Duration { return &p.KeepalivesInterval })},
+			{Name: "tcp-keepalives-count", Type: "int", SettingsUsage: "postgres: tcp_keepalives_count (0: the OS's, Linux 9)",
+				Set: countField(func(p *Postgres) *int { return &p.KeepalivesCount })},
+			{Name: "tcp-user-timeout", Type: "duration", SettingsUsage: "postgres: tcp_user_timeout (0: off)",
+				Set: nonNegativeField(func(p *Postgres) *time.Duration { return &p.UserTimeout })},
+			{Name: "idle-session-timeout", Type: "duration", SettingsUsage: "postgres: idle_session_timeout (0: off)",
+				Set: nonNegativeField(func(p *Postgres) *time.Duration { return &p.IdleSessionTimeout })},
+		},
+	}
+}

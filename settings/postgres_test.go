@@ -110,7 +110,7 @@ func TestPostgresValidate(t *testing.T) {
 // keepalive in force and a holder never told.
 func TestPostgresProtocol(t *testing.T) {
 	p := settings.PostgresDefaults()
-	if got, want := p.Protocol().String(), "the service expires the lease 7875s after its last renewal; renewed every 7200s; waiters watch; nothing tells the holder it lost the lock: it works on"; got != want {
+	if got, want := p.Protocol().String(), "the service expires the lease 7875s after its last renewal; renewed every 7200s; waiters watch; the holder is never told it lost the lock, and stops only as it reaches the service again"; got != want {
 		t.Errorf("protocol %q, want %q", got, want)
 	}
 	if got := p.Protocol().GiveUp; got != settings.NeverTold {

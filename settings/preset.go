@@ -18,18 +18,19 @@ type Preset struct {
 	Lock                                      Lock          // the library's defaults, for a lock the round model runs by its own protocol; nil for client-go
 }
 
-// Presets returns the presets, client-go's first.
+// Presets returns the presets, client-go's first, then each lock's of
+// LockRows.
 func Presets() []Preset {
 	s := time.Second
-	return []Preset{
+	ps := []Preset{
 		{"kubernetes", 15 * s, 10 * s, 2 * s, true, nil},
 		{"openshift", 137 * s, 107 * s, 26 * s, true, nil},
 		{"openshift-sno", 270 * s, 240 * s, 60 * s, true, nil},
-		{Name: "etcd", Lock: EtcdDefaults()},
-		{Name: "consul", Lock: ConsulDefaults()},
-		{Name: "zookeeper", Lock: CuratorDefaults()},
-		{Name: "dynamodb", Lock: DynamoDBDefaults()},
 	}
+	for _, r := range LockRows() {
+		ps = append(ps, Preset{Name: r.Preset, Lock: r.Defaults})
+	}
+	return ps
 }
 
 // Tick is the round that holds the preset's defaults: 1 s, or for a lock

@@ -7,15 +7,26 @@ import (
 )
 
 // RoundOptions are the options of the locks the round model runs by
-// their own protocols, by their flag names: a round-model command turns
-// them, with the lock's preset, into the model's protocol and times
-// (Preset.WithOptions). lock-delay is also the model's lock_delay: with
-// the consul preset it is Consul's LockOptions.LockDelay; without a
-// preset, the model's lock_delay itself. lease is the model's lease too:
-// with the dynamodb preset it is the lock client's leaseDuration.
-// HoldOption is there to be refused (HoldRefusal).
-var RoundOptions = []string{"session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy",
-	"heartbeat-period", "refresh-period", "additional-time-to-wait", HoldOption}
+// their own protocols, by their flag names, in LockRows' order: a
+// round-model command turns them, with the lock's preset, into the
+// model's protocol and times (Preset.WithOptions). lock-delay is also the
+// model's lock_delay: with the consul preset it is Consul's
+// LockOptions.LockDelay; without a preset, the model's lock_delay itself.
+// lease, the model's lease, is in PresetSets: with the dynamodb preset it
+// is the lock client's leaseDuration. An option the round model cannot
+// run (LockFlag.Refusal) is there to be refused.
+var RoundOptions = roundOptions(LockRows())
+
+// roundOptions is RoundOptions, read from rows.
+func roundOptions(rows []LockRow) []string {
+	var os []string
+	for _, f := range lockFlagsOf(rows) {
+		if !slices.Contains(PresetSets, f.Name) {
+			os = append(os, f.Name)
+		}
+	}
+	return os
+}
 
 // PresetSets is the model's flags that a lock's preset sets from its
 // options, which a client-go preset lets a flag change instead. A lock's
@@ -30,25 +41,16 @@ const HoldOption = "hold-lock-on-service-unavailable"
 // HoldRefusal is why a round-model command refuses HoldOption.
 const HoldRefusal = "the round model has no failure in which DynamoDB answers some nodes and not others, where holdLockOnServiceUnavailable keeps a holder beside a waiter that took the lock: leasesim settings --preset dynamodb --hold-lock-on-service-unavailable gives its figures"
 
-// LockOptions are the options of each lock other than client-go, by
-// preset, by their flag names: the library's own option names.
-var LockOptions = map[string][]string{
-	"etcd":      {"session-ttl"},
-	"consul":    {"session-ttl", "lock-delay"},
-	"zookeeper": {"session-timeout", "tick-time", "error-policy"},
-	"dynamodb":  {"lease", "heartbeat-period", "refresh-period", "additional-time-to-wait", HoldOption},
-}
-
 // ClientGoOptions are client-go's own, by their flag names.
 var ClientGoOptions = []string{"lease", "renew-deadline", "retry-period"}
 
 // Takes is what the preset takes among RoundOptions and PresetSets on a
-// round-model command: a lock's own options (but HoldOption), or, for a
+// round-model command: a lock's own options (but those it refuses, LockFlag.Refusal), or, for a
 // client-go preset, the flags that change its values; and the options
 // to name when it refuses another.
 func (p Preset) Takes() (takes, named []string) {
-	if p.Lock != nil {
-		own := slices.DeleteFunc(slices.Clone(LockOptions[p.Name]), func(f string) bool { return f == HoldOption })
+	if row, ok := LockRowOf(p.Name); ok && p.Lock != nil {
+		own := row.FlagNames(true)
 		return own, own
 	}
 	return PresetSets, ClientGoOptions
@@ -56,9 +58,10 @@ func (p Preset) Takes() (takes, named []string) {
 
 // OptionRefusal is an option of a lock given where it is not taken: with
 // presets none of which is that lock, as a flag a lock's preset sets
-// itself, without its preset, or HoldOption.
+// itself, without its preset, or one the round model cannot run.
 type OptionRefusal struct {
 	Option  string   // its flag name
+	Refusal string   // why the round model cannot run it (LockFlag.Refusal), or ""
 	Presets []string // the presets given
 	Takers  []string // without a preset, the presets that take it
 	Takes   []string // with one preset, what it takes
@@ -78,8 +81,8 @@ func (e *OptionRefusal) Key() string {
 
 func (e *OptionRefusal) text(name func(string) string, preset, give, sep string) string {
 	switch {
-	case e.Option == HoldOption:
-		return fmt.Sprintf("%s is refused here: %s", name(e.Option), HoldRefusal)
+	case e.Refusal != "":
+		return fmt.Sprintf("%s is refused here: %s", name(e.Option), e.Refusal)
 	case len(e.Presets) == 0:
 		return fmt.Sprintf("%s is an option of %s%s: %s, which sets the model's protocol, lease and retry period from it", name(e.Option), preset, strings.Join(e.Takers, " or "), give)
 	case len(e.Presets) == 1:
@@ -94,12 +97,14 @@ func (e *OptionRefusal) text(name func(string) string, preset, give, sep string)
 
 // CheckOptions refuses, as an *OptionRefusal, the first option given
 // (in RoundOptions' then PresetSets' order) that the presets do not take:
-// HoldOption, an option of a lock given with presets none of which is
+// one the round model cannot run (first), an option of a lock given with presets none of which is
 // that lock, a flag a lock's preset sets itself, a lock's option without
 // its preset.
 func CheckOptions(given func(option string) bool, presets []Preset) error {
-	if given(HoldOption) {
-		return &OptionRefusal{Option: HoldOption}
+	for _, f := range LockFlags() {
+		if f.Refusal != "" && given(f.Name) {
+			return &OptionRefusal{Option: f.Name, Refusal: f.Refusal}
+		}
 	}
 	var names []string
 	for _, p := range presets {
@@ -114,9 +119,9 @@ func CheckOptions(given func(option string) bool, presets []Preset) error {
 				continue // the model's own
 			}
 			var takers []string
-			for _, p := range Presets() {
-				if p.Lock != nil && slices.Contains(LockOptions[p.Name], name) {
-					takers = append(takers, p.Name)
+			for _, r := range LockRows() {
+				if slices.Contains(r.FlagNames(false), name) {
+					takers = append(takers, r.Preset)
 				}
 			}
 			return &OptionRefusal{Option: name, Takers: takers}

@@ -27,7 +27,7 @@ func (p Preset) Values(r RoundLock, t model.Tick) (map[model.Param]int, error) {
 		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.DisconnectDelay: r.DisconnectDelay, model.RenewDeadline: 0, model.RereadPeriod: 0}
 		vals[model.Protocol] = int(r.Protocol)
 	}
-	if r.Protocol == model.ProtocolDynamoDB && time.Duration(t) != r.Refresh {
+	if r.Refresh > 0 && time.Duration(t) != r.Refresh { // its waiters read every round
 		return nil, &TickError{Preset: p.Name, Tick: t, Refresh: model.Tick(r.Refresh)}
 	}
 	for param := model.Param(0); int(param) < model.NumParams; param++ { // in column order, so a refusal is always the same
@@ -127,7 +127,7 @@ type PresetError struct {
 	Preset string
 	Given  [][2]string
 	lock   Lock
-	round  bool // the round model's refusal (DynamoDB.RoundError), which names the options
+	round  bool // the round model's refusal (LockRow.RoundCheck), which names the options
 }
 
 // Error names the preset and options as flags: --preset consul
@@ -149,8 +149,8 @@ func (e *PresetError) text(preset string, given func(o, v string) string, name f
 		ss = append(ss, given(g[0], g[1]))
 	}
 	err := e.lock.Validate()
-	if e.round {
-		err = e.lock.(DynamoDB).RoundError(name)
+	if row, _ := LockRowOf(e.Preset); e.round {
+		err = row.RoundCheck(e.lock, name)
 	}
 	return fmt.Sprintf("%s: %v", strings.Join(ss, " "), err)
 }
@@ -176,41 +176,21 @@ func (p Preset) WithOptions(text func(option string) (string, bool)) (Lock, Roun
 		}
 		given = append(given, [2]string{name, s})
 	}
-	switch l := lock.(type) {
-	case Etcd:
-		option("session-ttl", durationInto(&l.SessionTTL))
-		lock = l
-	case Consul:
-		option("session-ttl", durationInto(&l.SessionTTL))
-		option("lock-delay", func(s string) error {
-			if err := OneValue(s, "Consul's lock-delay under --preset consul takes one value"); err != nil {
-				return err
+	row, _ := LockRowOf(p.Name)
+	for _, f := range row.Flags {
+		if f.Refusal != "" {
+			continue
+		}
+		option(f.Name, func(s string) error {
+			if f.OneValue != "" {
+				if err := OneValue(s, f.OneValue); err != nil {
+					return err
+				}
 			}
-			return nonNegativeInto(&l.LockDelay)(s)
-		})
-		lock = l
-	case DynamoDB:
-		option("lease", func(s string) error {
-			if err := OneValue(s, "the DynamoDB lock client's leaseDuration under --preset dynamodb takes one value"); err != nil {
-				return err
-			}
-			return durationInto(&l.LeaseDuration)(s)
-		})
-		option("heartbeat-period", durationInto(&l.HeartbeatPeriod))
-		option("refresh-period", durationInto(&l.RefreshPeriod))
-		option("additional-time-to-wait", nonNegativeInto(&l.AdditionalWait))
-		lock = l
-	case Curator:
-		option("session-timeout", durationInto(&l.SessionTimeout))
-		option("tick-time", durationInto(&l.TickTime))
-		option("error-policy", func(s string) error {
-			v, err := ParseErrorPolicy(s)
-			if err == nil {
-				l.Policy = v
-			}
+			l, err := f.Set(lock, s)
+			lock = l
 			return err
 		})
-		lock = l
 	}
 	if err != nil {
 		return nil, RoundLock{}, err
@@ -218,7 +198,7 @@ func (p Preset) WithOptions(text func(option string) (string, bool)) (Lock, Roun
 	if lock.Validate() != nil {
 		return lock, RoundLock{}, &PresetError{p.Name, given, lock, false}
 	}
-	if d, ok := lock.(DynamoDB); ok && d.RoundError(func(o string) string { return o }) != nil {
+	if row.RoundCheck != nil && row.RoundCheck(lock, func(o string) string { return o }) != nil {
 		return lock, RoundLock{}, &PresetError{p.Name, given, lock, true}
 	}
 	r, _ := RoundLockOf(lock)

@@ -73,7 +73,7 @@ func (q Quartz) Title() string {
 // told.
 func (q Quartz) Protocol() Protocol {
 	return Protocol{Expiry: ClientExpiry, Notice: Poll, Poll: q.CheckinInterval, Renewal: q.CheckinInterval,
-		Expires: q.CheckinInterval + quartzGrace, GiveUp: NeverTold}
+		Expires: q.CheckinInterval + quartzGrace, GiveUp: WorksOn}
 }
 
 // Validate refuses what Quartz refuses (a misfireThreshold below 1 ms),
@@ -149,5 +149,20 @@ func (q Quartz) Options() []Option {
 			with: func(v time.Duration) Settable { l := q; l.CheckinInterval = v; return l }},
 		{Key: "misfire_threshold", Library: "org.quartz.jobStore.misfireThreshold", Value: q.MisfireThreshold, Default: d.MisfireThreshold, Step: time.Millisecond,
 			with: func(v time.Duration) Settable { l := q; l.MisfireThreshold = v; return l }},
+	}
+}
+
+// quartzRow is Quartz's clustered job store as a row of SettingsOnlyRows:
+// its figures in `leasesim settings`, not yet a protocol of the round
+// model.
+func quartzRow() LockRow {
+	return LockRow{
+		Preset: "quartz", Defaults: QuartzDefaults(), WithNodes: withNodes(func(q *Quartz) *int { return &q.Nodes }),
+		Flags: []LockFlag{
+			{Name: "cluster-checkin-interval", Type: "duration", SettingsUsage: "quartz: org.quartz.jobStore.clusterCheckinInterval (default 7.5s)",
+				Set: durationField(func(q *Quartz) *time.Duration { return &q.CheckinInterval })},
+			{Name: "misfire-threshold", Type: "duration", SettingsUsage: "quartz: org.quartz.jobStore.misfireThreshold (default 1m0s)",
+				Set: durationField(func(q *Quartz) *time.Duration { return &q.MisfireThreshold })},
+		},
 	}
 }

@@ -170,7 +170,7 @@ func TestQuartzProtocol(t *testing.T) {
 	q := settings.QuartzDefaults()
 	p := q.Protocol()
 	if p.Expiry != settings.ClientExpiry || p.Notice != settings.Poll || p.Renewal != 7500*time.Millisecond ||
-		p.Poll != 7500*time.Millisecond || p.Expires != 15*time.Second || p.GiveUp != settings.NeverTold {
+		p.Poll != 7500*time.Millisecond || p.Expires != 15*time.Second || p.GiveUp != settings.WorksOn {
 		t.Errorf("protocol %+v", p)
 	}
 	if got, want := settings.Setting(q), "cluster_checkin_interval=7.5s"; got != want {

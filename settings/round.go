@@ -33,22 +33,12 @@ type RoundLock struct {
 func RoundLockOf(lock Lock) (RoundLock, bool) {
 	p := lock.Protocol()
 	r := RoundLock{Lease: p.Expires, RetryPeriod: p.Renewal.Truncate(time.Millisecond)} // etcd's TTL/3 of a TTL not a multiple of 3 s, to the millisecond below
-	switch l := lock.(type) {
-	case Etcd:
-		r.Protocol = model.ProtocolEtcd
-	case Consul:
-		r.Protocol, r.LockDelay = model.ProtocolConsul, l.LockDelayMet()
-	case DynamoDB:
-		r.Protocol, r.AcquireWait, r.Refresh = model.ProtocolDynamoDB, l.AdditionalWait, l.RefreshPeriod
-	case Curator:
-		r.Protocol, r.DisconnectDelay = model.ProtocolCurator, DisconnectDelay
-		if l.Policy == SessionPolicy {
-			r.Protocol = model.ProtocolCuratorSession
+	for _, row := range LockRows() {
+		if q := r; row.Round(lock, &q) {
+			return q, true
 		}
-	default:
-		return RoundLock{}, false
 	}
-	return r, true
+	return RoundLock{}, false
 }
 
 // Tick is the round the lock's times are counted in when no tick is
@@ -59,7 +49,7 @@ func RoundLockOf(lock Lock) (RoundLock, bool) {
 // of 13.333 s, a third of a 40 s session, 1 ms). A DynamoDB lock's is its
 // refresh period, whatever its times: its waiters read every round.
 func (r RoundLock) Tick() time.Duration {
-	if r.Protocol == model.ProtocolDynamoDB {
+	if r.Refresh > 0 {
 		return r.Refresh
 	}
 	ms := time.Millisecond

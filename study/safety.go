@@ -38,26 +38,14 @@ func LockOf(c model.Config, t model.Tick) (lock settings.Lock, cg settings.Setti
 	}
 	d := func(n int) time.Duration { return time.Duration(n) * time.Duration(t) }
 	nodes := max(2, c.Nodes)
-	switch c.Protocol {
-	case model.ProtocolClientGo:
+	if c.Protocol == model.ProtocolClientGo {
 		if c.RenewDeadline == 0 {
 			return nil, settings.Settings{}, false
 		}
 		return nil, settings.Settings{LeaseDuration: d(c.Lease), RenewDeadline: d(c.RenewDeadline), RetryPeriod: d(c.RetryPeriod), Nodes: nodes}, true
-	case model.ProtocolEtcd:
-		return settings.Etcd{SessionTTL: d(c.Lease), Nodes: nodes}, settings.Settings{}, true
-	case model.ProtocolConsul:
-		return settings.Consul{SessionTTL: d(c.Lease) / 2, LockDelay: d(c.LockDelay), Nodes: nodes}, settings.Settings{}, true
-	case model.ProtocolDynamoDB:
-		return settings.DynamoDB{LeaseDuration: d(c.Lease), HeartbeatPeriod: d(c.RetryPeriod), RefreshPeriod: d(1), AdditionalWait: d(c.AcquireWait), Nodes: nodes}, settings.Settings{}, true
-	case model.ProtocolCurator, model.ProtocolCuratorSession:
-		timeout := d(c.Lease)
-		tick := min(max(settings.CuratorDefaults().TickTime, (timeout+19)/20), timeout/2)
-		policy := settings.StandardPolicy
-		if c.Protocol == model.ProtocolCuratorSession {
-			policy = settings.SessionPolicy
-		}
-		return settings.Curator{SessionTimeout: timeout, TickTime: max(time.Millisecond, tick), Policy: policy, Nodes: nodes}, settings.Settings{}, true
+	}
+	if row, ok := settings.LockRowFor(c.Protocol); ok {
+		return row.FromConfig(c, d, nodes), settings.Settings{}, true
 	}
 	return nil, settings.Settings{}, false
 }

@@ -24,7 +24,7 @@ func TestCheckSlice(t *testing.T) {
 		slice slice
 	}{
 		{"client-go", sweep.CheckGrid(), slice{1009, 35_067, 77_170}},
-		{"protocols", sweep.ProtocolCheckGrid(), slice{1009, 57_365, 503_816}},
+		{"protocols", sweep.ProtocolCheckGrid(), slice{1009, 60_995, 612_422}},
 	} {
 		g := tt.g
 		size, err := g.Size()

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"github.com/leasesim/leasesim/reports"
 	"slices"
 	"strings"
@@ -28,48 +27,70 @@ func (v durationValue) Set(s string) error {
 
 func (v durationValue) Type() string { return "duration" }
 
+// settingsOption is a lock's option on settings: its text as given,
+// checked at parse as its lock reads it; a duration shows as Go writes
+// it, as a duration flag does.
+type settingsOption struct {
+	text  *string
+	parse func(s string) error
+	typ   string
+}
+
+func (v settingsOption) String() string {
+	if d, err := settings.ParseNonNegativeDuration(*v.text); err == nil && v.typ == "duration" {
+		return d.String()
+	}
+	return *v.text
+}
+
+func (v settingsOption) Set(s string) error {
+	if err := v.parse(s); err != nil {
+		return err
+	}
+	*v.text = s
+	return nil
+}
+
+func (v settingsOption) Type() string { return v.typ }
+
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
-	fs.Var(namedValue[settings.Preset]{&preset, postgresOr, "replay and sweep compare a list of presets"}, "preset", "start from a lock's defaults: "+settings.PresetNames()+", postgres")
+	fs.Var(namedValue[settings.Preset]{&preset, settings.SettingsPresetByName, "replay and sweep compare a list of presets"}, "preset", "start from a lock's defaults: "+settings.SettingsPresetNames())
 	var s settings.Settings
 	fs.Var(durationValue{&s.LeaseDuration}, "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
 	fs.Var(durationValue{&s.RenewDeadline}, "renew-deadline", "renew deadline (client-go's RenewDeadline)")
 	fs.Var(durationValue{&s.RetryPeriod}, "retry-period", "retry period (client-go's RetryPeriod)")
-	etcd, consul, curator, dynamo := settings.EtcdDefaults(), settings.ConsulDefaults(), settings.CuratorDefaults(), settings.DynamoDBDefaults()
-	var sessionTTL time.Duration
-	fs.Var(durationValue{&sessionTTL}, "session-ttl", "session TTL (etcd's concurrency.WithTTL, default 60s; consul's LockOptions.SessionTTL, default 15s)")
-	fs.Var(nonNegativeDurationValue{&consul.LockDelay}, "lock-delay", "consul's LockOptions.LockDelay")
-	fs.Var(durationValue{&curator.SessionTimeout}, "session-timeout", "zookeeper: the session timeout Curator asks for (sessionTimeoutMs)")
-	fs.Var(durationValue{&curator.TickTime}, "tick-time", "zookeeper: the server's tickTime, which bounds the session timeout to 2 to 20 ticks")
-	fs.Var(errorPolicyValue{&curator.Policy}, "error-policy", "zookeeper: Curator's ConnectionStateErrorPolicy, standard (Standard…, leadership ends on SUSPENDED) or session (Session…, on LOST)")
-	fs.Var(durationValue{&dynamo.HeartbeatPeriod}, "heartbeat-period", "dynamodb's heartbeatPeriod")
-	fs.Var(durationValue{&dynamo.RefreshPeriod}, "refresh-period", "dynamodb: acquireLock's refreshPeriod, between a waiter's reads")
-	fs.Var(nonNegativeDurationValue{&dynamo.AdditionalWait}, "additional-time-to-wait", "dynamodb: acquireLock's additionalTimeToWaitForLock, an acquire call lasting the lease and this")
-	fs.BoolVar(&dynamo.HoldOnUnavailable, "hold-lock-on-service-unavailable", false, "dynamodb's holdLockOnServiceUnavailable")
-	pg := settings.PostgresDefaults()
-	fs.Var(nonNegativeDurationValue{&pg.KeepalivesIdle}, "tcp-keepalives-idle", "postgres: tcp_keepalives_idle, whole seconds (0: the OS's, Linux 7200s)")
-	fs.Var(nonNegativeDurationValue{&pg.KeepalivesInterval}, "tcp-keepalives-interval", "postgres: tcp_keepalives_interval, whole seconds (0: the OS's, Linux 75s)")
-	fs.IntVar(&pg.KeepalivesCount, "tcp-keepalives-count", 0, "postgres: tcp_keepalives_count (0: the OS's, Linux 9)")
-	fs.Var(nonNegativeDurationValue{&pg.UserTimeout}, "tcp-user-timeout", "postgres: tcp_user_timeout (0: off)")
-	fs.Var(nonNegativeDurationValue{&pg.IdleSessionTimeout}, "idle-session-timeout", "postgres: idle_session_timeout (0: off)")
+	all := slices.Clone(settings.ClientGoOptions) // every option, in the help's order
+	for _, o := range settings.SettingsFlags() {
+		if fs.Lookup(o.Name) != nil {
+			continue
+		}
+		all = append(all, o.Name)
+		if o.Type == "bool" {
+			fs.Bool(o.Name, false, o.SettingsUsage)
+			continue
+		}
+		row := settingsRowNaming(o.Name)
+		fs.Var(settingsOption{new(string), func(s string) error { _, err := o.Set(row.Defaults, s); return err }, o.Type}, o.Name, o.SettingsUsage)
+	}
 	s.Nodes = 3
 	fs.Var(positiveValue{&s.Nodes, 1000}, "nodes", "candidates, the leader among them")
 	seed := fs.Uint64("seed", 1, "seed of client-go's followers' jitter for the medians (the other locks' medians are exact)")
 	format := "table"
 	fs.Var(choiceValue{&format, []string{"table", "csv", "json"}}, "format", "output format: table, csv or json")
-	for _, name := range []string{"lease", "renew-deadline", "retry-period", "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait"} {
-		fs.Lookup(name).DefValue = "the preset's"
+	for _, name := range all {
+		if f := fs.Lookup(name); f.Value.Type() != "bool" {
+			f.DefValue = "the preset's"
+		}
 	}
 	return func(ctx context.Context, std *streams) error {
-		own, isLock := settings.LockOptions[preset.Name]
-		if preset.Name == "postgres" {
-			own, isLock = postgresOptions, true
-		}
-		if !isLock {
-			own = settings.ClientGoOptions
+		row, isLock := settings.SettingsRowOf(preset.Name)
+		own := settings.ClientGoOptions
+		if isLock {
+			own = row.FlagNames(false)
 		}
 		var given []string
-		for _, f := range append(slices.Clone(settings.ClientGoOptions), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable", postgresOptions[0], postgresOptions[1], postgresOptions[2], postgresOptions[3], postgresOptions[4]) {
+		for _, f := range all {
 			if !fs.Changed(f) {
 				continue
 			} else if !slices.Contains(own, f) {
@@ -83,27 +104,15 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fs.Changed("seed") {
 			return usagef("--seed: the medians of --preset %s are exact, drawn from no seed", preset.Name)
 		}
-		var lock settings.Lock
-		switch preset.Name {
-		case "etcd":
-			if fs.Changed("session-ttl") {
-				etcd.SessionTTL = sessionTTL
+		lock := row.WithNodes(row.Defaults, s.Nodes)
+		for _, o := range row.Flags {
+			if !fs.Changed(o.Name) {
+				continue
 			}
-			etcd.Nodes, lock = s.Nodes, etcd
-		case "consul":
-			if fs.Changed("session-ttl") {
-				consul.SessionTTL = sessionTTL
+			var err error
+			if lock, err = o.Set(lock, fs.Lookup(o.Name).Value.String()); err != nil {
+				return usagef("--%s %s: %v", o.Name, fs.Lookup(o.Name).Value, err)
 			}
-			consul.Nodes, lock = s.Nodes, consul
-		case "zookeeper":
-			curator.Nodes, lock = s.Nodes, curator
-		case "dynamodb":
-			if fs.Changed("lease") {
-				dynamo.LeaseDuration = s.LeaseDuration
-			}
-			dynamo.Nodes, lock = s.Nodes, dynamo
-		case "postgres":
-			pg.Nodes, lock = s.Nodes, pg
 		}
 		if err := lock.Validate(); err != nil {
 			flags := make([]string, len(given))
@@ -121,22 +130,6 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		return reports.LockTable(std.out, preset.Name, lock, len(given) > 0, figures)
 	}
-}
-
-// postgresOptions are the settings command's flags for PostgreSQL's
-// advisory lock, which only it takes: the round model does not run it.
-var postgresOptions = []string{"tcp-keepalives-idle", "tcp-keepalives-interval", "tcp-keepalives-count", "tcp-user-timeout", "idle-session-timeout"}
-
-// postgresOr is settings.PresetByName that also knows postgres, whose
-// figures the settings command gives.
-func postgresOr(name string) (settings.Preset, error) {
-	if name == "postgres" {
-		return settings.Preset{Name: name, Lock: settings.PostgresDefaults()}, nil
-	}
-	if p, err := settings.PresetByName(name); err == nil {
-		return p, nil
-	}
-	return settings.Preset{}, fmt.Errorf("want one of %s, postgres", settings.PresetNames())
 }
 
 // clientGoSettings computes and writes client-go's figures, the preset's
@@ -167,34 +160,13 @@ func clientGoSettings(ctx context.Context, std *streams, fs *pflag.FlagSet, s se
 	return reports.SettingsTable(std.out, s, preset, changed, seed, figures)
 }
 
-// nonNegativeDurationValue is a flag holding a duration of 0 or more:
-// 0, or what a tick may be.
-type nonNegativeDurationValue struct{ d *time.Duration }
-
-func (v nonNegativeDurationValue) String() string { return v.d.String() }
-
-func (v nonNegativeDurationValue) Set(s string) error {
-	d, err := settings.ParseNonNegativeDuration(s)
-	if err != nil {
-		return err
+// settingsRowNaming returns the first of the settings command's lock rows
+// that has the option called name, one of settings.SettingsFlags.
+func settingsRowNaming(name string) settings.LockRow {
+	for _, row := range settings.SettingsRows() {
+		if slices.Contains(row.FlagNames(false), name) {
+			return row
+		}
 	}
-	*v.d = d
-	return nil
+	panic("no lock row has the option " + name)
 }
-
-func (v nonNegativeDurationValue) Type() string { return "duration" }
-
-// errorPolicyValue is a flag holding Curator's error policy.
-type errorPolicyValue struct{ p *settings.ErrorPolicy }
-
-func (v errorPolicyValue) String() string { return v.p.String() }
-
-func (v errorPolicyValue) Set(s string) error {
-	p, err := settings.ParseErrorPolicy(s)
-	if err == nil {
-		*v.p = p
-	}
-	return err
-}
-
-func (v errorPolicyValue) Type() string { return "policy" }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leasesim/leasesim/model"
 	"github.com/spf13/pflag"
 )
 
@@ -51,7 +52,7 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"leasesim", "ve"}, []string{"version"}},
 		{[]string{"leasesim", "sweep", "--sha"}, []string{"--shard"}},
 		{[]string{"leasesim", "montecarlo", "--replicas", "100", "--prec"}, []string{"--precision", "--precision-floor"}},
-		{[]string{"leasesim", "run", "--protocol", ""}, []string{"client-go", "etcd", "consul", "curator", "curator-session", "dynamodb"}},
+		{[]string{"leasesim", "run", "--protocol", ""}, model.Protocol.Names()}, // every protocol, as the model names them
 		{[]string{"leasesim", "run", "--format", "=", "j"}, []string{"json"}},
 		{[]string{"leasesim", "montecarlo", "--format", ""}, []string{"csv", "parquet"}},
 		{[]string{"leasesim", "check", "--format", ""}, []string{"csv", "parquet"}},

@@ -2,8 +2,6 @@ package main
 
 import (
 	"slices"
-	"strconv"
-	"time"
 
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/settings"
@@ -39,67 +37,58 @@ func isLockOption(f *pflag.Flag) bool {
 	return ok
 }
 
-// lockOptionParsers are the parsers of the lock options, as settings's
-// flags parse them; each writes into a throwaway value.
-func lockOptionParsers() map[string]func(string) error {
-	var d time.Duration
-	var p settings.ErrorPolicy
-	return map[string]func(string) error{
-		"session-ttl":             durationValue{&d}.Set,
-		"lock-delay":              parseLockDelay,
-		"session-timeout":         durationValue{&d}.Set,
-		"tick-time":               durationValue{&d}.Set,
-		"error-policy":            errorPolicyValue{&p}.Set,
-		"heartbeat-period":        durationValue{&d}.Set,
-		"refresh-period":          durationValue{&d}.Set,
-		"additional-time-to-wait": nonNegativeDurationValue{&d}.Set,
-		settings.HoldOption:       func(s string) error { _, err := strconv.ParseBool(s); return err },
-	}
-}
-
-// parseLockDelay reads Consul's lock-delay as settings does: 0, or a
-// duration of whole milliseconds.
-func parseLockDelay(s string) error {
-	var d time.Duration
-	if err := settings.OneValue(s, "Consul's lock-delay under --preset consul takes one value"); err != nil {
-		return err
-	}
-	return nonNegativeDurationValue{&d}.Set(s)
-}
-
-// addLockOptionFlags registers the lock options of the round-model
-// commands but --lock-delay, the model's own flag, whose help it extends.
+// addLockOptionFlags registers the options of every lock of
+// settings.LockRows on the round-model commands, each once, in the rows'
+// order, checked at parse as the preset reads them: the lock's own flags,
+// hidden where the round model refuses them, and, for a flag of the
+// model's own (--lock-delay, --lease) or one a preset refuses
+// (--acquire-wait), the preset's note on its help.
 func addLockOptionFlags(fs *pflag.FlagSet) {
-	parsers := lockOptionParsers()
-	for _, o := range []struct{ name, typ, usage string }{
-		{"session-ttl", "duration", "with --preset etcd or consul: the session TTL (etcd's concurrency.WithTTL, default 60s; consul's LockOptions.SessionTTL, default 15s), which sets the model's lease and retry period"},
-		{"session-timeout", "duration", "with --preset zookeeper: the session timeout Curator asks for (sessionTimeoutMs, default 60s), which the server negotiates to 2 to 20 --tick-time"},
-		{"tick-time", "duration", "with --preset zookeeper: the server's tickTime (default 2s)"},
-		{"error-policy", "policy", "with --preset zookeeper: Curator's ConnectionStateErrorPolicy, standard (protocol curator) or session (protocol curator-session)"},
-		{"heartbeat-period", "duration", "with --preset dynamodb: the lock client's heartbeatPeriod (default 5s), the model's retry period; a whole number of --refresh-period"},
-		{"refresh-period", "duration", "with --preset dynamodb: acquireLock's refreshPeriod (default 1s), between a waiter's reads: the round, so the tick"},
-		{"additional-time-to-wait", "duration", "with --preset dynamodb: acquireLock's additionalTimeToWaitForLock (default 1s), the model's acquire wait; a whole number of --refresh-period"},
-		{settings.HoldOption, "bool", "refused: " + settings.HoldRefusal},
-	} {
-		fs.Var(lockOptionValue{new(string), parsers[o.name], o.typ}, o.name, o.usage)
+	for _, o := range settings.LockFlags() {
+		if o.Model {
+			continue
+		}
+		row, _ := lockRowNaming(o.Name)
+		parse := func(s string) error { _, err := o.Set(row.Defaults, s); return err }
+		usage := o.Usage
+		if o.Refusal != "" {
+			usage = "refused: " + o.Refusal
+		}
+		fs.Var(lockOptionValue{new(string), parse, o.Type}, o.Name, usage)
+		if o.Type == "bool" {
+			fs.Lookup(o.Name).NoOptDefVal = "true"
+		}
+		fs.Lookup(o.Name).Hidden = o.Refusal != ""
 	}
-	fs.Lookup(settings.HoldOption).NoOptDefVal = "true"
-	fs.Lookup(settings.HoldOption).Hidden = true
-	if f := fs.Lookup("lock-delay"); f != nil {
-		f.Usage += "; with --preset consul, Consul's LockOptions.LockDelay (default 15s), which the waiters meet rounded up to their 5s tries"
+	for _, row := range settings.LockRows() {
+		notes := slices.Clone(row.Notes)
+		for _, o := range row.Flags {
+			if o.Model {
+				notes = append(notes, settings.FlagNote{Flag: o.Name, Note: o.Usage})
+			}
+		}
+		for _, n := range notes {
+			if f := fs.Lookup(n.Flag); f != nil {
+				f.Usage += n.Note
+			}
+		}
 	}
-	if f := fs.Lookup("lease"); f != nil {
-		f.Usage += "; with --preset dynamodb, the lock client's leaseDuration (20s by default), a whole number of --refresh-period"
+}
+
+// lockRowNaming returns the first lock row with the flag name.
+func lockRowNaming(name string) (settings.LockRow, bool) {
+	for _, row := range settings.LockRows() {
+		if slices.Contains(row.FlagNames(false), name) {
+			return row, true
+		}
 	}
-	if f := fs.Lookup("acquire-wait"); f != nil {
-		f.Usage += "; refused with --preset dynamodb, which takes it as --additional-time-to-wait"
-	}
+	return settings.LockRow{}, false
 }
 
 // checkPresetFlags refuses, in one line, an option of a lock given with
 // presets none of which is that lock, a flag a lock's preset sets itself,
-// a lock's option without its preset, and the DynamoDB lock's
-// holdLockOnServiceUnavailable (settings.CheckOptions).
+// a lock's option without its preset, and an option the round model
+// cannot run (settings.CheckOptions).
 func checkPresetFlags(fs *pflag.FlagSet, presets []settings.Preset) error {
 	if err := settings.CheckOptions(fs.Changed, presets); err != nil {
 		return usagef("%v", err)

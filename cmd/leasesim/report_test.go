@@ -82,7 +82,7 @@ func TestReviewFile(t *testing.T) {
 	bad := []struct{ text, want string }{
 		{"deployment:\n  tick: 1s\n  lease: 15x\n", review + `:3: deployment.lease: invalid argument "15x" for "--lease" flag: want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{"deployment:\n  nodes: many\n", review + `:2: deployment.nodes: invalid argument "many" for "--nodes" flag: want a whole number from 1 to 1000000`},
-		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, disconnect_delay, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, hold_lock_on_service_unavailable`},
+		{"deployment:\n  leese: 4\n", review + `:2: unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, disconnect_delay` + lockKeys()},
 		{"prices:\n  cost_delay_hour: 5\n", review + ":2: prices.cost_delay_hour: --cost-delay-hour needs --tick: a round has no length in hours"}, // a later check's refusal, traced to its line
 		// A lock's option its preset does not take, traced to both lines.
 		{"deployment:\n  preset: zookeeper\n  session_ttl: 9s\n", review + ":3: deployment.session_ttl, " + review + ":2: deployment.preset: --session-ttl is not an option of --preset zookeeper, which takes --session-timeout, --tick-time, --error-policy"},
@@ -270,7 +270,7 @@ func TestCandidateList(t *testing.T) {
 		{"    lease=45s renew_deadline=40s retry_period=34s", ":17: candidates.candidate_list: --candidate-list entry 3 (lease=45s renew_deadline=40s retry_period=34s): renew_deadline 40s must be longer than 1.2 × retry_period 34s, as client-go requires (renewDeadline must be greater than retryPeriod*JitterFactor)"},
 		{"    lease=ten", `:17: candidates.candidate_list: invalid argument "lease=ten" for "--candidate-list" flag: entry 3: lease "ten": want a duration from 1s to 277777h46m40s in whole ticks of 1s`},
 		{"    quorum=true", `:17: candidates.candidate_list: invalid argument "quorum=true" for "--candidate-list" flag: entry 3: unknown key "quorum": want preset or one of lease, renew_deadline, retry_period, nodes, fencing, persistent_trigger, catch_up_window, catch_up_once, idempotency_key, overlap, on_cut, runs_in, protocol, lock_delay, acquire_wait, disconnect_delay, or with a lock's preset its options, named as its flags are (session_ttl for --session-ttl)`},
-		{"    preset=k8s", `:17: candidates.candidate_list: invalid argument "preset=k8s" for "--candidate-list" flag: entry 3: preset "k8s": want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
+		{"    preset=k8s", `:17: candidates.candidate_list: invalid argument "preset=k8s" for "--candidate-list" flag: entry 3: preset "k8s": want one of ` + settings.PresetNames()},
 		{"    nodes=2 nodes=3", `:17: candidates.candidate_list: invalid argument "nodes=2 nodes=3" for "--candidate-list" flag: entry 3: nodes is given twice: want each key once`},
 		{"    preset=openshift preset=kubernetes", `:17: candidates.candidate_list: invalid argument "preset=openshift preset=kubernetes" for "--candidate-list" flag: entry 3: preset is given twice: want each key once`},
 		{"    preset=etcd session_ttl=30s session-ttl=60s", `:17: candidates.candidate_list: invalid argument "preset=etcd session_ttl=30s session-ttl=60s" for "--candidate-list" flag: entry 3: key "session-ttl": write it session_ttl, named as its parameter is, with underscores`},
@@ -606,4 +606,16 @@ func TestOneNodeNoTwoLeaders(t *testing.T) {
 			}
 		}
 	}
+}
+
+// lockKeys is the keys of the locks' options a review file's deployment
+// section lists after the model's, in settings.LockRows' order: ", session_ttl, …".
+func lockKeys() string {
+	var s string
+	for _, f := range settings.LockFlags() {
+		if !f.Model {
+			s += ", " + strings.ReplaceAll(f.Name, "-", "_")
+		}
+	}
+	return s
 }
