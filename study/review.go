@@ -94,6 +94,11 @@ type Review struct {
 	// recommended without fencing (every one NoMargin), so that the
 	// verdict can name the setting to take once fenced (DecideFenced).
 	Fenced []cost.Rank
+	// HungCalls is the decision again with the failing nodes' calls
+	// hanging until they time out instead of failing at once (hungCalls),
+	// when the review does not pin how calls fail and prices a decision;
+	// nil otherwise (CallMode says why).
+	HungCalls *HungCalls
 
 	safety []cost.Safety // each candidate's, in the recommendation's order
 	// locks is the library's settings that set each candidate's lock
@@ -193,6 +198,12 @@ type ReviewOptions struct {
 	// Currency is the prices' unit as the review names it ("EUR"), for
 	// report.md's cost a year; "" for none named.
 	Currency string
+	// BlackHoleGiven says the review gives black_hole itself, true or
+	// false (its file or the command line: the flag was set), and so pins
+	// whether the failing nodes' calls hang or fail at once; a preset
+	// never sets it. Unset, the review prices its decision both ways
+	// (HungCalls).
+	BlackHoleGiven bool
 
 	// Progress, if not nil, is told as each step of NewReview begins: how
 	// many of its total steps are done, and what the next computes, as
@@ -511,6 +522,9 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 		rv.Levers = ls
 	}
 	if rv.Fenced, err = rv.fenced(ctx, ks, mix); err != nil {
+		return nil, err
+	}
+	if rv.HungCalls, err = rv.hungCalls(ctx, mix); err != nil {
 		return nil, err
 	}
 	if err := rv.spreads(ctx, mix); err != nil {
