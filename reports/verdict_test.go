@@ -185,3 +185,45 @@ func thousandsOf(x float64) string {
 	}
 	return whole + "." + frac
 }
+
+// TestHungCallsSentence: How sure says whether the decision holds if
+// calls hang instead of failing, with the costs a year that decide it:
+// an etcd election cut off for 20 s keeps its recommended session, a
+// Consul lock, whose holder never gives up while a call hangs, keeps its
+// current settings instead; a review that gives black_hole says it pins
+// how calls fail, and one whose leader pauses that no call is made.
+func TestHungCallsSentence(t *testing.T) {
+	for _, tt := range []struct {
+		preset string
+		edit   func(*study.ReviewOptions, *model.Config)
+		want   string
+	}{
+		{"etcd", nil, "If calls hang instead of failing, the decision holds: `session_ttl=15s` costs 806.0 price units a year against 1,600.0 for the current settings (priced again: the current settings, the recommended and the 4 others nearest it in cost). "},
+		{"consul", nil, "If calls hang instead of failing, the decision flips: keep the current settings, 1,600.0 price units a year against 1,686.0 for 10s (priced again: the current settings, the recommended and the 4 others nearest it in cost); with calls hanging, the current settings ride out the 20s outages (100% of events) as well. "},
+		{"consul", func(o *study.ReviewOptions, c *model.Config) { o.BlackHoleGiven, c.BlackHole = true, true }, "The review pins how calls fail (black_hole: true): every figure is for calls that hang until they time out. "},
+		{"consul", func(o *study.ReviewOptions, c *model.Config) { o.BlackHoleGiven = true }, "The review pins how calls fail (black_hole: false): every figure is for calls that fail at once. "},
+		{"consul", func(_ *study.ReviewOptions, c *model.Config) { c.Pause = true }, "Whether calls hang or fail at once changes nothing here: in the review's failures (pauses) the failing nodes are stopped or frozen and make no calls. "},
+	} {
+		base := presetConfig(t, tt.preset)
+		base.Nodes, base.Period, base.Outage, base.Start, base.Rounds, base.Fencing = 3, 300, 20, 301, 1500, true
+		opt := study.DefaultReviewOptions(base)
+		opt.Tick = model.Tick(time.Second)
+		opt.RoundsPerYear, opt.Replicas = opt.Tick.RoundsPerYear(), 2
+		opt.Mix = []cost.MixEntry{{Outage: 20, Weight: 1}}
+		opt.Weights = cost.Weights{MissedLine: 1, DoubleLine: 5, Handover: 1}
+		if tt.edit != nil {
+			tt.edit(&opt, &base)
+		}
+		opt.Up, opt.Down = study.DeploymentFailures(base, opt)
+		rv, err := study.NewReview(context.Background(), base, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := rendered(t, rv, "report.md").String()
+		_, how, _ := strings.Cut(md, "How sure: ")
+		how, _, _ = strings.Cut(how, "\n")
+		if !strings.Contains(how, tt.want) || strings.Count(how, "If calls hang instead of failing") > 1 {
+			t.Errorf("%s: How sure does not say %q:\n%s", tt.preset, tt.want, how)
+		}
+	}
+}
