@@ -41,7 +41,9 @@ func (rv review) top() cost.Rank {
 
 // writeFirstScreen writes what a lead reads before deciding: the verdict,
 // the current and recommended settings side by side (each random figure
-// with the range of 95% of years, the safety figures beside the cost),
+// with the range of 95% of years, the safety figures beside the cost;
+// under the verdict to turn on fencing, the settings to take once fenced
+// beside the current ones),
 // what gets worse, how sure the answer is and where the loss comes from.
 // Everything after it is the evidence.
 func (rv review) writeFirstScreen(b *strings.Builder) {
@@ -53,6 +55,17 @@ func (rv review) writeFirstScreen(b *strings.Builder) {
 	if both {
 		cols = append(cols, top)
 		head += fmt.Sprintf(" recommended (%s) |", rv.name(top.Candidate))
+		align += "---:|"
+	}
+	fenced, once := rv.onceFenced()
+	if once {
+		cols = append(cols, fenced)
+		k, which := fenced.Candidate, "recommended"
+		k.Fencing = false // named by its lock's settings; the column says fenced
+		if k == current.Candidate {
+			which = "current"
+		}
+		head += fmt.Sprintf(" %s, fenced (%s) |", which, rv.name(k))
 		align += "---:|"
 	}
 	b.WriteString(head + "\n" + align + "\n")
@@ -108,8 +121,26 @@ func (rv review) writeFirstScreen(b *strings.Builder) {
 	if both {
 		fmt.Fprintf(b, "What gets worse: %s.\n\n", rv.worse(current, top))
 	}
+	if once {
+		fmt.Fprintf(b, "What gets worse once fenced: %s.\n\n", rv.worse(current, fenced))
+	}
 	rv.writeHowSure(b, cols)
 	rv.writeLossSources(b, current)
+}
+
+// onceFenced is the settings the verdict names to take once fenced, when
+// no candidate may be recommended without fencing (the verdict to turn
+// on fencing: study.Review.DecideFenced), fencing on, for the first
+// screen's column beside the current settings; false otherwise.
+func (rv review) onceFenced() (cost.Rank, bool) {
+	if rv.Weights == (cost.Weights{}) {
+		return cost.Rank{}, false
+	}
+	if _, ok := rv.decide(); ok {
+		return cost.Rank{}, false
+	}
+	d, ok := rv.DecideFenced()
+	return d.Top, ok
 }
 
 // brief is a safety figure's range in a table cell: "15 s", or "15-23.8 s

@@ -68,7 +68,9 @@ func TestNoMarginNeverRecommendedAnyLock(t *testing.T) {
 		preset  string
 		fencing bool   // the verdict is to turn on fencing
 		then    string // and what to set once fenced
-	}{{"kubernetes", false, ""}, {"etcd", true, "set `session_ttl=15s`"}, {"consul", true, "lower the lease to 10s"}, {"zookeeper", false, ""}, {"dynamodb", true, "set `lease_duration=6s heartbeat_period=2s`"}} {
+		column  string // the first screen's column of it
+	}{{"kubernetes", false, "", ""}, {"etcd", true, "set `session_ttl=15s`", "recommended, fenced (`session_ttl=15s`)"}, {"consul", true, "lower the lease to 10s", "recommended, fenced (10s)"},
+		{"zookeeper", false, "", ""}, {"dynamodb", true, "set `lease_duration=6s heartbeat_period=2s`", "recommended, fenced (`lease_duration=6s heartbeat_period=2s`)"}} {
 		t.Run(tt.preset, func(t *testing.T) {
 			base := presetConfig(t, tt.preset)
 			if tt.preset == "kubernetes" {
@@ -92,6 +94,17 @@ func TestNoMarginNeverRecommendedAnyLock(t *testing.T) {
 			}
 			if hang := "If calls hang instead of failing, the current settings ride out the 10s outages (50% of events) as well."; strings.Contains(md, hang) != (tt.preset == "consul") {
 				t.Errorf("report.md says %q: %t", hang, !(tt.preset == "consul"))
+			}
+			// The settings to take once fenced stand beside the current
+			// ones, at the cost the verdict gives them.
+			if tt.fencing {
+				d, _ := rv.DecideFenced()
+				screen, _, _ := strings.Cut(md, "How sure: ")
+				head := ") | " + tt.column + " |"
+				costRow := " | " + thousandsOf(d.Top.Cost(rv.Weights)) + " |\n"
+				if !strings.Contains(screen, head+"\n") || !strings.Contains(screen, costRow) || !strings.Contains(screen, "What gets worse once fenced: ") {
+					t.Errorf("the first screen has no column %q costing%q:\n%s", tt.column, costRow, screen)
+				}
 			}
 			turnOn := strings.Contains(md, "**Verdict: turn on fencing, and "+tt.then+"**: ")
 			warned := strings.Contains(md, "**Warning:** two leaders")
