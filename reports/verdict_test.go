@@ -240,3 +240,44 @@ func TestHungCallsSentence(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaseSweepSaysItsFailure: the lease sweep runs every length of a
+// failure mix as its most common failure, and with two kinds says so in
+// one line, naming the others; with one kind it says nothing of it.
+func TestLeaseSweepSaysItsFailure(t *testing.T) {
+	for _, tt := range []struct {
+		mix  string
+		want string // "" for no such line
+	}{
+		{"kind=isolate scope=every-node lengths=30s:0.5,2m:0.5 per_year=8; kind=pause scope=leader lengths=10s per_year=4",
+			"Every outage here is run as the failure mix's most common failure (every node isolated), though the mix also has the leader paused, which only the recommendation weighs as they are. "},
+		{"kind=isolate scope=every-node lengths=30s:0.5,2m:0.5 per_year=8", ""},
+	} {
+		base := presetConfig(t, "kubernetes")
+		base.Nodes, base.Period, base.Outage, base.Rounds = 3, 300, 30, 1500
+		opt := study.DefaultReviewOptions(base)
+		opt.Tick = model.Tick(time.Second)
+		opt.RoundsPerYear, opt.Replicas = opt.Tick.RoundsPerYear(), 2
+		opt.Weights = cost.Weights{MissedLine: 1, DoubleLine: 5}
+		opt.CandidateLeases, opt.CandidateRenewDeadlines, opt.CandidateRetryPeriods = []int{15, 30}, []int{10}, []int{2}
+		entries, err := cost.ParseFailureMix(opt.Tick, tt.mix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Failures = entries
+		opt.Mix, opt.EventsPerYear[0] = cost.FlattenFailures(entries, study.ZoneDown(base))
+		opt.EventsPerYear = opt.EventsPerYear[:1]
+		study.StudyOutage(&base, &opt, false, false, false)
+		opt.Up, opt.Down = study.DeploymentFailures(base, opt)
+		rv, err := study.NewReview(context.Background(), base, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := rendered(t, rv, "report.md").String()
+		_, lease, _ := strings.Cut(md, "## The lease\n")
+		lease, _, _ = strings.Cut(lease, "\n## ")
+		if said := strings.Contains(lease, "Every outage here is run as"); said != (tt.want != "") || !strings.Contains(lease, tt.want) {
+			t.Errorf("%s: the lease sweep says %t, want %q:\n%s", tt.mix, said, tt.want, lease)
+		}
+	}
+}
