@@ -402,8 +402,6 @@ func (rv review) hungDecision() string {
 		of = fmt.Sprintf(" (priced again: the current settings and the %d others nearest them in cost)", len(h.Ranks)-1)
 	}
 	switch {
-	case !h.OK: // cannot be, as the margins are the recommendation's; said rather than hidden
-		return "no candidate priced again is safe without fencing" + of
 	case now.Top.Candidate == was.Top.Candidate && now.Keep:
 		cheapest, ok := cost.Rank{}, false
 		for _, r := range h.Ranks {
@@ -435,13 +433,18 @@ func (rv review) hungDecision() string {
 }
 
 // rideOut says which outages of the mix the first screen's settings,
-// cols (current, then recommended), no longer ride out, or ride out as
-// well, if calls hang instead of failing, by their safety figures
+// cols (current, then recommended, or the current fenced, which says
+// nothing more), no longer ride out, or ride out as well, if calls hang instead of failing, by their safety figures
 // (hangMoves); "" if the same.
 func (rv review) rideOut(cols []cost.Rank) string {
 	names := []string{"the current settings", "the recommended settings"}
 	var flips []string
 	for i, r := range cols {
+		if k := r.Candidate; i > 0 {
+			if k.Fencing = cols[0].Fencing; k == cols[0].Candidate { // the current settings fenced: the same figures
+				continue
+			}
+		}
 		if lost := rv.hangMoves(r.Safety, false); lost != "" {
 			flips = append(flips, names[i]+" no longer ride out "+lost)
 		}

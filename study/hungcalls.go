@@ -28,9 +28,10 @@ type HungCalls struct {
 	// as the recommendation has them.
 	Ranks []cost.Rank
 	// Decision is the choice among Ranks by the rule Review.Decide
-	// applies (cost.Decide: materiality, then safety); OK is Decide's.
+	// applies (cost.Decide: materiality, then safety). There is always
+	// one: the recommended settings, which leave a margin or fence, are
+	// among Ranks.
 	Decision cost.Decision
-	OK       bool
 }
 
 // Current is the current settings' row of Ranks.
@@ -147,6 +148,6 @@ func (rv *Review) hungCalls(ctx context.Context, mix []cost.MixEntry) (*HungCall
 		ranks[i].Safety, ranks[i].NoMargin = r.Safety, r.NoMargin
 	}
 	h := &HungCalls{Ranks: ranks}
-	h.Decision, h.OK = rv.Decide(ranks)
+	h.Decision, _ = rv.Decide(ranks)
 	return h, nil
 }
