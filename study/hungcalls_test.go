@@ -57,7 +57,7 @@ func fencedLockReview(t *testing.T, preset string, outage int, edit func(*study.
 // calls failing a lease of 10 s costs 1,686.0 a year against the
 // current 30 s's 3,286.0, but with calls hanging the current settings
 // ride the 20 s out, 1,600.0 a year, and the decision flips to keeping
-// them. Pinned (black_hole given), or
+// them. Pinned (black_hole given, or black-hole failures in the mix), or
 // with failures that make no calls (pauses), nothing is priced again.
 func TestHungCalls(t *testing.T) {
 	for _, tt := range []struct {
@@ -77,6 +77,12 @@ func TestHungCalls(t *testing.T) {
 		{name: "consul flips", preset: "consul", mode: study.CallsPriced, flips: true, topWas: 10, topNow: 30, keepNow: true, curWas: 3286, curNow: 1600, costNow: 1600},
 		{name: "pinned", preset: "consul", mode: study.CallsPinned, edit: func(o *study.ReviewOptions, _ *model.Config) { o.BlackHoleGiven = true }},
 		{name: "pauses", preset: "consul", mode: study.CallsUnmade, edit: func(_ *study.ReviewOptions, c *model.Config) { c.Pause = true }},
+		{name: "black-hole failures", preset: "consul", mode: study.CallsPinned, edit: func(o *study.ReviewOptions, _ *model.Config) {
+			o.Mix[0].Kind, o.Mix[0].Scope = model.BlackHoled, cost.ScopeLeader
+		}},
+		{name: "paused failures", preset: "consul", mode: study.CallsUnmade, edit: func(o *study.ReviewOptions, _ *model.Config) {
+			o.Mix[0].Kind, o.Mix[0].Scope = model.Paused, cost.ScopeLeader
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rv := fencedLockReview(t, tt.preset, 20, tt.edit)
