@@ -524,11 +524,21 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	if rv.Fenced, err = rv.fenced(ctx, ks, mix); err != nil {
 		return nil, err
 	}
-	if rv.HungCalls, err = rv.hungCalls(ctx, mix); err != nil {
+	// The decision priced again with hung calls runs beside the spreads,
+	// which measure one run at a time, so that it takes no core from
+	// them; neither reads what the other sets.
+	var (
+		hung    sync.WaitGroup
+		hungErr error
+	)
+	hung.Go(func() { rv.HungCalls, hungErr = rv.hungCalls(ctx, mix) })
+	err = rv.spreads(ctx, mix)
+	hung.Wait()
+	if err != nil {
 		return nil, err
 	}
-	if err := rv.spreads(ctx, mix); err != nil {
-		return nil, err
+	if hungErr != nil {
+		return nil, hungErr
 	}
 	step("what moves the answer")
 	if rv.Sensitivity, err = rv.sensitivity(all[2:], errs[2:]); err != nil {
