@@ -773,6 +773,12 @@ func (u unit) event(e cost.MixEntry) string {
 	if e.Scope == cost.ScopeAsConfigured && e.Kind == model.AsConfigured {
 		return u.span(e.Outage)
 	}
+	return u.span(e.Outage) + ", " + failureOf(e)
+}
+
+// failureOf is a failure mix entry's scope and kind, as a sentence names
+// them: "every node isolated", "the leader paused".
+func failureOf(e cost.MixEntry) string {
 	nodes := map[cost.Scope]string{cost.ScopeLeader: "the leader", cost.ScopeOneNode: "one node", cost.ScopeZone: fmt.Sprintf("a zone of %d nodes", e.Zone), cost.ScopeEveryNode: "every node"}[e.Scope]
-	return fmt.Sprintf("%s, %s %s", u.span(e.Outage), nodes, e.Kind.Behaviour().Said)
+	return nodes + " " + e.Kind.Behaviour().Said
 }

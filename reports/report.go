@@ -376,6 +376,24 @@ func (rv review) writeTimeline(b *strings.Builder) {
 	}
 }
 
+// otherFailures is the kinds and scopes of a failure mix's events beside
+// its most common one's, which the lease sweep and the heat map run every
+// length as (study.StudyOutage), each once: nil for a mix of one kind and
+// scope, or none.
+func (rv review) otherFailures() []string {
+	if rv.Failures == nil || rv.Incident != nil {
+		return nil
+	}
+	common := failureOf(slices.MaxFunc(rv.Mix, func(a, b cost.MixEntry) int { return cmp.Compare(a.Weight, b.Weight) }))
+	var others []string
+	for _, e := range rv.Mix {
+		if f := failureOf(e); f != common && !slices.Contains(others, f) {
+			others = append(others, f)
+		}
+	}
+	return others
+}
+
 func (rv review) writeLease(b *strings.Builder) {
 	b.WriteString("## The lease\n\n![Lease sweep](lease-sweep.png)\n\n")
 	u, rg := unit{rv.Tick}, rv.Ranges
@@ -404,6 +422,10 @@ func (rv review) writeLease(b *strings.Builder) {
 		fmt.Fprintf(b, "; the renew deadline stays %s", u.span(rv.Base.RenewDeadline))
 	}
 	b.WriteString(". ")
+	if others := rv.otherFailures(); others != nil {
+		common := slices.MaxFunc(rv.Mix, func(a, b cost.MixEntry) int { return cmp.Compare(a.Weight, b.Weight) })
+		fmt.Fprintf(b, "Every outage here is run as the failure mix's most common failure (%s), though the mix also has %s, which only the recommendation weighs as they are. ", failureOf(common), andList(others))
+	}
 	if rv.Tick == 0 {
 		fmt.Fprintf(b, "Against an outage of %d rounds, leaderless rounds go from %d at lease %d to %d at lease %d. ",
 			rg.Long, lo.LeaderlessRounds, first, hi.LeaderlessRounds, last)

@@ -3,11 +3,13 @@ package reports
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/study"
 )
 
 // title is report.md's first line: the batch by its period, the nodes,
@@ -39,7 +41,9 @@ func (rv review) top() cost.Rank {
 
 // writeFirstScreen writes what a lead reads before deciding: the verdict,
 // the current and recommended settings side by side (each random figure
-// with the range of 95% of years, the safety figures beside the cost),
+// with the range of 95% of years, the safety figures beside the cost;
+// under the verdict to turn on fencing, the settings to take once fenced
+// beside the current ones),
 // what gets worse, how sure the answer is and where the loss comes from.
 // Everything after it is the evidence.
 func (rv review) writeFirstScreen(b *strings.Builder) {
@@ -51,6 +55,17 @@ func (rv review) writeFirstScreen(b *strings.Builder) {
 	if both {
 		cols = append(cols, top)
 		head += fmt.Sprintf(" recommended (%s) |", rv.name(top.Candidate))
+		align += "---:|"
+	}
+	fenced, once := rv.onceFenced()
+	if once {
+		cols = append(cols, fenced)
+		k, which := fenced.Candidate, "recommended"
+		k.Fencing = false // named by its lock's settings; the column says fenced
+		if k == current.Candidate {
+			which = "current"
+		}
+		head += fmt.Sprintf(" %s, fenced (%s) |", which, rv.name(k))
 		align += "---:|"
 	}
 	b.WriteString(head + "\n" + align + "\n")
@@ -106,8 +121,26 @@ func (rv review) writeFirstScreen(b *strings.Builder) {
 	if both {
 		fmt.Fprintf(b, "What gets worse: %s.\n\n", rv.worse(current, top))
 	}
+	if once {
+		fmt.Fprintf(b, "What gets worse once fenced: %s.\n\n", rv.worse(current, fenced))
+	}
 	rv.writeHowSure(b, cols)
 	rv.writeLossSources(b, current)
+}
+
+// onceFenced is the settings the verdict names to take once fenced, when
+// no candidate may be recommended without fencing (the verdict to turn
+// on fencing: study.Review.DecideFenced), fencing on, for the first
+// screen's column beside the current settings; false otherwise.
+func (rv review) onceFenced() (cost.Rank, bool) {
+	if rv.Weights == (cost.Weights{}) {
+		return cost.Rank{}, false
+	}
+	if _, ok := rv.decide(); ok {
+		return cost.Rank{}, false
+	}
+	d, ok := rv.DecideFenced()
+	return d.Top, ok
 }
 
 // brief is a safety figure's range in a table cell: "15 s", or "15-23.8 s
@@ -186,8 +219,8 @@ func (rv review) worse(current, top cost.Rank) string {
 }
 
 // writeHowSure says where the first screen's figures and brackets come
-// from, whether the answer holds if calls hang instead of failing, and
-// what halving or doubling each assumption does to it.
+// from, whether the decision holds if calls hang instead of failing
+// (hungCalls), and what halving or doubling each assumption does to it.
 func (rv review) writeHowSure(b *strings.Builder, cols []cost.Rank) {
 	var parts []string
 	if sp, ok := rv.Spreads[cols[0].Candidate]; ok {
@@ -201,22 +234,8 @@ func (rv review) writeHowSure(b *strings.Builder, cols []cost.Rank) {
 		parts = append(parts, fmt.Sprintf("each figure is the mean over where in the batch and renewal cycles an outage falls (the phase method); the brackets hold 95%% of years when the %s, each at a random moment (%s years drawn). With the current settings %s",
 			events, thousands(cost.SpreadYears, 0), quietYears(sp.Quiet)))
 	}
-	if rv.Incident == nil && cols[0].Safety.Known && !rv.Base.BlackHole {
-		names := []string{"the current settings", "the recommended settings"}
-		var flips []string
-		for i, r := range cols {
-			if lost := rv.hangMoves(r.Safety, false); lost != "" {
-				flips = append(flips, names[i]+" no longer ride out "+lost)
-			}
-			if gained := rv.hangMoves(r.Safety, true); gained != "" {
-				flips = append(flips, names[i]+" ride out "+gained+" as well")
-			}
-		}
-		if flips == nil {
-			parts = append(parts, "If calls hang instead of failing, the same outages of the mix are ridden out")
-		} else {
-			parts = append(parts, "If calls hang instead of failing, "+andList(flips))
-		}
+	if hung := rv.hungCalls(cols); hung != "" {
+		parts = append(parts, hung)
 	}
 	parts = append(parts, capitalize(rv.moves()))
 	fmt.Fprintf(b, "How sure: %s.\n\n", strings.Join(parts, ". "))
@@ -325,3 +344,147 @@ func (rv review) writeLossSources(b *strings.Builder, r cost.Rank) {
 	}
 	fmt.Fprintf(b, "Where the loss comes from (%s): %s.\n\n", of, strings.Join(ss, ", "))
 }
+
+// hungCalls is How sure's sentence on calls that hang instead of failing
+// (study.Review.CallMode): whether the decision holds priced so, with the
+// outages of the mix the first screen's settings (cols) then ride out or
+// no longer do (rideOut); that the review pins how calls fail; that its
+// failures make no calls to hang; or, with no decision priced again (no
+// prices, no candidate safe without fencing), what rideOut says alone.
+func (rv review) hungCalls(cols []cost.Rank) string {
+	const lead = "If calls hang instead of failing, "
+	switch rv.CallMode() {
+	case study.CallsPriced:
+		s := lead + rv.hungDecision()
+		if moves := rv.rideOut(cols); moves != "" {
+			s += "; with calls hanging, " + moves
+		}
+		return s
+	case study.CallsPinned:
+		if rv.BlackHoleGiven && rv.Base.BlackHole {
+			return "The review pins how calls fail (black_hole: true): every figure is for calls that hang until they time out"
+		}
+		if rv.BlackHoleGiven {
+			return "The review pins how calls fail (black_hole: false): every figure is for calls that fail at once"
+		}
+		return "The failure mix pins how calls fail, naming the failures whose calls hang (black-hole, slow): every figure is for its failures as given"
+	case study.CallsUnmade:
+		return "Whether calls hang or fail at once changes nothing here: " + rv.noCalls()
+	}
+	if rv.Incident != nil || !cols[0].Safety.Known || rv.Base.BlackHole {
+		return ""
+	}
+	if moves := rv.rideOut(cols); moves != "" {
+		return lead + moves
+	}
+	return lead + "the same outages of the mix are ridden out"
+}
+
+// hungDecision says whether the decision holds with hung calls
+// (study.Review.HungCalls) or what it flips to, with the costs a year
+// that decide it, in the review's unit, and how many candidates were
+// priced again.
+func (rv review) hungDecision() string {
+	h, current := rv.HungCalls, rv.Current().Candidate
+	was, _ := rv.decide()
+	now := h.Decision
+	first := true // the unit is said with the first figure alone
+	money := func(r cost.Rank) string {
+		s := thousands(r.Cost(rv.Weights), 1)
+		if first {
+			s, first = s+" "+rv.costUnit(), false
+		}
+		return s
+	}
+	cur := h.Current(current)
+	of := fmt.Sprintf(" (priced again: the current settings, the recommended and the %d others nearest it in cost)", len(h.Ranks)-2)
+	if was.Keep {
+		of = fmt.Sprintf(" (priced again: the current settings and the %d others nearest them in cost)", len(h.Ranks)-1)
+	}
+	switch {
+	case now.Top.Candidate == was.Top.Candidate && now.Keep:
+		cheapest, ok := cost.Rank{}, false
+		for _, r := range h.Ranks {
+			if r.Candidate != current && !r.NoMargin && (!ok || r.Cost(rv.Weights) < cheapest.Cost(rv.Weights)) {
+				cheapest, ok = r, true
+			}
+		}
+		if !ok {
+			return fmt.Sprintf("the decision holds: keep the current settings, %s a year%s", money(cur), of)
+		}
+		return fmt.Sprintf("the decision holds: keep the current settings, %s a year, against %s for the cheapest other, %s%s", money(cur), money(cheapest), rv.name(cheapest.Candidate), of)
+	case now.Top.Candidate == was.Top.Candidate:
+		return fmt.Sprintf("the decision holds: %s costs %s a year against %s for the current settings%s", rv.name(now.Top.Candidate), money(now.Top), money(cur), of)
+	case now.Keep:
+		top, _ := h.Of(was.Top.Candidate)
+		why := ""
+		if top.Cost(rv.Weights) < cur.Cost(rv.Weights) {
+			why = ", too little saved to matter"
+		}
+		return fmt.Sprintf("the decision flips: keep the current settings, %s a year against %s for %s%s%s", money(cur), money(top), rv.name(top.Candidate), why, of)
+	}
+	change := rv.change(now.Top.Candidate, current)
+	s := fmt.Sprintf("the decision flips: %s (%s), %s a year against %s for the current settings", strings.ToLower(change[:1])+change[1:], rv.name(now.Top.Candidate), money(now.Top), money(cur))
+	if !was.Keep {
+		top, _ := h.Of(was.Top.Candidate)
+		s += fmt.Sprintf(" and %s for %s", money(top), rv.name(top.Candidate))
+	}
+	return s + of
+}
+
+// rideOut says which outages of the mix the first screen's settings,
+// cols (current, then recommended, or the current fenced, which says
+// nothing more), no longer ride out, or ride out as well, if calls hang instead of failing, by their safety figures
+// (hangMoves); "" if the same.
+func (rv review) rideOut(cols []cost.Rank) string {
+	names := []string{"the current settings", "the recommended settings"}
+	var flips []string
+	for i, r := range cols {
+		if k := r.Candidate; i > 0 {
+			if k.Fencing = cols[0].Fencing; k == cols[0].Candidate { // the current settings fenced: the same figures
+				continue
+			}
+		}
+		if lost := rv.hangMoves(r.Safety, false); lost != "" {
+			flips = append(flips, names[i]+" no longer ride out "+lost)
+		}
+		if gained := rv.hangMoves(r.Safety, true); gained != "" {
+			flips = append(flips, names[i]+" ride out "+gained+" as well")
+		}
+	}
+	return andList(flips)
+}
+
+// noCalls says why no failure of the review's makes calls that could
+// hang instead of failing (study.CallsUnmade): its kinds, which stop or
+// freeze the failing nodes, or a failure mix without isolate entries.
+func (rv review) noCalls() string {
+	var kinds []string
+	add := func(k string) {
+		if !slices.Contains(kinds, k) {
+			kinds = append(kinds, k)
+		}
+	}
+	made := false // some failure makes calls (a partition's)
+	for _, e := range rv.mix() {
+		switch {
+		case e.Kind != model.AsConfigured:
+			add(kindsSaid[e.Kind])
+			made = made || e.Kind.Behaviour().Does&(model.Stops|model.Freezes) == 0
+		case rv.Base.Pause:
+			add(kindsSaid[model.Paused])
+		case rv.Base.Crash:
+			add(kindsSaid[model.Crashed])
+		case rv.Base.Release:
+			add(kindsSaid[model.Released])
+		}
+	}
+	if made {
+		return fmt.Sprintf("the mix's failures (%s) have no isolate entry, whose calls the review would let hang; give black-hole entries to price hung calls", strings.Join(kinds, ", "))
+	}
+	return fmt.Sprintf("in the review's failures (%s) the failing nodes are stopped or frozen and make no calls", strings.Join(kinds, ", "))
+}
+
+// kindsSaid is each kind of failure that makes no calls to hang, or a
+// failure mix's other kinds but isolate, as a sentence names its events.
+var kindsSaid = map[model.Kind]string{model.Paused: "pauses", model.Crashed: "crashes", model.Released: "clean stops", model.Partitioned: "partitions"}

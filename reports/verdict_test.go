@@ -68,7 +68,9 @@ func TestNoMarginNeverRecommendedAnyLock(t *testing.T) {
 		preset  string
 		fencing bool   // the verdict is to turn on fencing
 		then    string // and what to set once fenced
-	}{{"kubernetes", false, ""}, {"etcd", true, "set `session_ttl=15s`"}, {"consul", true, "lower the lease to 10s"}, {"zookeeper", false, ""}, {"dynamodb", true, "set `lease_duration=6s heartbeat_period=2s`"}} {
+		column  string // the first screen's column of it
+	}{{"kubernetes", false, "", ""}, {"etcd", true, "set `session_ttl=15s`", "recommended, fenced (`session_ttl=15s`)"}, {"consul", true, "lower the lease to 10s", "recommended, fenced (10s)"},
+		{"zookeeper", false, "", ""}, {"dynamodb", true, "set `lease_duration=6s heartbeat_period=2s`", "recommended, fenced (`lease_duration=6s heartbeat_period=2s`)"}} {
 		t.Run(tt.preset, func(t *testing.T) {
 			base := presetConfig(t, tt.preset)
 			if tt.preset == "kubernetes" {
@@ -92,6 +94,17 @@ func TestNoMarginNeverRecommendedAnyLock(t *testing.T) {
 			}
 			if hang := "If calls hang instead of failing, the current settings ride out the 10s outages (50% of events) as well."; strings.Contains(md, hang) != (tt.preset == "consul") {
 				t.Errorf("report.md says %q: %t", hang, !(tt.preset == "consul"))
+			}
+			// The settings to take once fenced stand beside the current
+			// ones, at the cost the verdict gives them.
+			if tt.fencing {
+				d, _ := rv.DecideFenced()
+				screen, _, _ := strings.Cut(md, "How sure: ")
+				head := ") | " + tt.column + " |"
+				costRow := " | " + thousandsOf(d.Top.Cost(rv.Weights)) + " |\n"
+				if !strings.Contains(screen, head+"\n") || !strings.Contains(screen, costRow) || !strings.Contains(screen, "What gets worse once fenced: ") {
+					t.Errorf("the first screen has no column %q costing%q:\n%s", tt.column, costRow, screen)
+				}
 			}
 			turnOn := strings.Contains(md, "**Verdict: turn on fencing, and "+tt.then+"**: ")
 			warned := strings.Contains(md, "**Warning:** two leaders")
@@ -184,4 +197,87 @@ func thousandsOf(x float64) string {
 		whole = whole[:i] + "," + whole[i:]
 	}
 	return whole + "." + frac
+}
+
+// TestHungCallsSentence: How sure says whether the decision holds if
+// calls hang instead of failing, with the costs a year that decide it:
+// an etcd election cut off for 20 s keeps its recommended session, a
+// Consul lock, whose holder never gives up while a call hangs, keeps its
+// current settings instead; a review that gives black_hole says it pins
+// how calls fail, and one whose leader pauses that no call is made.
+func TestHungCallsSentence(t *testing.T) {
+	for _, tt := range []struct {
+		preset string
+		edit   func(*study.ReviewOptions, *model.Config)
+		want   string
+	}{
+		{"etcd", nil, "If calls hang instead of failing, the decision holds: `session_ttl=15s` costs 806.0 price units a year against 1,600.0 for the current settings (priced again: the current settings, the recommended and the 4 others nearest it in cost). "},
+		{"consul", nil, "If calls hang instead of failing, the decision flips: keep the current settings, 1,600.0 price units a year against 1,686.0 for 10s (priced again: the current settings, the recommended and the 4 others nearest it in cost); with calls hanging, the current settings ride out the 20s outages (100% of events) as well. "},
+		{"consul", func(o *study.ReviewOptions, c *model.Config) { o.BlackHoleGiven, c.BlackHole = true, true }, "The review pins how calls fail (black_hole: true): every figure is for calls that hang until they time out. "},
+		{"consul", func(o *study.ReviewOptions, c *model.Config) { o.BlackHoleGiven = true }, "The review pins how calls fail (black_hole: false): every figure is for calls that fail at once. "},
+		{"consul", func(_ *study.ReviewOptions, c *model.Config) { c.Pause = true }, "Whether calls hang or fail at once changes nothing here: in the review's failures (pauses) the failing nodes are stopped or frozen and make no calls. "},
+	} {
+		base := presetConfig(t, tt.preset)
+		base.Nodes, base.Period, base.Outage, base.Start, base.Rounds, base.Fencing = 3, 300, 20, 301, 1500, true
+		opt := study.DefaultReviewOptions(base)
+		opt.Tick = model.Tick(time.Second)
+		opt.RoundsPerYear, opt.Replicas = opt.Tick.RoundsPerYear(), 2
+		opt.Mix = []cost.MixEntry{{Outage: 20, Weight: 1}}
+		opt.Weights = cost.Weights{MissedLine: 1, DoubleLine: 5, Handover: 1}
+		if tt.edit != nil {
+			tt.edit(&opt, &base)
+		}
+		opt.Up, opt.Down = study.DeploymentFailures(base, opt)
+		rv, err := study.NewReview(context.Background(), base, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := rendered(t, rv, "report.md").String()
+		_, how, _ := strings.Cut(md, "How sure: ")
+		how, _, _ = strings.Cut(how, "\n")
+		if !strings.Contains(how, tt.want) || strings.Count(how, "If calls hang instead of failing") > 1 {
+			t.Errorf("%s: How sure does not say %q:\n%s", tt.preset, tt.want, how)
+		}
+	}
+}
+
+// TestLeaseSweepSaysItsFailure: the lease sweep runs every length of a
+// failure mix as its most common failure, and with two kinds says so in
+// one line, naming the others; with one kind it says nothing of it.
+func TestLeaseSweepSaysItsFailure(t *testing.T) {
+	for _, tt := range []struct {
+		mix  string
+		want string // "" for no such line
+	}{
+		{"kind=isolate scope=every-node lengths=30s:0.5,2m:0.5 per_year=8; kind=pause scope=leader lengths=10s per_year=4",
+			"Every outage here is run as the failure mix's most common failure (every node isolated), though the mix also has the leader paused, which only the recommendation weighs as they are. "},
+		{"kind=isolate scope=every-node lengths=30s:0.5,2m:0.5 per_year=8", ""},
+	} {
+		base := presetConfig(t, "kubernetes")
+		base.Nodes, base.Period, base.Outage, base.Rounds = 3, 300, 30, 1500
+		opt := study.DefaultReviewOptions(base)
+		opt.Tick = model.Tick(time.Second)
+		opt.RoundsPerYear, opt.Replicas = opt.Tick.RoundsPerYear(), 2
+		opt.Weights = cost.Weights{MissedLine: 1, DoubleLine: 5}
+		opt.CandidateLeases, opt.CandidateRenewDeadlines, opt.CandidateRetryPeriods = []int{15, 30}, []int{10}, []int{2}
+		entries, err := cost.ParseFailureMix(opt.Tick, tt.mix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Failures = entries
+		opt.Mix, opt.EventsPerYear[0] = cost.FlattenFailures(entries, study.ZoneDown(base))
+		opt.EventsPerYear = opt.EventsPerYear[:1]
+		study.StudyOutage(&base, &opt, false, false, false)
+		opt.Up, opt.Down = study.DeploymentFailures(base, opt)
+		rv, err := study.NewReview(context.Background(), base, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		md := rendered(t, rv, "report.md").String()
+		_, lease, _ := strings.Cut(md, "## The lease\n")
+		lease, _, _ = strings.Cut(lease, "\n## ")
+		if said := strings.Contains(lease, "Every outage here is run as"); said != (tt.want != "") || !strings.Contains(lease, tt.want) {
+			t.Errorf("%s: the lease sweep says %t, want %q:\n%s", tt.mix, said, tt.want, lease)
+		}
+	}
 }

@@ -94,6 +94,11 @@ type Review struct {
 	// recommended without fencing (every one NoMargin), so that the
 	// verdict can name the setting to take once fenced (DecideFenced).
 	Fenced []cost.Rank
+	// HungCalls is the decision again with the failing nodes' calls
+	// hanging until they time out instead of failing at once (hungCalls),
+	// when the review does not pin how calls fail and prices a decision;
+	// nil otherwise (CallMode says why).
+	HungCalls *HungCalls
 
 	safety []cost.Safety // each candidate's, in the recommendation's order
 	// locks is the library's settings that set each candidate's lock
@@ -193,6 +198,12 @@ type ReviewOptions struct {
 	// Currency is the prices' unit as the review names it ("EUR"), for
 	// report.md's cost a year; "" for none named.
 	Currency string
+	// BlackHoleGiven says the review gives black_hole itself, true or
+	// false (its file or the command line: the flag was set), and so pins
+	// whether the failing nodes' calls hang or fail at once; a preset
+	// never sets it. Unset, the review prices its decision both ways
+	// (HungCalls).
+	BlackHoleGiven bool
 
 	// Progress, if not nil, is told as each step of NewReview begins: how
 	// many of its total steps are done, and what the next computes, as
@@ -513,8 +524,21 @@ func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Revi
 	if rv.Fenced, err = rv.fenced(ctx, ks, mix); err != nil {
 		return nil, err
 	}
-	if err := rv.spreads(ctx, mix); err != nil {
+	// The decision priced again with hung calls runs beside the spreads,
+	// which measure one run at a time, so that it takes no core from
+	// them; neither reads what the other sets.
+	var (
+		hung    sync.WaitGroup
+		hungErr error
+	)
+	hung.Go(func() { rv.HungCalls, hungErr = rv.hungCalls(ctx, mix) })
+	err = rv.spreads(ctx, mix)
+	hung.Wait()
+	if err != nil {
 		return nil, err
+	}
+	if hungErr != nil {
+		return nil, hungErr
 	}
 	step("what moves the answer")
 	if rv.Sensitivity, err = rv.sensitivity(all[2:], errs[2:]); err != nil {

@@ -204,6 +204,9 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			opt.CandidateLocks = append(opt.CandidateLocks, e.Options)
 		}
 		opt.Presets = presetsIn(t)
+		// Set in the review file or on the command line, true or false,
+		// black_hole pins how calls fail; a preset never sets it.
+		opt.BlackHoleGiven = fs.Changed(model.BlackHole.Flag())
 		switch {
 		case t != 0 && fs.Changed("rounds-per-year"):
 			return usagef("--rounds-per-year goes only without --tick: with it, a year has %s rounds of %s", strconv.FormatFloat(t.RoundsPerYear(), 'f', -1, 64), t)
