@@ -7,8 +7,6 @@ import (
 
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/model"
-	"github.com/leasesim/leasesim/settings"
-	"github.com/leasesim/leasesim/study"
 )
 
 // entryError is what is wrong with an entry of a candidate list, and the
@@ -78,23 +76,4 @@ func entryLine(text, msg string) (int, bool) {
 		return 0, false
 	}
 	return es[n-1].Line, true
-}
-
-// presetsIn is the presets' defaults that t holds, in its rounds, for
-// naming candidates: none without a tick.
-func presetsIn(t model.Tick) []study.Preset {
-	if t == 0 {
-		return nil
-	}
-	var ps []study.Preset
-	for _, p := range settings.Presets() {
-		r, _ := p.Round()
-		vals, err := p.Values(r, t)
-		if err != nil {
-			continue
-		}
-		ps = append(ps, study.Preset{Name: p.Name, Lease: vals[model.Lease], RenewDeadline: vals[model.RenewDeadline], RetryPeriod: vals[model.RetryPeriod],
-			Protocol: model.LockProtocol(vals[model.Protocol]), LockDelay: vals[model.LockDelay], AcquireWait: vals[model.AcquireWait], DisconnectDelay: vals[model.DisconnectDelay]})
-	}
-	return ps
 }

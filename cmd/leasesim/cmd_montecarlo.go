@@ -35,8 +35,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	}
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
-	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+empiricalSyntax)
-	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+empiricalSyntax)
+	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
+	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
 	fs.Var(alsoValue{&mc.Also, new([]string)}, "also", "beside the --uptime/--downtime failures, every node also fails this way, on its own: KIND=UPTIME/DOWNTIME with KIND "+model.KindNames()+" (a pause now and then: pause=geometric:50000/fixed:3), or the nodes of a zone together: KIND@NODES=… (isolate@0:1=geometric:90000/fixed:20); repeatable; a node down in two ways fails as the first given, --uptime/--downtime's first")
 	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration; with --precision, run this many at a time")
 	fs.Var(precisionValue{&mc.Precision}, "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")

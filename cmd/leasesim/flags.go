@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -16,7 +15,9 @@ import (
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
+	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/settings"
+	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
@@ -239,31 +240,22 @@ func (v namedValue[T]) Set(name string) error {
 func (v namedValue[T]) Type() string { return "name" }
 
 // applyScheduler sets the trigger policy of sched, its catch-up window in
-// rounds of tick, on the flags of fs that the command line left alone. A
-// window longer than the longest run is no limit, which is what it is to
-// every run.
+// rounds of tick (study.SchedulerValues), on the flags of fs that the
+// command line left alone.
 func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick) error {
-	window := 0
-	if w := sched.CatchUpWindow; w > 0 {
-		if tick == 0 {
-			return fmt.Errorf("--scheduler %s sets a catch-up window of %s, which needs --tick to be counted in rounds", sched.Name, w)
-		}
-		if w%time.Duration(tick) != 0 {
-			return fmt.Errorf("--scheduler %s sets a catch-up window of %s, which is not a whole number of --tick %s", sched.Name, w, tick)
-		}
-		if n := w / time.Duration(tick); n <= model.MaxRounds {
-			window = int(n)
-		}
-	}
-	overlap, err := parse.Value(0, model.Overlap, sched.Overlap)
+	values, err := study.SchedulerValues(sched, tick)
 	if err != nil {
-		return fmt.Errorf("--scheduler %s: overlap %q: %v", sched.Name, sched.Overlap, err)
+		return err
 	}
-	runsIn, err := parse.Value(0, model.RunsIn, sched.RunsIn)
-	if err != nil {
-		return fmt.Errorf("--scheduler %s: runs_in %q: %v", sched.Name, sched.RunsIn, err)
-	}
-	values := map[model.Param]int{model.PersistentTrigger: 1, model.CatchUpOnce: b2i(sched.CatchUpOnce), model.CatchUpWindow: window, model.IdempotencyKey: b2i(sched.IdempotencyKey), model.Overlap: overlap, model.RunsIn: runsIn}
+	setUnset(fs, values, func(model.Param) bool { return false })
+	return nil
+}
+
+// setUnset sets each model parameter of values on its own flag of fs (not
+// another flag that holds its values, such as report's --candidates)
+// where the command line left that flag alone, or where override says to
+// anyway: a preset's or a scheduler's values where no flag set them.
+func setUnset(fs *pflag.FlagSet, values map[model.Param]int, override func(model.Param) bool) {
 	fs.VisitAll(func(f *pflag.Flag) {
 		var p model.Param
 		switch v := f.Value.(type) {
@@ -274,11 +266,18 @@ func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick
 		default:
 			return
 		}
-		if v, ok := values[p]; ok && !f.Changed && f.Name == p.Flag() {
-			setFlagValue(f, p, v)
+		if f.Name != p.Flag() {
+			return
+		}
+		if v, ok := values[p]; ok && (!f.Changed || override(p)) {
+			switch fv := f.Value.(type) {
+			case paramValue:
+				fv.c.Set(p, v)
+			case listValue:
+				*fv.vals = sweep.ListOf(v)
+			}
 		}
 	})
-	return nil
 }
 
 // resolveTimes reads every time flag given on the command line in the unit
@@ -451,23 +450,7 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, lock settings.RoundL
 		}
 		return usage(err)
 	}
-	fs.VisitAll(func(f *pflag.Flag) {
-		var p model.Param
-		switch v := f.Value.(type) {
-		case paramValue:
-			p = v.p
-		case listValue:
-			p = v.p
-		default:
-			return
-		}
-		if f.Name != p.Flag() { // not another flag that holds leases, such as report's --candidates
-			return
-		}
-		if v, ok := values[p]; ok && (!f.Changed || (preset.Lock != nil && p == model.LockDelay)) {
-			setFlagValue(f, p, v)
-		}
-	})
+	setUnset(fs, values, func(p model.Param) bool { return preset.Lock != nil && p == model.LockDelay })
 	return nil
 }
 
@@ -510,24 +493,6 @@ func hasUnit(s string) bool {
 		}
 	}
 	return false
-}
-
-// setFlagValue sets the model parameter p that flag f holds to v, as one
-// value or a list of one.
-func setFlagValue(f *pflag.Flag, p model.Param, v int) {
-	switch fv := f.Value.(type) {
-	case paramValue:
-		fv.c.Set(p, v)
-	case listValue:
-		*fv.vals = sweep.ListOf(v)
-	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // ratesValue is a flag holding a list of positive rates.
@@ -714,14 +679,7 @@ func (v lengthsValue) Set(s string) error {
 }
 
 func (v lengthsValue) resolve(t model.Tick) (string, error) {
-	if path, ok := strings.CutPrefix(*v.text, "empirical:"); ok {
-		l, err := readEmpirical(path, t)
-		if err == nil {
-			*v.l = l
-		}
-		return *v.text, err
-	}
-	l, err := parse.Lengths(t, *v.text)
+	l, err := montecarlo.ParseLengths(t, *v.text)
 	if err == nil {
 		*v.l = l
 	}
@@ -729,7 +687,7 @@ func (v lengthsValue) resolve(t model.Tick) (string, error) {
 }
 
 // alsoValue is the repeatable --also flag: a further failure process of
-// every node, KIND=UPTIME/DOWNTIME, read once the tick is known.
+// every node (montecarlo.ParseProcess), read once the tick is known.
 type alsoValue struct {
 	ps    *[]model.Process
 	texts *[]string
@@ -745,36 +703,9 @@ func (v alsoValue) Set(s string) error {
 func (v alsoValue) resolve(t model.Tick) (string, error) {
 	*v.ps = (*v.ps)[:0]
 	for _, text := range *v.texts {
-		kind, lengths, ok := strings.Cut(text, "=")
-		up, down, ok2 := cutUpDown(lengths)
-		if !ok || !ok2 {
-			return text, fmt.Errorf("want KIND[@NODES]=UPTIME/DOWNTIME, as pause=geometric:2000/fixed:3 or isolate@0:1=geometric:90000/fixed:20")
-		}
-		var p model.Process
-		var err error
-		kind, zone, isZone := strings.Cut(kind, "@")
-		if p.Failure, err = parse.Failure(kind); err != nil {
+		p, err := montecarlo.ParseProcess(t, text)
+		if err != nil {
 			return text, err
-		}
-		if isZone {
-			nodes, err := sweep.ParseValues(0, model.DownFrom, zone)
-			if err != nil {
-				return text, fmt.Errorf("zone %q: want node numbers, as 0:1 or 0,2: %v", zone, err)
-			}
-			p.Zone = slices.Collect(nodes.All())
-		}
-		for _, l := range []struct {
-			dst  *model.Lengths
-			text string
-		}{{&p.Up, up}, {&p.Down, down}} {
-			if path, ok := strings.CutPrefix(l.text, "empirical:"); ok {
-				*l.dst, err = readEmpirical(path, t)
-			} else {
-				*l.dst, err = parse.Lengths(t, l.text)
-			}
-			if err != nil {
-				return text, err
-			}
 		}
 		*v.ps = append(*v.ps, p)
 	}
@@ -784,64 +715,6 @@ func (v alsoValue) resolve(t model.Tick) (string, error) {
 func (v alsoValue) kind() model.TimeKind { return model.Duration }
 
 func (v alsoValue) Type() string { return "process" }
-
-// cutUpDown splits a process's UPTIME/DOWNTIME at the slash that begins
-// the downtime: the first one followed by a distribution's name and a
-// colon (fixed:, geometric:, lognormal:, empirical:), so that an
-// empirical: uptime's path may hold slashes; without one, the first.
-func cutUpDown(lengths string) (up, down string, ok bool) {
-	for i := 0; i < len(lengths); i++ {
-		if lengths[i] != '/' {
-			continue
-		}
-		for _, kind := range []string{"fixed:", "geometric:", "lognormal:", "empirical:"} {
-			if strings.HasPrefix(lengths[i+1:], kind) {
-				return lengths[:i], lengths[i+1:], true
-			}
-		}
-	}
-	return strings.Cut(lengths, "/")
-}
-
-// empiricalSyntax says what empirical:FILE holds.
-const empiricalSyntax = "empirical:FILE, the lengths a team saw, one a line (rounds; with --tick, durations, taken to the nearest tick)"
-
-// readEmpirical reads an empirical distribution of lengths from the file
-// at path: a length a line, in rounds or, with a tick, as durations taken
-// to the nearest whole tick (at least one); # starts a comment. The file
-// is read a line at a time, up to maxLengthsLines lengths.
-func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
-	var samples []int
-	err := eachLine(path, maxLengthsLines, func(i int, line string) (bool, error) {
-		text, _, _ := strings.Cut(line, "#")
-		text = strings.TrimSpace(text)
-		if text == "" {
-			return false, nil
-		}
-		n, err := strconv.Atoi(text)
-		if t != 0 {
-			var d time.Duration
-			d, err = time.ParseDuration(text)
-			n = int(max(1, (d+time.Duration(t)/2)/time.Duration(t)))
-			if d <= 0 || d > time.Duration(model.MaxRounds)*time.Duration(t) {
-				err = fmt.Errorf("out of range")
-			}
-		}
-		if err != nil || n < 1 || n > model.MaxRounds {
-			want := fmt.Sprintf("a whole number of rounds from 1 to %d", model.MaxRounds)
-			if t != 0 {
-				want = "a duration such as 45s or 2m, up to " + t.FlagDuration(model.MaxRounds)
-			}
-			return false, fmt.Errorf("%s: line %d: %q: want %s", path, i, text, want)
-		}
-		samples = append(samples, n)
-		return true, nil
-	})
-	if err != nil {
-		return model.Lengths{}, err
-	}
-	return model.EmpiricalLengths(path, samples)
-}
 
 func (v lengthsValue) kind() model.TimeKind { return model.Duration }
 
