@@ -257,7 +257,7 @@ func (in ReviewInputs) candidates(base model.Config, opt *ReviewOptions, given f
 	for _, e := range in.CandidateList {
 		k, err := e.Candidate(base, t)
 		if err != nil {
-			return fmt.Errorf("--candidate-list %v", err)
+			return fmt.Errorf("--candidate-list %w", err) // a *candidatelist.CandidateError, whose entry a review file traces to its line
 		}
 		opt.CandidateList = append(opt.CandidateList, k)
 		opt.CandidateLocks = append(opt.CandidateLocks, e.Options)

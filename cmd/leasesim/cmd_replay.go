@@ -21,7 +21,7 @@ import (
 func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	c := model.Default()
 	// The incident says who fails when, and how: its file, not these flags.
-	addModelFlags(fs, &c, append([]model.Param{model.Lease}, incidentParams...)...)
+	addModelFlags(fs, &c, append([]model.Param{model.Lease}, incident.Params()...)...)
 	fs.Lookup("rounds").DefValue = "the incident and the rounds it needs to settle"
 	leases := sweep.ListOf(c.Lease)
 	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "leases to compare: "+sweep.ListSyntax)
@@ -95,7 +95,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return usagef("%s: line %d: node %d, but the run has %d nodes (--nodes)", name, f.Line, f.Node, cfg.Nodes)
 			}
 			if _, last := in.Span(); last > cfg.Rounds {
-				return usagef("%s: the incident ends %s, after the run's %s (--rounds)", name, endsAt(*tick, last), tick.FormatValue(model.Rounds, cfg.Rounds))
+				return usagef("%s: the incident ends %s, after the run's %s (--rounds)", name, incident.EndsAt(*tick, last), tick.FormatValue(model.Rounds, cfg.Rounds))
 			}
 			if err := cfg.Validate(); err != nil {
 				return usage(err)
@@ -189,18 +189,15 @@ const (
 	maxReplayFigureRows = 200
 )
 
-// epochOf reads --epoch, the moment an incident's timestamps count from,
-// from 1970 on; the zero time if it is not given.
+// epochOf reads --epoch (incident.ParseEpoch); the zero time if it is not
+// given.
 func epochOf(fs *pflag.FlagSet, epoch string) (time.Time, error) {
 	if !fs.Changed("epoch") {
 		return time.Time{}, nil
 	}
-	at, err := time.Parse(time.RFC3339, epoch)
+	at, err := incident.ParseEpoch(epoch)
 	if err != nil {
-		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z", epoch)
-	}
-	if at.Year() < 1970 { // year 1 is the zero time, which would read as no epoch at all
-		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time from 1970 on, as 2026-11-30T23:58:00Z", epoch)
+		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: %v", epoch, err)
 	}
 	return at, nil
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -214,15 +213,6 @@ func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]
 	return grids, nil
 }
 
-// endsAt says when something that lasts through round last ends: "in
-// round 30", or with a tick "at 30s", the end of that round.
-func endsAt(t model.Tick, last int) string {
-	if t == 0 {
-		return fmt.Sprintf("in round %d", last)
-	}
-	return "at " + t.FormatValue(model.Rounds, last)
-}
-
 // afterHeader writes what is written to it but its first line.
 type afterHeader struct {
 	w    io.Writer
@@ -273,48 +263,22 @@ func (f incidentFlags) useOn(fs *pflag.FlagSet, g *sweep.Grid) error {
 }
 
 // useIncident makes every configuration of g meet the incident in the file
-// name: the grid's outage columns become the incident's span (first round
-// and length, node 0 and one node: what a trace zooms to), its kinds of
-// failure the default's (the incident's failures have kinds of their
-// own), and flags that would set what the incident says are refused, as
-// are nodes and runs the incident does not fit.
+// name (incident.Incident.OnGrid), refusing the flags it overrules.
 func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 	in, err := incidentFlag(fs, name, g.Tick, epoch)
 	if err != nil {
 		return err
 	}
-	c := model.Default()
-	in.Apply(&c)
-	for _, p := range incidentParams {
-		g.Values[p] = sweep.ListOf(c.Get(p))
+	if err := in.OnGrid(g, name); err != nil {
+		return usage(err)
 	}
-	fewest, shortest := model.MaxNodes, model.MaxRounds
-	for n := range g.Values[model.Nodes].All() {
-		fewest = min(fewest, n)
-	}
-	for r := range g.Values[model.Rounds].All() {
-		shortest = min(shortest, r)
-	}
-	if f, ok := in.Beyond(fewest); ok {
-		return usagef("--incident: %s: line %d: node %d, but the sweep has configurations of %d nodes (--nodes)", name, f.Line, f.Node, fewest)
-	}
-	for _, f := range in.Windows {
-		if f.Last > shortest {
-			return usagef("--incident: %s: line %d: the failure ends %s, after the shortest run's %s (--rounds)", name, f.Line, endsAt(g.Tick, f.Last), g.Tick.FormatValue(model.Rounds, shortest))
-		}
-	}
-	g.Schedule = in.Schedule()
 	return nil
 }
-
-// incidentParams are the parameters an incident sets, in parameter order:
-// who fails when, and how (every kind's toggle).
-var incidentParams = slices.Sorted(slices.Values(append([]model.Param{model.Outage, model.Start, model.Down, model.DownFrom}, model.KindToggles()...)))
 
 // incidentFlag reads the file of an --incident flag, refusing the flags it
 // overrules: who fails when, and how.
 func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (incident.Incident, error) {
-	for _, p := range incidentParams {
+	for _, p := range incident.Params() {
 		if fs.Changed(p.Flag()) {
 			return incident.Incident{}, usagef("--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
 		}

@@ -11,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
@@ -338,9 +339,9 @@ func resolveTimes(fs *pflag.FlagSet) error {
 				e = fmt.Errorf("%v%s; durations such as %s need --tick", e, unit, text)
 			}
 			fe := &flagError{flag: f.Name, msg: fmt.Sprintf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)}
-			var ee *entryError
+			var ee *candidatelist.EntryError
 			if errors.As(e, &ee) {
-				fe.line, fe.hasLine = ee.line, true
+				fe.line, fe.hasLine = ee.Line, true
 			}
 			err = fe
 		}
@@ -390,38 +391,17 @@ func realTimeDefaults(fs *pflag.FlagSet) []string {
 	return w
 }
 
-// realTimeRun is what realTimeDefaults does to one configuration: with a
-// tick, the outage's start at the period and a run of four periods, or as
-// long as the outage and its handover need (cost.SettleRounds), each where
-// its flag was not given; nil without a tick, or with both flags given.
-// A sweep's grid derives them row by row (sweep.Grid.Derive), as its
-// period and settings vary; name says which it derives, for the grid's
-// fingerprint.
+// realTimeRun is what realTimeDefaults does to one configuration
+// (cost.RealTimeRun): with a tick, the outage's start and the run's
+// length follow the period where their flags were not given (a command
+// without the flag gives it); nil without a tick. A sweep's grid derives
+// them row by row (sweep.Grid.Derive), as its period and settings vary.
 func realTimeRun(fs *pflag.FlagSet) (derive func(*model.Config), name string) {
 	tf := fs.Lookup("tick")
 	if tf == nil || *tf.Value.(tickValue).t == 0 {
 		return nil, ""
 	}
-	start := fs.Lookup(model.Start.Flag()) != nil && !fs.Changed(model.Start.Flag())
-	rounds := fs.Lookup(model.Rounds.Flag()) != nil && !fs.Changed(model.Rounds.Flag())
-	switch {
-	case start && rounds:
-		name = "start,rounds"
-	case start:
-		name = "start"
-	case rounds:
-		name = "rounds"
-	default:
-		return nil, ""
-	}
-	return func(c *model.Config) {
-		if start {
-			c.Start = c.Period
-		}
-		if rounds {
-			c.Rounds = min(model.MaxRounds, max(4*c.Period, c.Start-1+cost.SettleRounds(*c)))
-		}
-	}, name
+	return cost.RealTimeRun(fs.Lookup(model.Start.Flag()) == nil || fs.Changed(model.Start.Flag()), fs.Lookup(model.Rounds.Flag()) == nil || fs.Changed(model.Rounds.Flag()))
 }
 
 // flagError is a value its flag refuses, found once the length of a round

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/reviewfile"
 	"github.com/spf13/pflag"
@@ -18,7 +19,7 @@ import (
 // wins. A file the review names by a relative path is found beside it.
 // Every error names the file and line, and the key; so do the errors of
 // the later checks, through the function it returns (where).
-func applyReviewFile(fs *pflag.FlagSet) (func(string) string, error) {
+func applyReviewFile(fs *pflag.FlagSet) (func(error, string) string, error) {
 	switch fs.NArg() {
 	case 0:
 		return nil, nil
@@ -52,15 +53,18 @@ func applyReviewFile(fs *pflag.FlagSet) (func(string) string, error) {
 		}
 		from[s.Flag] = s
 	}
-	where := func(msg string) string {
+	where := func(err error, msg string) string {
 		var at []string
 		seen := map[string]bool{}
 		for _, m := range flagName.FindAllStringSubmatch(msg, -1) {
 			if s, ok := from[m[1]]; ok && !seen[m[1]] {
 				seen[m[1]] = true
 				line := s.Line
-				if i, ok := entryLine(s.Value, msg); ok && m[1] == "candidate-list" {
-					line = s.LineOf(i)
+				var ce *candidatelist.CandidateError
+				if m[1] == "candidate-list" && errors.As(err, &ce) {
+					if i, ok := candidatelist.EntryAt(s.Value, ce.N); ok {
+						line = s.LineOf(i)
+					}
 				}
 				at = append(at, fmt.Sprintf("%s:%d: %s.%s", path, line, s.Section, s.Name))
 			}
@@ -91,8 +95,8 @@ func applyReviewFile(fs *pflag.FlagSet) (func(string) string, error) {
 	}
 	var ue *usageError
 	switch {
-	case errors.As(err, &ue) && where(ue.msg) != ue.msg: // a refusal of keys the file gives (a lock's options), traced to their lines
-		return nil, usagef("%s", where(ue.msg))
+	case errors.As(err, &ue) && where(err, ue.msg) != ue.msg: // a refusal of keys the file gives (a lock's options), traced to their lines
+		return nil, usagef("%s", where(err, ue.msg))
 	case err != nil:
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
