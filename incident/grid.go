@@ -71,3 +71,19 @@ func (in Incident) OnGrid(g *sweep.Grid, name string) error {
 	g.Schedule = in.Schedule()
 	return nil
 }
+
+// Fits refuses an incident, read from the file name, that names a node
+// beyond c's nodes or, unless anyRounds (the phase method sets its runs'
+// rounds itself), a failure that ends after c's run: each refusal names
+// the file's line, and what is c ("the run", "the deployment").
+func (in Incident) Fits(c model.Config, anyRounds bool, name, what string, t model.Tick) error {
+	if f, ok := in.Beyond(c.Nodes); ok {
+		return fmt.Errorf("--incident: %s: line %d: node %d, but %s has %d nodes (--nodes)", name, f.Line, f.Node, what, c.Nodes)
+	}
+	for _, f := range in.Windows {
+		if !anyRounds && f.Last > c.Rounds {
+			return fmt.Errorf("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", name, f.Line, t.FormatValue(model.Rounds, f.Last), t.FormatValue(model.Rounds, c.Rounds))
+		}
+	}
+	return nil
+}

@@ -77,17 +77,11 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 		given = func(string) bool { return false }
 	}
 	if in.Incident != nil {
-		file := in.IncidentFile
-		if f, ok := in.Incident.Beyond(base.Nodes); ok {
-			return base, opt, fmt.Errorf("--incident: %s: line %d: node %d, but the deployment has %d nodes (--nodes)", file, f.Line, f.Node, base.Nodes)
-		}
-		for _, f := range in.Incident.Windows {
-			if f.Last > base.Rounds {
-				return base, opt, fmt.Errorf("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", file, f.Line, t.FormatValue(model.Rounds, f.Last), t.FormatValue(model.Rounds, base.Rounds))
-			}
+		if err := in.Incident.Fits(base, false, in.IncidentFile, "the deployment", t); err != nil {
+			return base, opt, err
 		}
 		in.Incident.Apply(&base)
-		opt.Incident, opt.IncidentFile = in.Incident.Schedule(), filepath.Base(file)
+		opt.Incident, opt.IncidentFile = in.Incident.Schedule(), filepath.Base(in.IncidentFile)
 	}
 	if err := base.Validate(); err != nil {
 		return base, opt, err

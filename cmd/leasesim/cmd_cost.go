@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/study"
@@ -39,13 +40,8 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if err != nil {
 				return err
 			}
-			if f, ok := inc.Beyond(in.Config.Nodes); ok {
-				return usagef("--incident: %s: line %d: node %d, but the run has %d nodes (--nodes)", *incident.file, f.Line, f.Node, in.Config.Nodes)
-			}
-			for _, f := range inc.Windows { // the phase method sets its runs' rounds itself
-				if method != "phase" && f.Last > in.Config.Rounds {
-					return usagef("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", *incident.file, f.Line, in.Tick.FormatValue(model.Rounds, f.Last), in.Tick.FormatValue(model.Rounds, in.Config.Rounds))
-				}
+			if err := inc.Fits(in.Config, method == "phase", *incident.file, "the run", in.Tick); err != nil { // the phase method sets its runs' rounds itself
+				return usage(err)
 			}
 			inc.Apply(&in.Config)
 			in.Incident = inc.Schedule()
@@ -70,7 +66,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			std.warn(in.Config, in.Tick)
 		}
 		std.warnIdleFailover(in.Config, in.Tick)
-		return writeBoth(*csvPath, func(w *bufio.Writer) error {
+		return atomicfile.WriteAlong(*csvPath, func(w *bufio.Writer) error {
 			return cost.WriteCostCSV(w, in.Tick, cost.WithConfig(in.Config, r.Projections(methods...)))
 		}, func() error { return write(std.out, r) })
 	}
@@ -144,7 +140,7 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return usage(err)
 		}
-		return writeBoth(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, in.Tick, ranks, in.Weights) },
+		return atomicfile.WriteAlong(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, in.Tick, ranks, in.Weights) },
 			func() error { return reports.WriteRecommend(std.out, in, ranks) })
 	}
 }

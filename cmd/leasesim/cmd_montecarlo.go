@@ -70,19 +70,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			mc.Grid.Values[p] = sweep.ListOf(base.Get(p))
 		}
 		mc.LinesPerBatch = lines
-		if mc.Precision > 0 && mc.MaxReplicas < mc.Replicas {
-			return usagef("--max-replicas %d is fewer than --replicas %d, the replicas run at a time", mc.MaxReplicas, mc.Replicas)
-		}
-		if mc.Precision == 0 && (fs.Changed("max-replicas") || fs.Changed("precision-floor")) {
-			return usagef("--max-replicas and --precision-floor go only with --precision")
-		}
-		if mc.PhaseAverage {
-			if mc.RoundsPerYear == 0 {
-				return usagef("--phase-average needs yearly figures: --rounds-per-year or --tick")
-			}
-			if mc.Queues() {
-				return usagef("--phase-average needs --persistent-trigger false: a queued batch depends on the triggers before it, so triggers at other phases would not lose alike")
-			}
+		if err := mc.CheckOptions(fs.Changed); err != nil {
+			return usage(err)
 		}
 		if format == "parquet" && *csvPath == "" {
 			return usagef("--format parquet is the --csv file's format: want --csv FILE with it (the table on standard output is text)")
@@ -93,16 +82,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if shardN > 0 && mc.Precision > 0 {
 			return usagef("--shard and --precision do not go together: how many replicas precision takes is known only from all of them")
 		}
-		most := 0
-		for n := range mc.Grid.Values[model.Nodes].All() {
-			most = max(most, n)
-		}
-		for _, p := range mc.Also {
-			for _, n := range p.Zone {
-				if n >= most {
-					return usagef("--also %s@…: node %d, but no configuration of the study has more than %d nodes (0 to %d)", p.Failure, n, most, most-1)
-				}
-			}
+		if err := mc.CheckZones(); err != nil {
+			return usage(err)
 		}
 		size, err := mc.Grid.Size()
 		if err != nil {
@@ -127,7 +108,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			defer bar.Finish()
 		}
 		if shardN > 0 {
-			return writeOutput(cmp.Or(*csvPath, "-"), "-", std.out, func(w *bufio.Writer) error {
+			return atomicfile.WriteOr(cmp.Or(*csvPath, "-"), "-", std.out, func(w *bufio.Writer) error {
 				return mc.RunShard(ctx, workers, shardK, shardN, w, progress)
 			})
 		}

@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
@@ -75,46 +74,26 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			pinned = pin.Outage
 		}
 		var rows []reports.ReplayRow
-		runs, runRounds, runNodes := 0, 0, 0
+		var budget incident.Budget
 		skipped, firstBad := 0, error(nil)
 		for _, s := range settingsOf {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			cfg := s.Config
-			in.Apply(&cfg)
-			if err := cfg.Validate(); err != nil && isRelation(err) { // not a setting: left out
-				skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
+			cfg, skip, err := in.Setting(s.Config, fs.Changed("rounds"), name, *tick)
+			switch {
+			case skip != nil: // not a setting: left out
+				skipped, firstBad = skipped+1, cmp.Or(firstBad, skip)
 				continue
-			}
-			if !fs.Changed("rounds") {
-				first, _ := in.Span()
-				cfg.Rounds = min(model.MaxRounds, first+cost.SettleRounds(cfg))
-			}
-			if f, ok := in.Beyond(cfg.Nodes); ok {
-				return usagef("%s: line %d: node %d, but the run has %d nodes (--nodes)", name, f.Line, f.Node, cfg.Nodes)
-			}
-			if _, last := in.Span(); last > cfg.Rounds {
-				return usagef("%s: the incident ends %s, after the run's %s (--rounds)", name, incident.EndsAt(*tick, last), tick.FormatValue(model.Rounds, cfg.Rounds))
-			}
-			if err := cfg.Validate(); err != nil {
+			case err != nil:
 				return usage(err)
 			}
 			sample := incident.SampleOf(cfg, *seed)
 			if pinned >= 0 {
 				sample = incident.Sample{Phase: pinned, Phases: 1, Seed: *seed, Seeds: 1}
 			}
-			if runs += sample.Count(); runs > incident.MaxRuns {
-				return usagef("the spread of %s over its incident's phases (lcm(--retry-period, --renewal)) and jitter seeds, and of the settings before it, is more than %d runs: compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRuns)
-			}
-			if last := cfg.Rounds + sample.Phase + sample.Phases - 1; last > model.MaxRounds {
-				return usagef("%s: moved %d rounds later, the run lasts %d rounds, more than the model's %d (--rounds, --phase)", s.Name, sample.Phase+sample.Phases-1, last, model.MaxRounds)
-			}
-			if runRounds += sample.Count() * (cfg.Rounds + sample.Phase + sample.Phases); runRounds > incident.MaxRunRounds { // each factor bounded: no overflow
-				return usagef("the runs of %s's spread, and of the settings before it, are more than %d rounds together: give fewer --rounds, compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRunRounds)
-			}
-			if runNodes += sample.Count() * cfg.Nodes; runNodes > incident.MaxRunNodes {
-				return usagef("the runs of %s's spread, and of the settings before it, have more than %d nodes together: give fewer --nodes, compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRunNodes)
+			if err := budget.Add(s.Name, cfg, sample); err != nil {
+				return usage(err)
 			}
 			rows = append(rows, reports.ReplayRow{Name: s.Name, Config: cfg, Spread: incident.Spread{Sample: sample}})
 		}

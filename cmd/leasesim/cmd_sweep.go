@@ -2,17 +2,15 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
-	"strconv"
-	"strings"
 
 	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/parquetcsv"
 	"github.com/leasesim/leasesim/internal/shardenv"
 	"github.com/leasesim/leasesim/model"
@@ -44,11 +42,9 @@ func (v shardValue) Set(s string) error {
 		*v.auto = s
 		return nil
 	}
-	ks, ns, ok := strings.Cut(s, "/")
-	k, err1 := strconv.Atoi(ks)
-	n, err2 := strconv.Atoi(ns)
-	if !ok || err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
-		return fmt.Errorf("want K/N with 0 <= K < N, e.g. 0/4, or %s", shardenv.Syntax)
+	k, n, err := shardenv.ParseKN(s)
+	if err != nil {
+		return err
 	}
 	*v.k, *v.n, *v.auto = k, n, ""
 	return nil
@@ -161,21 +157,15 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			opt.Progress = func(rows int) { bar.Add(rows) }
 			defer bar.Finish()
 		}
-		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error {
+		return atomicfile.WriteOr(*out, "-", std.out, func(w *bufio.Writer) error {
 			var csv io.Writer = w
 			var pq *parquetcsv.Writer
 			if format == "parquet" {
 				pq = parquetcsv.NewWriter(w, parquetcsv.Kinds(g.Tick))
 				csv = pq
 			}
-			for i := range grids {
-				to := csv
-				if i > 0 {
-					to = &afterHeader{w: csv} // one header for the whole CSV
-				}
-				if err := sweep.Write(ctx, to, &grids[i], opt); err != nil {
-					return err
-				}
+			if err := sweep.WriteGrids(ctx, csv, grids, opt); err != nil {
+				return err
 			}
 			if pq != nil {
 				return pq.Close()
@@ -211,25 +201,6 @@ func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]
 		grids = append(grids, h)
 	}
 	return grids, nil
-}
-
-// afterHeader writes what is written to it but its first line.
-type afterHeader struct {
-	w    io.Writer
-	past bool
-}
-
-func (a *afterHeader) Write(p []byte) (int, error) {
-	n := len(p)
-	if !a.past {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			return n, nil
-		}
-		p, a.past = p[i+1:], true
-	}
-	_, err := a.w.Write(p)
-	return n, err
 }
 
 // incidentFlags are a command's --incident and --epoch.
@@ -305,7 +276,7 @@ func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if r, err := shards.Reader(0); err == nil && montecarlo.IsMonteCarloShard(r) {
 			merge = montecarlo.MergeMonteCarlo
 		}
-		err := writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, shards) })
+		err := atomicfile.WriteOr(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, shards) })
 		var bad *sweep.ShardError
 		if errors.As(err, &bad) { // the shards are bad input, whatever the output
 			return usage(bad)

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -610,37 +608,6 @@ func addAlias(fs *pflag.FlagSet, name, alias, usage string) func() error {
 		}
 		return nil
 	}
-}
-
-// writeOutput writes through write to path, atomically (atomicfile.Write),
-// or to w when path is the name for standard output.
-func writeOutput(path, stdout string, w io.Writer, write func(w *bufio.Writer) error) error {
-	if path != stdout {
-		return atomicfile.Write(path, write)
-	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := write(bw); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-// writeBoth writes the file path (if not "") through write and the
-// standard output through out, both or neither: the file goes in place
-// only once out has succeeded.
-func writeBoth(path string, write func(w *bufio.Writer) error, out func() error) error {
-	if path == "" {
-		return out()
-	}
-	p, err := atomicfile.Prepare(path, write)
-	if err != nil {
-		return err
-	}
-	defer p.Discard()
-	if err := out(); err != nil {
-		return err
-	}
-	return p.Commit()
 }
 
 // lengthsValue is a flag holding a distribution of period lengths, in
