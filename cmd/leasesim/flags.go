@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
@@ -15,6 +13,7 @@ import (
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/montecarlo"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
@@ -287,7 +286,6 @@ func setUnset(fs *pflag.FlagSet, values map[model.Param]int, override func(model
 func resolveTimes(fs *pflag.FlagSet) error {
 	var tick, implied model.Tick
 	var preset settings.Preset
-	var lock settings.RoundLock
 	lockListed := false // a lock's preset, which reads --lock-delay as Consul's option
 	if f := fs.Lookup("preset"); f != nil {
 		var presets []settings.Preset
@@ -311,9 +309,6 @@ func resolveTimes(fs *pflag.FlagSet) error {
 				return usage(err)
 			}
 		}
-		if preset.Lock != nil {
-			lock, _ = presetLock(preset, fs)
-		}
 	}
 	if f := fs.Lookup("tick"); f != nil {
 		t := f.Value.(tickValue).t
@@ -329,12 +324,8 @@ func resolveTimes(fs *pflag.FlagSet) error {
 			return
 		}
 		if text, e := v.resolve(tick); e != nil {
-			if tick == 0 && hasUnit(text) && !strings.Contains(text, "empirical:") { // durations were meant, unless the text names a file (h10m.txt), whose line the error names
-				unit := " (rounds)"
-				if strings.Contains(e.Error(), "rounds") {
-					unit = ""
-				}
-				e = fmt.Errorf("%v%s; durations such as %s need --tick", e, unit, text)
+			if tick == 0 { // durations were meant, unless the text names a file (h10m.txt), whose line the error names
+				e = parse.TickHint(text, e)
 			}
 			fe := &flagError{flag: f.Name, msg: fmt.Sprintf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)}
 			var ee *candidatelist.EntryError
@@ -355,7 +346,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 	if preset.Name == "" || fs.Lookup("tick") == nil { // settings takes its preset itself
 		return nil
 	}
-	return applyPreset(fs, preset, lock, tick)
+	return applyPreset(fs, preset, tick)
 }
 
 // realTimeDefaults makes the outage's start and the run's length follow
@@ -414,13 +405,19 @@ type flagError struct {
 
 func (e *flagError) Error() string { return e.msg }
 
-// applyPreset sets what preset sets (settings.Preset.Values; lock, for a lock's
-// preset), in rounds of tick, on the model flags of fs that the command
-// line left alone, and a lock's preset's lock_delay, which --lock-delay
-// gave as Consul's option.
-func applyPreset(fs *pflag.FlagSet, preset settings.Preset, lock settings.RoundLock, tick model.Tick) error {
-	values, err := preset.Values(lock, tick)
+// applyPreset sets what preset sets where no flag set it (presetUnset,
+// which a sweep's grids and a replay's settings read too), in rounds of
+// tick, on the model flags of fs that the command line left alone, and a
+// lock's preset's lock_delay, which --lock-delay gave as Consul's option.
+// A tick that cannot hold a lock's preset is refused with the nearest
+// setting of its options that it holds.
+func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) error {
+	values, err := presetUnset(fs, preset, tick)
 	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) && ue.err != nil {
+			err = ue.err
+		}
 		if preset.Lock != nil { // the nearest setting of its options the tick holds
 			if l, _, e := preset.WithOptions(flagTexts(fs)); e == nil {
 				err = fmt.Errorf("%v%s", err, settings.NearestHint(l, tick))
@@ -461,17 +458,6 @@ func (v presetsValue) Set(s string) error {
 }
 
 func (v presetsValue) Type() string { return "names" }
-
-// hasUnit reports whether s holds a number followed by a unit of time, as
-// in 15s or 2m: a duration.
-func hasUnit(s string) bool {
-	for i, r := range s {
-		if i > 0 && strings.ContainsRune("hmsuµn", r) && s[i-1] >= '0' && s[i-1] <= '9' {
-			return true
-		}
-	}
-	return false
-}
 
 // ratesValue is a flag holding a list of positive rates.
 type ratesValue struct{ vals *[]float64 }
@@ -668,19 +654,14 @@ func (v lengthsValue) kind() model.TimeKind { return model.Duration }
 func (v lengthsValue) Type() string { return "dist" }
 
 // currencyValue is a flag holding the name of the prices' currency or
-// unit: 1 to 20 letters, digits, spaces or currency signs, which a table
-// cell and a sentence can hold.
+// unit (reports.CheckCurrency).
 type currencyValue struct{ s *string }
 
 func (v currencyValue) String() string { return *v.s }
 
 func (v currencyValue) Set(s string) error {
-	ok := s != "" && utf8.RuneCountInString(s) <= 20 && strings.TrimSpace(s) == s
-	for _, r := range s {
-		ok = ok && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || unicode.Is(unicode.Sc, r))
-	}
-	if !ok {
-		return fmt.Errorf("want a currency or unit of 1 to 20 letters, digits, spaces or currency signs, such as EUR or $")
+	if err := reports.CheckCurrency(s); err != nil {
+		return err
 	}
 	*v.s = s
 	return nil
