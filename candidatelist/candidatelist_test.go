@@ -3,6 +3,7 @@ package candidatelist_test
 import (
 	"errors"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -69,5 +70,35 @@ func TestCandidate(t *testing.T) {
 	var ce *candidatelist.CandidateError
 	if want := "entry 1 (preset=zookeeper): preset zookeeper sets retry-period 13.333s, which --tick 1s cannot hold: 13.333s is not a whole number of ticks: want a duration from 1s to 277777h46m40s in whole ticks of 1s"; !errors.As(err, &ce) || err.Error() != want {
 		t.Errorf("preset=zookeeper:\n got %v\nwant %s", err, want)
+	}
+}
+
+// TestParseErrors: a list's refusals are structured: an entry's carries
+// its number, its line in the list and its text (what a review file
+// names and a flag echoes); a list with no entry or too many is refused
+// whole; and EntryAt finds the line of an entry a CandidateError names.
+func TestParseErrors(t *testing.T) {
+	text := "lease=10s\n# a comment\n\nlease=20s; lease=ten\n"
+	_, err := candidatelist.Parse(text, model.Tick(time.Second))
+	var ee *candidatelist.EntryError
+	if !errors.As(err, &ee) || ee.N != 3 || ee.Line != 3 || ee.Text != "lease=ten" || !strings.HasPrefix(err.Error(), `entry 3: lease "ten": want a duration`) {
+		t.Errorf("Parse(%q) = %v (%+v), want entry 3 on line 3, lease=ten", text, err, ee)
+	}
+	if line, ok := candidatelist.EntryAt(text, 2); !ok || line != 3 {
+		t.Errorf("EntryAt(2) = %d, %v; want line 3", line, ok)
+	}
+	if _, ok := candidatelist.EntryAt(text, 4); ok {
+		t.Errorf("EntryAt(4) found an entry of a list of 3")
+	}
+	var le *candidatelist.ListError
+	if _, err := candidatelist.Parse("# none", 0); !errors.As(err, &le) || le.N != 0 || err.Error() != "no candidate: want "+candidatelist.Syntax {
+		t.Errorf("Parse of no entry = %v", err)
+	}
+	if _, err := candidatelist.Parse(strings.Repeat("nodes=3;", candidatelist.Max+1), 0); !errors.As(err, &le) || le.N != candidatelist.Max+1 || err.Error() != "want at most 1000 candidates" {
+		t.Errorf("Parse of %d entries = %v", candidatelist.Max+1, err)
+	}
+	es, err := candidatelist.Parse("nodes=5; lease=4", 0)
+	if err != nil || len(es) != 2 || es[0].N != 1 || es[1].N != 2 || es[1].Set[0] != (candidatelist.Setting{Param: model.Lease, Value: 4}) {
+		t.Errorf("Parse(nodes=5; lease=4) = %+v, %v", es, err)
 	}
 }

@@ -2,6 +2,8 @@ package reviewfile_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -273,4 +275,36 @@ func lockKeys() string {
 		}
 	}
 	return s
+}
+
+// TestReadFile: a review file read from its path gives its settings with
+// their lines; a refused line is named path:line, a file past
+// MaxFileBytes is refused whole; a SettingError names each setting it
+// concerns, file, line and key, before its message.
+func TestReadFile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.yaml")
+	if err := os.WriteFile(path, []byte("deployment:\n  nodes: 3\n  lease: 4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	settings, err := reviewfile.ReadFile(path)
+	if err != nil || len(settings) != 2 || settings[1].Flag != "lease" || settings[1].Line != 3 {
+		t.Fatalf("ReadFile = %+v, %v; want nodes and lease, lease on line 3", settings, err)
+	}
+	e := &reviewfile.SettingError{At: []reviewfile.At{{File: path, Line: 3, Key: settings[1].Key}, {File: path, Line: 2, Key: settings[0].Key}}, Msg: "--lease 4 …"}
+	if want := path + ":3: deployment.lease, " + path + ":2: deployment.nodes: --lease 4 …"; e.Error() != want {
+		t.Errorf("SettingError = %q, want %q", e.Error(), want)
+	}
+	if err := os.WriteFile(path, []byte("deployment:\n  colour: red\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reviewfile.ReadFile(path); err == nil || !strings.HasPrefix(err.Error(), path+":2: ") {
+		t.Errorf("ReadFile of an unknown key = %v, want it named at %s:2", err, path)
+	}
+	if err := os.WriteFile(path, make([]byte, reviewfile.MaxFileBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := reviewfile.ReadFile(path); err == nil || err.Error() != "review file: "+path+": longer than 1024 KiB, the most a review file may hold" {
+		t.Errorf("ReadFile of %d bytes = %v", reviewfile.MaxFileBytes+1, err)
+	}
 }

@@ -312,13 +312,15 @@ const DefaultMaterial = 0.05
 
 // DefaultReviewOptions returns the report's defaults for base: the publication's
 // rates and batch, nodes up for 2,000 rounds on average and down for about
-// 3, and a year of one batch a day (period × 365 rounds).
+// 3 (200 replicas, at most 100,000 under a precision), and a year of one
+// batch a day (period × 365 rounds). ReviewInputs.Prepare fills in those
+// that follow from a tick.
 func DefaultReviewOptions(base model.Config) ReviewOptions {
 	up, _ := parse.Lengths(0, "geometric:2000")
 	down, _ := parse.Lengths(0, "lognormal:1.2,0.6")
 	return ReviewOptions{
 		EventsPerYear: []float64{6, 12}, LinesPerBatch: PublicationLinesPerBatch,
-		Up: up, Down: down, Replicas: 200, Seed: 1, RoundsPerYear: float64(base.Period) * 365, Material: DefaultMaterial,
+		Up: up, Down: down, Replicas: 200, MaxReplicas: 100_000, Seed: 1, RoundsPerYear: float64(base.Period) * 365, Material: DefaultMaterial,
 	}
 }
 

@@ -1,25 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/model"
-	"github.com/leasesim/leasesim/settings"
-	"github.com/leasesim/leasesim/study"
 )
-
-// entryError is what is wrong with an entry of a candidate list, and the
-// line of the list it is on (from 0), so that a review file's error can
-// name the file's line.
-type entryError struct {
-	line int
-	msg  string
-}
-
-func (e *entryError) Error() string { return e.msg }
 
 // candidateListValue is --candidate-list: candidates written by hand, read
 // once the length of a round is known, like a time flag.
@@ -39,62 +26,21 @@ func (v candidateListValue) Type() string { return "candidates" }
 
 func (v candidateListValue) kind() model.TimeKind { return model.Duration }
 
-// resolve reads the list in the unit of t. Its error names the entry,
-// and it returns that entry's text, which the flag's error echoes.
+// resolve reads the list in the unit of t (candidatelist.Parse). Its
+// error names the entry, and it returns that entry's text, which the
+// flag's error echoes.
 func (v candidateListValue) resolve(t model.Tick) (string, error) {
-	*v.entries = (*v.entries)[:0]
-	texts := candidatelist.Split(*v.text)
+	es, err := candidatelist.Parse(*v.text, t)
+	var ee *candidatelist.EntryError
+	var le *candidatelist.ListError
 	switch {
-	case len(texts) == 0:
-		return *v.text, fmt.Errorf("no candidate: want %s", candidatelist.Syntax)
-	case len(texts) > candidatelist.Max:
-		return fmt.Sprintf("%d entries", len(texts)), fmt.Errorf("want at most %d candidates", candidatelist.Max)
+	case errors.As(err, &ee):
+		return ee.Text, err
+	case errors.As(err, &le) && le.N > 0:
+		return fmt.Sprintf("%d entries", le.N), err
+	case err != nil:
+		return *v.text, err
 	}
-	for i, et := range texts {
-		e, err := candidatelist.ParseEntry(et.Text, t)
-		if err != nil {
-			return et.Text, &entryError{et.Line, fmt.Sprintf("entry %d: %v", i+1, err)}
-		}
-		e.N = i + 1
-		*v.entries = append(*v.entries, e)
-	}
+	*v.entries = es
 	return *v.text, nil
-}
-
-// candidateEntryAt finds the entry an error names ("--candidate-list
-// entry 3"), by its number.
-var candidateEntryAt = regexp.MustCompile(`--candidate-list entry (\d+)`)
-
-// entryLine is the line of the candidate list text that the entry msg
-// names is on (from 0), if msg names one.
-func entryLine(text, msg string) (int, bool) {
-	m := candidateEntryAt.FindStringSubmatch(msg)
-	if m == nil {
-		return 0, false
-	}
-	n, _ := strconv.Atoi(m[1])
-	es := candidatelist.Split(text)
-	if n < 1 || n > len(es) {
-		return 0, false
-	}
-	return es[n-1].Line, true
-}
-
-// presetsIn is the presets' defaults that t holds, in its rounds, for
-// naming candidates: none without a tick.
-func presetsIn(t model.Tick) []study.Preset {
-	if t == 0 {
-		return nil
-	}
-	var ps []study.Preset
-	for _, p := range settings.Presets() {
-		r, _ := p.Round()
-		vals, err := p.Values(r, t)
-		if err != nil {
-			continue
-		}
-		ps = append(ps, study.Preset{Name: p.Name, Lease: vals[model.Lease], RenewDeadline: vals[model.RenewDeadline], RetryPeriod: vals[model.RetryPeriod],
-			Protocol: model.LockProtocol(vals[model.Protocol]), LockDelay: vals[model.LockDelay], AcquireWait: vals[model.AcquireWait], DisconnectDelay: vals[model.DisconnectDelay]})
-	}
-	return ps
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/leasesim/leasesim/internal/parquetcsv/parquetcsvtest"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/sweep"
 )
 
@@ -100,7 +101,7 @@ func TestCheckViolationsTable(t *testing.T) {
 		size, _ := g.Size()
 		var stdout, stderr bytes.Buffer
 		run := checkRun{check: fencedBreak, grids: []*sweep.Grid{&g}, workers: 2, size: size, csv: path, format: format,
-			command: func(c model.Config) string { return reproduce(c, 0, 0, "", "") }}
+			command: func(c model.Config) string { return reports.Reproduce(c, 0, 0, "", "") }}
 		err := run.run(context.Background(), &streams{out: &stdout, err: &stderr, cmd: "check"})
 		if stderr.Len() != 0 {
 			t.Errorf("stderr %q", stderr.String())

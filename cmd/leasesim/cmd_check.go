@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/parquetcsv"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
@@ -58,7 +58,9 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			size += more
 		}
 		run := checkRun{check: sweep.Check, grids: grids, workers: workers, size: size, csv: *csvPath, format: format, tick: g.Tick,
-			command: func(c model.Config) string { return reproduce(c, g.Tick, g.Seed, *incident.file, *incident.epoch) }}
+			command: func(c model.Config) string {
+				return reports.Reproduce(c, g.Tick, g.Seed, *incident.file, *incident.epoch)
+			}}
 		return run.run(ctx, std)
 	}
 }
@@ -162,36 +164,4 @@ func defaultGrid(fs *pflag.FlagSet) bool {
 		}
 	}
 	return true
-}
-
-// reproduce writes the command that runs c as check ran it: leasesim run
-// with every parameter or, against an incident, leasesim replay of it with
-// every parameter the incident leaves free, at the phase it is written in,
-// times in the tick's unit, and the jitter's seed if it is not 0.
-func reproduce(c model.Config, tick model.Tick, seed uint64, incidentFile, epoch string) string {
-	b := []byte("leasesim run")
-	if incidentFile != "" {
-		b = []byte("leasesim replay --trace")
-	}
-	if tick != 0 {
-		b = fmt.Appendf(b, " --tick=%s", tick)
-	}
-	if epoch != "" {
-		b = fmt.Appendf(b, " --epoch=%s", epoch)
-	}
-	if seed != 0 {
-		b = fmt.Appendf(b, " --seed=%d", seed)
-	}
-	if incidentFile != "" { // the incident as written, not replay's spread over its phases
-		b = fmt.Appendf(b, " --phase=%s", tick.FormatValue(model.Outage, 0))
-	}
-	for p := model.Param(0); int(p) < model.NumParams; p++ {
-		if incidentFile == "" || !slices.Contains(incidentParams, p) {
-			b = fmt.Appendf(b, " --%s=%s", p.Flag(), tick.FormatValue(p, c.Get(p)))
-		}
-	}
-	if incidentFile != "" {
-		b = fmt.Appendf(b, " %s", incidentFile)
-	}
-	return string(b)
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/study"
@@ -39,13 +40,8 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if err != nil {
 				return err
 			}
-			if f, ok := inc.Beyond(in.Config.Nodes); ok {
-				return usagef("--incident: %s: line %d: node %d, but the run has %d nodes (--nodes)", *incident.file, f.Line, f.Node, in.Config.Nodes)
-			}
-			for _, f := range inc.Windows { // the phase method sets its runs' rounds itself
-				if method != "phase" && f.Last > in.Config.Rounds {
-					return usagef("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", *incident.file, f.Line, in.Tick.FormatValue(model.Rounds, f.Last), in.Tick.FormatValue(model.Rounds, in.Config.Rounds))
-				}
+			if err := inc.Fits(in.Config, method == "phase", *incident.file, "the run", in.Tick); err != nil { // the phase method sets its runs' rounds itself
+				return usage(err)
 			}
 			inc.Apply(&in.Config)
 			in.Incident = inc.Schedule()
@@ -70,7 +66,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			std.warn(in.Config, in.Tick)
 		}
 		std.warnIdleFailover(in.Config, in.Tick)
-		return writeBoth(*csvPath, func(w *bufio.Writer) error {
+		return atomicfile.WriteAlong(*csvPath, func(w *bufio.Writer) error {
 			return cost.WriteCostCSV(w, in.Tick, cost.WithConfig(in.Config, r.Projections(methods...)))
 		}, func() error { return write(std.out, r) })
 	}
@@ -87,7 +83,8 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	oneName := addAlias(fs, "outages-per-year", "handovers", "the same as --outages-per-year, by the contract's name for it: outage events a year, not the takeovers the statistic handovers counts")
 	fs.Var(positiveValue{&in.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
-	priceDelay := addPriceFlags(fs, &in.Weights)
+	delayHour := new(float64)
+	addPriceFlags(fs, &in.Weights, delayHour)
 	addModelFlags(fs, &in.Config, model.Lease, model.Outage)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -105,8 +102,8 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("--outages-per-year takes one rate in recommend, which ranks at one rate, not a list of %d (cost and report take a list)", len(rates))
 		}
 		in.EventsPerYear = rates[0]
-		if leases.Len() > maxRankedLeases {
-			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), maxRankedLeases)
+		if leases.Len() > cost.MaxRankedLeases {
+			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), cost.MaxRankedLeases)
 		}
 		skipped, firstBad := 0, error(nil)
 		for lease := range leases.All() {
@@ -121,8 +118,8 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err := std.skip("leases", skipped, leases.Len(), firstBad, in.Tick); err != nil {
 			return err
 		}
-		if err := priceDelay(in.Tick); err != nil {
-			return err
+		if err := in.Weights.PriceDelay(*delayHour, in.Tick); err != nil {
+			return usage(err)
 		}
 		configs := make([]model.Config, len(in.Leases))
 		for i, lease := range in.Leases {
@@ -143,33 +140,17 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return usage(err)
 		}
-		return writeBoth(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, in.Tick, ranks, in.Weights) },
+		return atomicfile.WriteAlong(*csvPath, func(w *bufio.Writer) error { return cost.WriteRecommendCSV(w, in.Tick, ranks, in.Weights) },
 			func() error { return reports.WriteRecommend(std.out, in, ranks) })
 	}
 }
 
-// maxRankedLeases bounds the leases recommend ranks: each costs a run of
-// the phase method per outage of the mix.
-const maxRankedLeases = 100_000
-
 // addPriceFlags registers the --cost-* flags, which price a year of a
-// lease in any one currency, into w. The function it returns prices the
-// delay once the length of a round is known: the flag gives an hour's
-// price, which needs --tick.
-func addPriceFlags(fs *pflag.FlagSet, w *cost.Weights) func(model.Tick) error {
-	delayHour := new(float64)
+// lease in any one currency, into w and, for --cost-delay-hour, an hour's
+// price, which needs --tick (cost.Weights.PriceDelay), into delayHour.
+func addPriceFlags(fs *pflag.FlagSet, w *cost.Weights, delayHour *float64) {
 	fs.Var(rateValue{&w.MissedLine}, "cost-missed-line", "the price of an invoice line never written, in any currency: with the other prices, ranks the leases by yearly cost")
 	fs.Var(rateValue{&w.DoubleLine}, "cost-double-line", "the price of an invoice line written twice")
 	fs.Var(rateValue{delayHour}, "cost-delay-hour", "the price of a batch waiting an hour for a leader (needs --tick)")
 	fs.Var(rateValue{&w.Handover}, "cost-handover", "the price of a handover: a restart, a warm-up, a page")
-	return func(t model.Tick) error {
-		if *delayHour == 0 {
-			return nil
-		}
-		if t == 0 {
-			return usagef("--cost-delay-hour needs --tick: a round has no length in hours")
-		}
-		w.DelayedRound = *delayHour * t.Seconds(1) / 3600
-		return nil
-	}
 }

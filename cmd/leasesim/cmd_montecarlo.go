@@ -35,8 +35,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	}
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
-	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+empiricalSyntax)
-	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+empiricalSyntax)
+	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
+	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
 	fs.Var(alsoValue{&mc.Also, new([]string)}, "also", "beside the --uptime/--downtime failures, every node also fails this way, on its own: KIND=UPTIME/DOWNTIME with KIND "+model.KindNames()+" (a pause now and then: pause=geometric:50000/fixed:3), or the nodes of a zone together: KIND@NODES=… (isolate@0:1=geometric:90000/fixed:20); repeatable; a node down in two ways fails as the first given, --uptime/--downtime's first")
 	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration; with --precision, run this many at a time")
 	fs.Var(precisionValue{&mc.Precision}, "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
@@ -70,19 +70,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			mc.Grid.Values[p] = sweep.ListOf(base.Get(p))
 		}
 		mc.LinesPerBatch = lines
-		if mc.Precision > 0 && mc.MaxReplicas < mc.Replicas {
-			return usagef("--max-replicas %d is fewer than --replicas %d, the replicas run at a time", mc.MaxReplicas, mc.Replicas)
-		}
-		if mc.Precision == 0 && (fs.Changed("max-replicas") || fs.Changed("precision-floor")) {
-			return usagef("--max-replicas and --precision-floor go only with --precision")
-		}
-		if mc.PhaseAverage {
-			if mc.RoundsPerYear == 0 {
-				return usagef("--phase-average needs yearly figures: --rounds-per-year or --tick")
-			}
-			if mc.Queues() {
-				return usagef("--phase-average needs --persistent-trigger false: a queued batch depends on the triggers before it, so triggers at other phases would not lose alike")
-			}
+		if err := mc.CheckOptions(fs.Changed); err != nil {
+			return usage(err)
 		}
 		if format == "parquet" && *csvPath == "" {
 			return usagef("--format parquet is the --csv file's format: want --csv FILE with it (the table on standard output is text)")
@@ -93,16 +82,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if shardN > 0 && mc.Precision > 0 {
 			return usagef("--shard and --precision do not go together: how many replicas precision takes is known only from all of them")
 		}
-		most := 0
-		for n := range mc.Grid.Values[model.Nodes].All() {
-			most = max(most, n)
-		}
-		for _, p := range mc.Also {
-			for _, n := range p.Zone {
-				if n >= most {
-					return usagef("--also %s@…: node %d, but no configuration of the study has more than %d nodes (0 to %d)", p.Failure, n, most, most-1)
-				}
-			}
+		if err := mc.CheckZones(); err != nil {
+			return usage(err)
 		}
 		size, err := mc.Grid.Size()
 		if err != nil {
@@ -127,7 +108,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			defer bar.Finish()
 		}
 		if shardN > 0 {
-			return writeOutput(cmp.Or(*csvPath, "-"), "-", std.out, func(w *bufio.Writer) error {
+			return atomicfile.WriteOr(cmp.Or(*csvPath, "-"), "-", std.out, func(w *bufio.Writer) error {
 				return mc.RunShard(ctx, workers, shardK, shardN, w, progress)
 			})
 		}

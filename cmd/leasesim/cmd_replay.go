@@ -8,7 +8,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
@@ -21,7 +20,7 @@ import (
 func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	c := model.Default()
 	// The incident says who fails when, and how: its file, not these flags.
-	addModelFlags(fs, &c, append([]model.Param{model.Lease}, incidentParams...)...)
+	addModelFlags(fs, &c, append([]model.Param{model.Lease}, incident.Params()...)...)
 	fs.Lookup("rounds").DefValue = "the incident and the rounds it needs to settle"
 	leases := sweep.ListOf(c.Lease)
 	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "leases to compare: "+sweep.ListSyntax)
@@ -75,46 +74,26 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			pinned = pin.Outage
 		}
 		var rows []reports.ReplayRow
-		runs, runRounds, runNodes := 0, 0, 0
+		var budget incident.Budget
 		skipped, firstBad := 0, error(nil)
 		for _, s := range settingsOf {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			cfg := s.Config
-			in.Apply(&cfg)
-			if err := cfg.Validate(); err != nil && isRelation(err) { // not a setting: left out
-				skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
+			cfg, skip, err := in.Setting(s.Config, fs.Changed("rounds"), name, *tick)
+			switch {
+			case skip != nil: // not a setting: left out
+				skipped, firstBad = skipped+1, cmp.Or(firstBad, skip)
 				continue
-			}
-			if !fs.Changed("rounds") {
-				first, _ := in.Span()
-				cfg.Rounds = min(model.MaxRounds, first+cost.SettleRounds(cfg))
-			}
-			if f, ok := in.Beyond(cfg.Nodes); ok {
-				return usagef("%s: line %d: node %d, but the run has %d nodes (--nodes)", name, f.Line, f.Node, cfg.Nodes)
-			}
-			if _, last := in.Span(); last > cfg.Rounds {
-				return usagef("%s: the incident ends %s, after the run's %s (--rounds)", name, endsAt(*tick, last), tick.FormatValue(model.Rounds, cfg.Rounds))
-			}
-			if err := cfg.Validate(); err != nil {
+			case err != nil:
 				return usage(err)
 			}
 			sample := incident.SampleOf(cfg, *seed)
 			if pinned >= 0 {
 				sample = incident.Sample{Phase: pinned, Phases: 1, Seed: *seed, Seeds: 1}
 			}
-			if runs += sample.Count(); runs > incident.MaxRuns {
-				return usagef("the spread of %s over its incident's phases (lcm(--retry-period, --renewal)) and jitter seeds, and of the settings before it, is more than %d runs: compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRuns)
-			}
-			if last := cfg.Rounds + sample.Phase + sample.Phases - 1; last > model.MaxRounds {
-				return usagef("%s: moved %d rounds later, the run lasts %d rounds, more than the model's %d (--rounds, --phase)", s.Name, sample.Phase+sample.Phases-1, last, model.MaxRounds)
-			}
-			if runRounds += sample.Count() * (cfg.Rounds + sample.Phase + sample.Phases); runRounds > incident.MaxRunRounds { // each factor bounded: no overflow
-				return usagef("the runs of %s's spread, and of the settings before it, are more than %d rounds together: give fewer --rounds, compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRunRounds)
-			}
-			if runNodes += sample.Count() * cfg.Nodes; runNodes > incident.MaxRunNodes {
-				return usagef("the runs of %s's spread, and of the settings before it, have more than %d nodes together: give fewer --nodes, compare fewer settings (--preset, --lease), or pin one run with --phase", s.Name, incident.MaxRunNodes)
+			if err := budget.Add(s.Name, cfg, sample); err != nil {
+				return usage(err)
 			}
 			rows = append(rows, reports.ReplayRow{Name: s.Name, Config: cfg, Spread: incident.Spread{Sample: sample}})
 		}
@@ -189,18 +168,15 @@ const (
 	maxReplayFigureRows = 200
 )
 
-// epochOf reads --epoch, the moment an incident's timestamps count from,
-// from 1970 on; the zero time if it is not given.
+// epochOf reads --epoch (incident.ParseEpoch); the zero time if it is not
+// given.
 func epochOf(fs *pflag.FlagSet, epoch string) (time.Time, error) {
 	if !fs.Changed("epoch") {
 		return time.Time{}, nil
 	}
-	at, err := time.Parse(time.RFC3339, epoch)
+	at, err := incident.ParseEpoch(epoch)
 	if err != nil {
-		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time, as 2026-11-30T23:58:00Z", epoch)
-	}
-	if at.Year() < 1970 { // year 1 is the zero time, which would read as no epoch at all
-		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: want an RFC 3339 time from 1970 on, as 2026-11-30T23:58:00Z", epoch)
+		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: %v", epoch, err)
 	}
 	return at, nil
 }

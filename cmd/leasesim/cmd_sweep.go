@@ -2,18 +2,15 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/parquetcsv"
 	"github.com/leasesim/leasesim/internal/shardenv"
 	"github.com/leasesim/leasesim/model"
@@ -45,11 +42,9 @@ func (v shardValue) Set(s string) error {
 		*v.auto = s
 		return nil
 	}
-	ks, ns, ok := strings.Cut(s, "/")
-	k, err1 := strconv.Atoi(ks)
-	n, err2 := strconv.Atoi(ns)
-	if !ok || err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
-		return fmt.Errorf("want K/N with 0 <= K < N, e.g. 0/4, or %s", shardenv.Syntax)
+	k, n, err := shardenv.ParseKN(s)
+	if err != nil {
+		return err
 	}
 	*v.k, *v.n, *v.auto = k, n, ""
 	return nil
@@ -162,21 +157,15 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			opt.Progress = func(rows int) { bar.Add(rows) }
 			defer bar.Finish()
 		}
-		return writeOutput(*out, "-", std.out, func(w *bufio.Writer) error {
+		return atomicfile.WriteOr(*out, "-", std.out, func(w *bufio.Writer) error {
 			var csv io.Writer = w
 			var pq *parquetcsv.Writer
 			if format == "parquet" {
 				pq = parquetcsv.NewWriter(w, parquetcsv.Kinds(g.Tick))
 				csv = pq
 			}
-			for i := range grids {
-				to := csv
-				if i > 0 {
-					to = &afterHeader{w: csv} // one header for the whole CSV
-				}
-				if err := sweep.Write(ctx, to, &grids[i], opt); err != nil {
-					return err
-				}
+			if err := sweep.WriteGrids(ctx, csv, grids, opt); err != nil {
+				return err
 			}
 			if pq != nil {
 				return pq.Close()
@@ -214,34 +203,6 @@ func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]
 	return grids, nil
 }
 
-// endsAt says when something that lasts through round last ends: "in
-// round 30", or with a tick "at 30s", the end of that round.
-func endsAt(t model.Tick, last int) string {
-	if t == 0 {
-		return fmt.Sprintf("in round %d", last)
-	}
-	return "at " + t.FormatValue(model.Rounds, last)
-}
-
-// afterHeader writes what is written to it but its first line.
-type afterHeader struct {
-	w    io.Writer
-	past bool
-}
-
-func (a *afterHeader) Write(p []byte) (int, error) {
-	n := len(p)
-	if !a.past {
-		i := bytes.IndexByte(p, '\n')
-		if i < 0 {
-			return n, nil
-		}
-		p, a.past = p[i+1:], true
-	}
-	_, err := a.w.Write(p)
-	return n, err
-}
-
 // incidentFlags are a command's --incident and --epoch.
 type incidentFlags struct{ file, epoch *string }
 
@@ -273,48 +234,22 @@ func (f incidentFlags) useOn(fs *pflag.FlagSet, g *sweep.Grid) error {
 }
 
 // useIncident makes every configuration of g meet the incident in the file
-// name: the grid's outage columns become the incident's span (first round
-// and length, node 0 and one node: what a trace zooms to), its kinds of
-// failure the default's (the incident's failures have kinds of their
-// own), and flags that would set what the incident says are refused, as
-// are nodes and runs the incident does not fit.
+// name (incident.Incident.OnGrid), refusing the flags it overrules.
 func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 	in, err := incidentFlag(fs, name, g.Tick, epoch)
 	if err != nil {
 		return err
 	}
-	c := model.Default()
-	in.Apply(&c)
-	for _, p := range incidentParams {
-		g.Values[p] = sweep.ListOf(c.Get(p))
+	if err := in.OnGrid(g, name); err != nil {
+		return usage(err)
 	}
-	fewest, shortest := model.MaxNodes, model.MaxRounds
-	for n := range g.Values[model.Nodes].All() {
-		fewest = min(fewest, n)
-	}
-	for r := range g.Values[model.Rounds].All() {
-		shortest = min(shortest, r)
-	}
-	if f, ok := in.Beyond(fewest); ok {
-		return usagef("--incident: %s: line %d: node %d, but the sweep has configurations of %d nodes (--nodes)", name, f.Line, f.Node, fewest)
-	}
-	for _, f := range in.Windows {
-		if f.Last > shortest {
-			return usagef("--incident: %s: line %d: the failure ends %s, after the shortest run's %s (--rounds)", name, f.Line, endsAt(g.Tick, f.Last), g.Tick.FormatValue(model.Rounds, shortest))
-		}
-	}
-	g.Schedule = in.Schedule()
 	return nil
 }
-
-// incidentParams are the parameters an incident sets, in parameter order:
-// who fails when, and how (every kind's toggle).
-var incidentParams = slices.Sorted(slices.Values(append([]model.Param{model.Outage, model.Start, model.Down, model.DownFrom}, model.KindToggles()...)))
 
 // incidentFlag reads the file of an --incident flag, refusing the flags it
 // overrules: who fails when, and how.
 func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (incident.Incident, error) {
-	for _, p := range incidentParams {
+	for _, p := range incident.Params() {
 		if fs.Changed(p.Flag()) {
 			return incident.Incident{}, usagef("--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
 		}
@@ -341,7 +276,7 @@ func setupMerge(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if r, err := shards.Reader(0); err == nil && montecarlo.IsMonteCarloShard(r) {
 			merge = montecarlo.MergeMonteCarlo
 		}
-		err := writeOutput(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, shards) })
+		err := atomicfile.WriteOr(*out, "-", std.out, func(w *bufio.Writer) error { return merge(w, shards) })
 		var bad *sweep.ShardError
 		if errors.As(err, &bad) { // the shards are bad input, whatever the output
 			return usage(bad)

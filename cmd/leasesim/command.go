@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
@@ -27,8 +27,9 @@ type command struct {
 	// prepare, if set, runs once the command line is parsed and before
 	// the times are read: report applies its review file there. Where, if
 	// not nil, rewrites a later error's message to say where in the file
-	// the flags it names were set.
-	prepare func(fs *pflag.FlagSet) (where func(msg string) string, err error)
+	// the flags it names were set (and, for a candidate list's entry, the
+	// entry's line: candidatelist.CandidateError).
+	prepare func(fs *pflag.FlagSet) (where func(err error, msg string) string, err error)
 }
 
 // streams are a command's standard output and error.
@@ -51,22 +52,16 @@ func (s *streams) warn(c model.Config, t model.Tick) {
 }
 
 // warnIdleFailover prints a warning when c's lock service fails over
-// where it can change nothing (cost.FailoverIdle), so that a figure it
-// does not move is not read as its price.
+// where it can change nothing (reports.IdleFailoverWarning).
 func (s *streams) warnIdleFailover(c model.Config, t model.Tick) {
-	if !cost.FailoverIdle(c) {
+	w := reports.IdleFailoverWarning(c, t)
+	if w == "" {
 		return
 	}
 	if s.held != nil {
 		s.held.flush()
 	}
-	where := "no node fails"
-	if quiet := c; c.Outage > 0 && c.Down > 0 {
-		quiet.ServiceFailover = 0
-		where = fmt.Sprintf("the outage starts at %s and has settled by %s", t.FormatValue(model.Start, c.Start), t.FormatValue(model.Start, c.Start+cost.SettleRounds(quiet)))
-	}
-	fmt.Fprintf(s.err, "leasesim %s: warning: the lock service fails over at %s, where every lease is renewed on time (%s): it changes nothing; give a failover within the outage or just before it\n",
-		s.cmd, t.FormatValue(model.ServiceFailover, c.ServiceFailover), where)
+	fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
 }
 
 // warnMargins prints the two-leader warning (model.Tick.Warnings) of the
@@ -227,7 +222,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		exec := c.setup(fs)
 		std.cmd = c.name
 		err := fs.Parse(args[1:])
-		var where func(string) string
+		var where func(error, string) string
 		if err == nil && c.prepare != nil {
 			where, err = c.prepare(fs)
 		}
@@ -273,9 +268,9 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 // report prints err, if any, as one line and returns the exit status. A
 // value it echoes is written in the unit of t, as the flags took it; bad
 // input is traced to the review file's lines by where, if not nil.
-func report(stderr io.Writer, name string, t model.Tick, err error, where func(string) string) int {
+func report(stderr io.Writer, name string, t model.Tick, err error, where func(error, string) string) int {
 	if where == nil {
-		where = func(msg string) string { return msg }
+		where = func(_ error, msg string) string { return msg }
 	}
 	var ue *usageError
 	var re *model.RelationError
@@ -287,13 +282,13 @@ func report(stderr io.Writer, name string, t model.Tick, err error, where func(s
 		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(ge.Error()))
 		return exitGate
 	case errors.As(err, &re): // flags that do not go together, named as flags
-		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(where(re.Flags(t))))
+		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(where(err, re.Flags(t))))
 		return exitUsage
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(stderr, "leasesim %s: interrupted; no output file was written\n", name)
 		return exitInterrupted
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(where(ue.msg)))
+		fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(where(err, ue.msg)))
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "leasesim %s: %s\n", name, shorten(err.Error()))

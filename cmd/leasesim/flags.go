@@ -1,22 +1,21 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
+	"github.com/leasesim/leasesim/montecarlo"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/settings"
+	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
@@ -239,31 +238,22 @@ func (v namedValue[T]) Set(name string) error {
 func (v namedValue[T]) Type() string { return "name" }
 
 // applyScheduler sets the trigger policy of sched, its catch-up window in
-// rounds of tick, on the flags of fs that the command line left alone. A
-// window longer than the longest run is no limit, which is what it is to
-// every run.
+// rounds of tick (study.SchedulerValues), on the flags of fs that the
+// command line left alone.
 func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick) error {
-	window := 0
-	if w := sched.CatchUpWindow; w > 0 {
-		if tick == 0 {
-			return fmt.Errorf("--scheduler %s sets a catch-up window of %s, which needs --tick to be counted in rounds", sched.Name, w)
-		}
-		if w%time.Duration(tick) != 0 {
-			return fmt.Errorf("--scheduler %s sets a catch-up window of %s, which is not a whole number of --tick %s", sched.Name, w, tick)
-		}
-		if n := w / time.Duration(tick); n <= model.MaxRounds {
-			window = int(n)
-		}
-	}
-	overlap, err := parse.Value(0, model.Overlap, sched.Overlap)
+	values, err := study.SchedulerValues(sched, tick)
 	if err != nil {
-		return fmt.Errorf("--scheduler %s: overlap %q: %v", sched.Name, sched.Overlap, err)
+		return err
 	}
-	runsIn, err := parse.Value(0, model.RunsIn, sched.RunsIn)
-	if err != nil {
-		return fmt.Errorf("--scheduler %s: runs_in %q: %v", sched.Name, sched.RunsIn, err)
-	}
-	values := map[model.Param]int{model.PersistentTrigger: 1, model.CatchUpOnce: b2i(sched.CatchUpOnce), model.CatchUpWindow: window, model.IdempotencyKey: b2i(sched.IdempotencyKey), model.Overlap: overlap, model.RunsIn: runsIn}
+	setUnset(fs, values, func(model.Param) bool { return false })
+	return nil
+}
+
+// setUnset sets each model parameter of values on its own flag of fs (not
+// another flag that holds its values, such as report's --candidates)
+// where the command line left that flag alone, or where override says to
+// anyway: a preset's or a scheduler's values where no flag set them.
+func setUnset(fs *pflag.FlagSet, values map[model.Param]int, override func(model.Param) bool) {
 	fs.VisitAll(func(f *pflag.Flag) {
 		var p model.Param
 		switch v := f.Value.(type) {
@@ -274,11 +264,18 @@ func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick
 		default:
 			return
 		}
-		if v, ok := values[p]; ok && !f.Changed && f.Name == p.Flag() {
-			setFlagValue(f, p, v)
+		if f.Name != p.Flag() {
+			return
+		}
+		if v, ok := values[p]; ok && (!f.Changed || override(p)) {
+			switch fv := f.Value.(type) {
+			case paramValue:
+				fv.c.Set(p, v)
+			case listValue:
+				*fv.vals = sweep.ListOf(v)
+			}
 		}
 	})
-	return nil
 }
 
 // resolveTimes reads every time flag given on the command line in the unit
@@ -289,7 +286,6 @@ func applyScheduler(fs *pflag.FlagSet, sched settings.Scheduler, tick model.Tick
 func resolveTimes(fs *pflag.FlagSet) error {
 	var tick, implied model.Tick
 	var preset settings.Preset
-	var lock settings.RoundLock
 	lockListed := false // a lock's preset, which reads --lock-delay as Consul's option
 	if f := fs.Lookup("preset"); f != nil {
 		var presets []settings.Preset
@@ -313,9 +309,6 @@ func resolveTimes(fs *pflag.FlagSet) error {
 				return usage(err)
 			}
 		}
-		if preset.Lock != nil {
-			lock, _ = presetLock(preset, fs)
-		}
 	}
 	if f := fs.Lookup("tick"); f != nil {
 		t := f.Value.(tickValue).t
@@ -331,17 +324,13 @@ func resolveTimes(fs *pflag.FlagSet) error {
 			return
 		}
 		if text, e := v.resolve(tick); e != nil {
-			if tick == 0 && hasUnit(text) && !strings.Contains(text, "empirical:") { // durations were meant, unless the text names a file (h10m.txt), whose line the error names
-				unit := " (rounds)"
-				if strings.Contains(e.Error(), "rounds") {
-					unit = ""
-				}
-				e = fmt.Errorf("%v%s; durations such as %s need --tick", e, unit, text)
+			if tick == 0 { // durations were meant, unless the text names a file (h10m.txt), whose line the error names
+				e = parse.TickHint(text, e)
 			}
 			fe := &flagError{flag: f.Name, msg: fmt.Sprintf("invalid argument %q for \"--%s\" flag: %v", text, f.Name, e)}
-			var ee *entryError
+			var ee *candidatelist.EntryError
 			if errors.As(e, &ee) {
-				fe.line, fe.hasLine = ee.line, true
+				fe.line, fe.hasLine = ee.Line, true
 			}
 			err = fe
 		}
@@ -357,7 +346,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 	if preset.Name == "" || fs.Lookup("tick") == nil { // settings takes its preset itself
 		return nil
 	}
-	return applyPreset(fs, preset, lock, tick)
+	return applyPreset(fs, preset, tick)
 }
 
 // realTimeDefaults makes the outage's start and the run's length follow
@@ -391,38 +380,17 @@ func realTimeDefaults(fs *pflag.FlagSet) []string {
 	return w
 }
 
-// realTimeRun is what realTimeDefaults does to one configuration: with a
-// tick, the outage's start at the period and a run of four periods, or as
-// long as the outage and its handover need (cost.SettleRounds), each where
-// its flag was not given; nil without a tick, or with both flags given.
-// A sweep's grid derives them row by row (sweep.Grid.Derive), as its
-// period and settings vary; name says which it derives, for the grid's
-// fingerprint.
+// realTimeRun is what realTimeDefaults does to one configuration
+// (cost.RealTimeRun): with a tick, the outage's start and the run's
+// length follow the period where their flags were not given (a command
+// without the flag gives it); nil without a tick. A sweep's grid derives
+// them row by row (sweep.Grid.Derive), as its period and settings vary.
 func realTimeRun(fs *pflag.FlagSet) (derive func(*model.Config), name string) {
 	tf := fs.Lookup("tick")
 	if tf == nil || *tf.Value.(tickValue).t == 0 {
 		return nil, ""
 	}
-	start := fs.Lookup(model.Start.Flag()) != nil && !fs.Changed(model.Start.Flag())
-	rounds := fs.Lookup(model.Rounds.Flag()) != nil && !fs.Changed(model.Rounds.Flag())
-	switch {
-	case start && rounds:
-		name = "start,rounds"
-	case start:
-		name = "start"
-	case rounds:
-		name = "rounds"
-	default:
-		return nil, ""
-	}
-	return func(c *model.Config) {
-		if start {
-			c.Start = c.Period
-		}
-		if rounds {
-			c.Rounds = min(model.MaxRounds, max(4*c.Period, c.Start-1+cost.SettleRounds(*c)))
-		}
-	}, name
+	return cost.RealTimeRun(fs.Lookup(model.Start.Flag()) == nil || fs.Changed(model.Start.Flag()), fs.Lookup(model.Rounds.Flag()) == nil || fs.Changed(model.Rounds.Flag()))
 }
 
 // flagError is a value its flag refuses, found once the length of a round
@@ -437,13 +405,19 @@ type flagError struct {
 
 func (e *flagError) Error() string { return e.msg }
 
-// applyPreset sets what preset sets (settings.Preset.Values; lock, for a lock's
-// preset), in rounds of tick, on the model flags of fs that the command
-// line left alone, and a lock's preset's lock_delay, which --lock-delay
-// gave as Consul's option.
-func applyPreset(fs *pflag.FlagSet, preset settings.Preset, lock settings.RoundLock, tick model.Tick) error {
-	values, err := preset.Values(lock, tick)
+// applyPreset sets what preset sets where no flag set it (presetUnset,
+// which a sweep's grids and a replay's settings read too), in rounds of
+// tick, on the model flags of fs that the command line left alone, and a
+// lock's preset's lock_delay, which --lock-delay gave as Consul's option.
+// A tick that cannot hold a lock's preset is refused with the nearest
+// setting of its options that it holds.
+func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) error {
+	values, err := presetUnset(fs, preset, tick)
 	if err != nil {
+		var ue *usageError
+		if errors.As(err, &ue) && ue.err != nil {
+			err = ue.err
+		}
 		if preset.Lock != nil { // the nearest setting of its options the tick holds
 			if l, _, e := preset.WithOptions(flagTexts(fs)); e == nil {
 				err = fmt.Errorf("%v%s", err, settings.NearestHint(l, tick))
@@ -451,23 +425,7 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, lock settings.RoundL
 		}
 		return usage(err)
 	}
-	fs.VisitAll(func(f *pflag.Flag) {
-		var p model.Param
-		switch v := f.Value.(type) {
-		case paramValue:
-			p = v.p
-		case listValue:
-			p = v.p
-		default:
-			return
-		}
-		if f.Name != p.Flag() { // not another flag that holds leases, such as report's --candidates
-			return
-		}
-		if v, ok := values[p]; ok && (!f.Changed || (preset.Lock != nil && p == model.LockDelay)) {
-			setFlagValue(f, p, v)
-		}
-	})
+	setUnset(fs, values, func(p model.Param) bool { return preset.Lock != nil && p == model.LockDelay })
 	return nil
 }
 
@@ -500,35 +458,6 @@ func (v presetsValue) Set(s string) error {
 }
 
 func (v presetsValue) Type() string { return "names" }
-
-// hasUnit reports whether s holds a number followed by a unit of time, as
-// in 15s or 2m: a duration.
-func hasUnit(s string) bool {
-	for i, r := range s {
-		if i > 0 && strings.ContainsRune("hmsuµn", r) && s[i-1] >= '0' && s[i-1] <= '9' {
-			return true
-		}
-	}
-	return false
-}
-
-// setFlagValue sets the model parameter p that flag f holds to v, as one
-// value or a list of one.
-func setFlagValue(f *pflag.Flag, p model.Param, v int) {
-	switch fv := f.Value.(type) {
-	case paramValue:
-		fv.c.Set(p, v)
-	case listValue:
-		*fv.vals = sweep.ListOf(v)
-	}
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
 
 // ratesValue is a flag holding a list of positive rates.
 type ratesValue struct{ vals *[]float64 }
@@ -667,37 +596,6 @@ func addAlias(fs *pflag.FlagSet, name, alias, usage string) func() error {
 	}
 }
 
-// writeOutput writes through write to path, atomically (atomicfile.Write),
-// or to w when path is the name for standard output.
-func writeOutput(path, stdout string, w io.Writer, write func(w *bufio.Writer) error) error {
-	if path != stdout {
-		return atomicfile.Write(path, write)
-	}
-	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := write(bw); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-// writeBoth writes the file path (if not "") through write and the
-// standard output through out, both or neither: the file goes in place
-// only once out has succeeded.
-func writeBoth(path string, write func(w *bufio.Writer) error, out func() error) error {
-	if path == "" {
-		return out()
-	}
-	p, err := atomicfile.Prepare(path, write)
-	if err != nil {
-		return err
-	}
-	defer p.Discard()
-	if err := out(); err != nil {
-		return err
-	}
-	return p.Commit()
-}
-
 // lengthsValue is a flag holding a distribution of period lengths, in
 // rounds or, with --tick, in durations: read once every flag is parsed,
 // like a time flag.
@@ -714,14 +612,7 @@ func (v lengthsValue) Set(s string) error {
 }
 
 func (v lengthsValue) resolve(t model.Tick) (string, error) {
-	if path, ok := strings.CutPrefix(*v.text, "empirical:"); ok {
-		l, err := readEmpirical(path, t)
-		if err == nil {
-			*v.l = l
-		}
-		return *v.text, err
-	}
-	l, err := parse.Lengths(t, *v.text)
+	l, err := montecarlo.ParseLengths(t, *v.text)
 	if err == nil {
 		*v.l = l
 	}
@@ -729,7 +620,7 @@ func (v lengthsValue) resolve(t model.Tick) (string, error) {
 }
 
 // alsoValue is the repeatable --also flag: a further failure process of
-// every node, KIND=UPTIME/DOWNTIME, read once the tick is known.
+// every node (montecarlo.ParseProcess), read once the tick is known.
 type alsoValue struct {
 	ps    *[]model.Process
 	texts *[]string
@@ -745,36 +636,9 @@ func (v alsoValue) Set(s string) error {
 func (v alsoValue) resolve(t model.Tick) (string, error) {
 	*v.ps = (*v.ps)[:0]
 	for _, text := range *v.texts {
-		kind, lengths, ok := strings.Cut(text, "=")
-		up, down, ok2 := cutUpDown(lengths)
-		if !ok || !ok2 {
-			return text, fmt.Errorf("want KIND[@NODES]=UPTIME/DOWNTIME, as pause=geometric:2000/fixed:3 or isolate@0:1=geometric:90000/fixed:20")
-		}
-		var p model.Process
-		var err error
-		kind, zone, isZone := strings.Cut(kind, "@")
-		if p.Failure, err = parse.Failure(kind); err != nil {
+		p, err := montecarlo.ParseProcess(t, text)
+		if err != nil {
 			return text, err
-		}
-		if isZone {
-			nodes, err := sweep.ParseValues(0, model.DownFrom, zone)
-			if err != nil {
-				return text, fmt.Errorf("zone %q: want node numbers, as 0:1 or 0,2: %v", zone, err)
-			}
-			p.Zone = slices.Collect(nodes.All())
-		}
-		for _, l := range []struct {
-			dst  *model.Lengths
-			text string
-		}{{&p.Up, up}, {&p.Down, down}} {
-			if path, ok := strings.CutPrefix(l.text, "empirical:"); ok {
-				*l.dst, err = readEmpirical(path, t)
-			} else {
-				*l.dst, err = parse.Lengths(t, l.text)
-			}
-			if err != nil {
-				return text, err
-			}
 		}
 		*v.ps = append(*v.ps, p)
 	}
@@ -785,82 +649,19 @@ func (v alsoValue) kind() model.TimeKind { return model.Duration }
 
 func (v alsoValue) Type() string { return "process" }
 
-// cutUpDown splits a process's UPTIME/DOWNTIME at the slash that begins
-// the downtime: the first one followed by a distribution's name and a
-// colon (fixed:, geometric:, lognormal:, empirical:), so that an
-// empirical: uptime's path may hold slashes; without one, the first.
-func cutUpDown(lengths string) (up, down string, ok bool) {
-	for i := 0; i < len(lengths); i++ {
-		if lengths[i] != '/' {
-			continue
-		}
-		for _, kind := range []string{"fixed:", "geometric:", "lognormal:", "empirical:"} {
-			if strings.HasPrefix(lengths[i+1:], kind) {
-				return lengths[:i], lengths[i+1:], true
-			}
-		}
-	}
-	return strings.Cut(lengths, "/")
-}
-
-// empiricalSyntax says what empirical:FILE holds.
-const empiricalSyntax = "empirical:FILE, the lengths a team saw, one a line (rounds; with --tick, durations, taken to the nearest tick)"
-
-// readEmpirical reads an empirical distribution of lengths from the file
-// at path: a length a line, in rounds or, with a tick, as durations taken
-// to the nearest whole tick (at least one); # starts a comment. The file
-// is read a line at a time, up to maxLengthsLines lengths.
-func readEmpirical(path string, t model.Tick) (model.Lengths, error) {
-	var samples []int
-	err := eachLine(path, maxLengthsLines, func(i int, line string) (bool, error) {
-		text, _, _ := strings.Cut(line, "#")
-		text = strings.TrimSpace(text)
-		if text == "" {
-			return false, nil
-		}
-		n, err := strconv.Atoi(text)
-		if t != 0 {
-			var d time.Duration
-			d, err = time.ParseDuration(text)
-			n = int(max(1, (d+time.Duration(t)/2)/time.Duration(t)))
-			if d <= 0 || d > time.Duration(model.MaxRounds)*time.Duration(t) {
-				err = fmt.Errorf("out of range")
-			}
-		}
-		if err != nil || n < 1 || n > model.MaxRounds {
-			want := fmt.Sprintf("a whole number of rounds from 1 to %d", model.MaxRounds)
-			if t != 0 {
-				want = "a duration such as 45s or 2m, up to " + t.FlagDuration(model.MaxRounds)
-			}
-			return false, fmt.Errorf("%s: line %d: %q: want %s", path, i, text, want)
-		}
-		samples = append(samples, n)
-		return true, nil
-	})
-	if err != nil {
-		return model.Lengths{}, err
-	}
-	return model.EmpiricalLengths(path, samples)
-}
-
 func (v lengthsValue) kind() model.TimeKind { return model.Duration }
 
 func (v lengthsValue) Type() string { return "dist" }
 
 // currencyValue is a flag holding the name of the prices' currency or
-// unit: 1 to 20 letters, digits, spaces or currency signs, which a table
-// cell and a sentence can hold.
+// unit (reports.CheckCurrency).
 type currencyValue struct{ s *string }
 
 func (v currencyValue) String() string { return *v.s }
 
 func (v currencyValue) Set(s string) error {
-	ok := s != "" && utf8.RuneCountInString(s) <= 20 && strings.TrimSpace(s) == s
-	for _, r := range s {
-		ok = ok && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == ' ' || unicode.Is(unicode.Sc, r))
-	}
-	if !ok {
-		return fmt.Errorf("want a currency or unit of 1 to 20 letters, digits, spaces or currency signs, such as EUR or $")
+	if err := reports.CheckCurrency(s); err != nil {
+		return err
 	}
 	*v.s = s
 	return nil

@@ -18,6 +18,7 @@ import (
 	"github.com/leasesim/leasesim/internal/golden"
 	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/settings"
 )
 
@@ -506,7 +507,7 @@ func TestCheckPreset(t *testing.T) {
 			t.Errorf("%v: exit %d, %q, %q, want %q", tt.args, code, stdout, stderr, tt.want)
 		}
 	}
-	if cmd := reproduce(model.Default(), 0, 7, "", ""); !strings.HasPrefix(cmd, "leasesim run --seed=7 --nodes=") {
+	if cmd := reports.Reproduce(model.Default(), 0, 7, "", ""); !strings.HasPrefix(cmd, "leasesim run --seed=7 --nodes=") {
 		t.Errorf("reproduce with seed 7: %q", cmd)
 	}
 }
@@ -555,7 +556,7 @@ func TestReproduce(t *testing.T) {
 		{0, "", "leasesim run --nodes=3 --lease=15 --renewal=3 "},
 		{model.Tick(time.Second), mixed, "leasesim replay --trace --tick=1s --phase=0s --nodes=3 --lease=15s --renewal=3s "},
 	} {
-		cmd := reproduce(c, tt.tick, 0, tt.incident, "")
+		cmd := reports.Reproduce(c, tt.tick, 0, tt.incident, "")
 		if !strings.HasPrefix(cmd, tt.has) || strings.Contains(cmd, "--outage") != (tt.incident == "") {
 			t.Errorf("reproduce: %q, want it to begin %q, with the outage's flags only without an incident", cmd, tt.has)
 		}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/spf13/pflag"
 )
@@ -77,7 +78,7 @@ func inputFiles(fs *pflag.FlagSet, argName string) []namedFile {
 		case alsoValue:
 			for _, text := range *v.texts {
 				_, lengths, _ := strings.Cut(text, "=")
-				up, down, _ := cutUpDown(lengths)
+				up, down, _ := montecarlo.CutUpDown(lengths)
 				for _, l := range []string{up, down} {
 					if path, ok := strings.CutPrefix(l, "empirical:"); ok {
 						ins = append(ins, namedFile{path, by})
