@@ -275,7 +275,11 @@ func (x *state) isCut(g *batchGroup, runs []batchRun) bool {
 // restartCut starts, in round t, a run of every cut batch on the record's
 // leader, whose work is accepted: the whole batch again (CutRerun) or the
 // parts nobody wrote (CutResume). It joins the batch's group, after the
-// runs that ended.
+// runs that ended, and takes the place of those whose process is gone
+// (dead), which pass, write and decide nothing any more: a batch cut
+// again and again, as when no node stays up for a batch's length, would
+// otherwise keep a run for every restart, and each round would pass them
+// all.
 func (x *state) restartCut(t int) {
 	end := 0
 	for gi := range x.groups {
@@ -283,6 +287,17 @@ func (x *state) restartCut(t int) {
 		end += g.runs
 		if !x.isCut(g, x.runs[end-g.runs:end]) {
 			continue
+		}
+		kept := x.runs[:end-g.runs]
+		for _, r := range x.runs[end-g.runs : end] {
+			if !r.dead {
+				kept = append(kept, r)
+			}
+		}
+		if dropped := end - len(kept); dropped > 0 {
+			x.runs = append(kept, x.runs[end:]...)
+			g.runs -= dropped
+			end -= dropped
 		}
 		r := batchRun{node: x.leader, token: x.token, length: x.c.BatchLen, kind: runRerun}
 		if x.c.OnCut == CutResume {
