@@ -140,7 +140,9 @@ func LockTable(w io.Writer, preset string, lock settings.Lock, changed bool, fig
 	for _, f := range figures {
 		fmt.Fprintf(&b, "%-28s%9s%9s%9s\n", f.Metric, seconds(f.Min), seconds(f.Median), seconds(f.Max))
 	}
-	if margin, crash := figures[5], figures[3]; margin.Metric == "two_leader_margin" && margin.Min > 0 {
+	if margin := figures[5]; lock.Protocol().PerFire && margin.Min > 0 {
+		fmt.Fprintf(&b, "\nThe margin absorbs a task running longer than given by up to %ss, or a pause of the holder of up to %ss.\n", seconds(margin.Min), seconds(figures[6].Min))
+	} else if margin, crash := figures[5], figures[3]; margin.Metric == "two_leader_margin" && margin.Min > 0 {
 		fmt.Fprintf(&b, "\nThe margin absorbs the holder's clock running slow, against the service's or the waiters', by up to %.1f%% (margin / the give-up it follows),\nor a pause of the holder of up to %ss.\n",
 			100*margin.Min/(crash.Min-margin.Min), seconds(figures[6].Min))
 	} else {
