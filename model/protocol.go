@@ -23,6 +23,8 @@ const (
 	ProtocolCurator                            // Curator on ZooKeeper, standard error policy: the holder gives up as it is disconnected
 	ProtocolCuratorSession                     // the same under SessionConnectionStateErrorPolicy: a lease after it is disconnected
 	ProtocolDynamoDB                           // the DynamoDB lock client: no service ends a lease; each waiter counts it while the record's version stays unchanged
+	ProtocolShedLock                           // ShedLock's JDBC provider: no leader; each node takes the lock at its own fire, for a lease, and frees it at its run's end if still its own
+	ProtocolShedLockRedis                      // ShedLock's Redis and Mongo providers: the same, but a run's end frees the lock whoever holds it
 	NumProtocols           int          = iota // how many protocols there are
 )
 
@@ -66,6 +68,13 @@ type protocolTraits struct {
 	// round it is not frozen (DynamoDB's lock client: LockItem.isExpired;
 	// sendHeartbeat's failure only stops the heartbeats)
 	actsAsItWakes bool
+	// perFire: no leader; each node fires the batch itself and runs it if
+	// it takes the lock (ShedLock, shedlock.go), the engine's leader,
+	// believers and handovers left out
+	perFire bool
+	// releasesAny: with perFire, a run's end frees the lock whoever holds
+	// it (ShedLock's Redis and Mongo providers)
+	releasesAny bool
 	// twoLeaders is what the lock promises of two leaders while no clock
 	// drifts, which CheckInvariants holds it to.
 	twoLeaders twoLeaderClaim
@@ -100,6 +109,10 @@ const (
 	// believes until LOST, a lease after its disconnect's report, on its
 	// own clock, which may be after the service freed the lock)
 	claimUnbounded
+	// claimPerFire: none while no node fails, the batch lasts at most the
+	// lease and a run holds the lock past the last fire of its slot
+	// (ShedLock: max(batch_len, lock_at_least_for) > fire_spread)
+	claimPerFire
 )
 
 // protocolTable is the protocols' traits, indexed by LockProtocol. It is a
@@ -112,6 +125,8 @@ func protocolTable() [NumProtocols]protocolTraits {
 		ProtocolCurator:        {name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect, twoLeaders: claimDisconnectDelay},
 		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true, twoLeaders: claimUnbounded},
 		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true, twoLeaders: claimUnlessPause},
+		ProtocolShedLock:       {name: "shedlock", perFire: true, twoLeaders: claimPerFire},
+		ProtocolShedLockRedis:  {name: "shedlock-redis", perFire: true, releasesAny: true, twoLeaders: claimPerFire},
 	}
 }
 

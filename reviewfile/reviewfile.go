@@ -57,7 +57,7 @@ func Keys() []Key {
 	}
 	add("deployment", "preset", "tick", "nodes", "lease", "renewal", "retry-period", "renew-deadline", "jitter", "fencing", "quorum",
 		"protocol", "lock-delay", "acquire-wait", "disconnect-delay", "session-ttl", "session-timeout", "tick-time", "error-policy",
-		"heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable")
+		"heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable", "lock-at-most-for", "lock-at-least-for", "fire-spread")
 	add("schedule", "period", "rounds-per-year", "batch-len", "lines-per-batch", "scheduler", "persistent-trigger", "catch-up-window", "catch-up-once", "idempotency-key", "overlap", "on-cut", "runs-in")
 	add("failures", "failure-mix", "outages-per-year", "outage-mix", "outage-history", "incident", "epoch", "outage", "start", "rounds", "down", "down-from")
 	for _, p := range model.KindToggles() { // every kind's toggle

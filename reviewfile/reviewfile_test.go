@@ -40,7 +40,7 @@ func TestParse(t *testing.T) {
 		msg  string
 	}{
 		{"deployment:\n  lease: 15s\nfailure:\n  outage: 30s\n", 3, `unknown section "failure": want one of deployment, schedule, failures, candidates, prices, study`},
-		{"deployment:\n  leese: 15s\n", 2, `unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, disconnect_delay, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, hold_lock_on_service_unavailable`},
+		{"deployment:\n  leese: 15s\n", 2, `unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, disconnect_delay, session_ttl, session_timeout, tick_time, error_policy, heartbeat_period, refresh_period, additional_time_to_wait, hold_lock_on_service_unavailable, lock_at_most_for, lock_at_least_for, fire_spread`},
 		{"deployment:\n  lease: 15s\n  nodes: 3\n  lease: 20s\n", 4, "deployment.lease is given twice"},
 		// Every key is its flag's name: the keys of old, a dashed key, a
 		// key in another section, each say what to write.

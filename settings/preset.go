@@ -29,6 +29,7 @@ func Presets() []Preset {
 		{Name: "consul", Lock: ConsulDefaults()},
 		{Name: "zookeeper", Lock: CuratorDefaults()},
 		{Name: "dynamodb", Lock: DynamoDBDefaults()},
+		{Name: "shedlock", Lock: ShedLockDefaults()},
 	}
 }
 

@@ -14,8 +14,16 @@ import (
 // preset, the model's lock_delay itself. lease is the model's lease too:
 // with the dynamodb preset it is the lock client's leaseDuration.
 // HoldOption is there to be refused (HoldRefusal).
+// lock-at-least-for and fire-spread are the model's own too: with the
+// shedlock preset they are ShedLock's lockAtLeastFor and the deployment's
+// fire spread, read as durations, the same values.
 var RoundOptions = []string{"session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy",
-	"heartbeat-period", "refresh-period", "additional-time-to-wait", HoldOption}
+	"heartbeat-period", "refresh-period", "additional-time-to-wait", HoldOption, "lock-at-most-for", "lock-at-least-for", "fire-spread"}
+
+// settingsOnly are the shedlock preset's options that only settings
+// takes: the round model runs ShedLock without KeepAliveLockProvider, on
+// one clock, and takes the task's length as batch-len.
+var settingsOnly = []string{"keep-alive", "using-db-time", "task-length"}
 
 // PresetSets is the model's flags that a lock's preset sets from its
 // options, which a client-go preset lets a flag change instead. A lock's
@@ -37,6 +45,7 @@ var LockOptions = map[string][]string{
 	"consul":    {"session-ttl", "lock-delay"},
 	"zookeeper": {"session-timeout", "tick-time", "error-policy"},
 	"dynamodb":  {"lease", "heartbeat-period", "refresh-period", "additional-time-to-wait", HoldOption},
+	"shedlock":  {"lock-at-most-for", "lock-at-least-for", "keep-alive", "using-db-time", "fire-spread", "task-length"},
 }
 
 // ClientGoOptions are client-go's own, by their flag names.
@@ -48,7 +57,7 @@ var ClientGoOptions = []string{"lease", "renew-deadline", "retry-period"}
 // to name when it refuses another.
 func (p Preset) Takes() (takes, named []string) {
 	if p.Lock != nil {
-		own := slices.DeleteFunc(slices.Clone(LockOptions[p.Name]), func(f string) bool { return f == HoldOption })
+		own := slices.DeleteFunc(slices.Clone(LockOptions[p.Name]), func(f string) bool { return f == HoldOption || slices.Contains(settingsOnly, f) })
 		return own, own
 	}
 	return PresetSets, ClientGoOptions
@@ -110,7 +119,7 @@ func CheckOptions(given func(option string) bool, presets []Preset) error {
 			continue
 		}
 		if len(presets) == 0 {
-			if name == "lock-delay" || slices.Contains(PresetSets, name) {
+			if name == "lock-delay" || name == "lock-at-least-for" || name == "fire-spread" || slices.Contains(PresetSets, name) {
 				continue // the model's own
 			}
 			var takers []string

@@ -24,7 +24,8 @@ func (p Preset) Values(r RoundLock, t model.Tick) (map[model.Param]int, error) {
 	}
 	vals := map[model.Param]int{model.Jitter: jitter, model.Protocol: int(model.ProtocolClientGo)}
 	if p.Lock != nil {
-		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.DisconnectDelay: r.DisconnectDelay, model.RenewDeadline: 0, model.RereadPeriod: 0}
+		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.DisconnectDelay: r.DisconnectDelay, model.RenewDeadline: 0, model.RereadPeriod: 0,
+			model.LockAtLeastFor: r.LockAtLeastFor, model.FireSpread: r.FireSpread}
 		vals[model.Protocol] = int(r.Protocol)
 	}
 	if r.Protocol == model.ProtocolDynamoDB && time.Duration(t) != r.Refresh {
@@ -199,6 +200,11 @@ func (p Preset) WithOptions(text func(option string) (string, bool)) (Lock, Roun
 		option("heartbeat-period", durationInto(&l.HeartbeatPeriod))
 		option("refresh-period", durationInto(&l.RefreshPeriod))
 		option("additional-time-to-wait", nonNegativeInto(&l.AdditionalWait))
+		lock = l
+	case ShedLock:
+		option("lock-at-most-for", durationInto(&l.LockAtMostFor))
+		option("lock-at-least-for", nonNegativeInto(&l.LockAtLeastFor))
+		option("fire-spread", nonNegativeInto(&l.FireSpread))
 		lock = l
 	case Curator:
 		option("session-timeout", durationInto(&l.SessionTimeout))

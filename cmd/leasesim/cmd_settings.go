@@ -45,12 +45,19 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(durationValue{&dynamo.RefreshPeriod}, "refresh-period", "dynamodb: acquireLock's refreshPeriod, between a waiter's reads")
 	fs.Var(nonNegativeDurationValue{&dynamo.AdditionalWait}, "additional-time-to-wait", "dynamodb: acquireLock's additionalTimeToWaitForLock, an acquire call lasting the lease and this")
 	fs.BoolVar(&dynamo.HoldOnUnavailable, "hold-lock-on-service-unavailable", false, "dynamodb's holdLockOnServiceUnavailable")
+	shed := settings.ShedLockDefaults()
+	fs.Var(durationValue{&shed.LockAtMostFor}, "lock-at-most-for", "shedlock's lockAtMostFor (required in ShedLock; the preset takes the README's 10m)")
+	fs.Var(nonNegativeDurationValue{&shed.LockAtLeastFor}, "lock-at-least-for", "shedlock's lockAtLeastFor (default 0s)")
+	fs.BoolVar(&shed.KeepAlive, "keep-alive", false, "shedlock: the provider wrapped in KeepAliveLockProvider")
+	fs.BoolVar(&shed.UsingDbTime, "using-db-time", true, "shedlock: the JDBC provider's usingDbTime(), the database's clock deciding; false: the nodes' clocks")
+	fs.Var(nonNegativeDurationValue{&shed.FireSpread}, "fire-spread", "shedlock: the deployment's spread of one slot's fires over the nodes, clock skew and scheduler delay (default 1s)")
+	fs.Var(durationValue{&shed.Task}, "task-length", "shedlock: how long the task runs (default 1m)")
 	s.Nodes = 3
 	fs.Var(positiveValue{&s.Nodes, 1000}, "nodes", "candidates, the leader among them")
 	seed := fs.Uint64("seed", 1, "seed of client-go's followers' jitter for the medians (the other locks' medians are exact)")
 	format := "table"
 	fs.Var(choiceValue{&format, []string{"table", "csv", "json"}}, "format", "output format: table, csv or json")
-	for _, name := range []string{"lease", "renew-deadline", "retry-period", "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait"} {
+	for _, name := range []string{"lease", "renew-deadline", "retry-period", "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "lock-at-most-for", "lock-at-least-for", "fire-spread", "task-length"} {
 		fs.Lookup(name).DefValue = "the preset's"
 	}
 	return func(ctx context.Context, std *streams) error {
@@ -59,7 +66,7 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			own = settings.ClientGoOptions
 		}
 		var given []string
-		for _, f := range append(slices.Clone(settings.ClientGoOptions), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable") {
+		for _, f := range append(slices.Clone(settings.ClientGoOptions), "session-ttl", "lock-delay", "session-timeout", "tick-time", "error-policy", "heartbeat-period", "refresh-period", "additional-time-to-wait", "hold-lock-on-service-unavailable", "lock-at-most-for", "lock-at-least-for", "keep-alive", "using-db-time", "fire-spread", "task-length") {
 			if !fs.Changed(f) {
 				continue
 			} else if !slices.Contains(own, f) {
@@ -92,6 +99,9 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				dynamo.LeaseDuration = s.LeaseDuration
 			}
 			dynamo.Nodes, lock = s.Nodes, dynamo
+		case "shedlock":
+			shed.Nodes = s.Nodes
+			lock = shed
 		}
 		if err := lock.Validate(); err != nil {
 			flags := make([]string, len(given))

@@ -51,7 +51,7 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"leasesim", "ve"}, []string{"version"}},
 		{[]string{"leasesim", "sweep", "--sha"}, []string{"--shard"}},
 		{[]string{"leasesim", "montecarlo", "--replicas", "100", "--prec"}, []string{"--precision", "--precision-floor"}},
-		{[]string{"leasesim", "run", "--protocol", ""}, []string{"client-go", "etcd", "consul", "curator", "curator-session", "dynamodb"}},
+		{[]string{"leasesim", "run", "--protocol", ""}, []string{"client-go", "etcd", "consul", "curator", "curator-session", "dynamodb", "shedlock", "shedlock-redis"}},
 		{[]string{"leasesim", "run", "--format", "=", "j"}, []string{"json"}},
 		{[]string{"leasesim", "montecarlo", "--format", ""}, []string{"csv", "parquet"}},
 		{[]string{"leasesim", "check", "--format", ""}, []string{"csv", "parquet"}},

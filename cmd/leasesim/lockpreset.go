@@ -54,6 +54,7 @@ func lockOptionParsers() map[string]func(string) error {
 		"refresh-period":          durationValue{&d}.Set,
 		"additional-time-to-wait": nonNegativeDurationValue{&d}.Set,
 		settings.HoldOption:       func(s string) error { _, err := strconv.ParseBool(s); return err },
+		"lock-at-most-for":        durationValue{&d}.Set,
 	}
 }
 
@@ -80,6 +81,7 @@ func addLockOptionFlags(fs *pflag.FlagSet) {
 		{"refresh-period", "duration", "with --preset dynamodb: acquireLock's refreshPeriod (default 1s), between a waiter's reads: the round, so the tick"},
 		{"additional-time-to-wait", "duration", "with --preset dynamodb: acquireLock's additionalTimeToWaitForLock (default 1s), the model's acquire wait; a whole number of --refresh-period"},
 		{settings.HoldOption, "bool", "refused: " + settings.HoldRefusal},
+		{"lock-at-most-for", "duration", "with --preset shedlock: ShedLock's lockAtMostFor (the preset's 10m, the README's example), the model's lease"},
 	} {
 		fs.Var(lockOptionValue{new(string), parsers[o.name], o.typ}, o.name, o.usage)
 	}
@@ -90,6 +92,11 @@ func addLockOptionFlags(fs *pflag.FlagSet) {
 	}
 	if f := fs.Lookup("lease"); f != nil {
 		f.Usage += "; with --preset dynamodb, the lock client's leaseDuration (20s by default), a whole number of --refresh-period"
+	}
+	for _, name := range []string{"lock-at-least-for", "fire-spread"} {
+		if f := fs.Lookup(name); f != nil {
+			f.Usage += "; with --preset shedlock, read as a duration (the preset's: lockAtLeastFor 0s, fire spread 1s)"
+		}
 	}
 	if f := fs.Lookup("acquire-wait"); f != nil {
 		f.Usage += "; refused with --preset dynamodb, which takes it as --additional-time-to-wait"

@@ -183,7 +183,7 @@ func TestTickScalesRounds(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	r, k := strings.Split(rounds, "\n"), strings.Split(ticked, "\n")
-	if want := "nodes,lease_s,renewal_s,retry_period_s,renew_deadline_s,outage_s,start_s,rounds_s,period_s,batch_len_s,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,on_cut,runs_in,down,down_from,quorum,pause,crash,release,partition,black_hole,jitter,drift,protocol,lock_delay_s,acquire_wait_s,disconnect_delay_s,service_failover_s,started,missed,unresolved,delayed_s,late_batches,late_s,double_starts,deduplicated,skipped,partial_batches,missed_parts,doubled_parts,rejected,two_leader_s,leaderless_s,handover_s,handovers"; k[0] != want {
+	if want := "nodes,lease_s,renewal_s,retry_period_s,renew_deadline_s,outage_s,start_s,rounds_s,period_s,batch_len_s,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,on_cut,runs_in,down,down_from,quorum,pause,crash,release,partition,black_hole,jitter,drift,protocol,lock_delay_s,acquire_wait_s,disconnect_delay_s,service_failover_s,lock_at_least_for_s,fire_spread_s,started,missed,unresolved,delayed_s,late_batches,late_s,double_starts,deduplicated,skipped,partial_batches,missed_parts,doubled_parts,rejected,two_leader_s,leaderless_s,handover_s,handovers"; k[0] != want {
 		t.Errorf("header with a tick:\n%s\nwant\n%s", k[0], want)
 	}
 	names, rv, kv := strings.Split(r[0], ","), strings.Split(r[1], ","), strings.Split(k[1], ",")
@@ -232,7 +232,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"run", "--renewal", "-1"}, `leasesim run: invalid argument "-1" for "--renewal" flag: want a whole number from 0 to 1000000000`},
 		{[]string{"run", "--renewal", "0"}, `leasesim run: --renewal 0 (never re-read) needs a --renew-deadline above 0: otherwise a stale leader believes for ever`},
 		{[]string{"settings", "--preset", "openshift", "--renew-deadline", "140s"}, `leasesim settings: --lease 2m17s --renew-deadline 2m20s --retry-period 26s --nodes 3: lease duration 2m17s must be longer than renew deadline 2m20s (client-go: leaseDuration must be greater than renewDeadline)`},
-		{[]string{"settings", "--preset", "chubby"}, `leasesim settings: invalid argument "chubby" for "--preset" flag: want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb`},
+		{[]string{"settings", "--preset", "chubby"}, `leasesim settings: invalid argument "chubby" for "--preset" flag: want one of kubernetes, openshift, openshift-sno, etcd, consul, zookeeper, dynamodb, shedlock`},
 		{[]string{"settings", "--preset", "etcd", "--lock-delay", "3s"}, `leasesim settings: --lock-delay is not an option of --preset etcd, which takes --session-ttl`},
 		{[]string{"settings", "--session-ttl", "20s"}, `leasesim settings: --session-ttl is not an option of --preset kubernetes, which takes --lease, --renew-deadline, --retry-period`},
 		{[]string{"settings", "--preset", "zookeeper", "--seed", "2"}, `leasesim settings: --seed: the medians of --preset zookeeper are exact, drawn from no seed`},
