@@ -135,7 +135,11 @@ func LockTable(w io.Writer, preset string, lock settings.Lock, changed bool, fig
 		from += ", changed by flags"
 	}
 	fmt.Fprintf(&b, "%s (%s)\n%s\n", lock.Title(), from, lock.Protocol())
-	b.WriteString("in seconds, from the holder's last renewal the service saw; min and max over the fault's phase and the library's loops, median over them (exact)\n\n")
+	if lock.Protocol().PerFire {
+		b.WriteString("in seconds, from the holder's taking of the lock (or its last extension); min and max over the clocks' difference, median over it (exact)\n\n")
+	} else {
+		b.WriteString("in seconds, from the holder's last renewal the service saw; min and max over the fault's phase and the library's loops, median over them (exact)\n\n")
+	}
 	fmt.Fprintf(&b, "%-28s%9s%9s%9s\n", "figure", "min", "median", "max")
 	for _, f := range figures {
 		fmt.Fprintf(&b, "%-28s%9s%9s%9s\n", f.Metric, seconds(f.Min), seconds(f.Median), seconds(f.Max))

@@ -157,3 +157,33 @@ func TestShedLockNightly(t *testing.T) {
 		t.Errorf("cost: exit %d, stdout %q, stderr %q; want %q", code, stdout, stderr, want)
 	}
 }
+
+// TestShedLockSettings: settings --preset shedlock with the two
+// nodes 2 s apart and a 1 s task: the lock is free 1 s after it was
+// taken, so the second fire runs the slot again; lockAtLeastFor 5s covers
+// the spread. A lockAtMostFor under 30 s with keep-alive is refused as
+// KeepAliveLockProvider refuses it.
+func TestShedLockSettings(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"--fire-spread", "2s", "--task-length", "1s"}, []string{
+			"from the holder's taking of the lock", "rerun_after_first_fire              1        1        1",
+			"takeover_after_crash              600      600      600", "the slot runs 2 times (1 double run)"}},
+		{[]string{"--fire-spread", "2s", "--task-length", "1s", "--lock-at-least-for", "5s"}, []string{
+			"rerun_after_first_fire              5        5        5", "the slot runs 1 time (0 double runs)"}},
+		{[]string{"--task-length", "20m"}, []string{"two_leader_margin                -600     -600     -600", "No margin: the task runs longer than lockAtMostFor"}},
+	} {
+		code, stdout, stderr := runCmd(t, append([]string{"settings", "--preset", "shedlock", "--nodes", "2"}, tt.args...)...)
+		for _, w := range tt.want {
+			if code != 0 || !strings.Contains(stdout, w) {
+				t.Errorf("%v: exit %d, stderr %q; want %q in\n%s", tt.args, code, stderr, w, stdout)
+			}
+		}
+	}
+	code, stdout, stderr := runCmd(t, "settings", "--preset", "shedlock", "--keep-alive", "--lock-at-most-for", "20s")
+	if want := "leasesim settings: --preset shedlock --lock-at-most-for 20s --keep-alive true: lock at most for 20s: want at least 30s with keep-alive"; code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, stdout, stderr, want)
+	}
+}
