@@ -248,6 +248,15 @@ func phaseRuns(ctx context.Context, c model.Config, horizon int, seed uint64, in
 		if err != nil {
 			return EventEffect{}, err
 		}
+		if c.Protocol.PerFire() { // its slots may cost with no failure: the event's is what its run costs beyond that
+			calm := run
+			calm.Outage = 0
+			base, err := r.RunSchedule(calm, model.Windows{})
+			if err != nil {
+				return EventEffect{}, err
+			}
+			st = beyond(st, base)
+		}
 		in.Missed += w * float64(st.Missed)
 		in.Unresolved += w * float64(st.Unresolved)
 		in.DoubleStarts += w * float64(st.DoubleStarts)
@@ -291,6 +300,22 @@ func phaseRuns(ctx context.Context, c model.Config, horizon int, seed uint64, in
 	in.TwoLeaderRounds /= n
 	in.Handovers /= n
 	return in, nil
+}
+
+// beyond is what the run st costs beyond the run base of the same
+// configuration without its event, statistic by statistic (an event can
+// save a cost, too: a node cut off at its fire runs no second run).
+func beyond(st, base model.Stats) model.Stats {
+	a, b := st.Values(), base.Values()
+	var d [model.NumStats]int
+	for i := range a {
+		d[i] = a[i] - b[i]
+	}
+	return model.Stats{Started: d[model.Started], Missed: d[model.Missed], Unresolved: d[model.Unresolved], DelayedRounds: d[model.DelayedRounds],
+		LateBatches: d[model.LateBatches], LateRounds: d[model.LateRounds], DoubleStarts: d[model.DoubleStarts], Deduplicated: d[model.Deduplicated],
+		Skipped: d[model.Skipped], PartialBatches: d[model.PartialBatches], MissedParts: d[model.MissedParts], DoubledParts: d[model.DoubledParts],
+		Rejected: d[model.Rejected], TwoLeaderRounds: d[model.TwoLeaderRounds], LeaderlessRounds: d[model.LeaderlessRounds],
+		HandoverRounds: d[model.HandoverRounds], Handovers: d[model.Handovers]}
 }
 
 // SettleRounds is how many rounds after its outage event begins (the

@@ -98,7 +98,7 @@ func (e *RangeError) Error() string {
 // Curator a disconnect delay; a
 // failover of the lock service needs a service that ends leases.
 func (c *Config) checkRelations() error {
-	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 && c.AcquireWait == 0 && c.DisconnectDelay == 0 && c.ServiceFailover == 0 { // the publication's model: nothing to relate
+	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 && c.AcquireWait == 0 && c.DisconnectDelay == 0 && c.ServiceFailover == 0 && c.LockAtLeastFor == 0 && c.FireSpread == 0 { // the publication's model: nothing to relate
 		return nil
 	}
 	return c.relationError()
@@ -109,6 +109,9 @@ func (c *Config) checkRelations() error {
 func (c *Config) relationError() error {
 	lock := c.Protocol.traits()
 	service := c.Protocol != ProtocolClientGo // the holder gives up by its library's rule
+	if err := c.perFireRelation(lock); err != nil {
+		return err
+	}
 	switch {
 	case c.LockDelay > 0 && !lock.lockDelay:
 		return &RelationError{"%[1]s %[3]s needs %[2]s consul: only Consul's sessions hold a freed lock for a lock-delay (%[2]s is %[4]s)", []Param{LockDelay, Protocol}, []int{c.LockDelay, int(c.Protocol)}}
@@ -124,7 +127,7 @@ func (c *Config) relationError() error {
 		return &RelationError{"%[1]s %[3]s (a re-read of the record) is client-go's: under %[2]s %[4]s a believer learns it lost from the service (give 0)", []Param{RereadPeriod, Protocol}, []int{c.RereadPeriod, int(c.Protocol)}}
 	case service && c.Jitter:
 		return &RelationError{"%[1]s is client-go's followers' polling: under %[2]s %[4]s the waiters watch the lock (give %[1]s false)", []Param{Jitter, Protocol}, []int{1, int(c.Protocol)}}
-	case service && c.Lease <= c.RetryPeriod:
+	case service && !lock.perFire && c.Lease <= c.RetryPeriod:
 		return &RelationError{"%[1]s %[4]s must be longer than %[2]s %[5]s under %[3]s %[6]s: the holder renews every retry period, and the service would end its lease between renewals", []Param{Lease, RetryPeriod, Protocol}, []int{c.Lease, c.RetryPeriod, int(c.Protocol)}}
 	case lock.observes && c.DownFrom < c.Nodes && shortestLease(*c) <= c.RetryPeriod:
 		return &RelationError{"%[1]s %[4]s has the failing nodes count %[2]s %[5]s in no more rounds than %[3]s %[6]s: under dynamodb such a waiter would take a lock renewed on time, which the model leaves out (give a slower drift or a longer lease)", []Param{Drift, Lease, RetryPeriod}, []int{c.Drift, c.Lease, c.RetryPeriod}}
@@ -276,8 +279,9 @@ func (c *Config) driftedGiveUp() (rounds int, ok bool) {
 // for the zero Tick): the run has no trigger, the outage starts or ends
 // after the run, the failover falls after it, the zone is larger than the
 // cluster, a catch-up policy is set without the persistent trigger, and
-// two figures no run length settles (a failing leader's fast clock, a
-// backlog that never drains). Commands that run one configuration print
+// three figures no run length settles (a failing leader's fast clock, a
+// backlog that never drains, ShedLock's slots running more than once with
+// no failure). Commands that run one configuration print
 // them, so that no answer is read as confident when the question was off.
 func (c *Config) Warnings(t Tick) []string {
 	var w []string
@@ -294,6 +298,12 @@ func (c *Config) Warnings(t Tick) []string {
 	}
 	if c.ServiceFailover > c.Rounds {
 		w = append(w, fmt.Sprintf("the lock service fails over %s, %s: no lease counts afresh", t.failover(c.ServiceFailover), t.afterRun(c.Rounds)))
+	}
+	if c.Protocol.traits().perFire && c.FireSpread+max(c.BatchLen, c.LockAtLeastFor) > c.Period {
+		w = append(w, fmt.Sprintf("under protocol %s a slot's last run can hold the lock past the next slot's fires (fire_spread %s + max(batch_len %s, lock_at_least_for %s) is over period %s), which then run or skip by the runs before them, outage or not: the figures shift with the run's length", Protocol.AppendValue(nil, int(c.Protocol)), t.DurationOf(c.FireSpread), t.DurationOf(c.BatchLen), t.DurationOf(c.LockAtLeastFor), t.DurationOf(c.Period)))
+	}
+	if runs := c.calmRuns(); runs > 1 {
+		w = append(w, fmt.Sprintf("under protocol %s each slot runs %d times with no failure, outage or not: the lock is free again %s after the first fire (max(batch_len, lock_at_least_for), at most the lease), and a later fire of the %s spread runs it again; the figures grow with the run's length", Protocol.AppendValue(nil, int(c.Protocol)), runs, t.DurationOf(c.calmHeld()), t.DurationOf(c.FireSpread)))
 	}
 	if giveUp, ok := c.driftedGiveUp(); ok && c.Down > 0 && c.DownFrom < c.Nodes && giveUp <= c.RetryPeriod {
 		w = append(w, fmt.Sprintf("drift %d has a failing node that leads give up %s after its last renewal by its fast clock, by its next renewal %s on: it gives up every retry period, outage or not, so the figures grow with the run's length (give a slower drift, or a longer lease or renew deadline)", c.Drift, t.DurationOf(giveUp), t.DurationOf(c.RetryPeriod)))

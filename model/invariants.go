@@ -16,7 +16,8 @@ import "fmt"
 //     a partial batch misses 1 to BatchLen parts, an instant batch none, and
 //     a part is written again only by a second start's run or a rerun; a
 //     batch is late (LateBatches, by a round or more) only when a failing
-//     node pauses or a cut batch is rerun or resumed; with the persistent trigger, every
+//     node pauses or a cut batch is rerun or resumed (under shedlock's
+//     rules, or a later fire runs it again); with the persistent trigger, every
 //     queued slot run, no catch-up window and an overlap policy that skips
 //     nothing (allow, buffer-all) none is missed; a slot is skipped only
 //     under a policy that skips, and is missed then; and with one
@@ -67,7 +68,17 @@ import "fmt"
 //     freeze (Pause), which keeps their deadlines from firing, or their
 //     clocks drift;
 //   - when failing nodes crash or stop cleanly, no round has two leaders
-//     and no batch starts twice: a node that fails forgets that it led;
+//     and no batch starts twice: a node that fails forgets that it led
+//     (not under shedlock's rules, where a later fire after the lock's end
+//     runs the slot again);
+//   - under shedlock and shedlock-redis, a node fires once a slot, so at
+//     most nodes − 1 double starts a started slot; while no node fails,
+//     no slot is partial or late, none is missed if every slot's last
+//     run frees the lock before the next slot (fire_spread +
+//     max(batch_len, lock_at_least_for) <= period), no two runs go on at once if
+//     the batch lasts at most the lease, and then no slot runs twice if
+//     the lock is held past the slot's last fire:
+//     max(batch_len, lock_at_least_for) > fire_spread;
 //   - the leaderless and the two-leader rounds fall into episodes of 1 to
 //     all of their rounds, whose lengths past the first sum to the rounds
 //     less the episodes, those of the long ones alone, whose squares sum
@@ -90,6 +101,7 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 			return fmt.Errorf("%s = %d is negative", s.Name(), st.Get(s))
 		}
 	}
+	perFire := c.Protocol.traits().perFire
 	switch {
 	case st.Started+st.Missed+st.Unresolved != c.Triggers():
 		return fmt.Errorf("started %d + missed %d + unresolved %d != %d trigger rounds", st.Started, st.Missed, st.Unresolved, c.Triggers())
@@ -111,7 +123,7 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		return fmt.Errorf("doubled_parts = %d with fencing or an idempotency key", st.DoubledParts)
 	case st.LateBatches > st.Started || st.LateRounds < st.LateBatches:
 		return fmt.Errorf("late_batches %d, late_rounds %d: want at most started %d late, each by a round or more", st.LateBatches, st.LateRounds, st.Started)
-	case !f.pause && c.OnCut == CutNone && st.LateBatches != 0:
+	case !f.pause && c.OnCut == CutNone && !perFire && st.LateBatches != 0:
 		return fmt.Errorf("late_batches = %d although no failing node pauses and no cut batch is run again", st.LateBatches)
 	case c.BatchLen == 1 && (st.MissedParts != 0 || st.DoubledParts != st.DoubleStarts):
 		return fmt.Errorf("an instant batch: missed_parts %d, doubled_parts %d, double_starts %d", st.MissedParts, st.DoubledParts, st.DoubleStarts)
@@ -128,7 +140,13 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 		return fmt.Errorf("handover_rounds %d < handovers %d × lease %d", st.HandoverRounds, st.Handovers, waited)
 	case claimErr != nil:
 		return claimErr
-	case f.forget && st.TwoLeaderRounds+st.DoubleStarts > 0:
+	case perFire && st.DoubleStarts > (c.Nodes-1)*st.Started:
+		return fmt.Errorf("double_starts %d > (nodes %d − 1) × started %d under protocol %s: a node fires once a slot", st.DoubleStarts, c.Nodes, st.Started, Protocol.AppendValue(nil, int(c.Protocol)))
+	case perFire && f.none && st.PartialBatches+st.LateBatches != 0:
+		return fmt.Errorf("partial_batches %d, late_batches %d under protocol %s although no node fails", st.PartialBatches, st.LateBatches, Protocol.AppendValue(nil, int(c.Protocol)))
+	case perFire && f.none && c.FireSpread+max(c.BatchLen, c.LockAtLeastFor) <= c.Period && st.Missed != 0:
+		return fmt.Errorf("missed %d under protocol %s although no node fails and fire_spread %d + max(batch_len %d, lock_at_least_for %d) <= period %d: every slot's last run frees the lock before the next slot", st.Missed, Protocol.AppendValue(nil, int(c.Protocol)), c.FireSpread, c.BatchLen, c.LockAtLeastFor, c.Period)
+	case f.forget && !perFire && st.TwoLeaderRounds+st.DoubleStarts > 0:
 		return fmt.Errorf("two_leader_rounds %d, double_starts %d although failing nodes crash or stop", st.TwoLeaderRounds, st.DoubleStarts)
 	case c.RenewDeadline > 0 && !f.pause && c.Drift == 0 && st.TwoLeaderRounds > st.Handovers*max(0, c.RetryPeriod+c.RenewDeadline-c.Lease):
 		return fmt.Errorf("two_leader_rounds %d > handovers %d × (retry_period %d + renew_deadline %d − lease %d)", st.TwoLeaderRounds, st.Handovers, c.RetryPeriod, c.RenewDeadline, c.Lease)
@@ -313,6 +331,14 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node pauses or works on while cut off", st.TwoLeaderRounds, st.DoubleStarts, name)
 		}
 		return nil
+	case claimPerFire:
+		switch {
+		case f.none && c.BatchLen <= c.Lease && st.TwoLeaderRounds != 0:
+			return fmt.Errorf("two_leader_rounds %d under protocol %s although no node fails and batch_len %d <= lease %d: a later fire finds the lock free only after the run's end", st.TwoLeaderRounds, name, c.BatchLen, c.Lease)
+		case f.none && c.BatchLen <= c.Lease && max(c.BatchLen, c.LockAtLeastFor) > c.FireSpread && st.DoubleStarts != 0:
+			return fmt.Errorf("double_starts %d under protocol %s although no node fails, batch_len %d <= lease %d and max(batch_len, lock_at_least_for %d) > fire_spread %d: every fire of a slot after the first finds the lock held", st.DoubleStarts, name, c.BatchLen, c.Lease, c.LockAtLeastFor, c.FireSpread)
+		}
+		return nil
 	}
 	return fmt.Errorf("protocol %s states a two-leader claim (%d) that CheckInvariants does not check", name, claim)
 }
@@ -358,7 +384,10 @@ type failing struct {
 	// reachesStore: some way lets a cut-off node's work reach the store
 	// (a partition); everyReachesStore: every way does
 	reachesStore, everyReachesStore bool
-	ways                            int
+	// none: no node fails at all (an empty schedule, or an outage of no
+	// node or no round)
+	none bool
+	ways int
 }
 
 // add counts a way of failing, kind, as c's kinds say if it is AsConfigured.
@@ -392,6 +421,7 @@ func failingIn(c *Config, s Schedule) failing {
 	default:
 		f.add(c, Failure{})
 	}
+	f.none = noneFails(c, s)
 	return f
 }
 
@@ -434,6 +464,9 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	windowed, _ := r.Trace(c, s, first, last, func(*RoundView) {})
 	if windowed != st {
 		return fmt.Errorf("computed stretch by stretch %+v, round by round in rounds %d to %d %+v", st, first, last, windowed)
+	}
+	if c.Protocol.traits().perFire { // ShedLock takes no fencing, overlap policy, cut policy or queue
+		return nil
 	}
 	other := c
 	other.Fencing = !c.Fencing
@@ -622,4 +655,16 @@ func (e Episodes) check(rounds int) error {
 		return fmt.Errorf("the squares of %d rounds past the episodes' first sum to %d", extra, e.ExtraSq)
 	}
 	return nil
+}
+
+// noneFails reports whether no node of a run of c with s is ever down:
+// the publication's outage of no rounds or no nodes, or no windows.
+func noneFails(c *Config, s Schedule) bool {
+	switch s := s.(type) {
+	case *GroupOutage:
+		return s.Length == 0 || s.Down == 0 || s.From >= c.Nodes
+	case Windows:
+		return len(s) == 0
+	}
+	return false
 }

@@ -99,7 +99,7 @@ func TestValidate(t *testing.T) {
 
 func TestParamNames(t *testing.T) {
 	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "batch_len", "fencing", "persistent_trigger", "catch_up_window", "catch_up_once", "idempotency_key", "overlap", "on_cut", "runs_in", "down", "down_from", "quorum",
-		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift", "protocol", "lock_delay", "acquire_wait", "disconnect_delay", "service_failover"}
+		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift", "protocol", "lock_delay", "acquire_wait", "disconnect_delay", "service_failover", "lock_at_least_for", "fire_spread"}
 	if len(want) != model.NumParams {
 		t.Fatalf("%d names for %d parameters", len(want), model.NumParams)
 	}

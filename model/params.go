@@ -39,6 +39,8 @@ const (
 	AcquireWait
 	DisconnectDelay
 	ServiceFailover
+	LockAtLeastFor
+	FireSpread
 	NumParams int = iota
 )
 
@@ -75,6 +77,8 @@ type Policy struct {
 	LockDelay         int           // with ProtocolConsul, rounds after an expiry before anyone may take the lock
 	AcquireWait       int           // with ProtocolDynamoDB, rounds an acquire call lasts beyond the lease
 	DisconnectDelay   int           // with ProtocolCurator or ProtocolCuratorSession, rounds from a disconnect to its report (SUSPENDED)
+	LockAtLeastFor    int           // with ProtocolShedLock or ProtocolShedLockRedis, rounds from taking the lock before a run's end frees it
+	FireSpread        int           // with ProtocolShedLock or ProtocolShedLockRedis, node i fires i·FireSpread/(Nodes−1) rounds after each slot
 }
 
 // Scenario is the failures a run meets, and how long it lasts: Run's
@@ -169,7 +173,7 @@ func paramTable(p Param) paramInfo {
 	case Drift:
 		return paramInfo{"drift", "the failing nodes' clocks run this many thousandths fast (negative: slow), the whole run: a leader among them gives up its renew deadline, and a follower counts the lease, in its own time (-500 is half speed, 1000 double)"}
 	case Protocol:
-		return paramInfo{"protocol", "the lock's protocol: client-go (the followers poll and count the lease; the leader gives up at its renew deadline or a re-read), etcd, consul, curator, curator-session or redisson (the service ends the lease and the next candidate watches), or dynamodb (each waiter counts the lease on its own clock while the record's version stays unchanged); each holder gives up by its library's rule (redisson's holder never, while it is cut off): docs/model.md, Lock protocols"}
+		return paramInfo{"protocol", "the lock's protocol: client-go (the followers poll and count the lease; the leader gives up at its renew deadline or a re-read), etcd, consul, curator, curator-session or redisson (the service ends the lease and the next candidate watches), dynamodb (each waiter counts the lease on its own clock while the record's version stays unchanged), or shedlock or shedlock-redis (no leader: each node fires the batch itself and runs it if it takes the lock, which lasts lease rounds; shedlock-redis frees the lock at a run's end without checking its owner); each holder gives up by its library's rule (redisson's holder never, while it is cut off): docs/model.md, Lock protocols"}
 	case LockDelay:
 		return paramInfo{"lock_delay", "with protocol consul, rounds after the service expires a lease (not after a release) during which nobody may take the lock (Consul's session lock-delay)"}
 	case AcquireWait:
@@ -178,6 +182,10 @@ func paramTable(p Param) paramInfo {
 		return paramInfo{"disconnect_delay", "with protocol curator or curator-session, rounds from the ZooKeeper client's disconnect to its report of it (SUSPENDED): the give-up at a failed call or the read timeout, Curator's LOST, and a holder's notice as it wakes past its session come this much later, the holder believing (and working) until then (ZooKeeper's NIO client sleeps 100 ms first, ClientCnxnSocketNIO.cleanup)"}
 	case ServiceFailover:
 		return paramInfo{"service_failover", "with protocol etcd, consul, curator or curator-session, the lock service fails over to a new leader of its own (etcd's Raft leader, Consul's server leader, ZooKeeper's quorum leader) in this round, this long into the run, and every lease's expiry counts afresh from there (0: never)"}
+	case LockAtLeastFor:
+		return paramInfo{"lock_at_least_for", "with protocol shedlock or shedlock-redis, rounds after a node took the lock before its run's end may free it (ShedLock's lockAtLeastFor; lease is its lockAtMostFor)"}
+	case FireSpread:
+		return paramInfo{"fire_spread", "with protocol shedlock or shedlock-redis, rounds from node 0's fire of a slot to the last node's: node i fires i·fire_spread/(nodes−1) rounds after the slot, rounded down (clock skew and scheduler delay)"}
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
@@ -185,7 +193,7 @@ func paramTable(p Param) paramInfo {
 // Time says whether the parameter is a time in rounds, and which kind.
 func (p Param) Time() TimeKind {
 	switch p {
-	case Lease, RereadPeriod, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay, AcquireWait, DisconnectDelay, ServiceFailover:
+	case Lease, RereadPeriod, RetryPeriod, RenewDeadline, Outage, Rounds, Period, BatchLen, CatchUpWindow, LockDelay, AcquireWait, DisconnectDelay, ServiceFailover, LockAtLeastFor, FireSpread:
 		return Duration
 	case Start:
 		return Point
@@ -221,7 +229,7 @@ func (p Param) Range() (min, max int) {
 		return 1, MaxNodes
 	case Lease, RetryPeriod, Start, Rounds, Period, BatchLen:
 		return 1, MaxRounds
-	case RereadPeriod, RenewDeadline, Outage, CatchUpWindow, LockDelay, AcquireWait, DisconnectDelay, ServiceFailover:
+	case RereadPeriod, RenewDeadline, Outage, CatchUpWindow, LockDelay, AcquireWait, DisconnectDelay, ServiceFailover, LockAtLeastFor, FireSpread:
 		return 0, MaxRounds
 	case Overlap:
 		return 0, NumOverlapPolicies - 1
@@ -308,13 +316,17 @@ func (c *Config) Get(p Param) int {
 		return c.DisconnectDelay
 	case ServiceFailover:
 		return c.ServiceFailover
+	case LockAtLeastFor:
+		return c.LockAtLeastFor
+	case FireSpread:
+		return c.FireSpread
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), int(c.OnCut), int(c.RunsIn), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait, c.DisconnectDelay, c.ServiceFailover}
+	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), int(c.OnCut), int(c.RunsIn), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait, c.DisconnectDelay, c.ServiceFailover, c.LockAtLeastFor, c.FireSpread}
 }
 
 // toggles returns the Scenario's toggles that are set, each as the bit
@@ -393,6 +405,10 @@ func (c *Config) Set(p Param, v int) {
 		c.DisconnectDelay = v
 	case ServiceFailover:
 		c.ServiceFailover = v
+	case LockAtLeastFor:
+		c.LockAtLeastFor = v
+	case FireSpread:
+		c.FireSpread = v
 	default:
 		panic("model: unknown parameter " + strconv.Itoa(int(p)))
 	}
@@ -405,7 +421,7 @@ func (c *Config) Validate() error {
 	// parameters bounded by MaxRounds, and of those bounded by MaxNodes,
 	// OR-ed together below a power of two within each of their ranges, so
 	// that every one is in range; the others one by one.
-	if uint(c.Lease-1)|uint(c.RereadPeriod)|uint(c.RetryPeriod-1)|uint(c.RenewDeadline)|uint(c.Outage)|uint(c.Start-1)|uint(c.Rounds-1)|uint(c.Period-1)|uint(c.BatchLen-1)|uint(c.CatchUpWindow)|uint(c.LockDelay)|uint(c.AcquireWait)|uint(c.DisconnectDelay)|uint(c.ServiceFailover) < fastMaxRounds &&
+	if uint(c.Lease-1)|uint(c.RereadPeriod)|uint(c.RetryPeriod-1)|uint(c.RenewDeadline)|uint(c.Outage)|uint(c.Start-1)|uint(c.Rounds-1)|uint(c.Period-1)|uint(c.BatchLen-1)|uint(c.CatchUpWindow)|uint(c.LockDelay)|uint(c.AcquireWait)|uint(c.DisconnectDelay)|uint(c.ServiceFailover)|uint(c.LockAtLeastFor)|uint(c.FireSpread) < fastMaxRounds &&
 		uint(c.Nodes-1)|uint(c.Down)|uint(c.DownFrom) < fastMaxNodes &&
 		inRange(int(c.Overlap), Overlap) &&
 		inRange(int(c.OnCut), OnCut) &&

@@ -21,7 +21,7 @@ func drawConfig(t *rapid.T) model.Config {
 	}
 	protocol, lockDelay, acquireWait := model.ProtocolClientGo, 0, 0
 	if lease > 1 && rapid.IntRange(0, 2).Draw(t, "service") == 0 { // a service protocol: client-go's deadline, re-read and jitter are 0
-		protocol = model.LockProtocol(rapid.IntRange(1, model.NumProtocols-1).Draw(t, "protocol"))
+		protocol = rapid.SampledFrom(lockProtocols()).Draw(t, "protocol") // ShedLock's own draws: drawShedLockConfig
 		retry = min(retry, lease-1)
 		deadline, reread = 0, 0
 		switch protocol {

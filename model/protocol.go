@@ -24,6 +24,8 @@ const (
 	ProtocolCuratorSession                     // the same under SessionConnectionStateErrorPolicy: a lease after it is disconnected
 	ProtocolDynamoDB                           // the DynamoDB lock client: no service ends a lease; each waiter counts it while the record's version stays unchanged
 	ProtocolRedisson                           // Redisson's RLock with its watchdog: Redis ends the lease; the holder is never told, and stops only as it reaches Redis again
+	ProtocolShedLock                           // ShedLock's JDBC provider: no leader; each node takes the lock at its own fire, for a lease, and frees it at its run's end if still its own
+	ProtocolShedLockRedis                      // ShedLock's Redis and Mongo providers: the same, but a run's end frees the lock whoever holds it
 	NumProtocols           int          = iota // how many protocols there are
 )
 
@@ -76,6 +78,13 @@ type protocolTraits struct {
 	// failoverResets: a leader change of the lock service grants every
 	// lease a fresh expiry (service_failover; etcd, Consul, ZooKeeper)
 	failoverResets bool
+	// perFire: no leader; each node fires the batch itself and runs it if
+	// it takes the lock (ShedLock, shedlock.go), the engine's leader,
+	// believers and handovers left out
+	perFire bool
+	// releasesAny: with perFire, a run's end frees the lock whoever holds
+	// it (ShedLock's Redis and Mongo providers)
+	releasesAny bool
 	// twoLeaders is what the lock promises of two leaders while no clock
 	// drifts, which CheckInvariants holds it to.
 	twoLeaders twoLeaderClaim
@@ -116,6 +125,10 @@ const (
 	// one woken from a pause past it acts once more; none otherwise
 	// (Redisson: giveUpWhenBack)
 	claimPastLease
+	// claimPerFire: none while no node fails, the batch lasts at most the
+	// lease and a run holds the lock past the last fire of its slot
+	// (ShedLock: max(batch_len, lock_at_least_for) > fire_spread)
+	claimPerFire
 )
 
 // protocolTable is the protocols' traits, indexed by LockProtocol. It is a
@@ -129,6 +142,8 @@ func protocolTable() [NumProtocols]protocolTraits {
 		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true, failoverResets: true, twoLeaders: claimUnbounded},
 		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true, twoLeaders: claimUnlessPause},
 		ProtocolRedisson:       {name: "redisson", serverExpiry: true, giveUp: giveUpWhenBack, actsAsItWakes: true, twoLeaders: claimPastLease},
+		ProtocolShedLock:       {name: "shedlock", perFire: true, twoLeaders: claimPerFire},
+		ProtocolShedLockRedis:  {name: "shedlock-redis", perFire: true, releasesAny: true, twoLeaders: claimPerFire},
 	}
 }
 

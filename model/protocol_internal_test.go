@@ -26,3 +26,31 @@ func TestUncheckedClaimFails(t *testing.T) {
 		t.Error("a claim with no case passed; want an error")
 	}
 }
+
+// TestPerFireClaimChecked: claimPerFire refuses a double run or a
+// two-leader round where no node fails, the batch fits the lease and the
+// run holds the lock past the slot's last fire, and lets them be where a
+// node fails, the batch outlasts the lease or the fires outlast the hold.
+func TestPerFireClaimChecked(t *testing.T) {
+	calm, fails := failing{none: true}, failing{}
+	for _, tt := range []struct {
+		name                          string
+		batch, lease, atLeast, spread int
+		f                             failing
+		st                            Stats
+		bad                           bool
+	}{
+		{"a double run held past the fires", 2, 4, 0, 1, calm, Stats{DoubleStarts: 1}, true},
+		{"lock_at_least_for covers the spread", 1, 4, 3, 2, calm, Stats{DoubleStarts: 1}, true},
+		{"a two-leader round within the lease", 2, 4, 0, 3, calm, Stats{TwoLeaderRounds: 1}, true},
+		{"the fires outlast the hold", 1, 4, 0, 2, calm, Stats{DoubleStarts: 1}, false},
+		{"the batch outlasts the lease", 5, 4, 0, 1, calm, Stats{DoubleStarts: 1, TwoLeaderRounds: 1}, false},
+		{"a node fails", 2, 4, 0, 1, fails, Stats{DoubleStarts: 1, TwoLeaderRounds: 1}, false},
+		{"none", 2, 4, 0, 1, calm, Stats{}, false},
+	} {
+		c := Config{Policy: Policy{Protocol: ProtocolShedLock, BatchLen: tt.batch, Lease: tt.lease, LockAtLeastFor: tt.atLeast, FireSpread: tt.spread}}
+		if err := claimPerFire.check(&c, tt.f, tt.st); (err != nil) != tt.bad {
+			t.Errorf("%s: %v; want an error %t", tt.name, err, tt.bad)
+		}
+	}
+}

@@ -151,6 +151,9 @@ func ceilScaled(x, drift int) int {
 // reference runs c under windows ws (nil: no node fails) round by round,
 // as docs/model.md describes it.
 func reference(c model.Config, ws model.Windows) model.Stats {
+	if c.Protocol == model.ProtocolShedLock || c.Protocol == model.ProtocolShedLockRedis {
+		return refShedLock(c, ws)
+	}
 	var st model.Stats
 	var leaderless, twoLeader refEpisodes
 	n := c.Nodes

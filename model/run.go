@@ -31,6 +31,7 @@ type Runner struct {
 	outage GroupOutage // the publication's schedule, kept here so it needs no allocation
 	index  windowIndex // a long Windows schedule, sorted, kept here for the same reason
 
+	shed       shedState // a per-fire protocol's scratch (shedlock.go)
 	kinds      kindsRead // the table of kinds, as the engine reads it, once kindsKnown
 	kindsKnown bool
 
@@ -126,6 +127,10 @@ func (r *Runner) Run(c Config) (Stats, error) {
 		return Stats{}, err
 	}
 	r.outage = *r.c.Schedule()
+	if r.c.Protocol.traits().perFire {
+		r.runShedLock(&r.outage)
+		return r.st, nil
+	}
 	r.run(&r.outage, 1, 0, nil)
 	return r.st, nil
 }
@@ -151,6 +156,10 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 		if err := ws.valid(); err != nil {
 			return Stats{}, err
 		}
+	}
+	if r.c.Protocol.traits().perFire { // no round view: nothing is observed
+		r.runShedLock(s)
+		return r.st, nil
 	}
 	r.run(s, first, last, observe)
 	return r.st, nil

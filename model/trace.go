@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -124,11 +125,18 @@ func (v *RoundView) Keep() TraceRound {
 // TraceRounds runs c with schedule s and returns the rounds of
 // TraceWindow(c), and the run's statistics.
 func (r *Runner) TraceRounds(c Config, s Schedule) ([]TraceRound, Stats, error) {
+	if c.Protocol.PerFire() {
+		return nil, Stats{}, errors.New(NoTrace)
+	}
 	var rounds []TraceRound
 	first, last := TraceWindow(c)
 	st, err := r.Trace(c, s, first, last, func(v *RoundView) { rounds = append(rounds, v.Keep()) })
 	return rounds, st, err
 }
+
+// NoTrace is why TraceRounds refuses a per-fire protocol (ShedLock's),
+// whose run has no leader, tokens or record to show round by round.
+const NoTrace = "a per-fire protocol (shedlock, shedlock-redis) has no leader, token or record to trace round by round: its runs are counted in the statistics"
 
 // AppendTrace runs c with schedule s and appends its trace as text
 // (AppendTraceRounds).

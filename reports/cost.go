@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
@@ -280,4 +281,26 @@ func leaseList(t model.Tick, ranks []cost.Rank) string {
 		names = append(names, t.Count(r.Lease))
 	}
 	return strings.Join(names, ", ")
+}
+
+// WriteCalmRuns writes, under a per-fire lock (ShedLock) whose slots run
+// more than once with no failure, the double batches that costs beside
+// the events': per slot, and with a tick per year of 365 days; nothing
+// otherwise. The phase method's figures are then each event's beyond it.
+func WriteCalmRuns(w io.Writer, c model.Config, t model.Tick, linesPerBatch int) error {
+	runs := c.CalmRuns()
+	if runs <= 1 {
+		return nil
+	}
+	batches := "batches"
+	if runs == 2 {
+		batches = "batch"
+	}
+	line := fmt.Sprintf("\nwith no failure at all, every slot runs %d times under protocol %s: %d double %s a slot", runs, model.Protocol.AppendValue(nil, int(c.Protocol)), runs-1, batches)
+	if t != 0 {
+		slots := float64(365*24*time.Hour) / (float64(t) * float64(c.Period))
+		line += fmt.Sprintf(", %.0f a year of %.0f slots (%.0f double lines), on top of the events' above, which count only what an event adds", slots*float64(runs-1), slots, slots*float64(runs-1)*float64(linesPerBatch))
+	}
+	_, err := io.WriteString(w, line+"\n")
+	return err
 }

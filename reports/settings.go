@@ -135,12 +135,18 @@ func LockTable(w io.Writer, preset string, lock settings.Lock, changed bool, fig
 		from += ", changed by flags"
 	}
 	fmt.Fprintf(&b, "%s (%s)\n%s\n", lock.Title(), from, lock.Protocol())
-	b.WriteString("in seconds, from the holder's last renewal the service saw; min and max over the fault's phase and the library's loops, median over them (exact)\n\n")
+	if lock.Protocol().PerFire {
+		b.WriteString("in seconds, from the holder's taking of the lock (or its last extension); min and max over the clocks' difference, median over it (exact)\n\n")
+	} else {
+		b.WriteString("in seconds, from the holder's last renewal the service saw; min and max over the fault's phase and the library's loops, median over them (exact)\n\n")
+	}
 	fmt.Fprintf(&b, "%-28s%9s%9s%9s\n", "figure", "min", "median", "max")
 	for _, f := range figures {
 		fmt.Fprintf(&b, "%-28s%9s%9s%9s\n", f.Metric, seconds(f.Min), seconds(f.Median), seconds(f.Max))
 	}
-	if margin, crash := figures[5], figures[3]; margin.Metric == "two_leader_margin" && margin.Min > 0 {
+	if margin := figures[5]; lock.Protocol().PerFire && margin.Min > 0 {
+		fmt.Fprintf(&b, "\nThe margin absorbs a task running longer than given by up to %ss, or a pause of the holder of up to %ss.\n", seconds(margin.Min), seconds(figures[6].Min))
+	} else if margin, crash := figures[5], figures[3]; margin.Metric == "two_leader_margin" && margin.Min > 0 {
 		fmt.Fprintf(&b, "\nThe margin absorbs the holder's clock running slow, against the service's or the waiters', by up to %.1f%% (margin / the give-up it follows),\nor a pause of the holder of up to %ss.\n",
 			100*margin.Min/(crash.Min-margin.Min), seconds(figures[6].Min))
 	} else {

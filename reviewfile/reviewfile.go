@@ -57,7 +57,7 @@ func Keys() []Key {
 		}
 	}
 	add("deployment", "preset", "tick", "nodes", "lease", "renewal", "retry-period", "renew-deadline", "jitter", "fencing", "quorum",
-		"protocol", "lock-delay", "acquire-wait", "disconnect-delay")
+		"protocol", "lock-delay", "acquire-wait", "disconnect-delay", "lock-at-least-for", "fire-spread")
 	for _, f := range settings.LockFlags() { // every lock's options, as settings.LockRows lists them, but the model's own flags
 		if !f.Model {
 			add("deployment", f.Name)
@@ -110,7 +110,16 @@ func unknownKey(section, name string) string {
 			return fmt.Sprintf("%s: write it %s, the flag's name with underscores for dashes", msg, k.Name)
 		}
 	}
+	if section == "deployment" { // the locks' options, too many to list in one line, by the rule that names them
+		return fmt.Sprintf("%s: want one of %s, or a lock's option, named as its flag is (session_ttl for --session-ttl)", msg, strings.Join(slices.DeleteFunc(keyNames(section), isLockOption), ", "))
+	}
 	return fmt.Sprintf("%s: want one of %s", msg, strings.Join(keyNames(section), ", "))
+}
+
+// isLockOption reports whether a deployment key is a lock's option, not
+// one of the model's flags (settings.LockFlags).
+func isLockOption(key string) bool {
+	return slices.ContainsFunc(settings.LockFlags(), func(f settings.LockFlag) bool { return !f.Model && KeyName(f.Name) == key })
 }
 
 // Setting is one value of a review file and where it was written.

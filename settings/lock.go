@@ -21,8 +21,9 @@ type Lock interface {
 	// service would refuse, or nil.
 	Validate() error
 	// Figures returns the figures of the metrics client-go's Figures
-	// gives, in the same order, computed from the library's protocol; a
-	// figure without a bound is ±Inf. The lock must be valid.
+	// gives, in the same order, computed from the library's protocol (a
+	// per-fire lock, ShedLock, adds its own after them); a figure without
+	// a bound is ±Inf. The lock must be valid.
 	Figures() []Figure
 	// NoMargin explains, in one sentence, how two leaders come about when
 	// the two-leader margin is not above zero.
@@ -107,10 +108,16 @@ type Protocol struct {
 	// LeaderChangeResets: a leader change of the lock service grants every
 	// lease a fresh expiry.
 	LeaderChangeResets bool
+	// PerFire: no leader; each node takes the lock at its own fire of the
+	// task and the others skip theirs (ShedLock, shedlock.go).
+	PerFire bool
 }
 
 // String is the protocol in one line.
 func (p Protocol) String() string {
+	if p.PerFire {
+		return perFireString(p)
+	}
 	var b strings.Builder
 	if p.Expiry == ServerExpiry {
 		fmt.Fprintf(&b, "the service expires the lease %s after its last renewal", dur(p.Expires))

@@ -24,7 +24,8 @@ func (p Preset) Values(r RoundLock, t model.Tick) (map[model.Param]int, error) {
 	}
 	vals := map[model.Param]int{model.Jitter: jitter, model.Protocol: int(model.ProtocolClientGo)}
 	if p.Lock != nil {
-		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.DisconnectDelay: r.DisconnectDelay, model.RenewDeadline: 0, model.RereadPeriod: 0}
+		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.DisconnectDelay: r.DisconnectDelay, model.RenewDeadline: 0, model.RereadPeriod: 0,
+			model.LockAtLeastFor: r.LockAtLeastFor, model.FireSpread: r.FireSpread}
 		vals[model.Protocol] = int(r.Protocol)
 	}
 	if r.Refresh > 0 && time.Duration(t) != r.Refresh { // its waiters read every round

@@ -81,7 +81,7 @@ type FlagNote struct{ Flag, Note string }
 // order of their presets. It is a function so that the package keeps no
 // mutable globals.
 func LockRows() []LockRow {
-	return []LockRow{etcdRow(), consulRow(), curatorRow(), dynamoDBRow(), redissonRow()}
+	return []LockRow{etcdRow(), consulRow(), curatorRow(), dynamoDBRow(), redissonRow(), shedlockRow()}
 }
 
 // LockRowOf returns the row of the lock preset called name.

@@ -26,6 +26,11 @@ type RoundLock struct {
 	Lease, RetryPeriod, LockDelay time.Duration
 	AcquireWait, Refresh          time.Duration
 	DisconnectDelay               time.Duration
+	// LockAtLeastFor and FireSpread are ShedLock's lockAtLeastFor and the
+	// deployment's fire spread (0 under the other protocols); under
+	// ShedLock Lease is lockAtMostFor and RetryPeriod, which nothing
+	// renews at, the same.
+	LockAtLeastFor, FireSpread time.Duration
 }
 
 // RoundLockOf returns lock's round-model settings, and false for a lock
@@ -54,7 +59,7 @@ func (r RoundLock) Tick() time.Duration {
 	}
 	ms := time.Millisecond
 	for _, t := range []time.Duration{1000 * ms, 500 * ms, 100 * ms, 50 * ms, 10 * ms, 5 * ms} {
-		if r.Lease%t == 0 && r.RetryPeriod%t == 0 && r.LockDelay%t == 0 && r.DisconnectDelay%t == 0 {
+		if r.Lease%t == 0 && r.RetryPeriod%t == 0 && r.LockDelay%t == 0 && r.DisconnectDelay%t == 0 && r.LockAtLeastFor%t == 0 && r.FireSpread%t == 0 {
 			return t
 		}
 	}

@@ -40,8 +40,9 @@ func CheckGrid() Grid {
 
 // ProtocolCheckGrid is the bounded space "leasesim check" enumerates by
 // default beside CheckGrid: CheckGrid's values under every lock protocol
-// but client-go's (etcd, consul, curator, curator-session, dynamodb, and
-// any protocol model adds: the list is model's, not written here), where
+// but client-go's and the per-fire ones, which PerFireCheckGrid takes
+// (etcd, consul, curator, curator-session, dynamodb, and any protocol
+// model adds: the list is model's, not written here), where
 // they are valid, with a lock-delay of 0 and 2 (consul's alone), an
 // acquire wait of 0 and 2 (dynamodb's alone), a disconnect delay of 0
 // and 2 (curator's and curator-session's alone), the lock service failing
@@ -53,7 +54,7 @@ func ProtocolCheckGrid() Grid {
 	g := CheckGrid()
 	var services []int
 	for p := range model.LockProtocol(model.NumProtocols) {
-		if p != model.ProtocolClientGo {
+		if p != model.ProtocolClientGo && !p.PerFire() {
 			services = append(services, int(p))
 		}
 	}
@@ -67,6 +68,43 @@ func ProtocolCheckGrid() Grid {
 		model.RenewDeadline:   {0},
 		model.Jitter:          {0},
 		model.IdempotencyKey:  {0},
+	} {
+		g.Values[p] = ListOf(vals...)
+	}
+	return g
+}
+
+// PerFireCheckGrid is the bounded space "leasesim check" enumerates by
+// default for the per-fire protocols (ShedLock's: shedlock,
+// shedlock-redis, and any model adds), beside CheckGrid and
+// ProtocolCheckGrid: CheckGrid's values of what those protocols take,
+// with a period of up to 6, batches of up to 4, a lock_at_least_for of 0,
+// 1 and 3 and a fire spread of 0, 1 and 3, and at their defaults what
+// they refuse (fencing, the persistent trigger, the idempotency key,
+// quorum, jitter, drift, client-go's and the other locks' parameters).
+func PerFireCheckGrid() Grid {
+	g := CheckGrid()
+	var perFire []int
+	for p := range model.LockProtocol(model.NumProtocols) {
+		if p.PerFire() {
+			perFire = append(perFire, int(p))
+		}
+	}
+	for p, vals := range map[model.Param][]int{
+		model.Protocol:          perFire,
+		model.Period:            {1, 2, 4, 6},
+		model.BatchLen:          {1, 2, 4},
+		model.LockAtLeastFor:    {0, 1, 3},
+		model.FireSpread:        {0, 1, 3},
+		model.RereadPeriod:      {0},
+		model.RenewDeadline:     {0},
+		model.RetryPeriod:       {1},
+		model.Fencing:           {0},
+		model.PersistentTrigger: {0},
+		model.IdempotencyKey:    {0},
+		model.Quorum:            {0},
+		model.Jitter:            {0},
+		model.Drift:             {0},
 	} {
 		g.Values[p] = ListOf(vals...)
 	}

@@ -16,7 +16,8 @@ import (
 // suite run every few minutes.
 func TestCheckSlice(t *testing.T) {
 	// Of a slice's configurations about 31% go together in CheckGrid and
-	// 10% in ProtocolCheckGrid, as in the whole grids.
+	// 10% in ProtocolCheckGrid and 53% in PerFireCheckGrid, as in the whole
+	// grids.
 	type slice struct{ every, checked, refused int }
 	for _, tt := range []struct {
 		name  string
@@ -25,6 +26,7 @@ func TestCheckSlice(t *testing.T) {
 	}{
 		{"client-go", sweep.CheckGrid(), slice{1009, 35_067, 77_170}},
 		{"protocols", sweep.ProtocolCheckGrid(), slice{1009, 60_995, 612_422}},
+		{"per-fire", sweep.PerFireCheckGrid(), slice{1009, 2_798, 2_464}},
 	} {
 		g := tt.g
 		size, err := g.Size()
@@ -77,7 +79,7 @@ func TestCheckSlice(t *testing.T) {
 // checked without a line here.
 func TestCheckGridsMeetEveryProtocol(t *testing.T) {
 	met := map[int]bool{}
-	for _, g := range []sweep.Grid{sweep.CheckGrid(), sweep.ProtocolCheckGrid()} {
+	for _, g := range []sweep.Grid{sweep.CheckGrid(), sweep.ProtocolCheckGrid(), sweep.PerFireCheckGrid()} {
 		for v := range g.Values[model.Protocol].All() {
 			met[v] = true
 		}

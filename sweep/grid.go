@@ -102,10 +102,14 @@ func (g *Grid) Valid() (valid int, first error) {
 // the failing nodes (down, down-from, against the nodes), against the
 // lease and retry period; a renewal of 0 and the renew deadline; the
 // lease, deadline and retry period with or without jitter; the batch
-// against its period; and an overlap policy that buffers against the
-// persistent trigger.
+// against its period; an overlap policy that buffers against the
+// persistent trigger; and under the per-fire protocols (ShedLock's)
+// lock_at_least_for against the lease, the fire spread against the
+// period, and fencing, the trigger, the idempotency key, the overlap and
+// cut policies, where a batch runs, quorum and drift, which they refuse.
 var relationParams = [...]model.Param{model.Nodes, model.Lease, model.RereadPeriod, model.RetryPeriod, model.RenewDeadline, model.Period, model.BatchLen,
-	model.PersistentTrigger, model.Overlap, model.Down, model.DownFrom, model.Jitter, model.Drift, model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay, model.ServiceFailover}
+	model.Fencing, model.PersistentTrigger, model.IdempotencyKey, model.Overlap, model.OnCut, model.RunsIn, model.Down, model.DownFrom, model.Quorum, model.Jitter, model.Drift,
+	model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay, model.ServiceFailover, model.LockAtLeastFor, model.FireSpread}
 
 // related returns the grid of g's lists of relationParams and extra, every
 // other parameter at its list's first value.

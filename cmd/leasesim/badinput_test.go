@@ -32,6 +32,7 @@ var badValues = map[string][]string{
 	"name":     {"Skip", "1", "", "skip,allow"},
 	"names":    {"Skip", "1", "", "skip,skip", "skip,"},
 	"policy":   {"lost", "", "Standard"},
+	"provider": {"mongo", "", "JDBC"},
 	"currency": {"", " EUR", "a|b", "EUR\n", "twenty-one characters"},
 	"candidates": {"", ";", "# none", "lease", "lease=abc", "colour=red", "lease=2;lease=0", "nodes=1 nodes=2", "preset=kubernetes", "lease=2 renew_deadline=3",
 		"lease=45s", "overlap=sometimes", "nodes=99999999999999999999"},

@@ -23,7 +23,7 @@ func (e errViolations) Error() string {
 }
 
 func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
-	g, protocols := sweep.CheckGrid(), sweep.ProtocolCheckGrid()
+	g, protocols, perFire := sweep.CheckGrid(), sweep.ProtocolCheckGrid(), sweep.PerFireCheckGrid()
 	addGridFlags(fs, &g, model.Params()...)
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -51,11 +51,13 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return std.skip("configurations", size, size, firstBad, g.Tick)
 		}
 		grids := []*sweep.Grid{&g}
-		if defaultGrid(fs) { // the service protocols' values beside client-go's
-			protocols.Seed = g.Seed
-			grids = append(grids, &protocols)
-			more, _ := protocols.Size()
-			size += more
+		if defaultGrid(fs) { // the service protocols' values, and the per-fire ones', beside client-go's
+			for _, more := range []*sweep.Grid{&protocols, &perFire} {
+				more.Seed = g.Seed
+				grids = append(grids, more)
+				n, _ := more.Size()
+				size += n
+			}
 		}
 		run := checkRun{check: sweep.Check, grids: grids, workers: workers, size: size, csv: *csvPath, format: format, tick: g.Tick,
 			command: func(c model.Config) string {
@@ -150,7 +152,8 @@ func (r checkRun) run(ctx context.Context, std *streams) error {
 
 // defaultGrid reports whether check runs its default space: no flag set a
 // parameter's list, a preset, a scheduler, a tick or an incident. Only
-// then does it check sweep.ProtocolCheckGrid beside sweep.CheckGrid; a
+// then does it check sweep.ProtocolCheckGrid and sweep.PerFireCheckGrid
+// beside sweep.CheckGrid; a
 // space given by flags is one grid.
 func defaultGrid(fs *pflag.FlagSet) bool {
 	for _, p := range model.Params() {

@@ -46,6 +46,9 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			inc.Apply(&in.Config)
 			in.Incident = inc.Schedule()
 		}
+		if in.Config.Protocol.PerFire() && method != "phase" {
+			return usagef("--method %s reads the leaderless and two-leader rounds of a leader, and arranges fencing and the persistent trigger, which --protocol %s has none of: give --method phase", method, model.Protocol.AppendValue(nil, int(in.Config.Protocol)))
+		}
 		methods := []cost.Method{cost.Method(method)}
 		write := reports.WriteWindowCost
 		switch method {
@@ -68,7 +71,12 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		std.warnIdleFailover(in.Config, in.Tick)
 		return atomicfile.WriteAlong(*csvPath, func(w *bufio.Writer) error {
 			return cost.WriteCostCSV(w, in.Tick, cost.WithConfig(in.Config, r.Projections(methods...)))
-		}, func() error { return write(std.out, r) })
+		}, func() error {
+			if err := write(std.out, r); err != nil {
+				return err
+			}
+			return reports.WriteCalmRuns(std.out, in.Config, in.Tick, in.LinesPerBatch)
+		})
 	}
 }
 

@@ -24,6 +24,9 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if *trace && format != "table" {
 			return usagef("--trace goes only with --format table")
 		}
+		if *trace && c.Protocol.PerFire() {
+			return usagef("--trace: %s", model.NoTrace)
+		}
 		r := model.Runner{JitterSeed: model.JitterSeed(*seed)}
 		st, err := r.Run(c)
 		if err != nil {

@@ -1,0 +1,226 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/leasesim/leasesim/model"
+	"pgregory.net/rapid"
+)
+
+// refShedLock is the reference for protocols shedlock and shedlock-redis,
+// written from docs/model.md's paragraph alone (Lock protocols, ShedLock):
+// round by round, every node and every slot kept whole, with no skipping
+// between events. reference calls it for those protocols.
+func refShedLock(c model.Config, ws model.Windows) model.Stats {
+	var st model.Stats
+	var twoLeader refEpisodes
+	n, b := c.Nodes, c.BatchLen
+	kind := make([][]refKind, c.Rounds+2) // -1 while up, else how the node fails
+	for t := range kind {
+		kind[t] = make([]refKind, n)
+		for i := range kind[t] {
+			kind[t][i] = -1
+		}
+	}
+	for _, w := range ws {
+		for t := max(w.First, 1); t <= min(w.Last, c.Rounds) && w.Node < n; t++ {
+			kind[t][w.Node] = refKindOf(c, w.Failure)
+		}
+	}
+	offset := func(i int) int { // node i fires i·fire_spread/(nodes−1) after a slot
+		if n < 2 {
+			return 0
+		}
+		return i * c.FireSpread / (n - 1)
+	}
+	type slot struct {
+		runs, firstStart, lastFirst int
+		writes                      []int // by part, the runs that wrote it
+	}
+	type run struct{ node, slot, start, done int }
+	var slots []*slot
+	var runs []run
+	fireAt, fireSlot := make([]int, n), make([]int, n) // fireAt 0: no fire to come
+	lockUntil, holder := 0, -1
+	unlock := func(r run, now int) { // lock_until ← max(now, taken + lock_at_least_for)
+		if holder == r.node || c.Protocol == model.ProtocolShedLockRedis {
+			lockUntil = max(now, r.start+c.LockAtLeastFor)
+		}
+	}
+	for t := 1; t <= c.Rounds; t++ {
+		k := kind[t]
+		stops := func(i int) bool { return k[i] == refCrash || k[i] == refRelease }
+		if t%c.Period == 0 {
+			slots = append(slots, &slot{writes: make([]int, b)})
+			for i := range n {
+				if fireAt[i] == 0 { // a frozen node's earlier fire is still to come: it fires once
+					fireAt[i], fireSlot[i] = t+offset(i), len(slots)-1
+				}
+			}
+		}
+		// A node that crashes or stops ends its run; a clean stop unlocks.
+		var kept []run
+		for _, r := range runs {
+			if k[r.node] >= 0 && stops(r.node) {
+				if k[r.node] == refRelease {
+					unlock(r, t)
+				}
+				continue
+			}
+			kept = append(kept, r)
+		}
+		runs = kept
+		// The fires due, node by node: a frozen node fires as it wakes.
+		for i := range n {
+			if fireAt[i] == 0 || fireAt[i] > t || k[i] == refPause {
+				continue
+			}
+			running := false
+			for _, r := range runs {
+				running = running || r.node == i
+			}
+			if k[i] < 0 && lockUntil <= t && !running {
+				lockUntil, holder = t+c.Lease, i
+				s := slots[fireSlot[i]]
+				if s.runs == 0 {
+					s.firstStart = t
+				}
+				s.runs++
+				runs = append(runs, run{node: i, slot: fireSlot[i], start: t})
+			}
+			fireAt[i] = 0
+		}
+		// Every run not frozen passes a part, written where it reaches the store.
+		going := 0
+		kept = nil
+		for _, r := range runs {
+			if k[r.node] == refPause {
+				kept = append(kept, r)
+				continue
+			}
+			going++
+			s := slots[r.slot]
+			if k[r.node] < 0 || k[r.node] == refPartition || k[r.node] == refPartitionBlackHole {
+				s.writes[r.done]++
+				if r.done == b-1 && s.lastFirst == 0 {
+					s.lastFirst = t
+				}
+			}
+			r.done++
+			if r.done < b {
+				kept = append(kept, r)
+			} else if k[r.node] < 0 {
+				unlock(r, t+1)
+			}
+		}
+		runs = kept
+		if going > 1 {
+			st.TwoLeaderRounds++
+			twoLeader.add(t)
+		}
+	}
+	for i, s := range slots {
+		if s.runs == 0 {
+			st.Missed++
+			continue
+		}
+		counted := min(b, c.Rounds-s.firstStart+1) // parts due by the last round and reached by every run still going
+		for _, r := range runs {
+			if r.slot == i {
+				counted = min(counted, r.done)
+			}
+		}
+		s.writes = s.writes[:counted]
+		st.Started++
+		st.DoubleStarts += s.runs - 1
+		missed := 0
+		for _, w := range s.writes {
+			if w == 0 {
+				missed++
+			} else {
+				st.DoubledParts += w - 1
+			}
+		}
+		st.MissedParts += missed
+		if missed > 0 {
+			st.PartialBatches++
+		}
+		if due := s.firstStart + b - 1; s.lastFirst > due {
+			st.LateBatches++
+			st.LateRounds += s.lastFirst - due
+		}
+	}
+	st.TwoLeaderEpisodes = twoLeader.episodes()
+	return st
+}
+
+// drawShedLockConfig draws a configuration under shedlock or
+// shedlock-redis: a few nodes, a lease, lock_at_least_for up to it, a
+// fire spread short of the period, a batch of up to the period, and a
+// group outage failing as the toggles say.
+func drawShedLockConfig(t *rapid.T) model.Config {
+	period := rapid.IntRange(1, 40).Draw(t, "period")
+	lease := rapid.IntRange(1, 30).Draw(t, "lease")
+	c := model.Default()
+	c.Protocol = rapid.SampledFrom([]model.LockProtocol{model.ProtocolShedLock, model.ProtocolShedLockRedis}).Draw(t, "protocol")
+	c.RereadPeriod = 0
+	c.Nodes = rapid.IntRange(1, 6).Draw(t, "nodes")
+	c.Period, c.Lease = period, lease
+	c.LockAtLeastFor = rapid.IntRange(0, lease).Draw(t, "lock_at_least_for")
+	c.FireSpread = rapid.IntRange(0, period-1).Draw(t, "fire_spread")
+	c.BatchLen = rapid.IntRange(1, period).Draw(t, "batch_len")
+	c.Rounds = rapid.IntRange(1, 300).Draw(t, "rounds")
+	c.Start = rapid.IntRange(1, 300).Draw(t, "start")
+	c.Outage = rapid.IntRange(0, 60).Draw(t, "outage")
+	c.Down = rapid.IntRange(0, c.Nodes).Draw(t, "down")
+	c.DownFrom = rapid.IntRange(0, c.Nodes-1).Draw(t, "down_from")
+	c.Pause = rapid.Bool().Draw(t, "pause")
+	c.Crash = rapid.Bool().Draw(t, "crash")
+	c.Release = rapid.Bool().Draw(t, "release")
+	c.Partition = rapid.Bool().Draw(t, "partition")
+	return c
+}
+
+// TestPropertyShedLockReference: the Runner and the reference agree under
+// ShedLock's protocols, under the group outage or random windows of every
+// kind, and the runs keep the invariants.
+func TestPropertyShedLockReference(t *testing.T) {
+	var r model.Runner
+	rapid.Check(t, func(t *rapid.T) {
+		c := drawShedLockConfig(t)
+		if err := c.Validate(); err != nil {
+			t.Fatalf("%+v: %v", c, err)
+		}
+		var s model.Schedule = c.Schedule()
+		ws := refWindows(c)
+		if rapid.Bool().Draw(t, "windows") {
+			ws = drawWindows(t, c)
+			s = ws
+		}
+		if d := refCompare(&r, c, s, ws); d != "" {
+			t.Fatal(d)
+		}
+		if err := r.Check(c, s); err != nil {
+			t.Fatalf("%+v, windows %v: %v", c, ws, err)
+		}
+	})
+}
+
+// TestShedLockAllocatesNothing: once a Runner has grown, a ShedLock run
+// allocates nothing, its runs, slots and parts kept between runs, with
+// double runs, pauses, crashes and a year of nightly slots.
+func TestShedLockAllocatesNothing(t *testing.T) {
+	for _, kind := range []func(*model.Config){func(*model.Config) {}, func(c *model.Config) { c.Pause = true }, func(c *model.Config) { c.Crash = true }} {
+		var r model.Runner
+		c := model.Default()
+		c.Protocol, c.RereadPeriod, c.Nodes, c.Lease, c.BatchLen, c.FireSpread, c.Period, c.Rounds = model.ProtocolShedLockRedis, 0, 3, 2, 5, 4, 10, 3650
+		c.Start, c.Outage = 101, 7
+		kind(&c)
+		if _, err := r.Run(c); err != nil {
+			t.Fatal(err)
+		}
+		if n := testing.AllocsPerRun(50, func() { r.Run(c) }); n != 0 {
+			t.Errorf("%+v: Run allocates %v times per run, want 0", c, n)
+		}
+	}
+}
