@@ -20,6 +20,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"io"
 	"math"
 	"slices"
@@ -162,10 +163,10 @@ func parseStart(s string, t model.Tick, epoch time.Time) (int, error) {
 	switch {
 	case err == nil:
 		if epoch.IsZero() {
-			return 0, fmt.Errorf("a timestamp needs --epoch, the moment the run begins")
+			return 0, flagerr.Errorf([]string{"epoch"}, "a timestamp needs --epoch, the moment the run begins")
 		}
 		if t == 0 {
-			return 0, fmt.Errorf("a timestamp needs --tick")
+			return 0, flagerr.Errorf([]string{"tick"}, "a timestamp needs --tick")
 		}
 		if ts.Before(epoch) {
 			return 0, fmt.Errorf("before the epoch %s: want a moment of the run", epoch.Format(time.RFC3339))

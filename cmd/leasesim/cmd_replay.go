@@ -176,7 +176,7 @@ func epochOf(fs *pflag.FlagSet, epoch string) (time.Time, error) {
 	}
 	at, err := incident.ParseEpoch(epoch)
 	if err != nil {
-		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: %v", epoch, err)
+		return time.Time{}, flagUsagef([]string{"epoch"}, "invalid argument %q for \"--epoch\" flag: %v", epoch, err)
 	}
 	return at, nil
 }

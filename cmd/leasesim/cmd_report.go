@@ -56,15 +56,15 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return err
 		}
 		if *out == "" {
-			return usagef("invalid argument \"\" for \"--out\" flag: want a folder name")
+			return flagUsagef([]string{"out"}, "invalid argument \"\" for \"--out\" flag: want a folder name")
 		}
 		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
-			return usagef("invalid argument %q for \"--out\" flag: a file: want a folder", *out)
+			return flagUsagef([]string{"out"}, "invalid argument %q for \"--out\" flag: a file: want a folder", *out)
 		}
 		if fi, err := os.Lstat(*out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 			if _, err := os.Stat(*out); errors.Is(err, os.ErrNotExist) {
 				target, _ := os.Readlink(*out)
-				return usagef("invalid argument %q for \"--out\" flag: a symbolic link to %s, which does not exist: want a folder, or a link to one", *out, target)
+				return flagUsagef([]string{"out"}, "invalid argument %q for \"--out\" flag: a symbolic link to %s, which does not exist: want a folder, or a link to one", *out, target)
 			}
 		}
 		t := *tick
@@ -77,7 +77,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return err
 		case given && (in.OutageMix != "" || in.OutageHistory != "" || in.FailureMix != ""):
-			return usagef("--incident is the outage event: want it without --outage-mix, --outage-history and --failure-mix")
+			return flagUsagef([]string{"incident", "outage-mix", "outage-history", "failure-mix"}, "--incident is the outage event: want it without --outage-mix, --outage-history and --failure-mix")
 		case given:
 			read, err := incidentFlag(fs, *incident.file, t, *incident.epoch)
 			if err != nil {

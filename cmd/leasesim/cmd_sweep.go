@@ -218,7 +218,7 @@ func addIncidentFlags(fs *pflag.FlagSet, doing string) incidentFlags {
 // given reports whether --incident was given, refusing --epoch without it.
 func (f incidentFlags) given(fs *pflag.FlagSet) (bool, error) {
 	if !fs.Changed("incident") && fs.Changed("epoch") {
-		return false, usagef("--epoch goes only with --incident")
+		return false, flagUsagef([]string{"epoch", "incident"}, "--epoch goes only with --incident")
 	}
 	return fs.Changed("incident"), nil
 }
@@ -251,11 +251,11 @@ func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (incident.Incident, error) {
 	for _, p := range incident.Params() {
 		if fs.Changed(p.Flag()) {
-			return incident.Incident{}, usagef("--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
+			return incident.Incident{}, flagUsagef([]string{p.Flag(), "incident"}, "--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
 		}
 	}
 	if name == "" {
-		return incident.Incident{}, usagef("invalid argument \"\" for \"--incident\" flag: want an incident file")
+		return incident.Incident{}, flagUsagef([]string{"incident"}, "invalid argument \"\" for \"--incident\" flag: want an incident file")
 	}
 	return readIncident(fs, "--incident: ", name, t, epoch)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"io"
 	"os"
 	"strconv"
@@ -156,6 +157,12 @@ func usage(err error) error { return &usageError{err.Error(), err} }
 
 func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// flagUsagef is usagef for a message that names the flags names, in that
+// order (flagerr), which a review file traces to their lines.
+func flagUsagef(names []string, format string, args ...any) error {
+	return usage(flagerr.Errorf(names, format, args...))
 }
 
 // warnFirst is a command's standard output with warnings held back until

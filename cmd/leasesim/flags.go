@@ -420,7 +420,7 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) err
 		}
 		if preset.Lock != nil { // the nearest setting of its options the tick holds
 			if l, _, e := preset.WithOptions(flagTexts(fs)); e == nil {
-				err = fmt.Errorf("%v%s", err, settings.NearestHint(l, tick))
+				err = fmt.Errorf("%w%s", err, settings.NearestHint(l, tick)) // %w: the flags err names (flagerr)
 			}
 		}
 		return usage(err)
@@ -590,7 +590,7 @@ func addAlias(fs *pflag.FlagSet, name, alias, usage string) func() error {
 	fs.Lookup(alias).DefValue = "" // the default is name's
 	return func() error {
 		if fs.Changed(name) && fs.Changed(alias) {
-			return usagef("--%s and --%s are one flag by two names: give one of them", name, alias)
+			return flagUsagef([]string{name, alias}, "--%s and --%s are one flag by two names: give one of them", name, alias)
 		}
 		return nil
 	}
