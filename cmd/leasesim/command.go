@@ -264,7 +264,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		}
 		var tick model.Tick
 		if f := fs.Lookup("tick"); f != nil {
-			tick = *f.Value.(tickValue).t
+			tick = *f.Value.(parsed[model.Tick]).p
 		}
 		return report(stderr, c.name, tick, err, where)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/leasesim/leasesim/internal/flagerr"
+	"github.com/leasesim/leasesim/model"
 	"path/filepath"
 
 	"github.com/leasesim/leasesim/candidatelist"
@@ -81,7 +82,7 @@ func applyReviewFile(fs *pflag.FlagSet) (func(error, string) string, error) {
 	}
 	if s, ok := from["failure-mix"]; ok {
 		var fe *cost.FailureMixError
-		if _, err := cost.ParseFailureMix(*fs.Lookup("tick").Value.(tickValue).t, s.Value); errors.As(err, &fe) {
+		if _, err := cost.ParseFailureMix(*fs.Lookup("tick").Value.(parsed[model.Tick]).p, s.Value); errors.As(err, &fe) {
 			return nil, refuse(err.Error(), at(s, s.ItemLine(fe.Entry, fe.Key)))
 		}
 	}
