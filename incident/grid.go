@@ -50,7 +50,7 @@ func EndsAt(t model.Tick, last int) string {
 // run, naming the file's line.
 func (in Incident) OnGrid(g *sweep.Grid, name string) error {
 	c := model.Default()
-	in.Apply(&c)
+	c = in.Apply(c)
 	for _, p := range Params() {
 		g.Values[p] = sweep.ListOf(c.Get(p))
 	}

@@ -235,12 +235,13 @@ func (in Incident) Beyond(nodes int) (Window, bool) {
 // Span is the first and last round any node is down.
 func (in Incident) Span() (first, last int) { return in.Schedule().Span() }
 
-// Apply sets c's outage fields to the incident's span, which is what a
-// trace zooms to: the schedule, not these fields, says who fails when and
-// how (each failure its own kind, whatever c's toggles).
-func (in Incident) Apply(c *model.Config) {
+// Apply is c with its outage fields set to the incident's span, which is
+// what a trace zooms to: the schedule, not these fields, says who fails
+// when and how (each failure its own kind, whatever c's toggles).
+func (in Incident) Apply(c model.Config) model.Config {
 	first, last := in.Span()
 	c.Start, c.Outage, c.Down, c.DownFrom = first, last-first+1, 1, 0
+	return c
 }
 
 // Span is the rounds First … Last.
@@ -401,7 +402,7 @@ func (in Incident) Spread(c model.Config, s Sample) (Spread, error) {
 	for k := s.Phase; k < s.Phase+s.Phases; k++ {
 		moved := in.Moved(k)
 		run := c
-		moved.Apply(&run)
+		run = moved.Apply(run)
 		run.Rounds = c.Rounds + k
 		for j := range s.Seeds {
 			seed := s.Seed + uint64(j)

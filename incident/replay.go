@@ -17,8 +17,7 @@ import (
 // an incident the setting cannot run (a node it lacks, an end after its
 // run) or a setting the model refuses.
 func (in Incident) Setting(c model.Config, roundsGiven bool, name string, t model.Tick) (cfg model.Config, skip, err error) {
-	cfg = c
-	in.Apply(&cfg)
+	cfg = in.Apply(c)
 	if err := cfg.Validate(); err != nil {
 		if re := (*model.RelationError)(nil); errors.As(err, &re) {
 			return cfg, err, nil

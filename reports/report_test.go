@@ -235,7 +235,7 @@ func TestReplayFigure(t *testing.T) {
 	for _, lease := range []int{15, 30, 60} {
 		c := model.Default()
 		c.Nodes, c.Lease, c.RereadPeriod, c.RenewDeadline, c.RetryPeriod, c.Jitter, c.Period, c.Rounds = 3, lease, 0, 10, 2, true, 60, 300
-		in.Apply(&c)
+		c = in.Apply(c)
 		var r model.Runner
 		run, err := in.Spans(&r, c)
 		if err != nil {

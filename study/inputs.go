@@ -80,7 +80,7 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 		if err := in.Incident.Fits(base, false, in.IncidentFile, "the deployment", t); err != nil {
 			return base, opt, err
 		}
-		in.Incident.Apply(&base)
+		base = in.Incident.Apply(base)
 		opt.Incident, opt.IncidentFile = in.Incident.Schedule(), filepath.Base(in.IncidentFile)
 	}
 	if err := base.Validate(); err != nil {

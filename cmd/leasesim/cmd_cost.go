@@ -43,7 +43,7 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			if err := inc.Fits(in.Config, method == "phase", *incident.file, "the run", in.Tick); err != nil { // the phase method sets its runs' rounds itself
 				return usage(err)
 			}
-			inc.Apply(&in.Config)
+			in.Config = inc.Apply(in.Config)
 			in.Incident = inc.Schedule()
 		}
 		methods := []cost.Method{cost.Method(method)}
