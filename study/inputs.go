@@ -285,18 +285,18 @@ func goesWithOne(base model.Config, lease int, deadlines, retries []int) error {
 
 // PresetsIn is the lease presets' defaults that t holds, in its rounds,
 // for naming candidates (ReviewOptions.Presets): none without a tick.
-func PresetsIn(t model.Tick) []Preset {
+func PresetsIn(t model.Tick) []PresetRounds {
 	if t == 0 {
 		return nil
 	}
-	var ps []Preset
+	var ps []PresetRounds
 	for _, p := range settings.Presets() {
 		r, _ := p.Round()
 		vals, err := p.Values(r, t)
 		if err != nil {
 			continue
 		}
-		ps = append(ps, Preset{Name: p.Name, Lease: vals[model.Lease], RenewDeadline: vals[model.RenewDeadline], RetryPeriod: vals[model.RetryPeriod],
+		ps = append(ps, PresetRounds{Name: p.Name, Lease: vals[model.Lease], RenewDeadline: vals[model.RenewDeadline], RetryPeriod: vals[model.RetryPeriod],
 			Protocol: model.LockProtocol(vals[model.Protocol]), LockDelay: vals[model.LockDelay], AcquireWait: vals[model.AcquireWait], DisconnectDelay: vals[model.DisconnectDelay]})
 	}
 	return ps
