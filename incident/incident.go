@@ -392,6 +392,17 @@ type Spread struct {
 	Runs []Run
 }
 
+// Trace is the trace, round by round (model.Runner.AppendTrace), of one
+// run of a spread of c (Spread): the incident moved run.Phase rounds later,
+// the run that much longer, the followers' jitter drawn from run.Seed.
+func (in Incident) Trace(c model.Config, run Run) ([]byte, error) {
+	moved := in.Moved(run.Phase)
+	cfg := moved.Apply(c)
+	cfg.Rounds = c.Rounds + run.Phase
+	r := model.Runner{JitterSeed: model.JitterSeed(run.Seed)}
+	return r.AppendTrace(nil, cfg, moved.Schedule())
+}
+
 // Spread runs c (as Apply left it, c.Rounds long for the incident where
 // it is) with the incident at each phase and seed of s. Each run is moved
 // whole: it lasts c.Rounds plus its phase, so every run has as many rounds
@@ -401,8 +412,7 @@ func (in Incident) Spread(c model.Config, s Sample) (Spread, error) {
 	var r model.Runner
 	for k := s.Phase; k < s.Phase+s.Phases; k++ {
 		moved := in.Moved(k)
-		run := c
-		run = moved.Apply(run)
+		run := moved.Apply(c)
 		run.Rounds = c.Rounds + k
 		for j := range s.Seeds {
 			seed := s.Seed + uint64(j)

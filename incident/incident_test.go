@@ -341,3 +341,45 @@ func TestTimestampsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestTrace: the trace of a spread's run is the run of the incident moved
+// by its phase, as a file moved by hand (start 6, not 5) gives it, the run
+// that much longer.
+func TestTrace(t *testing.T) {
+	in, err := incident.Parse(strings.NewReader("0 isolate 5 6\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := model.Default()
+	c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Period, c.Rounds = 2, 4, 2, 2, 0, 100, 30
+	c = in.Apply(c)
+	sp, err := in.Spread(c, incident.SampleOf(c, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got0, err := in.Trace(c, sp.Runs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got1, err := in.Trace(c, sp.Runs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	byHand, err := incident.Parse(strings.NewReader("0 isolate 6 6\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := byHand.Apply(c)
+	moved.Rounds = 31
+	r := model.Runner{JitterSeed: model.JitterSeed(7)}
+	want1, err := r.AppendTrace(nil, moved, byHand.Schedule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got1) != string(want1) {
+		t.Errorf("trace of the run at phase 1:\n%s\nwant the incident moved by hand:\n%s", got1, want1)
+	}
+	if string(got0) == string(got1) {
+		t.Errorf("the runs at phases 0 and 1 have the same trace:\n%s", got0)
+	}
+}

@@ -110,11 +110,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			row.Run = row.Spread.Median()
 			if *trace {
-				moved, cfg := in.Moved(row.Run.Phase), row.Config
-				cfg = moved.Apply(cfg)
-				cfg.Rounds += row.Run.Phase
-				r := model.Runner{JitterSeed: model.JitterSeed(row.Run.Seed)}
-				if row.Trace, err = r.AppendTrace(nil, cfg, moved.Schedule()); err != nil {
+				if row.Trace, err = in.Trace(row.Config, row.Run); err != nil {
 					return err
 				}
 			}
