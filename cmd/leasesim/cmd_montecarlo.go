@@ -94,8 +94,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err := std.skip("configurations", size-valid, size, firstBad, *tick); err != nil {
 			return err
 		}
-		if periods := mc.Periods(); periods > maxPeriods {
-			return usagef("the study would draw about %.2g up and down periods, more than %.0g (hours of work): fewer configurations, --replicas, --rounds or --nodes, or longer --uptime", periods, maxPeriods)
+		if err := mc.CheckWork(); err != nil {
+			return usage(err)
 		}
 		if c, ok := mc.Grid.NoMargin(); ok {
 			std.warnMargins([]model.Config{c}, func(int) string { return "" }, *tick)
@@ -161,11 +161,6 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // parquetGroupRows is the rows of a row group of montecarlo's Parquet,
 // as many as a chunk of a sweep's (sweep.Write's 2,048 configurations).
 const parquetGroupRows = 2048
-
-// maxPeriods bounds a Monte Carlo study's expected up and down periods
-// (MonteCarlo.Periods): at about 50 ns a period, 10^11 is more than an hour
-// on two cores.
-const maxPeriods = 1e11
 
 // monteCarloFlags are the model parameters montecarlo sweeps as lists.
 func monteCarloFlags() []model.Param {
