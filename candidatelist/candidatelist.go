@@ -9,6 +9,7 @@ package candidatelist
 import (
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"slices"
 	"strings"
 
@@ -154,7 +155,7 @@ func ParseEntry(s string, t model.Tick) (Entry, error) {
 		e.Set = append(e.Set, Setting{p, v})
 	}
 	if e.HasPreset && t == 0 {
-		return e, fmt.Errorf("preset=%s needs --tick (or the deployment's --preset): a preset's lease settings are durations", e.Preset.Name)
+		return e, flagerr.Errorf([]string{"tick", "preset"}, "preset=%s needs --tick (or the deployment's --preset): a preset's lease settings are durations", e.Preset.Name)
 	}
 	return e, nil
 }

@@ -2,6 +2,7 @@ package cost
 
 import (
 	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"iter"
 
 	"github.com/leasesim/leasesim/model"
@@ -72,11 +73,12 @@ func phasePlan(c model.Config, phases, horizon int) (iter.Seq2[int, float64], er
 	cycle := renewCycle(c)
 	if c.Drift != 0 || cycle > phases/4 {
 		if phases > MaxPhases {
-			why := fmt.Sprintf("the re-read and retry cycle of %d rounds is over a quarter of them", cycle)
+			why, names := fmt.Sprintf("the re-read and retry cycle of %d rounds is over a quarter of them", cycle), []string{"tick", model.Period.Flag()}
 			if c.Drift != 0 {
+				names = append([]string{model.Drift.Flag()}, names...)
 				why = fmt.Sprintf("with --%s %d the failing nodes' renewals repeat on no cycle", model.Drift.Flag(), c.Drift)
 			}
-			return nil, fmt.Errorf("the phase method would run every one of its %d outage starts (%s), more than %d: give a coarser --tick or a shorter --%s", phases, why, MaxPhases, model.Period.Flag())
+			return nil, flagerr.Errorf(names, "the phase method would run every one of its %d outage starts (%s), more than %d: give a coarser --tick or a shorter --%s", phases, why, MaxPhases, model.Period.Flag())
 		}
 		return func(yield func(int, float64) bool) {
 			for k := range phases {
@@ -113,7 +115,7 @@ func phasePlan(c model.Config, phases, horizon int) (iter.Seq2[int, float64], er
 		quiet[r] = (phases-1-r+cycle)/cycle - full - run
 	}
 	if nearRuns > MaxPhases {
-		return nil, fmt.Errorf("the phase method would run %d outage starts near a batch, more than %d: give a coarser --tick, a shorter --%s or a shorter --%s", nearRuns, MaxPhases, model.BatchLen.Flag(), model.Period.Flag())
+		return nil, flagerr.Errorf([]string{"tick", model.BatchLen.Flag(), model.Period.Flag()}, "the phase method would run %d outage starts near a batch, more than %d: give a coarser --tick, a shorter --%s or a shorter --%s", nearRuns, MaxPhases, model.BatchLen.Flag(), model.Period.Flag())
 	}
 	total := 0
 	for _, n := range quiet {

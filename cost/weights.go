@@ -1,7 +1,7 @@
 package cost
 
 import (
-	"errors"
+	"github.com/leasesim/leasesim/internal/flagerr"
 
 	"github.com/leasesim/leasesim/model"
 )
@@ -19,7 +19,7 @@ func (w *Weights) PriceDelay(hour float64, t model.Tick) error {
 		return nil
 	}
 	if t == 0 {
-		return errors.New("--cost-delay-hour needs --tick: a round has no length in hours")
+		return flagerr.New([]string{"cost-delay-hour", "tick"}, "--cost-delay-hour needs --tick: a round has no length in hours")
 	}
 	w.DelayedRound = hour * t.Seconds(1) / 3600
 	return nil

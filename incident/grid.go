@@ -3,6 +3,7 @@ package incident
 import (
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"slices"
 	"time"
 
@@ -49,7 +50,7 @@ func EndsAt(t model.Tick, last int) string {
 // run, naming the file's line.
 func (in Incident) OnGrid(g *sweep.Grid, name string) error {
 	c := model.Default()
-	in.Apply(&c)
+	c = in.Apply(c)
 	for _, p := range Params() {
 		g.Values[p] = sweep.ListOf(c.Get(p))
 	}
@@ -61,11 +62,11 @@ func (in Incident) OnGrid(g *sweep.Grid, name string) error {
 		shortest = min(shortest, r)
 	}
 	if f, ok := in.Beyond(fewest); ok {
-		return fmt.Errorf("--incident: %s: line %d: node %d, but the sweep has configurations of %d nodes (--nodes)", name, f.Line, f.Node, fewest)
+		return flagerr.Errorf([]string{"incident", "nodes"}, "--incident: %s: line %d: node %d, but the sweep has configurations of %d nodes (--nodes)", name, f.Line, f.Node, fewest)
 	}
 	for _, f := range in.Windows {
 		if f.Last > shortest {
-			return fmt.Errorf("--incident: %s: line %d: the failure ends %s, after the shortest run's %s (--rounds)", name, f.Line, EndsAt(g.Tick, f.Last), g.Tick.FormatValue(model.Rounds, shortest))
+			return flagerr.Errorf([]string{"incident", "rounds"}, "--incident: %s: line %d: the failure ends %s, after the shortest run's %s (--rounds)", name, f.Line, EndsAt(g.Tick, f.Last), g.Tick.FormatValue(model.Rounds, shortest))
 		}
 	}
 	g.Schedule = in.Schedule()
@@ -78,11 +79,11 @@ func (in Incident) OnGrid(g *sweep.Grid, name string) error {
 // the file's line, and what is c ("the run", "the deployment").
 func (in Incident) Fits(c model.Config, anyRounds bool, name, what string, t model.Tick) error {
 	if f, ok := in.Beyond(c.Nodes); ok {
-		return fmt.Errorf("--incident: %s: line %d: node %d, but %s has %d nodes (--nodes)", name, f.Line, f.Node, what, c.Nodes)
+		return flagerr.Errorf([]string{"incident", "nodes"}, "--incident: %s: line %d: node %d, but %s has %d nodes (--nodes)", name, f.Line, f.Node, what, c.Nodes)
 	}
 	for _, f := range in.Windows {
 		if !anyRounds && f.Last > c.Rounds {
-			return fmt.Errorf("--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", name, f.Line, t.FormatValue(model.Rounds, f.Last), t.FormatValue(model.Rounds, c.Rounds))
+			return flagerr.Errorf([]string{"incident", "rounds"}, "--incident: %s: line %d: the failure ends at %s, after the run's end (--rounds %s)", name, f.Line, t.FormatValue(model.Rounds, f.Last), t.FormatValue(model.Rounds, c.Rounds))
 		}
 	}
 	return nil

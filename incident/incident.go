@@ -20,6 +20,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"io"
 	"math"
 	"slices"
@@ -162,10 +163,10 @@ func parseStart(s string, t model.Tick, epoch time.Time) (int, error) {
 	switch {
 	case err == nil:
 		if epoch.IsZero() {
-			return 0, fmt.Errorf("a timestamp needs --epoch, the moment the run begins")
+			return 0, flagerr.Errorf([]string{"epoch"}, "a timestamp needs --epoch, the moment the run begins")
 		}
 		if t == 0 {
-			return 0, fmt.Errorf("a timestamp needs --tick")
+			return 0, flagerr.Errorf([]string{"tick"}, "a timestamp needs --tick")
 		}
 		if ts.Before(epoch) {
 			return 0, fmt.Errorf("before the epoch %s: want a moment of the run", epoch.Format(time.RFC3339))
@@ -234,12 +235,13 @@ func (in Incident) Beyond(nodes int) (Window, bool) {
 // Span is the first and last round any node is down.
 func (in Incident) Span() (first, last int) { return in.Schedule().Span() }
 
-// Apply sets c's outage fields to the incident's span, which is what a
-// trace zooms to: the schedule, not these fields, says who fails when and
-// how (each failure its own kind, whatever c's toggles).
-func (in Incident) Apply(c *model.Config) {
+// Apply is c with its outage fields set to the incident's span, which is
+// what a trace zooms to: the schedule, not these fields, says who fails
+// when and how (each failure its own kind, whatever c's toggles).
+func (in Incident) Apply(c model.Config) model.Config {
 	first, last := in.Span()
 	c.Start, c.Outage, c.Down, c.DownFrom = first, last-first+1, 1, 0
+	return c
 }
 
 // Span is the rounds First … Last.
@@ -390,6 +392,17 @@ type Spread struct {
 	Runs []Run
 }
 
+// Trace is the trace, round by round (model.Runner.AppendTrace), of one
+// run of a spread of c (Spread): the incident moved run.Phase rounds later,
+// the run that much longer, the followers' jitter drawn from run.Seed.
+func (in Incident) Trace(c model.Config, run Run) ([]byte, error) {
+	moved := in.Moved(run.Phase)
+	cfg := moved.Apply(c)
+	cfg.Rounds = c.Rounds + run.Phase
+	r := model.Runner{JitterSeed: model.JitterSeed(run.Seed)}
+	return r.AppendTrace(nil, cfg, moved.Schedule())
+}
+
 // Spread runs c (as Apply left it, c.Rounds long for the incident where
 // it is) with the incident at each phase and seed of s. Each run is moved
 // whole: it lasts c.Rounds plus its phase, so every run has as many rounds
@@ -399,8 +412,7 @@ func (in Incident) Spread(c model.Config, s Sample) (Spread, error) {
 	var r model.Runner
 	for k := s.Phase; k < s.Phase+s.Phases; k++ {
 		moved := in.Moved(k)
-		run := c
-		moved.Apply(&run)
+		run := moved.Apply(c)
 		run.Rounds = c.Rounds + k
 		for j := range s.Seeds {
 			seed := s.Seed + uint64(j)

@@ -92,7 +92,7 @@ func TestPublicationIncident(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.Apply(&c)
+	c = in.Apply(c)
 	var r model.Runner
 	if got, err := r.RunSchedule(c, in.Schedule()); err != nil || got != want {
 		t.Errorf("replayed %+v (%v), the publication's run %+v", got, err, want)
@@ -110,7 +110,7 @@ func TestSpans(t *testing.T) {
 		}
 		c := model.Default()
 		c.Nodes, c.Lease, c.RereadPeriod, c.RenewDeadline, c.RetryPeriod, c.Rounds = 3, 6, 0, 3, 1, 80
-		in.Apply(&c)
+		c = in.Apply(c)
 		var r model.Runner
 		run, err := in.Spans(&r, c)
 		leaderless, twoLeaders, st := run.Leaderless, run.TwoLeaders, run.Stats
@@ -147,7 +147,7 @@ func TestBackToBack(t *testing.T) {
 		}
 		c := model.Default()
 		c.Nodes, c.Rounds, c.Period = 1, 14, 1
-		in.Apply(&c)
+		c = in.Apply(c)
 		run, err := in.Spans(new(model.Runner), c)
 		leaderless, st := run.Leaderless, run.Stats
 		if err != nil {
@@ -200,7 +200,7 @@ func TestSpread(t *testing.T) {
 	}
 	c := model.Default()
 	c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Period, c.Rounds = 2, 4, 2, 2, 0, 100, 30
-	in.Apply(&c)
+	c = in.Apply(c)
 	if got := incident.Phases(c); got != 2 {
 		t.Fatalf("%d phases, want lcm(retry period 2, renewal 2) = 2", got)
 	}
@@ -264,7 +264,7 @@ func TestSpreadJitter(t *testing.T) {
 	}
 	c := model.Default()
 	c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Jitter, c.Period, c.Rounds = 3, 15, 0, 2, 10, true, 100, 120
-	in.Apply(&c)
+	c = in.Apply(c)
 	s := incident.SampleOf(c, 40)
 	if s.Phases != 2 || s.Seeds != incident.Seeds || s.Count() != 2*incident.Seeds {
 		t.Fatalf("sample %+v, want 2 phases of %d seeds", s, incident.Seeds)
@@ -317,7 +317,7 @@ func TestSpreadOfBounds(t *testing.T) {
 		c := model.Default()
 		c.Nodes = tt.nodes
 		c.Lease, c.RenewDeadline, c.RetryPeriod, c.RereadPeriod, c.Jitter, c.Rounds = 15, 10, tt.retry, tt.reread, tt.jitter, tt.rounds
-		in.Apply(&c)
+		c = in.Apply(c)
 		if _, err := in.SpreadOf(c, 1); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
 		}
@@ -339,5 +339,47 @@ func TestTimestampsRefused(t *testing.T) {
 		if want := `line 1: start "` + tt.start + `": ` + tt.want; err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", tt.start, err, want)
 		}
+	}
+}
+
+// TestTrace: the trace of a spread's run is the run of the incident moved
+// by its phase, as a file moved by hand (start 6, not 5) gives it, the run
+// that much longer.
+func TestTrace(t *testing.T) {
+	in, err := incident.Parse(strings.NewReader("0 isolate 5 6\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := model.Default()
+	c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Period, c.Rounds = 2, 4, 2, 2, 0, 100, 30
+	c = in.Apply(c)
+	sp, err := in.Spread(c, incident.SampleOf(c, 7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got0, err := in.Trace(c, sp.Runs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got1, err := in.Trace(c, sp.Runs[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	byHand, err := incident.Parse(strings.NewReader("0 isolate 6 6\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := byHand.Apply(c)
+	moved.Rounds = 31
+	r := model.Runner{JitterSeed: model.JitterSeed(7)}
+	want1, err := r.AppendTrace(nil, moved, byHand.Schedule())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got1) != string(want1) {
+		t.Errorf("trace of the run at phase 1:\n%s\nwant the incident moved by hand:\n%s", got1, want1)
+	}
+	if string(got0) == string(got1) {
+		t.Errorf("the runs at phases 0 and 1 have the same trace:\n%s", got0)
 	}
 }

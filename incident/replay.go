@@ -2,7 +2,7 @@ package incident
 
 import (
 	"errors"
-	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
@@ -17,8 +17,7 @@ import (
 // an incident the setting cannot run (a node it lacks, an end after its
 // run) or a setting the model refuses.
 func (in Incident) Setting(c model.Config, roundsGiven bool, name string, t model.Tick) (cfg model.Config, skip, err error) {
-	cfg = c
-	in.Apply(&cfg)
+	cfg = in.Apply(c)
 	if err := cfg.Validate(); err != nil {
 		if re := (*model.RelationError)(nil); errors.As(err, &re) {
 			return cfg, err, nil
@@ -29,10 +28,10 @@ func (in Incident) Setting(c model.Config, roundsGiven bool, name string, t mode
 		cfg.Rounds = min(model.MaxRounds, first+cost.SettleRounds(cfg))
 	}
 	if f, ok := in.Beyond(cfg.Nodes); ok {
-		return cfg, nil, fmt.Errorf("%s: line %d: node %d, but the run has %d nodes (--nodes)", name, f.Line, f.Node, cfg.Nodes)
+		return cfg, nil, flagerr.Errorf([]string{"nodes"}, "%s: line %d: node %d, but the run has %d nodes (--nodes)", name, f.Line, f.Node, cfg.Nodes)
 	}
 	if _, last := in.Span(); last > cfg.Rounds {
-		return cfg, nil, fmt.Errorf("%s: the incident ends %s, after the run's %s (--rounds)", name, EndsAt(t, last), t.FormatValue(model.Rounds, cfg.Rounds))
+		return cfg, nil, flagerr.Errorf([]string{"rounds"}, "%s: the incident ends %s, after the run's %s (--rounds)", name, EndsAt(t, last), t.FormatValue(model.Rounds, cfg.Rounds))
 	}
 	return cfg, nil, cfg.Validate()
 }
@@ -46,16 +45,16 @@ type Budget struct{ runs, rounds, nodes int }
 // with what to give instead, past a bound or past the model's rounds.
 func (b *Budget) Add(name string, c model.Config, s Sample) error {
 	if b.runs += s.Count(); b.runs > MaxRuns {
-		return fmt.Errorf("the spread of %s over its incident's phases (lcm(--retry-period, --renewal)) and jitter seeds, and of the settings before it, is more than %d runs: compare fewer settings (--preset, --lease), or pin one run with --phase", name, MaxRuns)
+		return flagerr.Errorf([]string{"retry-period", "renewal", "preset", "lease", "phase"}, "the spread of %s over its incident's phases (lcm(--retry-period, --renewal)) and jitter seeds, and of the settings before it, is more than %d runs: compare fewer settings (--preset, --lease), or pin one run with --phase", name, MaxRuns)
 	}
 	if last := c.Rounds + s.Phase + s.Phases - 1; last > model.MaxRounds {
-		return fmt.Errorf("%s: moved %d rounds later, the run lasts %d rounds, more than the model's %d (--rounds, --phase)", name, s.Phase+s.Phases-1, last, model.MaxRounds)
+		return flagerr.Errorf([]string{"rounds", "phase"}, "%s: moved %d rounds later, the run lasts %d rounds, more than the model's %d (--rounds, --phase)", name, s.Phase+s.Phases-1, last, model.MaxRounds)
 	}
 	if b.rounds += s.Count() * (c.Rounds + s.Phase + s.Phases); b.rounds > MaxRunRounds { // each factor bounded: no overflow
-		return fmt.Errorf("the runs of %s's spread, and of the settings before it, are more than %d rounds together: give fewer --rounds, compare fewer settings (--preset, --lease), or pin one run with --phase", name, MaxRunRounds)
+		return flagerr.Errorf([]string{"rounds", "preset", "lease", "phase"}, "the runs of %s's spread, and of the settings before it, are more than %d rounds together: give fewer --rounds, compare fewer settings (--preset, --lease), or pin one run with --phase", name, MaxRunRounds)
 	}
 	if b.nodes += s.Count() * c.Nodes; b.nodes > MaxRunNodes {
-		return fmt.Errorf("the runs of %s's spread, and of the settings before it, have more than %d nodes together: give fewer --nodes, compare fewer settings (--preset, --lease), or pin one run with --phase", name, MaxRunNodes)
+		return flagerr.Errorf([]string{"nodes", "preset", "lease", "phase"}, "the runs of %s's spread, and of the settings before it, have more than %d nodes together: give fewer --nodes, compare fewer settings (--preset, --lease), or pin one run with --phase", name, MaxRunNodes)
 	}
 	return nil
 }

@@ -166,6 +166,15 @@ func (e *RelationError) Flags(t Tick) string {
 	return e.format(t, func(p Param) string { return "--" + p.Flag() })
 }
 
+// FlagNames is the flags Flags names, without their "--", in its order.
+func (e *RelationError) FlagNames() []string {
+	names := make([]string, len(e.Params))
+	for i, p := range e.Params {
+		names[i] = p.Flag()
+	}
+	return names
+}
+
 // Keys is the message with the parameters named as a CSV column and a
 // list of settings by hand name them, renew_deadline, and their values
 // written in the unit of t (Tick.FormatValue).

@@ -45,11 +45,11 @@ type Reachability struct {
 type Kind uint8
 
 // Failure is how one node fails as it goes down (a window's, a process's,
-// an incident line's): its kind, and the kind's parameter where its row
-// takes one (Behaviour.Param), 0 otherwise.
+// an incident line's): its kind, and the kind's value where its row
+// takes one (Behaviour.ValueName), 0 otherwise.
 type Failure struct {
 	Kind  Kind
-	Param int
+	Value int
 }
 
 // The kinds of failure. A node of its own kind fails that way whatever
@@ -83,12 +83,12 @@ const (
 // Behaviour is one row of the table of failure kinds (Kinds): a kind,
 // its names and what it does.
 type Behaviour struct {
-	Kind   Kind
-	Name   string // as incidents and flags name it
-	Said   string // as a sentence says a node failed so: "node 1 crashed"
-	Does   Does
-	Toggle Param  // the Scenario toggle that makes the failing nodes fail so; NumParams for none
-	Param  string // what the kind's parameter is, as KIND:VALUE gives it; "" for a kind that takes none
+	Kind      Kind
+	Name      string // as incidents and flags name it
+	Said      string // as a sentence says a node failed so: "node 1 crashed"
+	Does      Does
+	Toggle    Param  // the Scenario toggle that makes the failing nodes fail so; NumParams for none
+	ValueName string // what the kind's value is, as KIND:VALUE gives it; "" for a kind that takes none
 }
 
 // kindTable is the table of failure kinds, in Failure order, AsConfigured
@@ -151,8 +151,8 @@ func (k Kind) String() string { return k.Behaviour().Name }
 // parse.Failure reads it): its kind's name, and KIND:VALUE for a kind that
 // takes a parameter.
 func (f Failure) String() string {
-	if b := f.Kind.Behaviour(); b.Param != "" {
-		return b.Name + ":" + strconv.Itoa(f.Param)
+	if b := f.Kind.Behaviour(); b.ValueName != "" {
+		return b.Name + ":" + strconv.Itoa(f.Value)
 	}
 	return f.Kind.String()
 }

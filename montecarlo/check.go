@@ -3,9 +3,23 @@ package montecarlo
 import (
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 
 	"github.com/leasesim/leasesim/model"
 )
+
+// MaxPeriods bounds a study's expected up and down periods (Periods): at
+// about 50 ns a period, 10^11 is more than an hour on two cores.
+const MaxPeriods = 1e11
+
+// CheckWork refuses a study that would draw more than MaxPeriods up and
+// down periods (Periods), naming the flags that make it smaller.
+func (mc *MonteCarlo) CheckWork() error {
+	if periods := mc.Periods(); periods > MaxPeriods {
+		return flagerr.Errorf([]string{"replicas", "rounds", "nodes", "uptime"}, "the study would draw about %.2g up and down periods, more than %.0g (hours of work): fewer configurations, --replicas, --rounds or --nodes, or longer --uptime", periods, float64(MaxPeriods))
+	}
+	return nil
+}
 
 // CheckOptions refuses options of mc that do not go together, naming
 // their flags; given reports whether a flag was given: a replica cap below

@@ -235,7 +235,7 @@ func TestReplayFigure(t *testing.T) {
 	for _, lease := range []int{15, 30, 60} {
 		c := model.Default()
 		c.Nodes, c.Lease, c.RereadPeriod, c.RenewDeadline, c.RetryPeriod, c.Jitter, c.Period, c.Rounds = 3, lease, 0, 10, 2, true, 60, 300
-		in.Apply(&c)
+		c = in.Apply(c)
 		var r model.Runner
 		run, err := in.Spans(&r, c)
 		if err != nil {
@@ -414,7 +414,7 @@ func TestListedCandidates(t *testing.T) {
 	opt.RoundsPerYear, opt.Replicas = 1e4, 2 // a short year: the node-count study is not what is tested
 	opt.Mix = []cost.MixEntry{{Outage: 5, Weight: 0.6}, {Outage: 30, Weight: 0.3}, {Outage: 120, Weight: 0.1}}
 	opt.CandidateLeases, opt.CandidateRenewDeadlines, opt.CandidateRetryPeriods = []int{15}, []int{10}, []int{2}
-	opt.Presets = []study.Preset{{Name: "kubernetes", Lease: 15, RenewDeadline: 10, RetryPeriod: 2}, {Name: "openshift", Lease: 137, RenewDeadline: 107, RetryPeriod: 26}}
+	opt.Presets = []study.PresetRounds{{Name: "kubernetes", Lease: 15, RenewDeadline: 10, RetryPeriod: 2}, {Name: "openshift", Lease: 137, RenewDeadline: 107, RetryPeriod: 26}}
 	current := cost.CandidateOf(base)
 	with := func(edit func(*cost.Candidate)) cost.Candidate {
 		k := current

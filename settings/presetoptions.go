@@ -73,6 +73,17 @@ func (e *OptionRefusal) Error() string {
 	return e.text(func(o string) string { return "--" + o }, "--preset ", "give the preset", ", ")
 }
 
+// FlagNames is the flags Error names, without their "--": the option, the
+// preset (a refusal is of the option with it) and, with one preset, the
+// options it takes.
+func (e *OptionRefusal) FlagNames() []string {
+	names := []string{e.Option, "preset"}
+	if e.Refusal == "" && len(e.Presets) == 1 {
+		names = append(names, e.Takes...)
+	}
+	return names
+}
+
 // Key names them as a candidate list's entry names its keys:
 // session_ttl is an option of preset=etcd or consul: ….
 func (e *OptionRefusal) Key() string {

@@ -2,6 +2,7 @@ package settings
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -75,6 +76,15 @@ func (e *TickError) Error() string {
 	return fmt.Sprintf("--preset %s sets %s %s, which --tick %s cannot hold: %v%s", e.Preset, e.Param.Flag(), e.Time, e.Tick, e.Err, hint)
 }
 
+// FlagNames is the flags Error names, without their "--": the preset, the
+// tick and, for DynamoDB, its refresh period.
+func (e *TickError) FlagNames() []string {
+	if e.Refresh != 0 {
+		return []string{"preset", "tick", "refresh-period"}
+	}
+	return []string{"preset", "tick"}
+}
+
 // Key names them as a candidate list's entry does, whose tick is the
 // deployment's.
 func (e *TickError) Key() string {
@@ -116,6 +126,9 @@ func (e *OptionError) Error() string {
 	return fmt.Sprintf("invalid argument %q for \"--%s\" flag: %v", e.Text, e.Option, e.Err)
 }
 
+// FlagNames is the flag Error names: the option.
+func (e *OptionError) FlagNames() []string { return []string{e.Option} }
+
 // Key names the option as a candidate list's key: session_ttl "5x": ….
 func (e *OptionError) Key() string {
 	return fmt.Sprintf("%s %q: %v", strings.ReplaceAll(e.Option, "-", "_"), e.Text, e.Err)
@@ -135,6 +148,22 @@ type PresetError struct {
 // --session-ttl 5s: ….
 func (e *PresetError) Error() string {
 	return e.text("--preset "+e.Preset, func(o, v string) string { return "--" + o + " " + v }, func(o string) string { return "--" + o })
+}
+
+// FlagNames is the flags Error names, without their "--": the preset, the
+// options given and those the round model's refusal names.
+func (e *PresetError) FlagNames() []string {
+	names := []string{"preset"}
+	for _, g := range e.Given {
+		names = append(names, g[0])
+	}
+	e.text("", func(o, v string) string { return "" }, func(o string) string {
+		if !slices.Contains(names, o) {
+			names = append(names, o)
+		}
+		return o
+	})
+	return names
 }
 
 // Key names them as a candidate list's entry: preset=consul

@@ -3,7 +3,7 @@ package study
 import (
 	"cmp"
 	"errors"
-	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -80,7 +80,7 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 		if err := in.Incident.Fits(base, false, in.IncidentFile, "the deployment", t); err != nil {
 			return base, opt, err
 		}
-		in.Incident.Apply(&base)
+		base = in.Incident.Apply(base)
 		opt.Incident, opt.IncidentFile = in.Incident.Schedule(), filepath.Base(in.IncidentFile)
 	}
 	if err := base.Validate(); err != nil {
@@ -92,11 +92,11 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 	// A report's prose reads its runs as evidence: a run in which no
 	// batch falls due, or no node fails, would be read as good news.
 	if base.Triggers() == 0 {
-		return base, opt, fmt.Errorf("--period %s is longer than the run's --rounds %s: no batch falls due, so the report would have nothing to count; want a --period of at most --rounds",
+		return base, opt, flagerr.Errorf([]string{"period", "rounds"}, "--period %s is longer than the run's --rounds %s: no batch falls due, so the report would have nothing to count; want a --period of at most --rounds",
 			t.FormatValue(model.Period, base.Period), t.FormatValue(model.Rounds, base.Rounds))
 	}
 	if base.Outage > 0 && base.Start > base.Rounds {
-		return base, opt, fmt.Errorf("--start %s is after the run's end (--rounds %s): no node fails, so the report would have nothing to compare; want a --start inside the run",
+		return base, opt, flagerr.Errorf([]string{"start", "rounds"}, "--start %s is after the run's end (--rounds %s): no node fails, so the report would have nothing to compare; want a --start inside the run",
 			t.FormatValue(model.Start, base.Start), t.FormatValue(model.Rounds, base.Rounds))
 	}
 	opt.Tick = t
@@ -109,21 +109,21 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 	mix, history := in.OutageMix, in.OutageHistory
 	switch {
 	case mix != "" && history != "":
-		return base, opt, errors.New("--outage-mix and --outage-history both give the outage lengths: want one of them")
+		return base, opt, flagerr.New([]string{"outage-mix", "outage-history"}, "--outage-mix and --outage-history both give the outage lengths: want one of them")
 	case mix != "":
 		var err error
 		if opt.Mix, err = cost.ParseMix(t, mix); err != nil {
-			return base, opt, fmt.Errorf("invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
+			return base, opt, flagerr.Errorf([]string{"outage-mix"}, "invalid argument %q for \"--outage-mix\" flag: %v", mix, err)
 		}
 	case given("outage-history") && history == "":
-		return base, opt, errors.New("invalid argument \"\" for \"--outage-history\" flag: want a file of outage lengths")
+		return base, opt, flagerr.New([]string{"outage-history"}, "invalid argument \"\" for \"--outage-history\" flag: want a file of outage lengths")
 	case history != "":
 		seen, err := montecarlo.ReadEmpirical(history, t)
 		if err == nil {
 			opt.Mix, err = cost.MixOf(seen.Samples)
 		}
 		if err != nil {
-			return base, opt, fmt.Errorf("invalid argument %q for \"--outage-history\" flag: %v", history, err)
+			return base, opt, flagerr.Errorf([]string{"outage-history"}, "invalid argument %q for \"--outage-history\" flag: %v", history, err)
 		}
 	}
 	StudyOutage(&base, &opt, given("outage"), given("start"), given("rounds"))
@@ -132,7 +132,7 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 	}
 	if p := in.Preset; p.Lock != nil && t != 0 {
 		if given("candidates") {
-			return base, opt, fmt.Errorf("--candidates lists leases, client-go's option: under --preset %s the candidates are its own options' grid (%s); list others by hand with --candidate-list (preset=%s %s)", p.Name, settings.Setting(p.Lock), p.Name, settings.Setting(p.Lock))
+			return base, opt, flagerr.Errorf([]string{"candidates", "preset", "candidate-list"}, "--candidates lists leases, client-go's option: under --preset %s the candidates are its own options' grid (%s); list others by hand with --candidate-list (preset=%s %s)", p.Name, settings.Setting(p.Lock), p.Name, settings.Setting(p.Lock))
 		}
 		opt.Lock = in.Lock
 	}
@@ -145,7 +145,7 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 	opt.BlackHoleGiven = given(model.BlackHole.Flag())
 	switch {
 	case t != 0 && given("rounds-per-year"):
-		return base, opt, fmt.Errorf("--rounds-per-year goes only without --tick: with it, a year has %s rounds of %s", strconv.FormatFloat(t.RoundsPerYear(), 'f', -1, 64), t)
+		return base, opt, flagerr.Errorf([]string{"rounds-per-year", "tick"}, "--rounds-per-year goes only without --tick: with it, a year has %s rounds of %s", strconv.FormatFloat(t.RoundsPerYear(), 'f', -1, 64), t)
 	case t != 0:
 		opt.RoundsPerYear = t.RoundsPerYear()
 		up, down := DeploymentFailures(base, opt)
@@ -168,9 +168,9 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 	}
 	switch {
 	case opt.Precision == 0 && given("max-replicas"):
-		return base, opt, errors.New("--max-replicas goes only with --precision")
+		return base, opt, flagerr.New([]string{"max-replicas", "precision"}, "--max-replicas goes only with --precision")
 	case opt.Precision > 0 && opt.MaxReplicas < opt.Replicas:
-		return base, opt, fmt.Errorf("--max-replicas %d is fewer than --replicas %d, the replicas run at a time", opt.MaxReplicas, opt.Replicas)
+		return base, opt, flagerr.Errorf([]string{"max-replicas", "replicas"}, "--max-replicas %d is fewer than --replicas %d, the replicas run at a time", opt.MaxReplicas, opt.Replicas)
 	}
 	return base, opt, nil
 }
@@ -191,12 +191,12 @@ func (in ReviewInputs) failureMix(base *model.Config, opt *ReviewOptions, given 
 	}
 	for _, flag := range others {
 		if given(flag) {
-			return fmt.Errorf("--failure-mix gives each entry's rate, kind, scope and lengths: want it without --%s", flag)
+			return flagerr.Errorf([]string{"failure-mix", flag}, "--failure-mix gives each entry's rate, kind, scope and lengths: want it without --%s", flag)
 		}
 	}
 	entries, err := cost.ParseFailureMix(in.Tick, in.FailureMix)
 	if err != nil {
-		return fmt.Errorf("invalid argument %q for \"--failure-mix\" flag: %v", in.FailureMix, err)
+		return flagerr.Errorf([]string{"failure-mix"}, "invalid argument %q for \"--failure-mix\" flag: %v", in.FailureMix, err)
 	}
 	opt.Failures = entries
 	opt.Mix, opt.EventsPerYear[0] = cost.FlattenFailures(entries, ZoneDown(*base))
@@ -211,7 +211,7 @@ func (in ReviewInputs) failureMix(base *model.Config, opt *ReviewOptions, given 
 func (in ReviewInputs) candidates(base model.Config, opt *ReviewOptions, given func(string) bool) error {
 	t, leases := in.Tick, in.CandidateLeases
 	if leases.Len() > cost.MaxRankedLeases {
-		return fmt.Errorf("--candidates lists %d leases: the recommendation ranks at most %d", leases.Len(), cost.MaxRankedLeases)
+		return flagerr.Errorf([]string{"candidates"}, "--candidates lists %d leases: the recommendation ranks at most %d", leases.Len(), cost.MaxRankedLeases)
 	}
 	deadlines, retries := DefaultRenewDeadlines(base), DefaultRetryPeriods(base)
 	for _, l := range []struct {
@@ -222,7 +222,7 @@ func (in ReviewInputs) candidates(base model.Config, opt *ReviewOptions, given f
 		switch {
 		case !given(l.flag):
 		case base.RenewDeadline == 0:
-			return fmt.Errorf("--%s goes only with a renew deadline (--renew-deadline or a preset): without one, the candidates are leases", l.flag)
+			return flagerr.Errorf([]string{l.flag, "renew-deadline", "preset"}, "--%s goes only with a renew deadline (--renew-deadline or a preset): without one, the candidates are leases", l.flag)
 		default:
 			*l.dst = slices.Collect(l.list.All())
 		}
@@ -238,7 +238,7 @@ func (in ReviewInputs) candidates(base model.Config, opt *ReviewOptions, given f
 		if err := goesWithOne(base, lease, deadlines, retries); err != nil {
 			var re *model.RelationError
 			if !errors.As(err, &re) {
-				return fmt.Errorf("--candidates %s: %v", t.FormatValue(model.Lease, lease), err)
+				return flagerr.Errorf(append([]string{"candidates"}, flagerr.Of(err)...), "--candidates %s: %v", t.FormatValue(model.Lease, lease), err)
 			}
 			skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
 			continue
@@ -248,7 +248,7 @@ func (in ReviewInputs) candidates(base model.Config, opt *ReviewOptions, given f
 	var re *model.RelationError
 	switch {
 	case leases.Len() == 1 && errors.As(firstBad, &re):
-		return fmt.Errorf("--candidates %s cannot be the lease here: %s", t.FormatValue(model.Lease, leases.At(0)), re.Flags(t))
+		return flagerr.Errorf(append([]string{"candidates"}, re.FlagNames()...), "--candidates %s cannot be the lease here: %s", t.FormatValue(model.Lease, leases.At(0)), re.Flags(t))
 	case given("candidates") && in.Skip != nil:
 		if err := in.Skip("candidate leases", skipped, leases.Len(), firstBad); err != nil {
 			return err
@@ -257,7 +257,7 @@ func (in ReviewInputs) candidates(base model.Config, opt *ReviewOptions, given f
 	for _, e := range in.CandidateList {
 		k, err := e.Candidate(base, t)
 		if err != nil {
-			return fmt.Errorf("--candidate-list %w", err) // a *candidatelist.CandidateError, whose entry a review file traces to its line
+			return flagerr.Errorf([]string{"candidate-list"}, "--candidate-list %w", err) // a *candidatelist.CandidateError, whose entry a review file traces to its line
 		}
 		opt.CandidateList = append(opt.CandidateList, k)
 		opt.CandidateLocks = append(opt.CandidateLocks, e.Options)
@@ -288,18 +288,18 @@ func goesWithOne(base model.Config, lease int, deadlines, retries []int) error {
 
 // PresetsIn is the lease presets' defaults that t holds, in its rounds,
 // for naming candidates (ReviewOptions.Presets): none without a tick.
-func PresetsIn(t model.Tick) []Preset {
+func PresetsIn(t model.Tick) []PresetRounds {
 	if t == 0 {
 		return nil
 	}
-	var ps []Preset
+	var ps []PresetRounds
 	for _, p := range settings.Presets() {
 		r, _ := p.Round()
 		vals, err := p.Values(r, t)
 		if err != nil {
 			continue
 		}
-		ps = append(ps, Preset{Name: p.Name, Lease: vals[model.Lease], RenewDeadline: vals[model.RenewDeadline], RetryPeriod: vals[model.RetryPeriod],
+		ps = append(ps, PresetRounds{Name: p.Name, Lease: vals[model.Lease], RenewDeadline: vals[model.RenewDeadline], RetryPeriod: vals[model.RetryPeriod],
 			Protocol: model.LockProtocol(vals[model.Protocol]), LockDelay: vals[model.LockDelay], AcquireWait: vals[model.AcquireWait], DisconnectDelay: vals[model.DisconnectDelay]})
 	}
 	return ps

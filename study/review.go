@@ -189,7 +189,7 @@ type ReviewOptions struct {
 	// Presets is the lease presets in rounds of Tick, by name: a
 	// candidate whose lease settings are a preset's is named for it
 	// (PresetOf).
-	Presets []Preset
+	Presets []PresetRounds
 	Weights cost.Weights
 	// Material is the share of the current settings' cost a year below
 	// which a saving is too small to matter (cost.Decide): the verdict is
@@ -211,10 +211,10 @@ type ReviewOptions struct {
 	Progress func(done, total int, step string)
 }
 
-// Preset is a lease preset's settings in rounds: its name, lease, renew
+// PresetRounds is a lease preset's settings in rounds: its name, lease, renew
 // deadline and retry period, and its lock's protocol, lock-delay,
 // acquire wait and disconnect delay.
-type Preset struct {
+type PresetRounds struct {
 	Name                              string
 	Lease, RenewDeadline, RetryPeriod int
 	Protocol                          model.LockProtocol

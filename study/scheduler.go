@@ -1,7 +1,7 @@
 package study
 
 import (
-	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"time"
 
 	"github.com/leasesim/leasesim/model"
@@ -19,10 +19,10 @@ func SchedulerValues(sched settings.Scheduler, tick model.Tick) (map[model.Param
 	window := 0
 	if w := sched.CatchUpWindow; w > 0 {
 		if tick == 0 {
-			return nil, fmt.Errorf("--scheduler %s sets a catch-up window of %s, which needs --tick to be counted in rounds", sched.Name, w)
+			return nil, flagerr.Errorf([]string{"scheduler", "tick"}, "--scheduler %s sets a catch-up window of %s, which needs --tick to be counted in rounds", sched.Name, w)
 		}
 		if w%time.Duration(tick) != 0 {
-			return nil, fmt.Errorf("--scheduler %s sets a catch-up window of %s, which is not a whole number of --tick %s", sched.Name, w, tick)
+			return nil, flagerr.Errorf([]string{"scheduler", "tick"}, "--scheduler %s sets a catch-up window of %s, which is not a whole number of --tick %s", sched.Name, w, tick)
 		}
 		if n := w / time.Duration(tick); n <= model.MaxRounds {
 			window = int(n)
@@ -30,11 +30,11 @@ func SchedulerValues(sched settings.Scheduler, tick model.Tick) (map[model.Param
 	}
 	overlap, err := parse.Value(0, model.Overlap, sched.Overlap)
 	if err != nil {
-		return nil, fmt.Errorf("--scheduler %s: overlap %q: %v", sched.Name, sched.Overlap, err)
+		return nil, flagerr.Errorf([]string{"scheduler"}, "--scheduler %s: overlap %q: %v", sched.Name, sched.Overlap, err)
 	}
 	runsIn, err := parse.Value(0, model.RunsIn, sched.RunsIn)
 	if err != nil {
-		return nil, fmt.Errorf("--scheduler %s: runs_in %q: %v", sched.Name, sched.RunsIn, err)
+		return nil, flagerr.Errorf([]string{"scheduler"}, "--scheduler %s: runs_in %q: %v", sched.Name, sched.RunsIn, err)
 	}
 	return map[model.Param]int{model.PersistentTrigger: 1, model.CatchUpOnce: b2i(sched.CatchUpOnce), model.CatchUpWindow: window,
 		model.IdempotencyKey: b2i(sched.IdempotencyKey), model.Overlap: overlap, model.RunsIn: runsIn}, nil

@@ -30,7 +30,7 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addJitterSeedFlag(fs, &g.Seed)
 	incident := addIncidentFlags(fs, "check every configuration against this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	workers := runtime.NumCPU()
-	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations checked in parallel; the output is the same for any number")
+	fs.Var(positiveFlag(&workers, 1024), "workers", "configurations checked in parallel; the output is the same for any number")
 	fs.Lookup("workers").DefValue = "all cores"
 	csvPath := addOutputFlag(fs, "csv", "", "also write the violations as a table to this file, atomically: a row each, the configuration's parameters as sweep's CSV has them, then the invariant's message (violation) and the command that reproduces it (command); the header alone when every invariant holds")
 	format := "csv"

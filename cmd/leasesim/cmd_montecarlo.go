@@ -4,12 +4,10 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"fmt"
 	"github.com/leasesim/leasesim/reports"
 	"io"
 	"runtime"
 	"strconv"
-	"strings"
 
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/parquetcsv"
@@ -38,19 +36,19 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
 	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
 	fs.Var(alsoValue{&mc.Also, new([]string)}, "also", "beside the --uptime/--downtime failures, every node also fails this way, on its own: KIND=UPTIME/DOWNTIME with KIND "+model.KindNames()+" (a pause now and then: pause=geometric:50000/fixed:3), or the nodes of a zone together: KIND@NODES=… (isolate@0:1=geometric:90000/fixed:20); repeatable; a node down in two ways fails as the first given, --uptime/--downtime's first")
-	fs.Var(positiveValue{&mc.Replicas, 1_000_000}, "replicas", "independent runs of each configuration; with --precision, run this many at a time")
-	fs.Var(precisionValue{&mc.Precision}, "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
+	fs.Var(positiveFlag(&mc.Replicas, 1_000_000), "replicas", "independent runs of each configuration; with --precision, run this many at a time")
+	fs.Var(shareFlag(&mc.Precision), "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
 	mc.Floor = 1
-	fs.Var(rateValue{&mc.Floor}, "precision-floor", "with --precision, a figure whose interval's half-width is at most this is precise enough, in its own unit (lines a year, or batches or rounds per replica): what keeps a figure of zero from running for ever")
+	fs.Var(rateFlag(&mc.Floor), "precision-floor", "with --precision, a figure whose interval's half-width is at most this is precise enough, in its own unit (lines a year, or batches or rounds per replica): what keeps a figure of zero from running for ever")
 	mc.MaxReplicas = 100_000
-	fs.Var(positiveValue{&mc.MaxReplicas, 1_000_000}, "max-replicas", "with --precision, stop at this many replicas of a configuration, precise or not")
+	fs.Var(positiveFlag(&mc.MaxReplicas, 1_000_000), "max-replicas", "with --precision, stop at this many replicas of a configuration, precise or not")
 	fs.Uint64Var(&mc.Seed, "seed", 1, "seed of the random failures; the same seed gives the same output")
 	workers := runtime.NumCPU()
-	fs.Var(positiveValue{&workers, 1024}, "workers", "replicas run in parallel")
+	fs.Var(positiveFlag(&workers, 1024), "workers", "replicas run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
-	fs.Var(rateValue{&mc.RoundsPerYear}, "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off; with --tick, a year's rounds)")
+	fs.Var(rateFlag(&mc.RoundsPerYear), "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off; with --tick, a year's rounds)")
 	lines := float64(mc.LinesPerBatch)
-	fs.Var(rateValue{&lines}, "lines-per-batch", "invoice lines one batch produces")
+	fs.Var(rateFlag(&lines), "lines-per-batch", "invoice lines one batch produces")
 	fs.BoolVar(&mc.PhaseAverage, "phase-average", false, "average the yearly figures over the trigger's phase: replicas trigger every phase period (the shortest that keeps the period's phases on the retry and re-read rounds and fits a batch) and count each trigger as its share of a batch; the same expectation, with far less noise where batches are rarely hit; needs yearly figures and --persistent-trigger false")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
 	format := "csv"
@@ -58,7 +56,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	shardK, shardN := 0, 0
 	fs.Var(shardValue{&shardK, &shardN, new(string)}, "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV; "+shardAutoUsage)
 	maxConfigs := 1_000_000
-	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a study with more configurations than this")
+	fs.Var(positiveFlag(&maxConfigs, 1<<62), "max-configs", "refuse a study with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		if *tick != 0 {
 			if fs.Changed("rounds-per-year") {
@@ -96,8 +94,8 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err := std.skip("configurations", size-valid, size, firstBad, *tick); err != nil {
 			return err
 		}
-		if periods := mc.Periods(); periods > maxPeriods {
-			return usagef("the study would draw about %.2g up and down periods, more than %.0g (hours of work): fewer configurations, --replicas, --rounds or --nodes, or longer --uptime", periods, maxPeriods)
+		if err := mc.CheckWork(); err != nil {
+			return usage(err)
 		}
 		if c, ok := mc.Grid.NoMargin(); ok {
 			std.warnMargins([]model.Config{c}, func(int) string { return "" }, *tick)
@@ -163,33 +161,6 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // parquetGroupRows is the rows of a row group of montecarlo's Parquet,
 // as many as a chunk of a sweep's (sweep.Write's 2,048 configurations).
 const parquetGroupRows = 2048
-
-// precisionValue is --precision: a share, as 10% or 0.1, below 1.
-type precisionValue struct{ p *float64 }
-
-func (v precisionValue) String() string {
-	return strconv.FormatFloat(100**v.p, 'f', -1, 64) + "%"
-}
-
-func (v precisionValue) Set(s string) error {
-	text, percent := strings.CutSuffix(s, "%")
-	f, err := strconv.ParseFloat(text, 64)
-	if percent {
-		f /= 100
-	}
-	if err != nil || !(f >= 0 && f < 1) {
-		return fmt.Errorf("want a share from 0 to 1, as 10%% or 0.1")
-	}
-	*v.p = f
-	return nil
-}
-
-func (v precisionValue) Type() string { return "share" }
-
-// maxPeriods bounds a Monte Carlo study's expected up and down periods
-// (MonteCarlo.Periods): at about 50 ns a period, 10^11 is more than an hour
-// on two cores.
-const maxPeriods = 1e11
 
 // monteCarloFlags are the model parameters montecarlo sweeps as lists.
 func monteCarloFlags() []model.Param {

@@ -26,7 +26,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "leases to compare: "+sweep.ListSyntax)
 	tick := addTickFlag(fs)
 	var presets []settings.Preset
-	fs.Var(presetsValue{&presets}, "preset", "locks whose defaults to compare, comma-separated: "+settings.PresetNames()+"; a lock's options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy, --heartbeat-period, --refresh-period, --additional-time-to-wait; --lease is also dynamodb's leaseDuration) go to its preset, client-go's flags to client-go's; implies their tick (1s; consul 500ms, zookeeper 1ms by default; dynamodb its refresh period), which must be the same for all, unless --tick is given")
+	fs.Var(presetsFlag(&presets), "preset", "locks whose defaults to compare, comma-separated: "+settings.PresetNames()+"; a lock's options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy, --heartbeat-period, --refresh-period, --additional-time-to-wait; --lease is also dynamodb's leaseDuration) go to its preset, client-go's flags to client-go's; implies their tick (1s; consul 500ms, zookeeper 1ms by default; dynamodb its refresh period), which must be the same for all, unless --tick is given")
 	addLockOptionFlags(fs)
 	seed := new(uint64)
 	addJitterSeedFlag(fs, seed)
@@ -110,11 +110,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			row.Run = row.Spread.Median()
 			if *trace {
-				moved, cfg := in.Moved(row.Run.Phase), row.Config
-				moved.Apply(&cfg)
-				cfg.Rounds += row.Run.Phase
-				r := model.Runner{JitterSeed: model.JitterSeed(row.Run.Seed)}
-				if row.Trace, err = r.AppendTrace(nil, cfg, moved.Schedule()); err != nil {
+				if row.Trace, err = in.Trace(row.Config, row.Run); err != nil {
 					return err
 				}
 			}
@@ -176,7 +172,7 @@ func epochOf(fs *pflag.FlagSet, epoch string) (time.Time, error) {
 	}
 	at, err := incident.ParseEpoch(epoch)
 	if err != nil {
-		return time.Time{}, usagef("invalid argument %q for \"--epoch\" flag: %v", epoch, err)
+		return time.Time{}, flagUsagef([]string{"epoch"}, "invalid argument %q for \"--epoch\" flag: %v", epoch, err)
 	}
 	return at, nil
 }

@@ -26,16 +26,16 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	out := fs.String("out", "out", "folder to write the report into; created if missing")
 	example := fs.Bool("example", false, "print a commented review file, a starting point for one's own, and write nothing else")
 	parquet := fs.Bool("parquet", false, "also write each CSV table as Parquet beside it (candidates.parquet, …): the CSV's columns, each typed (a toggle boolean, a name a string, figures and seconds doubles, else a 64-bit integer; an empty cell null), for DuckDB or pandas")
-	fs.Var(ratesValue{&opt.EventsPerYear}, "outages-per-year", "outage events a year for the cost tables, the first for the recommendation: "+cost.RatesSyntax)
-	fs.Var(positiveValue{&opt.LinesPerBatch, 1e12}, "lines-per-batch", "invoice lines one batch produces")
+	fs.Var(ratesFlag(&opt.EventsPerYear), "outages-per-year", "outage events a year for the cost tables, the first for the recommendation: "+cost.RatesSyntax)
+	fs.Var(positiveFlag(&opt.LinesPerBatch, 1e12), "lines-per-batch", "invoice lines one batch produces")
 	addModelFlags(fs, &in.Base) // fencing and the trigger policy are the current deployment's, which the recommendation prices; the three arrangements set their own
 	fs.Var(lengthsValue{&opt.Up, new(string)}, "uptime", "node-count study: how long a node stays reachable: "+parse.LengthsSyntax(0)+" (default geometric:2000; with --tick, a year over the first --outages-per-year)")
 	fs.Var(lengthsValue{&opt.Down, new(string)}, "downtime", "node-count study: how long a node stays unreachable: "+parse.LengthsSyntax(0)+" (default lognormal:1.2,0.6; with --tick, the --outage-mix, or --outage without one)")
-	fs.Var(positiveValue{&opt.Replicas, 100_000}, "replicas", "node-count study: replicas of each configuration (default 200; with --tick, 1000)")
-	fs.Var(precisionValue{&opt.Precision}, "precision", "node-count study: run --replicas at a time until each configuration's missed and double lines a year are within ± this share, e.g. 10%, or ± 1 line (0: off)")
-	fs.Var(positiveValue{&opt.MaxReplicas, 1_000_000}, "max-replicas", "node-count study, with --precision: stop at this many replicas of a configuration, precise or not")
+	fs.Var(positiveFlag(&opt.Replicas, 100_000), "replicas", "node-count study: replicas of each configuration (default 200; with --tick, 1000)")
+	fs.Var(shareFlag(&opt.Precision), "precision", "node-count study: run --replicas at a time until each configuration's missed and double lines a year are within ± this share, e.g. 10%, or ± 1 line (0: off)")
+	fs.Var(positiveFlag(&opt.MaxReplicas, 1_000_000), "max-replicas", "node-count study, with --precision: stop at this many replicas of a configuration, precise or not")
 	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "seed of the node-count study's random failures and of the followers' jitter (with --jitter); the same seed gives the same report")
-	fs.Var(rateValue{&in.RoundsPerYear}, "rounds-per-year", "rounds in a year (default: period × 365, one batch a day; with --tick, a year's rounds)")
+	fs.Var(rateFlag(&in.RoundsPerYear), "rounds-per-year", "rounds in a year (default: period × 365, one batch a day; with --tick, a year's rounds)")
 	fs.StringVar(&in.OutageMix, "outage-mix", "", "the recommendation's outage lengths and their weights, outage:weight,… (with --tick, durations: 40s:0.9,5m:0.1; default: --outage alone)")
 	fs.StringVar(&in.FailureMix, "failure-mix", "", "the deployment's failures instead of --outages-per-year and --outage-mix, each entry its kind, scope, lengths and rate: "+cost.FailureMixSyntax()+"; every section uses it (a zone is the zone study's nodes)")
 	fs.StringVar(&in.OutageHistory, "outage-history", "", "instead of --outage-mix, a file of the outages a team has seen, one length a line (with --tick, a duration such as 45s; # starts a comment): each distinct length weighted by how often it occurs")
@@ -45,8 +45,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(listValue{model.RetryPeriod, &in.CandidateRetryPeriods, new(string)}, "candidate-retry-period", "with a renew deadline, the retry periods the recommendation tries with each candidate lease and renew deadline: "+sweep.ListSyntax+" (default: the current one and twice it)")
 	fs.Var(candidateListValue{&in.CandidateList, new(string)}, "candidate-list", "candidates by hand, ranked with the others, each free to change the node count, fencing and the trigger policy: "+candidatelist.Syntax+"; in a review file, a literal block (candidate_list: |), a candidate a line")
 	addPriceFlags(fs, &opt.Weights, &in.DelayHour)
-	fs.Var(currencyValue{&opt.Currency}, "currency", "the prices' currency or unit, which report.md names the cost a year in, e.g. EUR (default: invoice lines when a missed and a double line cost 1 and nothing else is priced, else price units)")
-	fs.Var(precisionValue{&opt.Material}, "material", "the share of the current settings' cost a year a candidate must save to be recommended instead, e.g. 5% (0: any saving); a smaller one keeps the current settings")
+	fs.Var(currencyFlag(&opt.Currency), "currency", "the prices' currency or unit, which report.md names the cost a year in, e.g. EUR (default: invoice lines when a missed and a double line cost 1 and nothing else is priced, else price units)")
+	fs.Var(shareFlag(&opt.Material), "material", "the share of the current settings' cost a year a candidate must save to be recommended instead, e.g. 5% (0: any saving); a smaller one keeps the current settings")
 	gate := fs.Bool("gate", false, "once the report is written, judge the current settings as a CI gate: exit 3 with one line naming the settings and the rule they break, no two-leader margin without fencing or a cost a year more than --material above the recommended's; else one line saying why they pass")
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -56,19 +56,19 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return err
 		}
 		if *out == "" {
-			return usagef("invalid argument \"\" for \"--out\" flag: want a folder name")
+			return flagUsagef([]string{"out"}, "invalid argument \"\" for \"--out\" flag: want a folder name")
 		}
 		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
-			return usagef("invalid argument %q for \"--out\" flag: a file: want a folder", *out)
+			return flagUsagef([]string{"out"}, "invalid argument %q for \"--out\" flag: a file: want a folder", *out)
 		}
 		if fi, err := os.Lstat(*out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 			if _, err := os.Stat(*out); errors.Is(err, os.ErrNotExist) {
 				target, _ := os.Readlink(*out)
-				return usagef("invalid argument %q for \"--out\" flag: a symbolic link to %s, which does not exist: want a folder, or a link to one", *out, target)
+				return flagUsagef([]string{"out"}, "invalid argument %q for \"--out\" flag: a symbolic link to %s, which does not exist: want a folder, or a link to one", *out, target)
 			}
 		}
 		t := *tick
-		in.Tick, in.Given, in.Preset = t, fs.Changed, *fs.Lookup("preset").Value.(namedValue[settings.Preset]).v
+		in.Tick, in.Given, in.Preset = t, fs.Changed, *fs.Lookup("preset").Value.(parsed[settings.Preset]).p
 		in.Skip = func(what string, skipped, total int, first error) error {
 			return std.skip(what, skipped, total, first, t)
 		}
@@ -77,7 +77,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		case err != nil:
 			return err
 		case given && (in.OutageMix != "" || in.OutageHistory != "" || in.FailureMix != ""):
-			return usagef("--incident is the outage event: want it without --outage-mix, --outage-history and --failure-mix")
+			return flagUsagef([]string{"incident", "outage-mix", "outage-history", "failure-mix"}, "--incident is the outage event: want it without --outage-mix, --outage-history and --failure-mix")
 		case given:
 			read, err := incidentFlag(fs, *incident.file, t, *incident.epoch)
 			if err != nil {

@@ -11,22 +11,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// durationValue is a flag holding a positive duration.
-type durationValue struct{ d *time.Duration }
-
-func (v durationValue) String() string { return v.d.String() }
-
-func (v durationValue) Set(s string) error {
-	d, err := settings.ParseDuration(s) // the same bounds as a tick: 1ms to 24h in whole milliseconds
-	if err != nil {
-		return err
-	}
-	*v.d = d
-	return nil
-}
-
-func (v durationValue) Type() string { return "duration" }
-
 // settingsOption is a lock's option on settings: its text as given,
 // checked at parse as its lock reads it; a duration shows as Go writes
 // it, as a duration flag does.
@@ -55,11 +39,11 @@ func (v settingsOption) Type() string { return v.typ }
 
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
-	fs.Var(namedValue[settings.Preset]{&preset, settings.SettingsPresetByName, "replay and sweep compare a list of presets"}, "preset", "start from a lock's defaults: "+settings.SettingsPresetNames())
+	fs.Var(namedFlag(&preset, settings.SettingsPresetByName, "replay and sweep compare a list of presets"), "preset", "start from a lock's defaults: "+settings.SettingsPresetNames())
 	var s settings.Settings
-	fs.Var(durationValue{&s.LeaseDuration}, "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
-	fs.Var(durationValue{&s.RenewDeadline}, "renew-deadline", "renew deadline (client-go's RenewDeadline)")
-	fs.Var(durationValue{&s.RetryPeriod}, "retry-period", "retry period (client-go's RetryPeriod)")
+	fs.Var(durationFlag(&s.LeaseDuration), "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
+	fs.Var(durationFlag(&s.RenewDeadline), "renew-deadline", "renew deadline (client-go's RenewDeadline)")
+	fs.Var(durationFlag(&s.RetryPeriod), "retry-period", "retry period (client-go's RetryPeriod)")
 	all := slices.Clone(settings.ClientGoOptions) // every option, in the help's order
 	for _, o := range settings.SettingsFlags() {
 		if fs.Lookup(o.Name) != nil {
@@ -74,7 +58,7 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		fs.Var(settingsOption{new(string), func(s string) error { _, err := o.Set(row.Defaults, s); return err }, o.Type}, o.Name, o.SettingsUsage)
 	}
 	s.Nodes = 3
-	fs.Var(positiveValue{&s.Nodes, 1000}, "nodes", "candidates, the leader among them")
+	fs.Var(positiveFlag(&s.Nodes, 1000), "nodes", "candidates, the leader among them")
 	seed := fs.Uint64("seed", 1, "seed of client-go's followers' jitter for the medians (the other locks' medians are exact)")
 	format := "table"
 	fs.Var(choiceValue{&format, []string{"table", "csv", "json"}}, "format", "output format: table, csv or json")

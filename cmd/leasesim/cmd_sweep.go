@@ -86,14 +86,14 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	format := "csv"
 	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "output format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name a string, seconds a double, else a 64-bit integer), a row group a chunk of rows")
 	workers := runtime.NumCPU()
-	fs.Var(positiveValue{&workers, 1024}, "workers", "configurations run in parallel")
+	fs.Var(positiveFlag(&workers, 1024), "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
 	var k, n int = 0, 1
 	fs.Var(shardValue{&k, &n, new(string)}, "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check; "+shardAutoUsage)
 	incident := addIncidentFlags(fs, "run every configuration through this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")
 	maxConfigs := 50_000_000
-	fs.Var(positiveValue{&maxConfigs, 1 << 62}, "max-configs", "refuse a grid with more configurations than this")
+	fs.Var(positiveFlag(&maxConfigs, 1<<62), "max-configs", "refuse a grid with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		if err := oneOut(); err != nil {
 			return err
@@ -218,7 +218,7 @@ func addIncidentFlags(fs *pflag.FlagSet, doing string) incidentFlags {
 // given reports whether --incident was given, refusing --epoch without it.
 func (f incidentFlags) given(fs *pflag.FlagSet) (bool, error) {
 	if !fs.Changed("incident") && fs.Changed("epoch") {
-		return false, usagef("--epoch goes only with --incident")
+		return false, flagUsagef([]string{"epoch", "incident"}, "--epoch goes only with --incident")
 	}
 	return fs.Changed("incident"), nil
 }
@@ -251,11 +251,11 @@ func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
 func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (incident.Incident, error) {
 	for _, p := range incident.Params() {
 		if fs.Changed(p.Flag()) {
-			return incident.Incident{}, usagef("--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
+			return incident.Incident{}, flagUsagef([]string{p.Flag(), "incident"}, "--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
 		}
 	}
 	if name == "" {
-		return incident.Incident{}, usagef("invalid argument \"\" for \"--incident\" flag: want an incident file")
+		return incident.Incident{}, flagUsagef([]string{"incident"}, "invalid argument \"\" for \"--incident\" flag: want an incident file")
 	}
 	return readIncident(fs, "--incident: ", name, t, epoch)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"io"
 	"os"
 	"strconv"
@@ -158,6 +159,12 @@ func usagef(format string, args ...any) error {
 	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
+// flagUsagef is usagef for a message that names the flags names, in that
+// order (flagerr), which a review file traces to their lines.
+func flagUsagef(names []string, format string, args ...any) error {
+	return usage(flagerr.Errorf(names, format, args...))
+}
+
 // warnFirst is a command's standard output with warnings held back until
 // its answer begins, or it ends well: bad input, found before any answer,
 // is then its one line alone, and a warning still comes before the answer
@@ -257,7 +264,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		}
 		var tick model.Tick
 		if f := fs.Lookup("tick"); f != nil {
-			tick = *f.Value.(tickValue).t
+			tick = *f.Value.(parsed[model.Tick]).p
 		}
 		return report(stderr, c.name, tick, err, where)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
@@ -141,31 +142,10 @@ func addGridFlags(fs *pflag.FlagSet, g *sweep.Grid, params ...model.Param) {
 	}
 }
 
-// tickValue is the --tick flag: the real length of a round.
-type tickValue struct{ t *model.Tick }
-
-func (v tickValue) String() string {
-	if *v.t == 0 {
-		return ""
-	}
-	return v.t.String()
-}
-
-func (v tickValue) Set(s string) error {
-	t, err := parse.Tick(s)
-	if err != nil {
-		return err
-	}
-	*v.t = t
-	return nil
-}
-
-func (v tickValue) Type() string { return "duration" }
-
 // addTickFlag registers --tick and returns where its value goes.
 func addTickFlag(fs *pflag.FlagSet) *model.Tick {
 	t := new(model.Tick)
-	fs.Var(tickValue{t}, "tick", "the real length of one round, e.g. 1s or 100ms: time flags then take durations (15s, 2m, 24h) and outputs give times in seconds")
+	fs.Var(tickFlag(t), "tick", "the real length of one round, e.g. 1s or 100ms: time flags then take durations (15s, 2m, 24h) and outputs give times in seconds")
 	return t
 }
 
@@ -190,7 +170,7 @@ func addJitterSeedFlag(fs *pflag.FlagSet, seed *uint64) {
 // --scheduler, which sets the trigger policy of a scheduler's defaults
 // (settings.Schedulers) the same way.
 func addPresetFlag(fs *pflag.FlagSet) {
-	fs.Var(namedValue[settings.Preset]{new(settings.Preset), settings.PresetByName, "replay and sweep compare a list of presets"}, "preset", presetUsage)
+	fs.Var(namedFlag(new(settings.Preset), settings.PresetByName, "replay and sweep compare a list of presets"), "preset", presetUsage)
 	addLockOptionFlags(fs)
 	addSchedulerFlag(fs)
 }
@@ -198,44 +178,20 @@ func addPresetFlag(fs *pflag.FlagSet) {
 // addPresetsFlag is addPresetFlag for a command that compares presets:
 // its --preset takes a list, which the command applies itself.
 func addPresetsFlag(fs *pflag.FlagSet, presets *[]settings.Preset, usage string) {
-	fs.Var(presetsValue{presets}, "preset", usage)
+	fs.Var(presetsFlag(presets), "preset", usage)
 	addLockOptionFlags(fs)
 	addSchedulerFlag(fs)
 }
 
 // addSchedulerFlag registers --scheduler.
 func addSchedulerFlag(fs *pflag.FlagSet) {
-	fs.Var(namedValue[settings.Scheduler]{new(settings.Scheduler), settings.SchedulerByName, "a scheduler's settings go to sweep and check as lists of their own flags"}, "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window, idempotency-key and overlap: "+settings.SchedulerNames()+" (temporal's one-year window needs --tick)")
+	fs.Var(namedFlag(new(settings.Scheduler), settings.SchedulerByName, "a scheduler's settings go to sweep and check as lists of their own flags"), "scheduler", "a scheduler's defaults for persistent-trigger (on), catch-up-once, catch-up-window, idempotency-key and overlap: "+settings.SchedulerNames()+" (temporal's one-year window needs --tick)")
 }
 
 // presetUsage is the help of a round-model command's --preset.
 const presetUsage = "a lock's defaults: " + "kubernetes, openshift and openshift-sno set client-go's lease, renew-deadline, retry-period, renewal (0) and jitter (on); " +
 	"etcd, consul, zookeeper and dynamodb set the lock's protocol, lease, retry-period, lock-delay and acquire-wait from its options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy; dynamodb's --lease, --heartbeat-period, --refresh-period, --additional-time-to-wait), renew-deadline and renewal 0, jitter off; " +
 	"implies the tick of its times (1s; consul 500ms, zookeeper 1ms by default; dynamodb its refresh period, the only tick it takes) unless --tick is given"
-
-// namedValue is a flag holding one of a set of defaults known by name: a
-// lock's (--preset) or a scheduler's (--scheduler).
-type namedValue[T fmt.Stringer] struct {
-	v      *T
-	byName func(string) (T, error)
-	lists  string // where a list of names goes instead
-}
-
-func (v namedValue[T]) String() string { return (*v.v).String() }
-
-func (v namedValue[T]) Set(name string) error {
-	if err := settings.OneValue(name, v.lists); err != nil {
-		return err
-	}
-	x, err := v.byName(name)
-	if err != nil {
-		return err
-	}
-	*v.v = x
-	return nil
-}
-
-func (v namedValue[T]) Type() string { return "name" }
 
 // applyScheduler sets the trigger policy of sched, its catch-up window in
 // rounds of tick (study.SchedulerValues), on the flags of fs that the
@@ -290,12 +246,12 @@ func resolveTimes(fs *pflag.FlagSet) error {
 	if f := fs.Lookup("preset"); f != nil {
 		var presets []settings.Preset
 		switch v := f.Value.(type) {
-		case namedValue[settings.Preset]:
-			if preset = *v.v; preset.Name != "" {
+		case parsed[settings.Preset]:
+			if preset = *v.p; preset.Name != "" {
 				presets = []settings.Preset{preset}
 			}
-		case presetsValue: // several, which the command applies itself
-			presets = *v.ps
+		case parsed[[]settings.Preset]: // several, which the command applies itself
+			presets = *v.p
 		}
 		if o := fs.Lookup("session-ttl"); o != nil && isLockOption(o) { // not settings, which has its own
 			if err := checkPresetFlags(fs, presets); err != nil {
@@ -311,7 +267,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 		}
 	}
 	if f := fs.Lookup("tick"); f != nil {
-		t := f.Value.(tickValue).t
+		t := f.Value.(parsed[model.Tick]).p
 		if implied != 0 && !f.Changed {
 			*t = implied
 		}
@@ -339,7 +295,7 @@ func resolveTimes(fs *pflag.FlagSet) error {
 		return err
 	}
 	if f := fs.Lookup("scheduler"); f != nil && f.Changed {
-		if err := applyScheduler(fs, *f.Value.(namedValue[settings.Scheduler]).v, tick); err != nil {
+		if err := applyScheduler(fs, *f.Value.(parsed[settings.Scheduler]).p, tick); err != nil {
 			return err
 		}
 	}
@@ -361,10 +317,10 @@ func resolveTimes(fs *pflag.FlagSet) error {
 // grid's lists (sweep, montecarlo) get the warning, not the defaults.
 func realTimeDefaults(fs *pflag.FlagSet) []string {
 	tf, pf := fs.Lookup("tick"), fs.Lookup(model.Period.Flag())
-	if tf == nil || pf == nil || *tf.Value.(tickValue).t == 0 {
+	if tf == nil || pf == nil || *tf.Value.(parsed[model.Tick]).p == 0 {
 		return nil
 	}
-	tick := *tf.Value.(tickValue).t
+	tick := *tf.Value.(parsed[model.Tick]).p
 	def := model.Default()
 	var w []string
 	if !pf.Changed && pf.DefValue == strconv.Itoa(def.Period) {
@@ -387,7 +343,7 @@ func realTimeDefaults(fs *pflag.FlagSet) []string {
 // them row by row (sweep.Grid.Derive), as its period and settings vary.
 func realTimeRun(fs *pflag.FlagSet) (derive func(*model.Config), name string) {
 	tf := fs.Lookup("tick")
-	if tf == nil || *tf.Value.(tickValue).t == 0 {
+	if tf == nil || *tf.Value.(parsed[model.Tick]).p == 0 {
 		return nil, ""
 	}
 	return cost.RealTimeRun(fs.Lookup(model.Start.Flag()) == nil || fs.Changed(model.Start.Flag()), fs.Lookup(model.Rounds.Flag()) == nil || fs.Changed(model.Rounds.Flag()))
@@ -420,7 +376,7 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) err
 		}
 		if preset.Lock != nil { // the nearest setting of its options the tick holds
 			if l, _, e := preset.WithOptions(flagTexts(fs)); e == nil {
-				err = fmt.Errorf("%v%s", err, settings.NearestHint(l, tick))
+				err = fmt.Errorf("%w%s", err, settings.NearestHint(l, tick)) // %w: the flags err names (flagerr)
 			}
 		}
 		return usage(err)
@@ -428,102 +384,6 @@ func applyPreset(fs *pflag.FlagSet, preset settings.Preset, tick model.Tick) err
 	setUnset(fs, values, func(p model.Param) bool { return preset.Lock != nil && p == model.LockDelay })
 	return nil
 }
-
-// presetsValue is a flag holding a list of presets, comma-separated, for
-// a command that compares them.
-type presetsValue struct{ ps *[]settings.Preset }
-
-func (v presetsValue) String() string {
-	var names []string
-	for _, p := range *v.ps {
-		names = append(names, p.Name)
-	}
-	return strings.Join(names, ",")
-}
-
-func (v presetsValue) Set(s string) error {
-	var ps []settings.Preset
-	for _, name := range strings.Split(s, ",") {
-		p, err := settings.PresetByName(name)
-		if err != nil {
-			return err
-		}
-		if slices.ContainsFunc(ps, func(q settings.Preset) bool { return q.Name == p.Name }) {
-			return fmt.Errorf("duplicate value %s", name)
-		}
-		ps = append(ps, p)
-	}
-	*v.ps = ps
-	return nil
-}
-
-func (v presetsValue) Type() string { return "names" }
-
-// ratesValue is a flag holding a list of positive rates.
-type ratesValue struct{ vals *[]float64 }
-
-func (v ratesValue) String() string {
-	var b []byte
-	for i, f := range *v.vals {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendFloat(b, f, 'f', -1, 64)
-	}
-	return string(b)
-}
-
-func (v ratesValue) Set(s string) error {
-	vals, err := cost.ParseRates(s)
-	if err != nil {
-		return err
-	}
-	*v.vals = vals
-	return nil
-}
-
-func (v ratesValue) Type() string { return "rates" }
-
-// rateValue is a flag holding one non-negative number.
-type rateValue struct{ f *float64 }
-
-func (v rateValue) String() string { return strconv.FormatFloat(*v.f, 'f', -1, 64) }
-
-func (v rateValue) Set(s string) error {
-	f, err := strconv.ParseFloat(s, 64)
-	if strings.ContainsAny(s, ",:") {
-		return fmt.Errorf("want one number from 0 to 1e12, not a list")
-	}
-	if err != nil || !(f >= 0) || f > 1e12 {
-		return fmt.Errorf("want a number from 0 to 1e12")
-	}
-	*v.f = f
-	return nil
-}
-
-func (v rateValue) Type() string { return "float" }
-
-// positiveValue is a flag holding a positive whole number up to max.
-type positiveValue struct {
-	n   *int
-	max int
-}
-
-func (v positiveValue) String() string { return strconv.Itoa(*v.n) }
-
-func (v positiveValue) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if strings.ContainsAny(s, ",:") {
-		return fmt.Errorf("want one whole number from 1 to %d, not a list", v.max)
-	}
-	if err != nil || n < 1 || n > v.max {
-		return fmt.Errorf("want a whole number from 1 to %d", v.max)
-	}
-	*v.n = n
-	return nil
-}
-
-func (v positiveValue) Type() string { return "int" }
 
 // choiceValue is a flag holding one of a fixed set of words.
 type choiceValue struct {
@@ -590,7 +450,7 @@ func addAlias(fs *pflag.FlagSet, name, alias, usage string) func() error {
 	fs.Lookup(alias).DefValue = "" // the default is name's
 	return func() error {
 		if fs.Changed(name) && fs.Changed(alias) {
-			return usagef("--%s and --%s are one flag by two names: give one of them", name, alias)
+			return flagUsagef([]string{name, alias}, "--%s and --%s are one flag by two names: give one of them", name, alias)
 		}
 		return nil
 	}
@@ -653,18 +513,146 @@ func (v lengthsValue) kind() model.TimeKind { return model.Duration }
 
 func (v lengthsValue) Type() string { return "dist" }
 
-// currencyValue is a flag holding the name of the prices' currency or
-// unit (reports.CheckCurrency).
-type currencyValue struct{ s *string }
+// parsed is a flag holding a value of T: parse, the reader of the package
+// that owns its syntax, reads it, and format writes it back, as --help
+// shows a default.
+type parsed[T any] struct {
+	p      *T
+	parse  func(string) (T, error)
+	format func(T) string
+	typ    string
+}
 
-func (v currencyValue) String() string { return *v.s }
+func (v parsed[T]) String() string { return v.format(*v.p) }
 
-func (v currencyValue) Set(s string) error {
-	if err := reports.CheckCurrency(s); err != nil {
+func (v parsed[T]) Set(s string) error {
+	x, err := v.parse(s)
+	if err != nil {
 		return err
 	}
-	*v.s = s
+	*v.p = x
 	return nil
 }
 
-func (v currencyValue) Type() string { return "currency" }
+func (v parsed[T]) Type() string { return v.typ }
+
+// tickFlag is --tick, the real length of a round (parse.Tick); none
+// shows as nothing.
+func tickFlag(t *model.Tick) parsed[model.Tick] {
+	return parsed[model.Tick]{t, parse.Tick, func(t model.Tick) string {
+		if t == 0 {
+			return ""
+		}
+		return t.String()
+	}, "duration"}
+}
+
+// namedFlag is a flag holding one of a set of defaults known by name
+// (byName): a lock's (--preset) or a scheduler's (--scheduler). lists
+// says where a list of names goes instead.
+func namedFlag[T fmt.Stringer](v *T, byName func(string) (T, error), lists string) parsed[T] {
+	return parsed[T]{v, func(name string) (T, error) {
+		if err := settings.OneValue(name, lists); err != nil {
+			var zero T
+			return zero, err
+		}
+		return byName(name)
+	}, T.String, "name"}
+}
+
+// presetsFlag is a flag holding a list of presets, comma-separated, for
+// a command that compares them.
+func presetsFlag(ps *[]settings.Preset) parsed[[]settings.Preset] {
+	return parsed[[]settings.Preset]{ps, func(s string) ([]settings.Preset, error) {
+		var ps []settings.Preset
+		for _, name := range strings.Split(s, ",") {
+			p, err := settings.PresetByName(name)
+			if err != nil {
+				return nil, err
+			}
+			if slices.ContainsFunc(ps, func(q settings.Preset) bool { return q.Name == p.Name }) {
+				return nil, fmt.Errorf("duplicate value %s", name)
+			}
+			ps = append(ps, p)
+		}
+		return ps, nil
+	}, func(ps []settings.Preset) string {
+		var names []string
+		for _, p := range ps {
+			names = append(names, p.Name)
+		}
+		return strings.Join(names, ",")
+	}, "names"}
+}
+
+// ratesFlag is a flag holding a list of positive rates (cost.ParseRates).
+func ratesFlag(vals *[]float64) parsed[[]float64] {
+	return parsed[[]float64]{vals, cost.ParseRates, func(vals []float64) string {
+		var b []byte
+		for i, f := range vals {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendFloat(b, f, 'f', -1, 64)
+		}
+		return string(b)
+	}, "rates"}
+}
+
+// rateFlag is a flag holding one non-negative number.
+func rateFlag(f *float64) parsed[float64] {
+	return parsed[float64]{f, func(s string) (float64, error) {
+		f, err := strconv.ParseFloat(s, 64)
+		if strings.ContainsAny(s, ",:") {
+			return 0, fmt.Errorf("want one number from 0 to 1e12, not a list")
+		}
+		if err != nil || !(f >= 0) || f > 1e12 {
+			return 0, fmt.Errorf("want a number from 0 to 1e12")
+		}
+		return f, nil
+	}, formatFloat, "float"}
+}
+
+// positiveFlag is a flag holding a positive whole number up to max.
+func positiveFlag(n *int, max int) parsed[int] {
+	return parsed[int]{n, func(s string) (int, error) {
+		n, err := strconv.Atoi(s)
+		if strings.ContainsAny(s, ",:") {
+			return 0, fmt.Errorf("want one whole number from 1 to %d, not a list", max)
+		}
+		if err != nil || n < 1 || n > max {
+			return 0, fmt.Errorf("want a whole number from 1 to %d", max)
+		}
+		return n, nil
+	}, strconv.Itoa, "int"}
+}
+
+// shareFlag is a flag holding a share, as 10% or 0.1, below 1
+// (--precision, --material).
+func shareFlag(p *float64) parsed[float64] {
+	return parsed[float64]{p, func(s string) (float64, error) {
+		text, percent := strings.CutSuffix(s, "%")
+		f, err := strconv.ParseFloat(text, 64)
+		if percent {
+			f /= 100
+		}
+		if err != nil || !(f >= 0 && f < 1) {
+			return 0, fmt.Errorf("want a share from 0 to 1, as 10%% or 0.1")
+		}
+		return f, nil
+	}, func(f float64) string { return formatFloat(100*f) + "%" }, "share"}
+}
+
+// durationFlag is a flag holding a positive duration, read with the
+// bounds of a tick: 1ms to 24h in whole milliseconds (settings.ParseDuration).
+func durationFlag(d *time.Duration) parsed[time.Duration] {
+	return parsed[time.Duration]{d, settings.ParseDuration, time.Duration.String, "duration"}
+}
+
+// currencyFlag is a flag holding the name of the prices' currency or
+// unit (reports.CheckCurrency).
+func currencyFlag(c *string) parsed[string] {
+	return parsed[string]{c, func(s string) (string, error) { return s, reports.CheckCurrency(s) }, func(s string) string { return s }, "currency"}
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

@@ -91,7 +91,7 @@ func lockRowNaming(name string) (settings.LockRow, bool) {
 // cannot run (settings.CheckOptions).
 func checkPresetFlags(fs *pflag.FlagSet, presets []settings.Preset) error {
 	if err := settings.CheckOptions(fs.Changed, presets); err != nil {
-		return usagef("%v", err)
+		return usage(err)
 	}
 	return nil
 }

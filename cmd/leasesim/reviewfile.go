@@ -3,8 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/internal/flagerr"
+	"github.com/leasesim/leasesim/model"
 	"path/filepath"
-	"regexp"
 
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
@@ -48,12 +49,12 @@ func applyReviewFile(fs *pflag.FlagSet) (func(error, string) string, error) {
 	where := func(err error, msg string) string {
 		var places []reviewfile.At
 		seen := map[string]bool{}
-		for _, m := range flagName.FindAllStringSubmatch(msg, -1) {
-			if s, ok := from[m[1]]; ok && !seen[m[1]] {
-				seen[m[1]] = true
+		for _, f := range flagerr.Of(err) { // the flags it names, in its message's order
+			if s, ok := from[f]; ok && !seen[f] {
+				seen[f] = true
 				line := s.Line
 				var ce *candidatelist.CandidateError
-				if m[1] == "candidate-list" && errors.As(err, &ce) {
+				if f == "candidate-list" && errors.As(err, &ce) {
 					if i, ok := candidatelist.EntryAt(s.Value, ce.N); ok {
 						line = s.LineOf(i)
 					}
@@ -81,7 +82,7 @@ func applyReviewFile(fs *pflag.FlagSet) (func(error, string) string, error) {
 	}
 	if s, ok := from["failure-mix"]; ok {
 		var fe *cost.FailureMixError
-		if _, err := cost.ParseFailureMix(*fs.Lookup("tick").Value.(tickValue).t, s.Value); errors.As(err, &fe) {
+		if _, err := cost.ParseFailureMix(*fs.Lookup("tick").Value.(parsed[model.Tick]).p, s.Value); errors.As(err, &fe) {
 			return nil, refuse(err.Error(), at(s, s.ItemLine(fe.Entry, fe.Key)))
 		}
 	}
@@ -94,6 +95,3 @@ func applyReviewFile(fs *pflag.FlagSet) (func(error, string) string, error) {
 	}
 	return where, nil
 }
-
-// flagName finds the flags an error message names, as --outage-mix.
-var flagName = regexp.MustCompile(`--([a-z][a-z0-9-]*)`)

@@ -14,6 +14,14 @@ import (
 // ("--png") or the command's argument.
 type namedFile struct{ path, by string }
 
+// flagOf is the flag by names, without its "--", or "" for an argument.
+func flagOf(by string) string {
+	if f, ok := strings.CutPrefix(by, "--"); ok {
+		return f
+	}
+	return ""
+}
+
 // refuseOverwritingInputs refuses, as bad input, an output file that is
 // one of the command's input files (the same file by os.SameFile, so also
 // through a link or another path): writing it would destroy what the
@@ -32,7 +40,7 @@ func refuseOverwritingInputs(fs *pflag.FlagSet, cmd, argName string) error {
 		}
 		for _, in := range ins {
 			if ifi, err := os.Stat(in.path); err == nil && os.SameFile(ofi, ifi) {
-				return usagef("%s %s is the same file as %s %s, an input: want an output that is none of the inputs", o.by, o.path, in.by, in.path)
+				return flagUsagef([]string{flagOf(o.by), flagOf(in.by)}, "%s %s is the same file as %s %s, an input: want an output that is none of the inputs", o.by, o.path, in.by, in.path)
 			}
 		}
 	}

@@ -188,16 +188,16 @@ func Failure(text string) (model.Failure, error) {
 			continue
 		}
 		switch {
-		case b.Param == "" && hasValue:
+		case b.ValueName == "" && hasValue:
 			return model.Failure{}, fmt.Errorf("kind %q: %s takes no parameter", text, name)
-		case b.Param == "":
+		case b.ValueName == "":
 			return model.Failure{Kind: b.Kind}, nil
 		}
 		v, err := strconv.Atoi(value)
 		if !hasValue || err != nil {
-			return model.Failure{}, fmt.Errorf("kind %q: want %s:VALUE, VALUE %s", text, name, b.Param)
+			return model.Failure{}, fmt.Errorf("kind %q: want %s:VALUE, VALUE %s", text, name, b.ValueName)
 		}
-		return model.Failure{Kind: b.Kind, Param: v}, nil
+		return model.Failure{Kind: b.Kind, Value: v}, nil
 	}
 	return model.Failure{}, fmt.Errorf("kind %q: want one of %s", text, strings.Join(names, ", "))
 }

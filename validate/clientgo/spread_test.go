@@ -95,7 +95,7 @@ func modelBrownout(t *testing.T, s settings.Settings, tick model.Tick, in incide
 	c.Nodes, c.RereadPeriod, c.Jitter = s.Nodes, 0, true
 	c.Lease, c.RenewDeadline, c.RetryPeriod = rounds(t, tick, s.LeaseDuration), rounds(t, tick, s.RenewDeadline), rounds(t, tick, s.RetryPeriod)
 	c.Period = rounds(t, tick, time.Minute)
-	in.Apply(&c)
+	c = in.Apply(c)
 	first, _ := in.Span()
 	c.Rounds = first + cost.SettleRounds(c)
 	var out []brownout
