@@ -87,7 +87,7 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 		return base, opt, err
 	}
 	if base.Protocol.PerFire() {
-		return base, opt, fmt.Errorf("--protocol %s: the review weighs a leader's arrangements (fencing, the persistent trigger), leases and handovers, which a per-fire lock has none of: leasesim run counts its double runs over a year, and leasesim cost --method phase prices its outages", model.Protocol.AppendValue(nil, int(base.Protocol)))
+		return base, opt, flagerr.Errorf([]string{"protocol"}, "--protocol %s: the review weighs a leader's arrangements (fencing, the persistent trigger), leases and handovers, which a per-fire lock has none of: leasesim run counts its double runs over a year, and leasesim cost --method phase prices its outages", model.Protocol.AppendValue(nil, int(base.Protocol)))
 	}
 	// A report's prose reads its runs as evidence: a run in which no
 	// batch falls due, or no node fails, would be read as good news.
