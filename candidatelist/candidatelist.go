@@ -9,11 +9,11 @@ package candidatelist
 import (
 	"errors"
 	"fmt"
-	"github.com/leasesim/leasesim/internal/flagerr"
 	"slices"
 	"strings"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"

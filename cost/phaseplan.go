@@ -2,9 +2,9 @@ package cost
 
 import (
 	"fmt"
-	"github.com/leasesim/leasesim/internal/flagerr"
 	"iter"
 
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"github.com/leasesim/leasesim/model"
 )
 

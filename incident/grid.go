@@ -3,10 +3,10 @@ package incident
 import (
 	"errors"
 	"fmt"
-	"github.com/leasesim/leasesim/internal/flagerr"
 	"slices"
 	"time"
 
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/sweep"
 )

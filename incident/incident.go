@@ -20,7 +20,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/leasesim/leasesim/internal/flagerr"
 	"io"
 	"math"
 	"slices"
@@ -28,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 )

@@ -3,7 +3,6 @@ package study
 import (
 	"cmp"
 	"errors"
-	"github.com/leasesim/leasesim/internal/flagerr"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/settings"

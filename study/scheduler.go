@@ -1,9 +1,9 @@
 package study
 
 import (
-	"github.com/leasesim/leasesim/internal/flagerr"
 	"time"
 
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/settings"

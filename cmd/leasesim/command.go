@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/leasesim/leasesim/internal/flagerr"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/leasesim/leasesim/internal/flagerr"
 	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
