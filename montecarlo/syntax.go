@@ -110,8 +110,16 @@ func ReadEmpirical(path string, t model.Tick) (model.Lengths, error) {
 		if t != 0 {
 			var d time.Duration
 			d, err = time.ParseDuration(text)
-			n = int(max(1, (d+time.Duration(t)/2)/time.Duration(t)))
-			if d <= 0 || d > time.Duration(model.MaxRounds)*time.Duration(t) {
+			// whole rounds, rounded to the nearest, computed without a
+			// product that overflows at long ticks (1e9 rounds of 10 s
+			// are past time.Duration's range): n > MaxRounds is refused
+			// below
+			q, r := d/time.Duration(t), d%time.Duration(t)
+			if 2*r >= time.Duration(t) {
+				q++
+			}
+			n = int(max(1, min(q, model.MaxRounds+1)))
+			if d <= 0 {
 				err = fmt.Errorf("out of range")
 			}
 		}
