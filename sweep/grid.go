@@ -97,28 +97,44 @@ func (g *Grid) Valid() (valid int, first error) {
 // relationParams are the parameters model.Config.Validate relates to one
 // another (model's relationError), in parameter order: the protocol, with
 // the settings only some protocols take (the lock-delay, the acquire wait, the disconnect delay,
-// the service's failover; client-go's renew deadline, re-read and jitter)
+// the service's failover; client-go's renew deadline, re-read and jitter;
+// ShedLock's lock_at_least_for and fire spread)
 // and the lease against the retry period; under dynamodb the drift, with
 // the failing nodes (down, down-from, against the nodes), against the
 // lease and retry period; a renewal of 0 and the renew deadline; the
 // lease, deadline and retry period with or without jitter; the batch
 // against its period; an overlap policy that buffers against the
 // persistent trigger; and under the per-fire protocols (ShedLock's)
-// lock_at_least_for against the lease, the fire spread against the
-// period, and fencing, the trigger, the idempotency key, the overlap and
-// cut policies, where a batch runs, quorum and drift, which they refuse.
+// lock_at_least_for against the lease and the fire spread against the
+// period.
 var relationParams = [...]model.Param{model.Nodes, model.Lease, model.RereadPeriod, model.RetryPeriod, model.RenewDeadline, model.Period, model.BatchLen,
-	model.Fencing, model.PersistentTrigger, model.IdempotencyKey, model.Overlap, model.OnCut, model.RunsIn, model.Down, model.DownFrom, model.Quorum, model.Jitter, model.Drift,
+	model.PersistentTrigger, model.Overlap, model.Down, model.DownFrom, model.Jitter, model.Drift,
 	model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay, model.ServiceFailover, model.LockAtLeastFor, model.FireSpread}
 
-// related returns the grid of g's lists of relationParams and extra, every
+// perFireRelationParams are the parameters Validate relates only under a
+// per-fire protocol, which refuses what a leader's policies set (fencing,
+// the idempotency key, the cut policy, where a batch runs, quorum). A grid
+// without such a protocol leaves them out of its related grid, whose walk
+// would otherwise take nearly the whole grid's time.
+var perFireRelationParams = [...]model.Param{model.Fencing, model.IdempotencyKey, model.OnCut, model.RunsIn, model.Quorum}
+
+// related returns the grid of g's lists of relationParams and extra (and,
+// if g's protocols include a per-fire one, perFireRelationParams), every
 // other parameter at its list's first value.
 func (g *Grid) related(extra ...model.Param) *Grid {
 	var h Grid
 	for p := range g.Values {
 		h.Values[p] = ListOf(g.Values[p].At(0))
 	}
-	for _, p := range append(relationParams[:], extra...) {
+	ps := append(relationParams[:], extra...)
+	protocols := g.Values[model.Protocol]
+	for i := range protocols.Len() {
+		if model.LockProtocol(protocols.At(i)).PerFire() {
+			ps = append(ps, perFireRelationParams[:]...)
+			break
+		}
+	}
+	for _, p := range ps {
 		h.Values[p] = g.Values[p]
 	}
 	return &h

@@ -358,6 +358,15 @@ func TestValidAgreesWithWalk(t *testing.T) {
 		g.Values[model.RetryPeriod], g.Values[model.RenewDeadline] = list(1, 3), list(a, a+2)
 		g.Values[model.Period], g.Values[model.BatchLen] = list(1, 3), list(1, 2)
 		g.Values[model.Overlap], g.Values[model.PersistentTrigger], g.Values[model.Jitter] = list(0, 4), list(0, 1), list(0, 1)
+		// fencing and quorum relate only under a per-fire protocol
+		// (ShedLock's), which a third of the grids take beside client-go's
+		g.Values[model.Fencing], g.Values[model.Quorum] = list(0, 1), list(0, 1)
+		if rng.IntN(3) == 0 { // as a per-fire lock takes them: no renew deadline, re-read, jitter or trigger
+			g.Values[model.Protocol] = sweep.ListOf(int(model.ProtocolClientGo), int(model.ProtocolShedLock))
+			g.Values[model.RenewDeadline], g.Values[model.RereadPeriod] = list(0, 1), list(0, 1)
+			g.Values[model.Jitter], g.Values[model.PersistentTrigger], g.Values[model.Overlap] = sweep.ListOf(0), sweep.ListOf(0), sweep.ListOf(0)
+			g.Values[model.LockAtLeastFor], g.Values[model.FireSpread] = list(0, 2), list(0, 2)
+		}
 		size, _ := g.Size()
 		valid := 0
 		var walk error
