@@ -331,6 +331,11 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node pauses or works on while cut off", st.TwoLeaderRounds, st.DoubleStarts, name)
 		}
 		return nil
+	case claimCutOffPastLease:
+		if c.Drift == 0 && !f.reachesStore && two {
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node works on while cut off (a pause keeps the lock, a crash frees it)", st.TwoLeaderRounds, st.DoubleStarts, name)
+		}
+		return nil
 	case claimPerFire:
 		switch {
 		case f.none && c.BatchLen <= c.Lease && st.TwoLeaderRounds != 0:
@@ -343,7 +348,8 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 	return fmt.Errorf("protocol %s states a two-leader claim (%d) that CheckInvariants does not check", name, claim)
 }
 
-// worksPastLease is the other half of claimPastLease (Redisson's): a
+// worksPastLease is the other half of claimPastLease (Redisson's) and
+// claimCutOffPastLease (PostgreSQL's): a
 // group outage of the holder's zone, after its last renewal in round R
 // (the latest multiple of the retry period before it), whose every way
 // leaves the holder's process running, unfrozen, and its work reaching
@@ -355,7 +361,7 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 func worksPastLease(c *Config, g *GroupOutage, f failing, st Stats) error {
 	b, r := g.Start+g.Length, lastRenewalBefore(g.Start, c.RetryPeriod)
 	up := c.Nodes - min(g.Down, c.Nodes) // the nodes outside the zone, one of which takes over as Redis frees the lock
-	if c.Protocol.traits().twoLeaders != claimPastLease || c.Drift != 0 || g.From != 0 || g.Down == 0 || g.Length == 0 ||
+	if claim := c.Protocol.traits().twoLeaders; claim != claimPastLease && claim != claimCutOffPastLease || c.Drift != 0 || g.From != 0 || g.Down == 0 || g.Length == 0 ||
 		f.stops || f.pause || !f.everyReachesStore || up == 0 || c.Quorum && 2*up <= c.Nodes || b <= r+c.Lease {
 		return nil
 	}
@@ -374,7 +380,7 @@ func lastRenewalBefore(start, retryPeriod int) int { return (start - 1) / retryP
 // invariants test.
 type failing struct {
 	forget  bool // every way forgets that the node led (a crash, a clean stop)
-	release bool // some way stops cleanly, releasing the record at once
+	release bool // some way stops cleanly, releasing the record at once, or crashes under crashFrees, which frees it as well
 	stops   bool // some way stops the node (a crash, a clean stop): its process, and its session, end
 	pause   bool // some way freezes the node, so its renew deadline cannot fire
 	hang    bool // some way hangs the node's calls (and neither stops nor freezes it)
@@ -394,7 +400,7 @@ type failing struct {
 func (f *failing) add(c *Config, kind Failure) {
 	does := c.DoesAs(kind.Kind)
 	f.forget = does&Stops != 0 && (f.forget || f.ways == 0)
-	f.release = f.release || does&Releases != 0
+	f.release = f.release || does&Releases != 0 || does&Stops != 0 && c.Protocol.traits().crashFrees
 	f.stops = f.stops || does&Stops != 0
 	f.pause = f.pause || does&Freezes != 0
 	f.hang = f.hang || does&Hangs != 0 && does&(Stops|Freezes) == 0

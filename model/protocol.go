@@ -26,6 +26,7 @@ const (
 	ProtocolRedisson                           // Redisson's RLock with its watchdog: Redis ends the lease; the holder is never told, and stops only as it reaches Redis again
 	ProtocolShedLock                           // ShedLock's JDBC provider: no leader; each node takes the lock at its own fire, for a lease, and frees it at its run's end if still its own
 	ProtocolShedLockRedis                      // ShedLock's Redis and Mongo providers: the same, but a run's end frees the lock whoever holds it
+	ProtocolPostgres                           // PostgreSQL's session advisory lock: the server ends a vanished holder's session by TCP keepalive, a crashed one's at once, a paused one's never; the holder is never told
 	NumProtocols           int          = iota // how many protocols there are
 )
 
@@ -78,6 +79,14 @@ type protocolTraits struct {
 	// failoverResets: a leader change of the lock service grants every
 	// lease a fresh expiry (service_failover; etcd, Consul, ZooKeeper)
 	failoverResets bool
+	// crashFrees: a holder whose process stops frees the lock at once,
+	// as a clean stop does: its kernel closes its connection and the
+	// service ends its session (PostgreSQL)
+	crashFrees bool
+	// pauseKeeps: the service keeps a frozen holder's lease for the whole
+	// pause, however long: its kernel, not its process, renews it
+	// (PostgreSQL: the holder's kernel answers the keepalive probes)
+	pauseKeeps bool
 	// perFire: no leader; each node fires the batch itself and runs it if
 	// it takes the lock (ShedLock, shedlock.go), the engine's leader,
 	// believers and handovers left out
@@ -125,6 +134,11 @@ const (
 	// one woken from a pause past it acts once more; none otherwise
 	// (Redisson: giveUpWhenBack)
 	claimPastLease
+	// claimCutOffPastLease: two leaders whenever a holder cut off for
+	// longer than the lease works on reaching the store, until it is back;
+	// none otherwise: a pause keeps the lock and a crash frees it
+	// (PostgreSQL: giveUpWhenBack, pauseKeeps, crashFrees)
+	claimCutOffPastLease
 	// claimPerFire: none while no node fails, the batch lasts at most the
 	// lease and a run holds the lock past the last fire of its slot
 	// (ShedLock: max(batch_len, lock_at_least_for) > fire_spread)
@@ -144,6 +158,7 @@ func protocolTable() [NumProtocols]protocolTraits {
 		ProtocolRedisson:       {name: "redisson", serverExpiry: true, giveUp: giveUpWhenBack, actsAsItWakes: true, twoLeaders: claimPastLease},
 		ProtocolShedLock:       {name: "shedlock", perFire: true, twoLeaders: claimPerFire},
 		ProtocolShedLockRedis:  {name: "shedlock-redis", perFire: true, releasesAny: true, twoLeaders: claimPerFire},
+		ProtocolPostgres:       {name: "postgres", serverExpiry: true, giveUp: giveUpWhenBack, crashFrees: true, pauseKeeps: true, twoLeaders: claimCutOffPastLease},
 	}
 }
 
@@ -197,7 +212,8 @@ func (x *state) loseLocks(t int) {
 // losesLock reports whether the record's leader, believing, gives up in
 // round t: reaching the service at or after its lease's end, or woken
 // then; cut off, by its row's rule, or by its own clock as it stops or a
-// freeze begins. Under curator's rule it records the round it is
+// freeze begins. Under pauseKeeps, woken, its lease was renewed every
+// retry period of the pause. Under curator's rule it records the round it is
 // disconnected in (cut), and, back, that it is connected again. With a
 // disconnect delay (curator's rules) the disconnect is reported that many
 // rounds later, reachable or not (a stop or a freeze aside): the standard
@@ -207,6 +223,10 @@ func (x *state) losesLock(t int) bool {
 	c, n, r := &x.c, x.leader, x.renewed
 	woke := x.overdue && x.slept // it was frozen at the end of the latest stretch
 	lock := c.Protocol.traits()
+	if woke && lock.pauseKeeps { // its kernel kept the lease through the pause, renewing it every retry period
+		x.renew(r + (t-r)/c.RetryPeriod*c.RetryPeriod)
+		woke, r = false, x.renewed
+	}
 	if x.reporting() && !(x.reach.down[n] && x.fails(n, Stops|Freezes)) {
 		switch {
 		case t < x.cut+x.noticeDelay: // not reported yet (or, under actsAsItWakes, in the round it woke and acts in)
@@ -390,7 +410,8 @@ func (x *state) lockFree() int {
 // lockTaker returns, under a protocol other than client-go's, the node
 // that takes the lock in round t, or -1, and the first round from t on in
 // which one may while reachability stays as it is: once the service has
-// freed the lock (at lockFree, or as its holder stopped cleanly), the
+// freed the lock (at lockFree, or as its holder stopped cleanly or, under
+// crashFrees, crashed; never while it is frozen under pauseKeeps), the
 // lowest-numbered reachable node, the old holder too once it gave up;
 // under dynamodb, where nobody frees it, the lowest-numbered whose
 // observation is complete (observation).
@@ -398,6 +419,8 @@ func (x *state) lockTaker(t int) (node, free int) {
 	switch {
 	case x.released:
 		free = t
+	case x.keptFrozen():
+		return -1, Never
 	case x.observes:
 		if free, node = x.observation(t); free > t {
 			node = -1
@@ -409,6 +432,13 @@ func (x *state) lockTaker(t int) (node, free int) {
 		}
 	}
 	return x.lowestTaker(), free
+}
+
+// keptFrozen reports whether the record's leader, believing, is frozen
+// under pauseKeeps: the service keeps its lease while it stays so.
+func (x *state) keptFrozen() bool {
+	l := x.leader
+	return x.c.Protocol.traits().pauseKeeps && !x.gaveUp && x.reach.down[l] && x.fails(l, Freezes)
 }
 
 // lockTimers ends a stretch from round t under a service protocol before

@@ -288,6 +288,9 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			if down[i] && (!wasDown[i] || kind[i] != wasKind[i]) {
 				switch kind[i] {
 				case refCrash:
+					if leader == i && nodes[i].believes && c.Protocol == model.ProtocolPostgres { // its kernel closes the socket: the server ends the session at once
+						leader = -1
+					}
 					nodes[i].believes, nodes[i].suspended = false, 0
 					kill(i, true)
 				case refRelease: // a leader that has not given up empties the record
@@ -331,7 +334,8 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			// after heartbeats that failed at once, at its next heartbeat.
 			if leader >= 0 && nodes[leader].believes {
 				l := &nodes[leader]
-				if down[leader] {
+				kernelAnswers := c.Protocol == model.ProtocolPostgres && frozen(leader) // a paused holder's kernel answers the keepalive probes
+				if down[leader] && !kernelAnswers {
 					l.heartbeatWaits = c.Protocol == model.ProtocolDynamoDB && refFailsAtOnce(kind[leader])
 				} else if d := t - renewed; d >= c.RetryPeriod && (!l.heartbeatWaits || d%c.RetryPeriod == 0) && l.cut == 0 && !l.woken { // not while its disconnect's report is to come, nor as it acts woken past its lease
 					renew(t)
@@ -781,6 +785,10 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 			if c.Protocol == model.ProtocolDynamoDB { // the application checks its lease on its own clock before it acts
 				actsOnce()
 			}
+		case model.ProtocolPostgres:
+			// The server ends the session and tells nobody: cut off, the
+			// holder believes on; it gives up as it reaches the server
+			// (above). Paused, its kernel kept the session: woken, it leads on.
 		case model.ProtocolRedisson:
 			// Redisson's watchdog only logs a failed renewal: cut off, for
 			// however long, by failing or hanging calls, nothing ends the

@@ -976,12 +976,13 @@ func (x *state) giveUp(t int) {
 // crashed, or stopped (Release), and comes back as a follower. The record's
 // leader is then as one that gave up: the record names it until its lease
 // runs out, and its restarted process polls like any follower; one that
-// stopped cleanly emptied the record first, so the next poll takes over.
+// stopped cleanly emptied the record first, so the next poll takes over,
+// and so does one that crashed under crashFrees.
 func (x *state) crash(t int) {
 	stops := func(n int) bool { return x.reach.down[n] && x.fails(n, Stops) }
 	if stops(x.leader) && !x.gaveUp {
 		x.giveUp(t)
-		x.released = x.fails(x.leader, Releases)
+		x.released = x.fails(x.leader, Releases) || x.c.Protocol.traits().crashFrees
 	}
 	if stops(x.leader) { // its session ends with its process: it cannot reconnect
 		x.suspended = false

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/leasesim/leasesim/model"
 )
 
 // Postgres is a PostgreSQL session-level advisory lock (pg_advisory_lock)
@@ -213,15 +215,18 @@ func (p Postgres) NoMargin() string {
 	return s
 }
 
-// Options is PostgreSQL's keepalive and timeout settings, which a review
-// keeps (the round model does not run this lock).
+// Options is PostgreSQL's keepalive and timeout settings; a review's grid
+// tries the keepalive idle and interval (0: Linux's 7200 s and 75 s) and
+// keeps the count, tcp_user_timeout and idle_session_timeout.
 func (p Postgres) Options() []Option {
 	d := PostgresDefaults()
 	return []Option{
 		{Key: "tcp_keepalives_idle", Library: "tcp_keepalives_idle", Value: p.KeepalivesIdle, Default: d.KeepalivesIdle, Step: time.Second,
-			with: func(v time.Duration) Settable { l := p; l.KeepalivesIdle = v; return l }},
+			Tries: []time.Duration{60 * time.Second, 300 * time.Second, 1200 * time.Second, 0},
+			with:  func(v time.Duration) Settable { l := p; l.KeepalivesIdle = v; return l }},
 		{Key: "tcp_keepalives_interval", Library: "tcp_keepalives_interval", Value: p.KeepalivesInterval, Default: d.KeepalivesInterval, Step: time.Second,
-			with: func(v time.Duration) Settable { l := p; l.KeepalivesInterval = v; return l }},
+			Tries: []time.Duration{10 * time.Second, 0},
+			with:  func(v time.Duration) Settable { l := p; l.KeepalivesInterval = v; return l }},
 		{Key: "tcp_user_timeout", Library: "tcp_user_timeout", Value: p.UserTimeout, Default: d.UserTimeout, Step: time.Millisecond,
 			with: func(v time.Duration) Settable { l := p; l.UserTimeout = v; return l }},
 		{Key: "idle_session_timeout", Library: "idle_session_timeout", Value: p.IdleSessionTimeout, Default: d.IdleSessionTimeout, Step: time.Millisecond,
@@ -229,23 +234,62 @@ func (p Postgres) Options() []Option {
 	}
 }
 
-// postgresRow is PostgreSQL's advisory lock as a row of SettingsOnlyRows:
-// its figures in `leasesim settings`, not yet a protocol of the round
-// model.
+// postgresFromRounds is the lock whose keepalive gives a lease of lease
+// and a renewal of renewal: tcp_keepalives_idle the renewal, and the rest
+// of the lease as Linux's 9 probes if that makes whole seconds, else as
+// one probe; an option equal to Linux's given as 0.
+func postgresFromRounds(lease, renewal time.Duration, nodes int) Postgres {
+	p := Postgres{KeepalivesIdle: renewal, Nodes: nodes}
+	rest := lease - renewal
+	if p.KeepalivesInterval, p.KeepalivesCount = rest, 1; rest%(linuxKeepaliveProbes*time.Second) == 0 {
+		p.KeepalivesInterval, p.KeepalivesCount = rest/linuxKeepaliveProbes, linuxKeepaliveProbes
+	}
+	if p.KeepalivesIdle == linuxKeepaliveTime {
+		p.KeepalivesIdle = 0
+	}
+	if p.KeepalivesInterval == linuxKeepaliveIntvl {
+		p.KeepalivesInterval = 0
+	}
+	if p.KeepalivesCount == linuxKeepaliveProbes {
+		p.KeepalivesCount = 0
+	}
+	return p
+}
+
+// postgresRow is PostgreSQL's advisory lock as a row of LockRows: the
+// round model runs it as protocol postgres, its lease the keepalive's
+// idle + interval × count (or tcp_user_timeout's end) and its renewal the
+// idle, the holder's kernel answering a probe that often;
+// idle_session_timeout, which ends a live holder's session too, it
+// refuses.
 func postgresRow() LockRow {
 	return LockRow{
 		Preset: "postgres", Defaults: PostgresDefaults(), WithNodes: withNodes(func(p *Postgres) *int { return &p.Nodes }),
 		Flags: []LockFlag{
 			{Name: "tcp-keepalives-idle", Type: "duration", SettingsUsage: "postgres: tcp_keepalives_idle, whole seconds (0: the OS's, Linux 7200s)",
-				Set: nonNegativeField(func(p *Postgres) *time.Duration { return &p.KeepalivesIdle })},
+				Usage: "with --preset postgres: the server's tcp_keepalives_idle, whole seconds (default 0: Linux's 7200s), the first keepalive probe after the last segment heard: the model's retry period (the holder's kernel answers a probe that often)",
+				Set:   nonNegativeField(func(p *Postgres) *time.Duration { return &p.KeepalivesIdle })},
 			{Name: "tcp-keepalives-interval", Type: "duration", SettingsUsage: "postgres: tcp_keepalives_interval, whole seconds (0: the OS's, Linux 75s)",
-				Set: nonNegativeField(func(p *Postgres) *time.Duration { return &p.KeepalivesInterval })},
+				Usage: "with --preset postgres: tcp_keepalives_interval, whole seconds (default 0: Linux's 75s), between probes: the model's lease is idle + interval × count",
+				Set:   nonNegativeField(func(p *Postgres) *time.Duration { return &p.KeepalivesInterval })},
 			{Name: "tcp-keepalives-count", Type: "int", SettingsUsage: "postgres: tcp_keepalives_count (0: the OS's, Linux 9)",
-				Set: countField(func(p *Postgres) *int { return &p.KeepalivesCount })},
+				Usage: "with --preset postgres: tcp_keepalives_count (default 0: Linux's 9), the unanswered probes after which the server ends a vanished holder's session",
+				Set:   countField(func(p *Postgres) *int { return &p.KeepalivesCount })},
 			{Name: "tcp-user-timeout", Type: "duration", SettingsUsage: "postgres: tcp_user_timeout (0: off)",
-				Set: nonNegativeField(func(p *Postgres) *time.Duration { return &p.UserTimeout })},
+				Usage: "with --preset postgres: tcp_user_timeout (default 0: off); the session ends at the first probe at least this long after the last segment heard: the model's lease",
+				Set:   nonNegativeField(func(p *Postgres) *time.Duration { return &p.UserTimeout })},
 			{Name: "idle-session-timeout", Type: "duration", SettingsUsage: "postgres: idle_session_timeout (0: off)",
-				Set: nonNegativeField(func(p *Postgres) *time.Duration { return &p.IdleSessionTimeout })},
+				Refusal: "idle_session_timeout ends the lock's idle session even while its holder is alive and well, which the round model's holders never meet (leasesim settings gives its figures)",
+				Set:     nonNegativeField(func(p *Postgres) *time.Duration { return &p.IdleSessionTimeout })},
+		},
+		Round: func(l Lock, r *RoundLock) bool {
+			_, ok := l.(Postgres)
+			r.Protocol = model.ProtocolPostgres
+			return ok
+		},
+		Protocols: []model.LockProtocol{model.ProtocolPostgres},
+		FromConfig: func(c model.Config, d func(int) time.Duration, nodes int) Lock {
+			return postgresFromRounds(d(c.Lease), d(c.RetryPeriod), nodes)
 		},
 	}
 }

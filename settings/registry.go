@@ -81,7 +81,7 @@ type FlagNote struct{ Flag, Note string }
 // order of their presets. It is a function so that the package keeps no
 // mutable globals.
 func LockRows() []LockRow {
-	return []LockRow{etcdRow(), consulRow(), curatorRow(), dynamoDBRow(), redissonRow(), shedlockRow()}
+	return []LockRow{etcdRow(), consulRow(), curatorRow(), dynamoDBRow(), redissonRow(), shedlockRow(), postgresRow()}
 }
 
 // LockRowOf returns the row of the lock preset called name.
@@ -177,7 +177,7 @@ func withNodes[L Lock](field func(l *L) *int) func(Lock, int) Lock {
 // have no Round, Protocols, FromConfig or RoundCheck, and the round-model
 // commands neither list their presets nor take their options.
 func SettingsOnlyRows() []LockRow {
-	return []LockRow{postgresRow(), quartzRow(), dbSchedulerRow()}
+	return []LockRow{quartzRow(), dbSchedulerRow()}
 }
 
 // SettingsRows is every lock `leasesim settings` takes: LockRows, then

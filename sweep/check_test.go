@@ -25,7 +25,7 @@ func TestCheckSlice(t *testing.T) {
 		slice slice
 	}{
 		{"client-go", sweep.CheckGrid(), slice{1009, 35_067, 77_170}},
-		{"protocols", sweep.ProtocolCheckGrid(), slice{1009, 60_995, 612_422}},
+		{"protocols", sweep.ProtocolCheckGrid(), slice{1009, 64_670, 720_983}},
 		{"per-fire", sweep.PerFireCheckGrid(), slice{1009, 2_798, 2_464}},
 	} {
 		g := tt.g
