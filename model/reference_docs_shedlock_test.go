@@ -1,17 +1,24 @@
 package model_test
 
 // An independent reference of ShedLock's per-fire loop (protocols shedlock
-// and shedlock-redis), written from docs/model.md's ShedLock section and the
-// parameters' descriptions alone, without reading the engine's code or the
-// other ShedLock reference (issue 48). docsShedLock below follows the docs'
-// sentences one by one; TestDocsShedLock compares it with the Runner.
+// and shedlock-redis), written from docs/model.md (its ShedLock section,
+// the protocols' table, How failing nodes fail) and the parameters' help
+// alone, without reading the engine's code or the other ShedLock reference
+// (issue 48). docsShedLock follows the docs' sentences one by one. Where
+// the docs leave a point open, or the engine reads them otherwise, the
+// reference takes either reading (docsReading): the comparisons take the
+// engine's, and TestDocsShedLockReadings pins each such point with a
+// minimal configuration on which the docs' plain reading gives otherwise.
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
+	"github.com/cockroachdb/datadriven"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/model/parse"
 )
 
 // docsKind is how a node is in a round, as the ShedLock section needs it.
@@ -56,8 +63,8 @@ func docsResolve(c model.Config, f model.Failure) docsKind {
 }
 
 // docsReading says how the reference reads the points where docs/model.md
-// leaves the engine's reading open or states another (the report of issue
-// 48 lists them; docsDisagreements pins each with a minimal case).
+// is open to another reading than the engine's; the zero value is the
+// docs' plain reading (docsPlain).
 type docsReading struct {
 	// wakeTakesBegun: a node woken from a pause makes no fire for a slot
 	// that began by the round it wakes in, its woken fire standing for
@@ -80,8 +87,8 @@ type docsReading struct {
 	runsInStartOrder bool
 }
 
-// docsEngine is the reading the engine takes.
-var docsEngine = docsReading{wakeTakesBegun: true, releaseFreesAtOnce: true, aheadUncounted: true, runsInStartOrder: true}
+// docsEngine is the reading the engine takes, docsPlain the docs' plain one.
+var docsEngine, docsPlain = docsReading{wakeTakesBegun: true, releaseFreesAtOnce: true, aheadUncounted: true, runsInStartOrder: true}, docsReading{}
 
 // docsRun is one run of a slot's batch on one node.
 type docsRun struct {
@@ -182,7 +189,7 @@ func docsShedLock(c model.Config, ws model.Windows, rd docsReading) model.Stats 
 			case docsReleased:
 				r.live, running[i] = false, nil
 				if rd.releaseFreesAtOnce {
-					unlock(r, t-1)
+					unlock(r, t-1) // lock_until max(t, …): free for this round's fires
 				} else {
 					unlock(r, t)
 				}
@@ -312,33 +319,59 @@ func docsStatsDiff(got, want model.Stats) string {
 	return d
 }
 
-// docsKinds are the failures a window may name.
+// docsConfig is a ShedLock configuration with no outage of its own.
+func docsConfig(redis bool, nodes, lease, lockAtLeastFor, fireSpread, period, batchLen, rounds int) model.Config {
+	c := model.Default()
+	c.RereadPeriod = 0 // client-go's, refused under shedlock
+	c.Protocol = model.ProtocolShedLock
+	if redis {
+		c.Protocol = model.ProtocolShedLockRedis
+	}
+	c.Nodes, c.Lease, c.LockAtLeastFor, c.FireSpread = nodes, lease, lockAtLeastFor, fireSpread
+	c.Period, c.BatchLen, c.Rounds = period, batchLen, rounds
+	c.Outage, c.Start = 0, 1
+	return c
+}
+
+// docsGroupWindows is c's own group outage as windows: nodes DownFrom …
+// DownFrom+Down−1 down in rounds Start … Start+Outage−1, failing as the
+// toggles say (docs/model.md, How failing nodes fail).
+func docsGroupWindows(c model.Config) model.Windows {
+	var ws model.Windows
+	for i := c.DownFrom; c.Outage > 0 && i < min(c.DownFrom+c.Down, c.Nodes); i++ {
+		ws = append(ws, model.Window{Node: i, First: c.Start, Last: c.Start + c.Outage - 1})
+	}
+	return ws
+}
+
+// docsKinds are the failures a window may name: its own kind, or none
+// (the toggles').
 var docsKinds = []model.Kind{
 	model.AsConfigured, model.Isolated, model.BlackHoled, model.Slowed,
 	model.Partitioned, model.Paused, model.Crashed, model.Released,
 }
 
-// docsCase draws one configuration and schedule.
-func docsCase(rng *rand.Rand) (model.Config, model.Windows) {
-	c := model.Default()
-	c.RereadPeriod = 0
-	c.Protocol = model.ProtocolShedLock
-	if rng.IntN(2) == 1 {
-		c.Protocol = model.ProtocolShedLockRedis
-	}
-	c.Nodes = 1 + rng.IntN(4)
-	c.Period = 1 + rng.IntN(6)
-	c.BatchLen = 1 + rng.IntN(c.Period)
-	c.Lease = 1 + rng.IntN(8)
-	c.LockAtLeastFor = rng.IntN(c.Lease + 1)
-	c.FireSpread = rng.IntN(c.Period)
-	c.Rounds = 1 + rng.IntN(30)
-	c.Outage, c.Start = 0, 1
+// docsCase draws one configuration: 1-4 nodes, both providers, every
+// setting small, the toggles at random and up to two windows a node, of
+// any kind, back to back or apart; or, one time in four, the
+// configuration's own group outage (schedule nil).
+func docsCase(rng *rand.Rand) (model.Config, model.Windows, model.Schedule) {
+	period := 1 + rng.IntN(8)
+	lease := 1 + rng.IntN(10)
+	c := docsConfig(rng.IntN(2) == 1, 1+rng.IntN(4), lease, rng.IntN(lease+1),
+		rng.IntN(period), period, 1+rng.IntN(period), 1+rng.IntN(40))
 	c.Pause = rng.IntN(4) == 0
 	c.Crash = rng.IntN(4) == 0
 	c.Release = rng.IntN(5) == 0
 	c.Partition = rng.IntN(3) == 0
 	c.BlackHole = rng.IntN(4) == 0
+	if rng.IntN(4) == 0 {
+		c.DownFrom = rng.IntN(c.Nodes)
+		c.Down = 1 + rng.IntN(c.Nodes-c.DownFrom)
+		c.Start = 1 + rng.IntN(c.Rounds)
+		c.Outage = rng.IntN(12)
+		return c, docsGroupWindows(c), nil
+	}
 	var ws model.Windows
 	for i := range c.Nodes {
 		t := 1 + rng.IntN(c.Rounds+3)
@@ -346,42 +379,289 @@ func docsCase(rng *rand.Rand) (model.Config, model.Windows) {
 			last := t + rng.IntN(8)
 			ws = append(ws, model.Window{Node: i, First: t, Last: last,
 				Failure: model.Failure{Kind: docsKinds[rng.IntN(len(docsKinds))]}})
-			t = last + 2 + rng.IntN(6)
+			t = last + 1 + rng.IntN(6) // back to back, or apart
 		}
 	}
-	return c, ws
+	return c, ws, ws
 }
 
-// TestDocsShedLock compares the Runner with the docs' reference over
-// random small configurations of both providers.
-func TestDocsShedLock(t *testing.T) {
-	cases := 20000
+// docsCompare runs c under s (nil: c's own group outage) on the Runner and
+// the reference under the engine's reading, and describes how they differ,
+// shrunk to a smallest such configuration, "" if they agree.
+func docsCompare(r *model.Runner, c model.Config, ws model.Windows, s model.Schedule) string {
+	if err := c.Validate(); err != nil {
+		return fmt.Sprintf("%s: %v", docsBrief(c, ws), err)
+	}
+	var got model.Stats
+	var err error
+	if s == nil {
+		got, err = r.Run(c)
+	} else {
+		got, err = r.RunSchedule(c, s)
+	}
+	if err != nil {
+		return fmt.Sprintf("%s: %v", docsBrief(c, ws), err)
+	}
+	if docsStatsDiff(got, docsShedLock(c, ws, docsEngine)) == "" {
+		return ""
+	}
+	c.Outage = 0 // the same outage, as windows
+	c, ws = docsShrink(r, c, ws, docsEngine)
+	got, _ = r.RunSchedule(c, ws)
+	return fmt.Sprintf("%s: the Runner gives%s", docsBrief(c, ws), docsStatsDiff(got, docsShedLock(c, ws, docsEngine)))
+}
+
+// TestDocsShedLockRandom compares the Runner with the reference over random
+// small configurations of both providers.
+func TestDocsShedLockRandom(t *testing.T) {
+	cases := 30000
 	if testing.Short() {
-		cases = 2000
+		cases = 3000
 	}
 	rng := rand.New(rand.NewPCG(48, 1))
 	var r model.Runner
-	compared, fails := 0, 0
+	fails := 0
 	for range cases {
-		c, ws := docsCase(rng)
-		if err := c.Validate(); err != nil {
-			t.Fatalf("%+v: %v", c, err)
-		}
-		got, err := r.RunSchedule(c, ws)
-		if err != nil {
-			t.Fatalf("%+v, windows %v: %v", c, ws, err)
-		}
-		compared++
-		if d := docsStatsDiff(got, docsShedLock(c, ws, docsEngine)); d != "" {
-			fails++
-			if fails <= 10 {
-				c, ws = docsShrink(&r, c, ws, docsEngine)
-				got, _ := r.RunSchedule(c, ws)
-				t.Errorf("%s: the Runner gives%s", docsBrief(c, ws), docsStatsDiff(got, docsShedLock(c, ws, docsEngine)))
+		c, ws, s := docsCase(rng)
+		if d := docsCompare(&r, c, ws, s); d != "" {
+			if fails++; fails <= 5 {
+				t.Error(d)
 			}
 		}
 	}
-	t.Logf("%d configurations compared, %d differ", compared, fails)
+	if fails > 0 {
+		t.Errorf("%d of %d configurations differ", fails, cases)
+	}
+	t.Logf("%d configurations compared", cases)
+}
+
+// docsGridKinds are the kinds of the grid's windows.
+var docsGridKinds = []model.Kind{
+	model.Isolated, model.BlackHoled, model.Partitioned, model.Paused, model.Crashed, model.Released,
+}
+
+// TestDocsShedLockGrid compares the Runner with the reference over a grid
+// of every setting small (nodes 1-4, period 1-5, every batch length and
+// fire spread the period allows, lease 1-4, every lock_at_least_for up to
+// the lease, both providers) under no failure or one window of the first
+// or the last node, 12 rounds; every 3rd point (-short: every 29th), a
+// stride prime to every dimension's length, so each value of each is met.
+// On the points without failure it checks the docs' claims too
+// (docs/model.md, Invariants).
+func TestDocsShedLockGrid(t *testing.T) {
+	every := 3
+	if testing.Short() {
+		every = 29
+	}
+	type setting struct{ period, batchLen, fireSpread, lease, atLeast int }
+	var settings []setting
+	for p := 1; p <= 5; p++ {
+		for b := 1; b <= p; b++ {
+			for f := range p {
+				for l := 1; l <= 4; l++ {
+					for a := 0; a <= l; a++ {
+						settings = append(settings, setting{p, b, f, l, a})
+					}
+				}
+			}
+		}
+	}
+	type window struct {
+		last          bool
+		first, length int
+		kind          model.Kind
+	}
+	windows := []*window{nil}
+	for _, last := range []bool{false, true} {
+		for _, first := range []int{2, 3, 5} {
+			for _, length := range []int{1, 3} {
+				for _, k := range docsGridKinds {
+					windows = append(windows, &window{last, first, length, k})
+				}
+			}
+		}
+	}
+	var r model.Runner
+	compared, claims, fails := 0, 0, 0
+	total := 4 * len(settings) * 2 * len(windows)
+	for i := 0; i < total; i += every {
+		k := i
+		nodes := 1 + k%4
+		k /= 4
+		st := settings[k%len(settings)]
+		k /= len(settings)
+		redis := k%2 == 1
+		w := windows[k/2]
+		c := docsConfig(redis, nodes, st.lease, st.atLeast, st.fireSpread, st.period, st.batchLen, 12)
+		var ws model.Windows
+		if w != nil {
+			node := 0
+			if w.last {
+				node = nodes - 1
+			}
+			ws = model.Windows{{Node: node, First: w.first, Last: w.first + w.length - 1, Failure: model.Failure{Kind: w.kind}}}
+		}
+		compared++
+		if d := docsCompare(&r, c, ws, ws); d != "" {
+			if fails++; fails <= 5 {
+				t.Error(d)
+			}
+			continue
+		}
+		ref := docsShedLock(c, ws, docsEngine)
+		if ref.DoubleStarts > ref.Started*(nodes-1) {
+			t.Errorf("%s: %d double starts of %d slots started by %d nodes: a node fires once a slot", docsBrief(c, ws), ref.DoubleStarts, ref.Started, nodes)
+		}
+		if w == nil {
+			claims++
+			if d := docsClaims(c, ref); d != "" {
+				t.Errorf("%s: %s", docsBrief(c, ws), d)
+			}
+		}
+	}
+	if fails > 0 {
+		t.Errorf("%d of %d configurations differ", fails, compared)
+	}
+	t.Logf("%d configurations compared, %d without failure checked against the docs' claims", compared, claims)
+}
+
+// docsClaims checks the docs' claims for a run in which no node fails
+// (docs/model.md, Invariants): no slot partial or late; none missed if
+// fire_spread + max(batch_len, lock_at_least_for) ≤ period; no two runs at
+// once if batch_len ≤ lease, and then none twice if max(batch_len,
+// lock_at_least_for) > fire_spread. It names the first claim st breaks.
+func docsClaims(c model.Config, st model.Stats) string {
+	hold := max(c.BatchLen, c.LockAtLeastFor)
+	switch {
+	case st.PartialBatches != 0 || st.LateBatches != 0:
+		return fmt.Sprintf("%d partial, %d late with no failure", st.PartialBatches, st.LateBatches)
+	case c.FireSpread+hold <= c.Period && st.Missed != 0:
+		return fmt.Sprintf("%d missed, fire_spread + max(batch_len, lock_at_least_for) ≤ period", st.Missed)
+	case c.BatchLen <= c.Lease && st.TwoLeaderRounds != 0:
+		return fmt.Sprintf("%d rounds with two runs, batch_len ≤ lease", st.TwoLeaderRounds)
+	case c.BatchLen <= c.Lease && hold > c.FireSpread && st.DoubleStarts != 0:
+		return fmt.Sprintf("%d double starts, batch_len ≤ lease and max(batch_len, lock_at_least_for) > fire_spread", st.DoubleStarts)
+	}
+	return ""
+}
+
+// TestDocsShedLockScenarios: the reference gives the hand-computed results
+// of model/testdata/scenarios/shedlock.txt.
+func TestDocsShedLockScenarios(t *testing.T) {
+	covered := 0
+	datadriven.RunTest(t, filepath.Join("testdata", "scenarios", "shedlock.txt"), func(t *testing.T, d *datadriven.TestData) string {
+		if d.Cmd != "run" {
+			return d.Expected
+		}
+		c := model.Default()
+		var ws model.Windows
+		hasWindows := false
+		for _, arg := range d.CmdArgs {
+			if arg.Key == "windows" {
+				ws, hasWindows = parseWindows(t, arg.Vals), true
+				continue
+			}
+			p, ok := model.ParamByName(arg.Key)
+			if !ok {
+				d.Fatalf(t, "%s: no such parameter", arg.Key)
+			}
+			v, err := parse.Value(0, p, arg.Vals[0])
+			if err != nil {
+				d.Fatalf(t, "%s: %v", arg, err)
+			}
+			c.Set(p, v)
+		}
+		if !hasWindows {
+			ws = docsGroupWindows(c)
+		}
+		if c.Validate() != nil || !c.Protocol.PerFire() {
+			return d.Expected
+		}
+		covered++
+		return formatStats(docsShedLock(c, ws, docsEngine))
+	})
+	if covered < 8 {
+		t.Fatalf("the reference covers only %d scenarios", covered)
+	}
+	t.Logf("%d scenarios", covered)
+}
+
+// TestDocsShedLockReadings pins each point where the docs' plain reading
+// and the engine's differ, on a smallest configuration that shows it: the
+// Runner gives the engine's reading, and the difference from the plain one
+// is the one stated. A change to the engine or the docs that settles a
+// point shows here.
+func TestDocsShedLockReadings(t *testing.T) {
+	pause := model.Failure{Kind: model.Paused}
+	release := model.Failure{Kind: model.Released}
+	for _, tc := range []struct {
+		name  string
+		plain func(*docsReading) // sets the point to the docs' plain reading
+		c     model.Config
+		ws    model.Windows
+		diff  string // the Runner's stats against the plain reading's
+	}{{
+		// Node 1 fires a round after each slot (2, 4). Frozen in round 3,
+		// it wakes in 4 and makes its fire for slot 2 there, skipped: node
+		// 0 took slot 4's lock in that round. Its own fire for slot 4, due
+		// in round 5 (free: node 0's run ended in 4), the engine does not
+		// make: the woken fire stood for every slot begun by then.
+		name:  "woken fire stands for the slots begun",
+		plain: func(rd *docsReading) { rd.wakeTakesBegun = false },
+		c:     docsConfig(false, 2, 1, 0, 1, 2, 1, 5),
+		ws:    model.Windows{{Node: 1, First: 3, Last: 3, Failure: pause}},
+		diff:  " double_starts 0, want 1; doubled_parts 0, want 1;",
+	}, {
+		// Node 0 takes slot 2's lock until 6 and runs in rounds 2-3; it
+		// stops cleanly in round 3, ending its run before part 1. The
+		// engine frees the lock for round 3 (max(3, 2 + 0)), and node 1's
+		// fire in round 3 runs the slot again; read as max(next round, …),
+		// the lock is held until 4, node 1 skips and part 1 is missed.
+		name:  "a clean stop frees the lock in its own round",
+		plain: func(rd *docsReading) { rd.releaseFreesAtOnce = false },
+		c:     docsConfig(false, 2, 4, 0, 1, 2, 2, 3),
+		ws:    model.Windows{{Node: 0, First: 3, Last: 3, Failure: release}},
+		diff:  " double_starts 1, want 0; partial_batches 0, want 1; missed_parts 0, want 1; doubled_parts 1, want 0;",
+	}, {
+		// Nodes fire in rounds 4, 5, 6 and each finds the lock free
+		// (lease 1): runs of slot 4 in rounds 4-5, 5-6 and 6-(7). Part 0
+		// is written three times, part 1 twice; the third run, still going
+		// at the end, has yet to reach part 1, and the engine leaves part
+		// 1 out of doubled_parts too.
+		name:  "a part a run still going will reach is not doubled either",
+		plain: func(rd *docsReading) { rd.aheadUncounted = false },
+		c:     docsConfig(false, 3, 1, 0, 2, 4, 2, 6),
+		diff:  " doubled_parts 2, want 3;",
+	}, {
+		// Node 3 (fire 4 rounds late) takes slot 6's lock in round 10 and
+		// is frozen in rounds 11-18 in mid-run; its run ends in round 19,
+		// the round node 0's run of slot 18 (taken in 18) ends. Under
+		// Redis both unlock: node 3's to max(20, 10 + 3) = 20, node 0's to
+		// max(20, 18 + 3) = 21. The engine applies them in the order the
+		// runs started, so 21 stands and node 2's fire in round 20 skips;
+		// node by node, 20 stands and node 2 runs slot 18 again.
+		name:  "runs that end together unlock in the order they started",
+		plain: func(rd *docsReading) { rd.runsInStartOrder = false },
+		c:     docsConfig(true, 4, 3, 3, 4, 6, 2, 20),
+		ws:    model.Windows{{Node: 3, First: 11, Last: 18, Failure: pause}},
+		diff:  " double_starts 1, want 2; doubled_parts 2, want 3;",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r model.Runner
+			got, err := r.RunSchedule(tc.c, tc.ws)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := docsStatsDiff(got, docsShedLock(tc.c, tc.ws, docsEngine)); d != "" {
+				t.Errorf("%s: the Runner gives%s under the engine's reading", docsBrief(tc.c, tc.ws), d)
+			}
+			rd := docsEngine
+			tc.plain(&rd)
+			if d := docsStatsDiff(got, docsShedLock(tc.c, tc.ws, rd)); d != tc.diff {
+				t.Errorf("%s: the Runner gives%s under the plain reading, want%s", docsBrief(tc.c, tc.ws), d, tc.diff)
+			}
+		})
+	}
 }
 
 // docsShrink makes a configuration on which the Runner and the reference
@@ -455,15 +735,15 @@ func docsBrief(c model.Config, ws model.Windows) string {
 	if c.Protocol == model.ProtocolShedLockRedis {
 		p = "shedlock-redis"
 	}
-	tog := ""
+	toggles := ""
 	for _, x := range []struct {
 		on   bool
 		name string
 	}{{c.Pause, "pause"}, {c.Crash, "crash"}, {c.Release, "release"}, {c.Partition, "partition"}, {c.BlackHole, "black_hole"}} {
 		if x.on {
-			tog += " " + x.name
+			toggles += " " + x.name
 		}
 	}
 	return fmt.Sprintf("%s nodes=%d lease=%d lock_at_least_for=%d fire_spread=%d period=%d batch_len=%d rounds=%d%s windows=%v",
-		p, c.Nodes, c.Lease, c.LockAtLeastFor, c.FireSpread, c.Period, c.BatchLen, c.Rounds, tog, ws)
+		p, c.Nodes, c.Lease, c.LockAtLeastFor, c.FireSpread, c.Period, c.BatchLen, c.Rounds, toggles, ws)
 }
