@@ -385,6 +385,11 @@ func docsCase(rng *rand.Rand) (model.Config, model.Windows, model.Schedule) {
 	return c, ws, ws
 }
 
+// docsEngineRef is the ShedLock reference under the engine's reading.
+func docsEngineRef(c model.Config, ws model.Windows) model.Stats {
+	return docsShedLock(c, ws, docsEngine)
+}
+
 // docsCompare runs c under s (nil: c's own group outage) on the Runner and
 // the reference under the engine's reading, and describes how they differ,
 // shrunk to a smallest such configuration, "" if they agree.
@@ -406,7 +411,7 @@ func docsCompare(r *model.Runner, c model.Config, ws model.Windows, s model.Sche
 		return ""
 	}
 	c.Outage = 0 // the same outage, as windows
-	c, ws = docsShrink(r, c, ws, docsEngine)
+	c, ws = docsShrink(r, c, ws, docsEngineRef)
 	got, _ = r.RunSchedule(c, ws)
 	return fmt.Sprintf("%s: the Runner gives%s", docsBrief(c, ws), docsStatsDiff(got, docsShedLock(c, ws, docsEngine)))
 }
@@ -665,9 +670,9 @@ func TestDocsShedLockReadings(t *testing.T) {
 }
 
 // docsShrink makes a configuration on which the Runner and the reference
-// under rd differ smaller while they still differ: fewer windows, rounds
-// and nodes, shorter windows, smaller settings, fewer toggles.
-func docsShrink(r *model.Runner, c model.Config, ws model.Windows, rd docsReading) (model.Config, model.Windows) {
+// ref differ smaller while they still differ: fewer windows, rounds and
+// nodes, shorter windows, smaller settings, fewer toggles.
+func docsShrink(r *model.Runner, c model.Config, ws model.Windows, ref func(model.Config, model.Windows) model.Stats) (model.Config, model.Windows) {
 	differs := func(c model.Config, ws model.Windows) bool {
 		if c.Validate() != nil {
 			return false
@@ -678,7 +683,7 @@ func docsShrink(r *model.Runner, c model.Config, ws model.Windows, rd docsReadin
 			}
 		}
 		got, err := r.RunSchedule(c, ws)
-		return err == nil && docsStatsDiff(got, docsShedLock(c, ws, rd)) != ""
+		return err == nil && docsStatsDiff(got, ref(c, ws)) != ""
 	}
 	for again := true; again; {
 		again = false
@@ -717,7 +722,12 @@ func docsShrink(r *model.Runner, c model.Config, ws model.Windows, rd docsReadin
 			func(c *model.Config) { c.Release = false },
 			func(c *model.Config) { c.Partition = false },
 			func(c *model.Config) { c.BlackHole = false },
-			func(c *model.Config) { c.Protocol = model.ProtocolShedLock },
+			func(c *model.Config) { c.RetryPeriod-- },
+			func(c *model.Config) {
+				if c.Protocol == model.ProtocolShedLockRedis {
+					c.Protocol = model.ProtocolShedLock
+				}
+			},
 		} {
 			c2 := c
 			f(&c2)
@@ -732,8 +742,11 @@ func docsShrink(r *model.Runner, c model.Config, ws model.Windows, rd docsReadin
 // docsBrief is c's ShedLock settings and ws, briefly.
 func docsBrief(c model.Config, ws model.Windows) string {
 	p := "shedlock"
-	if c.Protocol == model.ProtocolShedLockRedis {
+	switch c.Protocol {
+	case model.ProtocolShedLockRedis:
 		p = "shedlock-redis"
+	case model.ProtocolRedisson:
+		p = fmt.Sprintf("redisson retry_period=%d", c.RetryPeriod)
 	}
 	toggles := ""
 	for _, x := range []struct {
