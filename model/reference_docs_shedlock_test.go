@@ -21,7 +21,8 @@ import (
 	"github.com/leasesim/leasesim/model/parse"
 )
 
-// docsKind is how a node is in a round, as the ShedLock section needs it.
+// docsKind is how a node is in a round, as the docs' references need it
+// (this file's and reference_docs_redisson_test.go's).
 type docsKind int
 
 const (
@@ -64,7 +65,7 @@ func docsResolve(c model.Config, f model.Failure) docsKind {
 
 // docsReading says how the reference reads the points where docs/model.md
 // is open to another reading than the engine's; the zero value is the
-// docs' plain reading (docsPlain).
+// docs' plain reading.
 type docsReading struct {
 	// wakeTakesBegun: a node woken from a pause makes no fire for a slot
 	// that began by the round it wakes in, its woken fire standing for
@@ -87,8 +88,8 @@ type docsReading struct {
 	runsInStartOrder bool
 }
 
-// docsEngine is the reading the engine takes, docsPlain the docs' plain one.
-var docsEngine, docsPlain = docsReading{wakeTakesBegun: true, releaseFreesAtOnce: true, aheadUncounted: true, runsInStartOrder: true}, docsReading{}
+// docsEngine is the reading the engine takes.
+var docsEngine = docsReading{wakeTakesBegun: true, releaseFreesAtOnce: true, aheadUncounted: true, runsInStartOrder: true}
 
 // docsRun is one run of a slot's batch on one node.
 type docsRun struct {
