@@ -147,6 +147,23 @@ func docsRedisson(c model.Config, ws model.Windows) model.Stats {
 	return st
 }
 
+// TestDocsRedissonScenarios: the reference gives the hand-computed results
+// of model/testdata/scenarios/redisson.txt it covers.
+func TestDocsRedissonScenarios(t *testing.T) {
+	covered := docsScenarios(t, "redisson.txt", docsRedissonCovers, docsRedisson)
+	if covered < 9 {
+		t.Fatalf("the reference covers only %d scenarios", covered)
+	}
+	t.Logf("%d scenarios", covered)
+}
+
+// docsRedissonCovers reports whether docsRedisson takes c: protocol
+// redisson, an instant batch, no queue, key, quorum, drift or jitter.
+func docsRedissonCovers(c model.Config) bool {
+	return c.Protocol == model.ProtocolRedisson && c.BatchLen == 1 && !c.PersistentTrigger &&
+		!c.IdempotencyKey && !c.Quorum && c.Drift == 0 && !c.Jitter
+}
+
 // docsRedissonCase draws one configuration: 1-4 nodes, a lease above the
 // retry period, every period, the toggles at random and up to two windows
 // a node of any kind, back to back or apart.

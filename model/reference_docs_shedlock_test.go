@@ -554,8 +554,19 @@ func docsClaims(c model.Config, st model.Stats) string {
 // TestDocsShedLockScenarios: the reference gives the hand-computed results
 // of model/testdata/scenarios/shedlock.txt.
 func TestDocsShedLockScenarios(t *testing.T) {
+	covered := docsScenarios(t, "shedlock.txt", func(c model.Config) bool { return c.Protocol.PerFire() }, docsEngineRef)
+	if covered < 8 {
+		t.Fatalf("the reference covers only %d scenarios", covered)
+	}
+	t.Logf("%d scenarios", covered)
+}
+
+// docsScenarios runs ref on the valid configurations of the hand-computed
+// scenarios in testdata/scenarios/file that covers takes, expecting their
+// results, and returns how many it ran.
+func docsScenarios(t *testing.T, file string, covers func(model.Config) bool, ref func(model.Config, model.Windows) model.Stats) int {
 	covered := 0
-	datadriven.RunTest(t, filepath.Join("testdata", "scenarios", "shedlock.txt"), func(t *testing.T, d *datadriven.TestData) string {
+	datadriven.RunTest(t, filepath.Join("testdata", "scenarios", file), func(t *testing.T, d *datadriven.TestData) string {
 		if d.Cmd != "run" {
 			return d.Expected
 		}
@@ -580,16 +591,13 @@ func TestDocsShedLockScenarios(t *testing.T) {
 		if !hasWindows {
 			ws = docsGroupWindows(c)
 		}
-		if c.Validate() != nil || !c.Protocol.PerFire() {
+		if c.Validate() != nil || !covers(c) {
 			return d.Expected
 		}
 		covered++
-		return formatStats(docsShedLock(c, ws, docsEngine))
+		return formatStats(ref(c, ws))
 	})
-	if covered < 8 {
-		t.Fatalf("the reference covers only %d scenarios", covered)
-	}
-	t.Logf("%d scenarios", covered)
+	return covered
 }
 
 // TestDocsShedLockReadings pins each point where the docs' plain reading
