@@ -4,8 +4,8 @@ package model_test
 // written from docs/model.md alone (The record and the round, How failing
 // nodes fail, Lock protocols: the give-up rule, steps 1-2, Redisson and
 // Woken holders) without reading the engine's code (issue 48). It covers
-// an instant batch, with or without fencing, without queue, quorum, drift
-// or failover.
+// an instant batch, with or without fencing and quorum, without queue,
+// drift or failover.
 
 import (
 	"math/rand/v2"
@@ -93,8 +93,15 @@ func docsRedisson(c model.Config, ws model.Windows) model.Stats {
 		// 2. Handover: Redis frees the lock at renewed + lease, or as its
 		// holder unlocks; the lowest-numbered reachable node takes it, the
 		// old holder only once it gave up (a stale believer woken in this
-		// round too: it reaches Redis, and its lock() is granted).
-		if freed || t >= renewed+c.Lease {
+		// round too: it reaches Redis, and its lock() is granted); with
+		// quorum, only while a strict majority of all nodes is reachable.
+		up := 0
+		for i := range n {
+			if reachable(i, t) {
+				up++
+			}
+		}
+		if (freed || t >= renewed+c.Lease) && (!c.Quorum || 2*up > n) {
 			for i := range n {
 				if reachable(i, t) && (i != leader || !believes[i]) {
 					st.Handovers++
@@ -158,10 +165,10 @@ func TestDocsRedissonScenarios(t *testing.T) {
 }
 
 // docsRedissonCovers reports whether docsRedisson takes c: protocol
-// redisson, an instant batch, no queue, key, quorum, drift or jitter.
+// redisson, an instant batch, no queue, key, drift or jitter.
 func docsRedissonCovers(c model.Config) bool {
 	return c.Protocol == model.ProtocolRedisson && c.BatchLen == 1 && !c.PersistentTrigger &&
-		!c.IdempotencyKey && !c.Quorum && c.Drift == 0 && !c.Jitter
+		!c.IdempotencyKey && c.Drift == 0 && !c.Jitter
 }
 
 // docsRedissonCase draws one configuration: 1-4 nodes, a lease above the
@@ -184,6 +191,7 @@ func docsRedissonCase(rng *rand.Rand) (model.Config, model.Windows) {
 	c.Partition = rng.IntN(3) == 0
 	c.BlackHole = rng.IntN(4) == 0
 	c.Fencing = rng.IntN(3) == 0
+	c.Quorum = rng.IntN(4) == 0
 	var ws model.Windows
 	for i := range c.Nodes {
 		t := 1 + rng.IntN(c.Rounds+3)
