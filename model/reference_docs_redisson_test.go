@@ -4,8 +4,9 @@ package model_test
 // written from docs/model.md alone (The record and the round, How failing
 // nodes fail, Lock protocols: the give-up rule, steps 1-2, Redisson and
 // Woken holders) without reading the engine's code (issue 48). It covers
-// an instant batch, with or without fencing and quorum, without queue,
-// drift or failover.
+// an instant batch, with or without fencing, quorum, the persistent
+// trigger (its catch-up window and one run) and the idempotency key,
+// without drift or failover.
 
 import (
 	"math/rand/v2"
@@ -43,6 +44,7 @@ func docsRedisson(c model.Config, ws model.Windows) model.Stats {
 	believes[0] = true
 	giveUpAwake := make([]bool, n) // woken to act once: gives up in its next round not frozen
 	freed := false                 // the holder stopped cleanly: the lock is free until taken
+	var queue []int                // the persistent trigger's queued slots
 	var st model.Stats
 	var leaderless, twoLeader int // the current episodes' lengths
 	endEpisode := func(e *model.Episodes, length *int) {
@@ -127,14 +129,43 @@ func docsRedisson(c model.Config, ws model.Windows) model.Stats {
 				}
 			}
 		}
-		if t%c.Period == 0 {
-			if accepted == 0 {
-				st.Missed++
-			} else {
-				st.Started++
-				st.DoubleStarts += accepted - 1
-				st.DoubledParts += accepted - 1
+		due := t%c.Period == 0
+		switch {
+		case accepted == 0 && due && c.PersistentTrigger:
+			queue = append(queue, t)
+		case accepted == 0 && due:
+			st.Missed++
+		case accepted > 0:
+			// The queued slots more than the catch-up window before this
+			// round are missed; with one run for the queued slots, only
+			// the latest left starts (the one due now, if any), the
+			// others missed.
+			start := queue[:0]
+			for _, slot := range queue {
+				if c.CatchUpWindow > 0 && t-slot > c.CatchUpWindow {
+					st.Missed++
+				} else {
+					start = append(start, slot)
+				}
 			}
+			if due {
+				start = append(start, t)
+			}
+			if c.CatchUpOnce && len(start) > 1 {
+				st.Missed += len(start) - 1
+				start = start[len(start)-1:]
+			}
+			for _, slot := range start {
+				st.Started++
+				st.DelayedRounds += t - slot
+				if c.IdempotencyKey {
+					st.Deduplicated += accepted - 1
+				} else {
+					st.DoubleStarts += accepted - 1
+					st.DoubledParts += accepted - 1
+				}
+			}
+			queue = queue[:0]
 		}
 		if active == 0 {
 			st.LeaderlessRounds++
@@ -151,6 +182,21 @@ func docsRedisson(c model.Config, ws model.Windows) model.Stats {
 	}
 	endEpisode(&st.LeaderlessEpisodes, &leaderless)
 	endEpisode(&st.TwoLeaderEpisodes, &twoLeader)
+	// At the end, as in the round after the last: the window first, then
+	// the one run.
+	left := 0
+	for _, slot := range queue {
+		if c.CatchUpWindow > 0 && rounds+1-slot > c.CatchUpWindow {
+			st.Missed++
+		} else {
+			left++
+		}
+	}
+	if c.CatchUpOnce && left > 1 {
+		st.Missed += left - 1
+		left = 1
+	}
+	st.Unresolved = left
 	return st
 }
 
@@ -165,10 +211,9 @@ func TestDocsRedissonScenarios(t *testing.T) {
 }
 
 // docsRedissonCovers reports whether docsRedisson takes c: protocol
-// redisson, an instant batch, no queue, key, drift or jitter.
+// redisson, an instant batch, no drift or jitter.
 func docsRedissonCovers(c model.Config) bool {
-	return c.Protocol == model.ProtocolRedisson && c.BatchLen == 1 && !c.PersistentTrigger &&
-		!c.IdempotencyKey && c.Drift == 0 && !c.Jitter
+	return c.Protocol == model.ProtocolRedisson && c.BatchLen == 1 && c.Drift == 0 && !c.Jitter
 }
 
 // docsRedissonCase draws one configuration: 1-4 nodes, a lease above the
@@ -192,6 +237,12 @@ func docsRedissonCase(rng *rand.Rand) (model.Config, model.Windows) {
 	c.BlackHole = rng.IntN(4) == 0
 	c.Fencing = rng.IntN(3) == 0
 	c.Quorum = rng.IntN(4) == 0
+	c.IdempotencyKey = rng.IntN(4) == 0
+	if rng.IntN(2) == 0 {
+		c.PersistentTrigger = true
+		c.CatchUpOnce = rng.IntN(2) == 0
+		c.CatchUpWindow = rng.IntN(3) * rng.IntN(10)
+	}
 	var ws model.Windows
 	for i := range c.Nodes {
 		t := 1 + rng.IntN(c.Rounds+3)
