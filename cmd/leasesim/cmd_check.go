@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/leasesim/leasesim/input"
 	"io"
 	"runtime"
 
@@ -30,11 +31,11 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addJitterSeedFlag(fs, &g.Seed)
 	incident := addIncidentFlags(fs, "check every configuration against this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	workers := runtime.NumCPU()
-	fs.Var(positiveFlag(&workers, 1024), "workers", "configurations checked in parallel; the output is the same for any number")
+	fs.Var(input.Positive(&workers, 1024), "workers", "configurations checked in parallel; the output is the same for any number")
 	fs.Lookup("workers").DefValue = "all cores"
 	csvPath := addOutputFlag(fs, "csv", "", "also write the violations as a table to this file, atomically: a row each, the configuration's parameters as sweep's CSV has them, then the invariant's message (violation) and the command that reproduces it (command); the header alone when every invariant holds")
 	format := "csv"
-	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed as a sweep's (a toggle boolean, a name, the message and the command a string, seconds a double, else a 64-bit integer), a row group per 2,048 violations")
+	fs.Var(input.NewChoice(&format, "csv", "parquet"), "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed as a sweep's (a toggle boolean, a name, the message and the command a string, seconds a double, else a 64-bit integer), a row group per 2,048 violations")
 	return func(ctx context.Context, std *streams) error {
 		if format == "parquet" && *csvPath == "" {
 			return usagef("--format parquet is the --csv file's format: want --csv FILE with it (the violations on standard output are text)")

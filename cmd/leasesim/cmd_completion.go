@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/leasesim/leasesim/input"
 	"slices"
 	"strings"
 
@@ -49,18 +50,18 @@ func completionCommands() []completion.Command {
 // (--format), a preset's and a scheduler's; nil for any other.
 func flagValues(f *pflag.Flag) []string {
 	switch v := f.Value.(type) {
-	case paramValue:
-		if v.p.Bool() {
+	case input.Param:
+		if v.P.Bool() {
 			return []string{"false", "true"}
 		}
-		return v.p.Names()
-	case listValue:
-		if v.p.Bool() {
+		return v.P.Names()
+	case input.List:
+		if v.P.Bool() {
 			return []string{"false", "true", "false,true"}
 		}
-		return v.p.Names()
-	case choiceValue:
-		return v.choices
+		return v.P.Names()
+	case input.Choice:
+		return v.Choices
 	}
 	switch {
 	case f.Name == "preset":

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"github.com/leasesim/leasesim/input"
 	"slices"
 
 	"github.com/leasesim/leasesim/cost"
@@ -18,10 +19,10 @@ import (
 func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := study.CostInput{Config: model.Default(), EventsPerYear: []float64{6, 12}, LinesPerBatch: study.PublicationLinesPerBatch}
 	method := "window"
-	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the publication's), phase (averaged over outage phases) or both")
-	fs.Var(ratesFlag(&in.EventsPerYear), "outages-per-year", "outage events a year, the CSV's handovers_per_year (the publication's \"handovers per year\", KK4; not the takeovers the statistic handovers counts): "+cost.RatesSyntax)
+	fs.Var(input.NewChoice(&method, "window", "phase", "both"), "method", "window (the publication's), phase (averaged over outage phases) or both")
+	fs.Var(input.Rates(&in.EventsPerYear), "outages-per-year", "outage events a year, the CSV's handovers_per_year (the publication's \"handovers per year\", KK4; not the takeovers the statistic handovers counts): "+cost.RatesSyntax)
 	oneName := addAlias(fs, "outages-per-year", "handovers", "the same as --outages-per-year, by the contract's name for it: outage events a year, not the takeovers the statistic handovers counts")
-	fs.Var(positiveFlag(&in.LinesPerBatch, 1e12), "lines-per-batch", "invoice lines one batch produces")
+	fs.Var(input.Positive(&in.LinesPerBatch, 1e12), "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")
 	addModelFlags(fs, &in.Config)
 	tick := addTickFlag(fs)
@@ -83,13 +84,13 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := reports.RecommendInput{Config: model.Default(), EventsPerYear: 6, LinesPerBatch: study.PublicationLinesPerBatch}
 	leases, _ := sweep.ParseValues(0, model.Lease, "1:12")
-	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
+	fs.Var(input.NewList(model.Lease, &leases), "lease", "lease lengths to rank: "+sweep.ListSyntax)
 	mix := "2:0.9,5:0.1"
 	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,… (with --tick, lengths are durations: 40s:0.9,5m:0.1)")
 	rates := []float64{in.EventsPerYear}
-	fs.Var(ratesFlag(&rates), "outages-per-year", "outage events a year: one positive number")
+	fs.Var(input.Rates(&rates), "outages-per-year", "outage events a year: one positive number")
 	oneName := addAlias(fs, "outages-per-year", "handovers", "the same as --outages-per-year, by the contract's name for it: outage events a year, not the takeovers the statistic handovers counts")
-	fs.Var(positiveFlag(&in.LinesPerBatch, 1e12), "lines-per-batch", "invoice lines one batch produces")
+	fs.Var(input.Positive(&in.LinesPerBatch, 1e12), "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
 	delayHour := new(float64)
 	addPriceFlags(fs, &in.Weights, delayHour)
@@ -157,8 +158,8 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // lease in any one currency, into w and, for --cost-delay-hour, an hour's
 // price, which needs --tick (cost.Weights.PriceDelay), into delayHour.
 func addPriceFlags(fs *pflag.FlagSet, w *cost.Weights, delayHour *float64) {
-	fs.Var(rateFlag(&w.MissedLine), "cost-missed-line", "the price of an invoice line never written, in any currency: with the other prices, ranks the leases by yearly cost")
-	fs.Var(rateFlag(&w.DoubleLine), "cost-double-line", "the price of an invoice line written twice")
-	fs.Var(rateFlag(delayHour), "cost-delay-hour", "the price of a batch waiting an hour for a leader (needs --tick)")
-	fs.Var(rateFlag(&w.Handover), "cost-handover", "the price of a handover: a restart, a warm-up, a page")
+	fs.Var(input.Rate(&w.MissedLine), "cost-missed-line", "the price of an invoice line never written, in any currency: with the other prices, ranks the leases by yearly cost")
+	fs.Var(input.Rate(&w.DoubleLine), "cost-double-line", "the price of an invoice line written twice")
+	fs.Var(input.Rate(delayHour), "cost-delay-hour", "the price of a batch waiting an hour for a leader (needs --tick)")
+	fs.Var(input.Rate(&w.Handover), "cost-handover", "the price of a handover: a restart, a warm-up, a page")
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/reports"
 	"io"
 	"runtime"
@@ -27,36 +28,36 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	mc.Down, _ = parse.Lengths(0, "lognormal:1.2,0.6")
 	params := monteCarloFlags()
 	addGridFlags(fs, &mc.Grid, params...)
-	fs.Var(paramValue{model.Rounds, &base, new(string)}, "rounds", "rounds in each replica")
+	fs.Var(input.NewParam(model.Rounds, &base), "rounds", "rounds in each replica")
 	for _, p := range []model.Param{model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay} { // one lock a study, as a --preset sets it
-		fs.Var(paramValue{p, &base, new(string)}, p.Flag(), p.Doc()+"; one value a study")
+		fs.Var(input.NewParam(p, &base), p.Flag(), p.Doc()+"; one value a study")
 	}
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
-	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
-	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
-	fs.Var(alsoValue{&mc.Also, new([]string)}, "also", "beside the --uptime/--downtime failures, every node also fails this way, on its own: KIND=UPTIME/DOWNTIME with KIND "+model.KindNames()+" (a pause now and then: pause=geometric:50000/fixed:3), or the nodes of a zone together: KIND@NODES=… (isolate@0:1=geometric:90000/fixed:20); repeatable; a node down in two ways fails as the first given, --uptime/--downtime's first")
-	fs.Var(positiveFlag(&mc.Replicas, 1_000_000), "replicas", "independent runs of each configuration; with --precision, run this many at a time")
-	fs.Var(shareFlag(&mc.Precision), "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
+	fs.Var(input.NewLengths(&mc.Up), "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
+	fs.Var(input.NewLengths(&mc.Down), "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
+	fs.Var(input.NewProcesses(&mc.Also), "also", "beside the --uptime/--downtime failures, every node also fails this way, on its own: KIND=UPTIME/DOWNTIME with KIND "+model.KindNames()+" (a pause now and then: pause=geometric:50000/fixed:3), or the nodes of a zone together: KIND@NODES=… (isolate@0:1=geometric:90000/fixed:20); repeatable; a node down in two ways fails as the first given, --uptime/--downtime's first")
+	fs.Var(input.Positive(&mc.Replicas, 1_000_000), "replicas", "independent runs of each configuration; with --precision, run this many at a time")
+	fs.Var(input.Share(&mc.Precision), "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
 	mc.Floor = 1
-	fs.Var(rateFlag(&mc.Floor), "precision-floor", "with --precision, a figure whose interval's half-width is at most this is precise enough, in its own unit (lines a year, or batches or rounds per replica): what keeps a figure of zero from running for ever")
+	fs.Var(input.Rate(&mc.Floor), "precision-floor", "with --precision, a figure whose interval's half-width is at most this is precise enough, in its own unit (lines a year, or batches or rounds per replica): what keeps a figure of zero from running for ever")
 	mc.MaxReplicas = 100_000
-	fs.Var(positiveFlag(&mc.MaxReplicas, 1_000_000), "max-replicas", "with --precision, stop at this many replicas of a configuration, precise or not")
+	fs.Var(input.Positive(&mc.MaxReplicas, 1_000_000), "max-replicas", "with --precision, stop at this many replicas of a configuration, precise or not")
 	fs.Uint64Var(&mc.Seed, "seed", 1, "seed of the random failures; the same seed gives the same output")
 	workers := runtime.NumCPU()
-	fs.Var(positiveFlag(&workers, 1024), "workers", "replicas run in parallel")
+	fs.Var(input.Positive(&workers, 1024), "workers", "replicas run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
-	fs.Var(rateFlag(&mc.RoundsPerYear), "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off; with --tick, a year's rounds)")
+	fs.Var(input.Rate(&mc.RoundsPerYear), "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off; with --tick, a year's rounds)")
 	lines := float64(mc.LinesPerBatch)
-	fs.Var(rateFlag(&lines), "lines-per-batch", "invoice lines one batch produces")
+	fs.Var(input.Rate(&lines), "lines-per-batch", "invoice lines one batch produces")
 	fs.BoolVar(&mc.PhaseAverage, "phase-average", false, "average the yearly figures over the trigger's phase: replicas trigger every phase period (the shortest that keeps the period's phases on the retry and re-read rounds and fits a batch) and count each trigger as its share of a batch; the same expectation, with far less noise where batches are rarely hit; needs yearly figures and --persistent-trigger false")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
 	format := "csv"
-	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name or distribution a string, the seed an unsigned 64-bit integer, means, intervals and seconds doubles, else a 64-bit integer), a row group per 2,048 configurations")
+	fs.Var(input.NewChoice(&format, "csv", "parquet"), "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name or distribution a string, the seed an unsigned 64-bit integer, means, intervals and seconds doubles, else a 64-bit integer), a row group per 2,048 configurations")
 	shardK, shardN := 0, 0
 	fs.Var(shardValue{&shardK, &shardN, new(string)}, "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV; "+shardAutoUsage)
 	maxConfigs := 1_000_000
-	fs.Var(positiveFlag(&maxConfigs, 1<<62), "max-configs", "refuse a study with more configurations than this")
+	fs.Var(input.Positive(&maxConfigs, 1<<62), "max-configs", "refuse a study with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		if *tick != 0 {
 			if fs.Changed("rounds-per-year") {

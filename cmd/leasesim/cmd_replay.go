@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"github.com/leasesim/leasesim/input"
 	"os"
 	"slices"
 	"time"
@@ -23,16 +24,16 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addModelFlags(fs, &c, append([]model.Param{model.Lease}, incident.Params()...)...)
 	fs.Lookup("rounds").DefValue = "the incident and the rounds it needs to settle"
 	leases := sweep.ListOf(c.Lease)
-	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "leases to compare: "+sweep.ListSyntax)
+	fs.Var(input.NewList(model.Lease, &leases), "lease", "leases to compare: "+sweep.ListSyntax)
 	tick := addTickFlag(fs)
 	var presets []settings.Preset
-	fs.Var(presetsFlag(&presets), "preset", "locks whose defaults to compare, comma-separated: "+settings.PresetNames()+"; a lock's options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy, --heartbeat-period, --refresh-period, --additional-time-to-wait; --lease is also dynamodb's leaseDuration) go to its preset, client-go's flags to client-go's; implies their tick (1s; consul 500ms, zookeeper 1ms by default; dynamodb its refresh period), which must be the same for all, unless --tick is given")
+	fs.Var(input.Presets(&presets), "preset", "locks whose defaults to compare, comma-separated: "+settings.PresetNames()+"; a lock's options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy, --heartbeat-period, --refresh-period, --additional-time-to-wait; --lease is also dynamodb's leaseDuration) go to its preset, client-go's flags to client-go's; implies their tick (1s; consul 500ms, zookeeper 1ms by default; dynamodb its refresh period), which must be the same for all, unless --tick is given")
 	addLockOptionFlags(fs)
 	seed := new(uint64)
 	addJitterSeedFlag(fs, seed)
 	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")
 	var pin model.Config // its outage field holds --phase, a length of time
-	fs.Var(paramValue{model.Outage, &pin, new(string)}, "phase", "pin one run: move the incident this much later (rounds, or a duration with a tick) and run it with --seed's jitter alone, for a post-mortem that knows both; without it, each setting's spread over every phase and, with jitter, 32 seeds from --seed")
+	fs.Var(input.NewParam(model.Outage, &pin), "phase", "pin one run: move the incident this much later (rounds, or a duration with a tick) and run it with --seed's jitter alone, for a post-mortem that knows both; without it, each setting's spread over every phase and, with jitter, 32 seeds from --seed")
 	trace := fs.Bool("trace", false, "print each setting's drawn run (its spread's median, or the pinned one) round by round after the table")
 	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline (each setting's median run, or the pinned one), zoomed to the incident, to this PNG file")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the table as CSV to this file: a row a setting, its spread and its drawn run")
@@ -46,7 +47,7 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		name := fs.Arg(0)
 		if !fs.Changed("tick") {
 			for _, p := range presets[min(1, len(presets)):] {
-				if pt, err := presetTick(fs, p); err == nil && pt != *tick {
+				if pt, err := input.PresetTick(pflags{fs}, p); err == nil && pt != *tick {
 					return usagef("--preset %s's rounds are %s, %s's %s: give --tick to compare them", p.Name, pt, presets[0].Name, *tick)
 				}
 			}
@@ -214,9 +215,9 @@ func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []s
 	for _, p := range presets {
 		base := c
 		if p.Name != "" {
-			vals, err := presetUnset(fs, p, t)
+			vals, err := input.PresetUnset(pflags{fs}, p, t)
 			if err != nil {
-				return nil, err
+				return nil, usage(err)
 			}
 			for param, v := range vals {
 				base.Set(param, v)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/reports"
 	"slices"
 	"strings"
@@ -39,11 +40,11 @@ func (v settingsOption) Type() string { return v.typ }
 
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
-	fs.Var(namedFlag(&preset, settings.SettingsPresetByName, "replay and sweep compare a list of presets"), "preset", "start from a lock's defaults: "+settings.SettingsPresetNames())
+	fs.Var(input.Named(&preset, settings.SettingsPresetByName, "replay and sweep compare a list of presets"), "preset", "start from a lock's defaults: "+settings.SettingsPresetNames())
 	var s settings.Settings
-	fs.Var(durationFlag(&s.LeaseDuration), "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
-	fs.Var(durationFlag(&s.RenewDeadline), "renew-deadline", "renew deadline (client-go's RenewDeadline)")
-	fs.Var(durationFlag(&s.RetryPeriod), "retry-period", "retry period (client-go's RetryPeriod)")
+	fs.Var(input.Duration(&s.LeaseDuration), "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
+	fs.Var(input.Duration(&s.RenewDeadline), "renew-deadline", "renew deadline (client-go's RenewDeadline)")
+	fs.Var(input.Duration(&s.RetryPeriod), "retry-period", "retry period (client-go's RetryPeriod)")
 	all := slices.Clone(settings.ClientGoOptions) // every option, in the help's order
 	for _, o := range settings.SettingsFlags() {
 		if fs.Lookup(o.Name) != nil {
@@ -58,10 +59,10 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		fs.Var(settingsOption{new(string), func(s string) error { _, err := o.Set(row.Defaults, s); return err }, o.Type}, o.Name, o.SettingsUsage)
 	}
 	s.Nodes = 3
-	fs.Var(positiveFlag(&s.Nodes, 1000), "nodes", "candidates, the leader among them")
+	fs.Var(input.Positive(&s.Nodes, 1000), "nodes", "candidates, the leader among them")
 	seed := fs.Uint64("seed", 1, "seed of client-go's followers' jitter for the medians (the other locks' medians are exact)")
 	format := "table"
-	fs.Var(choiceValue{&format, []string{"table", "csv", "json"}}, "format", "output format: table, csv or json")
+	fs.Var(input.NewChoice(&format, "table", "csv", "json"), "format", "output format: table, csv or json")
 	for _, name := range all {
 		if f := fs.Lookup(name); f.Value.Type() != "bool" {
 			f.DefValue = "the preset's"

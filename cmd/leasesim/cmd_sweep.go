@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/input"
 	"io"
 	"runtime"
 
@@ -84,16 +85,16 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Uint64Var(&g.Seed, "seed", 0, "seed of the followers' jitter, for configurations with jitter; the same seed gives the same rows")
 	out, oneOut := addCSVFlag(fs, "write the CSV to this file, atomically; - is standard output")
 	format := "csv"
-	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "output format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name a string, seconds a double, else a 64-bit integer), a row group a chunk of rows")
+	fs.Var(input.NewChoice(&format, "csv", "parquet"), "format", "output format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name a string, seconds a double, else a 64-bit integer), a row group a chunk of rows")
 	workers := runtime.NumCPU()
-	fs.Var(positiveFlag(&workers, 1024), "workers", "configurations run in parallel")
+	fs.Var(input.Positive(&workers, 1024), "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
 	var k, n int = 0, 1
 	fs.Var(shardValue{&k, &n, new(string)}, "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check; "+shardAutoUsage)
 	incident := addIncidentFlags(fs, "run every configuration through this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")
 	maxConfigs := 50_000_000
-	fs.Var(positiveFlag(&maxConfigs, 1<<62), "max-configs", "refuse a grid with more configurations than this")
+	fs.Var(input.Positive(&maxConfigs, 1<<62), "max-configs", "refuse a grid with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		if err := oneOut(); err != nil {
 			return err
@@ -106,7 +107,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return err
 		}
-		if derive, name := realTimeRun(fs); derive != nil && !fs.Changed("incident") {
+		if derive, name := input.RealTimeRun(pflags{fs}); derive != nil && !fs.Changed("incident") {
 			for i := range grids {
 				grids[i].Derive, grids[i].DeriveName = derive, name
 			}
@@ -186,13 +187,13 @@ func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]
 	var grids []sweep.Grid
 	for _, p := range presets {
 		if !fs.Changed("tick") {
-			if pt, err := presetTick(fs, p); err == nil && pt != g.Tick {
+			if pt, err := input.PresetTick(pflags{fs}, p); err == nil && pt != g.Tick {
 				return nil, usagef("--preset %s's rounds are %s, %s's %s: give --tick to sweep them together", p.Name, pt, presets[0].Name, g.Tick)
 			}
 		}
-		vals, err := presetUnset(fs, p, g.Tick)
+		vals, err := input.PresetUnset(pflags{fs}, p, g.Tick)
 		if err != nil {
-			return nil, err
+			return nil, usage(err)
 		}
 		h := g
 		for param, v := range vals {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/input"
 	"io"
 	"os"
 	"strconv"
@@ -264,7 +265,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		}
 		var tick model.Tick
 		if f := fs.Lookup("tick"); f != nil {
-			tick = *f.Value.(parsed[model.Tick]).p
+			tick = *f.Value.(input.Parsed[model.Tick]).P
 		}
 		return report(stderr, c.name, tick, err, where)
 	}
@@ -345,10 +346,10 @@ func shorten(msg string) string {
 func syntaxHelp(fs *pflag.FlagSet) string {
 	var lists, times, tick bool
 	fs.VisitAll(func(f *pflag.Flag) {
-		_, list := f.Value.(listValue)
-		t, timed := f.Value.(timed)
+		_, list := f.Value.(input.List)
+		t, timed := f.Value.(input.Timed)
 		lists = lists || list
-		times = times || (timed && t.kind() != model.NotTime)
+		times = times || (timed && t.Kind() != model.NotTime)
 		tick = tick || f.Name == "tick"
 	})
 	var b strings.Builder

@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/flagerr"
-	"github.com/leasesim/leasesim/model"
 	"path/filepath"
 
 	"github.com/leasesim/leasesim/candidatelist"
@@ -70,19 +70,19 @@ func applyReviewFile(fs *pflag.FlagSet) (func(error, string) string, error) {
 	// The times are read once the tick is known, wherever it was given:
 	// read them now, so that a bad one is traced to its line.
 	err = resolveTimes(fs)
-	var bad *flagError
+	var bad *input.FlagError
 	if errors.As(err, &bad) {
-		if s, ok := from[bad.flag]; ok {
+		if s, ok := from[bad.Flag]; ok {
 			line := s.Line
-			if bad.hasLine {
-				line = s.LineOf(bad.line)
+			if bad.HasLine {
+				line = s.LineOf(bad.Line)
 			}
-			return nil, refuse(bad.msg, at(s, line))
+			return nil, refuse(bad.Msg, at(s, line))
 		}
 	}
 	if s, ok := from["failure-mix"]; ok {
 		var fe *cost.FailureMixError
-		if _, err := cost.ParseFailureMix(*fs.Lookup("tick").Value.(parsed[model.Tick]).p, s.Value); errors.As(err, &fe) {
+		if _, err := cost.ParseFailureMix(input.TickOf(pflags{fs}), s.Value); errors.As(err, &fe) {
 			return nil, refuse(err.Error(), at(s, s.ItemLine(fe.Entry, fe.Key)))
 		}
 	}

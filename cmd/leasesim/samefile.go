@@ -1,11 +1,11 @@
 package main
 
 import (
+	"github.com/leasesim/leasesim/input"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/leasesim/leasesim/montecarlo"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/spf13/pflag"
 )
@@ -53,9 +53,9 @@ func outputFiles(fs *pflag.FlagSet, cmd string) []namedFile {
 	var outs []namedFile
 	fs.VisitAll(func(f *pflag.Flag) {
 		switch v := f.Value.(type) {
-		case outputValue:
-			if fs.Changed(f.Name) && *v.path != "" && *v.path != v.stdout { // not --out of sweep when --csv named the file
-				outs = append(outs, namedFile{*v.path, "--" + f.Name})
+		case input.Output:
+			if fs.Changed(f.Name) && v.File() != "" { // not --out of sweep when --csv named the file
+				outs = append(outs, namedFile{v.File(), "--" + f.Name})
 			}
 		default:
 			if f.Name == "out" && cmd == "report" { // a folder
@@ -79,19 +79,9 @@ func inputFiles(fs *pflag.FlagSet, argName string) []namedFile {
 	fs.Visit(func(f *pflag.Flag) {
 		by := "--" + f.Name
 		switch v := f.Value.(type) {
-		case lengthsValue:
-			if path, ok := strings.CutPrefix(*v.text, "empirical:"); ok {
+		case interface{ Files() []string }: // input.Lengths, input.Processes
+			for _, path := range v.Files() {
 				ins = append(ins, namedFile{path, by})
-			}
-		case alsoValue:
-			for _, text := range *v.texts {
-				_, lengths, _ := strings.Cut(text, "=")
-				up, down, _ := montecarlo.CutUpDown(lengths)
-				for _, l := range []string{up, down} {
-					if path, ok := strings.CutPrefix(l, "empirical:"); ok {
-						ins = append(ins, namedFile{path, by})
-					}
-				}
 			}
 		default:
 			if f.Name == "incident" || f.Name == "outage-history" {
