@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/leasesim/leasesim/input"
+	"github.com/leasesim/leasesim/internal/progress"
 	"io"
 	"runtime"
 
@@ -90,9 +91,9 @@ type checkRun struct {
 // atomically: in place once the check is done, violations or not, and
 // not at all if it fails or is interrupted.
 func (r checkRun) run(ctx context.Context, std *streams) error {
-	progress := func(int) {}
-	if bar := progressBar(std.err, r.size, "check"); bar != nil {
-		progress = func(n int) { bar.Add(n) }
+	advance := func(int) {}
+	if bar := progress.Bar(std.err, r.size, "check"); bar != nil {
+		advance = func(n int) { bar.Add(n) }
 		defer bar.Finish()
 	}
 	bad, checked, refused := 0, 0, 0
@@ -105,7 +106,7 @@ func (r checkRun) run(ctx context.Context, std *streams) error {
 					return err
 				}
 				return table.Add(c, violation, command)
-			}, progress)
+			}, advance)
 			checked, refused = checked+c, refused+rf
 			if err != nil {
 				return err

@@ -5,6 +5,8 @@ import (
 	"cmp"
 	"context"
 	"github.com/leasesim/leasesim/input"
+	"github.com/leasesim/leasesim/internal/progress"
+	"github.com/leasesim/leasesim/internal/shardenv"
 	"github.com/leasesim/leasesim/reports"
 	"io"
 	"runtime"
@@ -55,7 +57,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	format := "csv"
 	fs.Var(input.NewChoice(&format, "csv", "parquet"), "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name or distribution a string, the seed an unsigned 64-bit integer, means, intervals and seconds doubles, else a 64-bit integer), a row group per 2,048 configurations")
 	shardK, shardN := 0, 0
-	fs.Var(shardValue{&shardK, &shardN, new(string)}, "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV; "+shardAutoUsage)
+	fs.Var(shardenv.NewValue(&shardK, &shardN), "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV; "+shardenv.AutoUsage)
 	maxConfigs := 1_000_000
 	fs.Var(input.Positive(&maxConfigs, 1<<62), "max-configs", "refuse a study with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
@@ -101,14 +103,14 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if c, ok := mc.Grid.NoMargin(); ok {
 			std.warnMargins([]model.Config{c}, func(int) string { return "" }, *tick)
 		}
-		progress := func(int) {}
-		if bar := progressBar(std.err, valid*mc.Replicas, "montecarlo"); bar != nil {
-			progress = func(n int) { bar.Add(n) }
+		advance := func(int) {}
+		if bar := progress.Bar(std.err, valid*mc.Replicas, "montecarlo"); bar != nil {
+			advance = func(n int) { bar.Add(n) }
 			defer bar.Finish()
 		}
 		if shardN > 0 {
 			return atomicfile.WriteOr(cmp.Or(*csvPath, "-"), "-", std.out, func(w *bufio.Writer) error {
-				return mc.RunShard(ctx, workers, shardK, shardN, w, progress)
+				return mc.RunShard(ctx, workers, shardK, shardN, w, advance)
 			})
 		}
 		// The table and the CSV stream, a configuration at a time, so that
@@ -141,7 +143,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 					}
 				}
 				return reports.MonteCarloSummary(out, &mc, s)
-			}, progress)
+			}, advance)
 			if err != nil {
 				return err
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/input"
+	"github.com/leasesim/leasesim/internal/progress"
 	"io"
 	"os"
 
@@ -95,7 +96,7 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		// On a terminal, a bar of the review's steps and then the writing
 		// of its files, one step more.
-		begin, hide := stepProgress(std.err, "report")
+		begin, hide := progress.Steps(std.err, "report")
 		defer hide()
 		steps := 0
 		if begin != nil {

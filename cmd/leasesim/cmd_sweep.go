@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/leasesim/leasesim/input"
+	"github.com/leasesim/leasesim/internal/progress"
 	"io"
 	"runtime"
 
@@ -21,60 +22,17 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// shardValue is a --shard flag: K/N, or auto or auto/N, which
-// resolveShard reads from the environment once every flag is parsed.
-type shardValue struct {
-	k, n *int
-	auto *string // auto or auto/N as given, until resolveShard reads it; "" for K/N
-}
-
-func (v shardValue) String() string {
-	if *v.auto != "" {
-		return *v.auto
-	}
-	return fmt.Sprintf("%d/%d", *v.k, *v.n)
-}
-
-func (v shardValue) Set(s string) error {
-	if shardenv.IsAuto(s) {
-		if _, err := shardenv.Parse(s); err != nil {
-			return err
-		}
-		*v.auto = s
-		return nil
-	}
-	k, n, err := shardenv.ParseKN(s)
-	if err != nil {
-		return err
-	}
-	*v.k, *v.n, *v.auto = k, n, ""
-	return nil
-}
-
 // resolveShard reads fs's --shard auto or auto/N, if it has one, from the
-// environment getenv reads (shardenv): the engine's variables, refused in
-// one line naming them when they are not set.
+// environment getenv reads (shardenv.Value.ResolveAuto), refused in one
+// line naming the engine's variables when they are not set.
 func resolveShard(fs *pflag.FlagSet, getenv func(string) string) error {
-	f := fs.Lookup("shard")
-	if f == nil {
-		return nil
+	if f := fs.Lookup("shard"); f != nil {
+		if err := f.Value.(shardenv.Value).ResolveAuto(getenv); err != nil {
+			return usagef("--shard %v", err)
+		}
 	}
-	v := f.Value.(shardValue)
-	if *v.auto == "" {
-		return nil
-	}
-	k, n, err := shardenv.Resolve(*v.auto, getenv)
-	if err != nil {
-		return usagef("--shard %v", err)
-	}
-	*v.k, *v.n = k, n
 	return nil
 }
-
-func (v shardValue) Type() string { return "K/N" }
-
-// shardAutoUsage says what --shard auto and auto/N read.
-const shardAutoUsage = "auto takes K and N from a Slurm array job (SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT), auto/N K from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)"
 
 func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.NewGrid(model.Default())
@@ -90,7 +48,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Var(input.Positive(&workers, 1024), "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
 	var k, n int = 0, 1
-	fs.Var(shardValue{&k, &n, new(string)}, "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check; "+shardAutoUsage)
+	fs.Var(shardenv.NewValue(&k, &n), "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check; "+shardenv.AutoUsage)
 	incident := addIncidentFlags(fs, "run every configuration through this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")
 	maxConfigs := 50_000_000
@@ -154,7 +112,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fs.Changed("shard") {
 			opt.K, opt.Shards = k, n
 		}
-		if bar := progressBar(std.err, last-first, "sweep"); bar != nil {
+		if bar := progress.Bar(std.err, last-first, "sweep"); bar != nil {
 			opt.Progress = func(rows int) { bar.Add(rows) }
 			defer bar.Finish()
 		}
