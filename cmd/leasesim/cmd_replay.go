@@ -45,11 +45,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("want one incident file: leasesim replay [flags] INCIDENT")
 		}
 		name := fs.Arg(0)
-		if !fs.Changed("tick") {
-			for _, p := range presets[min(1, len(presets)):] {
-				if pt, err := input.PresetTick(pflags{fs}, p); err == nil && pt != *tick {
-					return usagef("--preset %s's rounds are %s, %s's %s: give --tick to compare them", p.Name, pt, presets[0].Name, *tick)
-				}
+		for _, p := range presets {
+			if err := input.SameTick(pflags{fs}, presets[0], p, *tick, "compare them"); err != nil {
+				return usage(err)
 			}
 		}
 		in, err := readIncident(fs, "", name, *tick, *epoch)
@@ -198,47 +196,17 @@ func readIncident(fs *pflag.FlagSet, label, name string, t model.Tick, epoch str
 	return in, nil
 }
 
-// replaySetting is one of the settings a replay compares.
-type replaySetting struct {
-	Name   string
-	Config model.Config
-}
-
-// replaySettings returns the settings to compare: each preset (or the
-// flags alone) with each lease, a preset's values giving way to any flag
-// set on the command line.
-func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []settings.Preset, leases []int) ([]replaySetting, error) {
-	if len(presets) == 0 {
-		presets = []settings.Preset{{}}
-	}
-	var out []replaySetting
+// replaySettings returns the settings to compare (incident.Compare):
+// each preset (or the flags alone) with each lease, a preset's values
+// giving way to any flag set on the command line (input.PresetUnset).
+func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []settings.Preset, leases []int) ([]incident.Compared, error) {
+	var values []incident.PresetValues
 	for _, p := range presets {
-		base := c
-		if p.Name != "" {
-			vals, err := input.PresetUnset(pflags{fs}, p, t)
-			if err != nil {
-				return nil, usage(err)
-			}
-			for param, v := range vals {
-				base.Set(param, v)
-			}
+		vals, err := input.PresetUnset(pflags{fs}, p, t)
+		if err != nil {
+			return nil, usage(err)
 		}
-		leases := leases
-		if p.Lock != nil {
-			leases = []int{base.Lease} // the lock's own, from its options
-		}
-		for _, lease := range leases {
-			if len(leases) == 1 && p.Name != "" && (!fs.Changed("lease") || p.Lock != nil) {
-				lease = base.Lease
-			}
-			cfg := base
-			cfg.Lease = lease
-			name := "lease " + t.Count(lease)
-			if p.Name != "" {
-				name = p.Name + ", " + name
-			}
-			out = append(out, replaySetting{name, cfg})
-		}
+		values = append(values, incident.PresetValues{Name: p.Name, Lock: p.Lock != nil, Values: vals})
 	}
-	return out, nil
+	return incident.Compare(c, t, values, leases, fs.Changed("lease")), nil
 }

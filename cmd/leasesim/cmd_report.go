@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/input"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/progress"
 	"io"
-	"os"
 
 	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
@@ -57,17 +56,8 @@ func setupReport(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			_, err := io.WriteString(std.out, reviewfile.Example)
 			return err
 		}
-		if *out == "" {
-			return flagUsagef([]string{"out"}, "invalid argument \"\" for \"--out\" flag: want a folder name")
-		}
-		if fi, err := os.Stat(*out); err == nil && !fi.IsDir() {
-			return flagUsagef([]string{"out"}, "invalid argument %q for \"--out\" flag: a file: want a folder", *out)
-		}
-		if fi, err := os.Lstat(*out); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-			if _, err := os.Stat(*out); errors.Is(err, os.ErrNotExist) {
-				target, _ := os.Readlink(*out)
-				return flagUsagef([]string{"out"}, "invalid argument %q for \"--out\" flag: a symbolic link to %s, which does not exist: want a folder, or a link to one", *out, target)
-			}
+		if err := atomicfile.CheckDir(*out); err != nil {
+			return flagUsagef([]string{"out"}, "invalid argument %q for \"--out\" flag: %v", *out, err)
 		}
 		t := *tick
 		in.Tick, in.Given, in.Preset = t, fs.Changed, *fs.Lookup("preset").Value.(input.Parsed[settings.Preset]).P

@@ -136,30 +136,21 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 
 // presetGrids is the grids a sweep writes: g, or with --preset a grid a
 // preset, each g with what its preset sets where no flag does
-// (presetUnset). The presets of a
-// list must share a tick unless --tick is given, as replay's.
+// (input.PresetUnset, sweep.PresetGrids). The presets of a list must
+// share a tick unless --tick is given, as replay's.
 func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]sweep.Grid, error) {
-	if len(presets) == 0 {
-		return []sweep.Grid{g}, nil
-	}
-	var grids []sweep.Grid
+	var values []map[model.Param]int
 	for _, p := range presets {
-		if !fs.Changed("tick") {
-			if pt, err := input.PresetTick(pflags{fs}, p); err == nil && pt != g.Tick {
-				return nil, usagef("--preset %s's rounds are %s, %s's %s: give --tick to sweep them together", p.Name, pt, presets[0].Name, g.Tick)
-			}
+		if err := input.SameTick(pflags{fs}, presets[0], p, g.Tick, "sweep them together"); err != nil {
+			return nil, usage(err)
 		}
 		vals, err := input.PresetUnset(pflags{fs}, p, g.Tick)
 		if err != nil {
 			return nil, usage(err)
 		}
-		h := g
-		for param, v := range vals {
-			h.Values[param] = sweep.ListOf(v)
-		}
-		grids = append(grids, h)
+		values = append(values, vals)
 	}
-	return grids, nil
+	return sweep.PresetGrids(g, values), nil
 }
 
 // incidentFlags are a command's --incident and --epoch.
