@@ -545,3 +545,73 @@ func Duration(d *time.Duration) Parsed[time.Duration] {
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// Choices is the values v takes where they are a few named ones, for a
+// shell's completion: a toggle's, a named parameter's (--protocol,
+// --overlap), a choice's (--format), a preset's (of the round model) and
+// a scheduler's; nil for any other.
+func Choices(v Value) []string {
+	switch v := v.(type) {
+	case Param:
+		if v.P.Bool() {
+			return []string{"false", "true"}
+		}
+		return v.P.Names()
+	case List:
+		if v.P.Bool() {
+			return []string{"false", "true", "false,true"}
+		}
+		return v.P.Names()
+	case Choice:
+		return v.Choices
+	case Parsed[settings.Preset], Parsed[[]settings.Preset]:
+		var names []string
+		for _, p := range settings.Presets() {
+			names = append(names, p.Name)
+		}
+		return names
+	case Parsed[settings.Scheduler]:
+		var names []string
+		for _, s := range settings.Schedulers() {
+			names = append(names, s.Name)
+		}
+		return names
+	}
+	if v.Type() == "bool" {
+		return []string{"false", "true"}
+	}
+	return nil
+}
+
+// SettingsOption is a lock's option on the settings command: its text as
+// given, checked as its lock reads it (parse); a duration shows as Go
+// writes it, as a duration flag does.
+type SettingsOption struct {
+	text  *string
+	parse func(s string) error
+	typ   string
+}
+
+// NewSettingsOption is a lock's option of type typ, checked by parse.
+func NewSettingsOption(parse func(s string) error, typ string) SettingsOption {
+	return SettingsOption{new(string), parse, typ}
+}
+
+func (v SettingsOption) String() string {
+	if d, err := settings.ParseNonNegativeDuration(*v.text); err == nil && v.typ == "duration" {
+		return d.String()
+	}
+	return *v.text
+}
+
+// Set checks s and keeps it.
+func (v SettingsOption) Set(s string) error {
+	if err := v.parse(s); err != nil {
+		return err
+	}
+	*v.text = s
+	return nil
+}
+
+// Type is the option's.
+func (v SettingsOption) Type() string { return v.typ }

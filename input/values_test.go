@@ -7,6 +7,7 @@ import (
 
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/model"
+	"github.com/leasesim/leasesim/settings"
 	"github.com/leasesim/leasesim/sweep"
 )
 
@@ -165,5 +166,58 @@ func TestCandidateListResolve(t *testing.T) {
 	v.Set("lease=4\nlease=5")
 	if _, err := v.Resolve(0); err != nil || len(es) != 2 {
 		t.Errorf("Resolve = %v with %d entries, want 2", err, len(es))
+	}
+}
+
+// TestChoices lists the values of a flag that takes a few named ones.
+func TestChoices(t *testing.T) {
+	cfg := model.Default()
+	var l sweep.List
+	var sched settings.Scheduler
+	for _, c := range []struct {
+		v     Value
+		first string // the first value, "" for none
+		n     int
+	}{
+		{NewParam(model.Fencing, &cfg), "false", 2},
+		{NewList(model.Fencing, &l), "false", 3},
+		{NewParam(model.Nodes, &cfg), "", 0},
+		{NewChoice(new(string), "table", "csv", "json"), "table", 3},
+		{Named(new(settings.Preset), settings.PresetByName, ""), "kubernetes", len(settings.Presets())},
+		{Presets(new([]settings.Preset)), "kubernetes", len(settings.Presets())},
+		{Named(&sched, settings.SchedulerByName, ""), settings.Schedulers()[0].Name, len(settings.Schedulers())},
+		{Rate(new(float64)), "", 0},
+	} {
+		got := Choices(c.v)
+		if len(got) != c.n || (c.n > 0 && got[0] != c.first) {
+			t.Errorf("Choices(%s %s) = %q, want %d beginning %q", c.v.Type(), c.v, got, c.n, c.first)
+		}
+	}
+}
+
+// TestLockOptions checks a lock's option as its lock reads it and keeps
+// its text; on settings, a duration shows as Go writes it.
+func TestLockOptions(t *testing.T) {
+	positive := func(s string) error {
+		if d, err := time.ParseDuration(s); err != nil || d <= 0 {
+			return errors.New("want a positive duration")
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		v          Value
+		set, shown string
+		err        bool
+	}{
+		{NewLockOption(positive, "duration"), "90s", "90s", false},
+		{NewLockOption(positive, "duration"), "1s,2s", "", true}, // one value
+		{NewLockOption(positive, "duration"), "-1s", "", true},
+		{NewSettingsOption(positive, "duration"), "90s", "1m30s", false},
+		{NewSettingsOption(positive, "duration"), "0s", "", true},
+	} {
+		err := c.v.Set(c.set)
+		if (err != nil) != c.err || (err == nil && c.v.String() != c.shown) {
+			t.Errorf("%T Set(%q) = %v, shows %q; want error %v, %q", c.v, c.set, err, c.v, c.err, c.shown)
+		}
 	}
 }

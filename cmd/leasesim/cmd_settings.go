@@ -12,32 +12,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// settingsOption is a lock's option on settings: its text as given,
-// checked at parse as its lock reads it; a duration shows as Go writes
-// it, as a duration flag does.
-type settingsOption struct {
-	text  *string
-	parse func(s string) error
-	typ   string
-}
-
-func (v settingsOption) String() string {
-	if d, err := settings.ParseNonNegativeDuration(*v.text); err == nil && v.typ == "duration" {
-		return d.String()
-	}
-	return *v.text
-}
-
-func (v settingsOption) Set(s string) error {
-	if err := v.parse(s); err != nil {
-		return err
-	}
-	*v.text = s
-	return nil
-}
-
-func (v settingsOption) Type() string { return v.typ }
-
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
 	fs.Var(input.Named(&preset, settings.SettingsPresetByName, "replay and sweep compare a list of presets"), "preset", "start from a lock's defaults: "+settings.SettingsPresetNames())
@@ -56,7 +30,7 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			continue
 		}
 		row := settingsRowNaming(o.Name)
-		fs.Var(settingsOption{new(string), func(s string) error { _, err := o.Set(row.Defaults, s); return err }, o.Type}, o.Name, o.SettingsUsage)
+		fs.Var(input.NewSettingsOption(func(s string) error { _, err := o.Set(row.Defaults, s); return err }, o.Type), o.Name, o.SettingsUsage)
 	}
 	s.Nodes = 3
 	fs.Var(input.Positive(&s.Nodes, 1000), "nodes", "candidates, the leader among them")
