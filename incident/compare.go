@@ -1,6 +1,11 @@
 package incident
 
-import "github.com/leasesim/leasesim/model"
+import (
+	"cmp"
+	"context"
+
+	"github.com/leasesim/leasesim/model"
+)
 
 // Compared is one of the settings a replay compares: its name, as the
 // replay's table names it, and its configuration.
@@ -51,4 +56,50 @@ func Compare(c model.Config, t model.Tick, presets []PresetValues, leases []int,
 		}
 	}
 	return out
+}
+
+// Replayed is one setting's replay: its name and configuration with the
+// incident as written (phase 0), its spread over the incident's phases
+// and jitter seeds, the run drawn and traced, and that run round by
+// round, if asked for.
+type Replayed struct {
+	Name   string       // the setting, as "kubernetes, lease 15s"
+	Config model.Config // the setting with the incident as written (phase 0)
+	Spread Spread
+	Run    Run    // the run drawn and traced
+	Trace  []byte // the run round by round, if asked for
+}
+
+// Samples is each of settings made to meet the incident (Setting, which
+// takes roundsGiven, name and t) with the runs that replay it, its
+// spread's Sample: every phase and, with jitter, seeds from seed
+// (SampleOf), or, with pinned ≥ 0, the one run at that phase with seed;
+// within the bounds of all their spreads together (Budget). A setting
+// that does not go together is left out: counted in skipped, the first
+// one's reason kept in first. Its error is ctx's, or a refusal
+// (Setting's, Budget's).
+func (in Incident) Samples(ctx context.Context, settings []Compared, roundsGiven bool, name string, t model.Tick, seed uint64, pinned int) (rows []Replayed, skipped int, first, err error) {
+	var budget Budget
+	for _, s := range settings {
+		if err := ctx.Err(); err != nil {
+			return nil, 0, nil, err
+		}
+		cfg, skip, err := in.Setting(s.Config, roundsGiven, name, t)
+		switch {
+		case skip != nil:
+			skipped, first = skipped+1, cmp.Or(first, skip)
+			continue
+		case err != nil:
+			return nil, 0, nil, err
+		}
+		sample := SampleOf(cfg, seed)
+		if pinned >= 0 {
+			sample = Sample{Phase: pinned, Phases: 1, Seed: seed, Seeds: 1}
+		}
+		if err := budget.Add(s.Name, cfg, sample); err != nil {
+			return nil, 0, nil, err
+		}
+		rows = append(rows, Replayed{Name: s.Name, Config: cfg, Spread: Spread{Sample: sample}})
+	}
+	return rows, skipped, first, nil
 }

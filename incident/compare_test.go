@@ -1,6 +1,9 @@
 package incident
 
 import (
+	"context"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -44,5 +47,34 @@ func TestCompare(t *testing.T) {
 				t.Errorf("%s: setting %d is %q with lease %d, renew deadline %d; want %q, %d, %d", c.what, i, got[i].Name, got[i].Config.Lease, got[i].Config.RenewDeadline, w.name, w.lease, w.renew)
 			}
 		}
+	}
+}
+
+// TestSamples leaves out a setting that does not go together, counting
+// it, pins the run when asked, and is refused past its bounds.
+func TestSamples(t *testing.T) {
+	in, err := Parse(strings.NewReader("0, partition, 10, 5\n"), 0, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := model.Default()
+	bad := model.Default()
+	bad.RenewDeadline = bad.Lease + 1 // a renew deadline past the lease: no setting
+	settings := []Compared{{"lease 6", good}, {"bad", bad}, {"lease 6 again", good}}
+	rows, skipped, first, err := in.Samples(context.Background(), settings, false, "inc.txt", 0, 7, -1)
+	if err != nil || skipped != 1 || first == nil || len(rows) != 2 {
+		t.Fatalf("Samples = %d rows, %d skipped (%v), %v; want 2 rows, 1 skipped", len(rows), skipped, first, err)
+	}
+	if rows[0].Spread.Sample != SampleOf(rows[0].Config, 7) {
+		t.Errorf("sample %+v, want SampleOf's %+v", rows[0].Spread.Sample, SampleOf(rows[0].Config, 7))
+	}
+	rows, _, _, _ = in.Samples(context.Background(), settings[:1], false, "inc.txt", 0, 7, 3)
+	if want := (Sample{Phase: 3, Phases: 1, Seed: 7, Seeds: 1}); rows[0].Spread.Sample != want {
+		t.Errorf("pinned sample %+v, want %+v", rows[0].Spread.Sample, want)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, _, err := in.Samples(ctx, settings, false, "inc.txt", 0, 7, -1); !errors.Is(err, context.Canceled) {
+		t.Errorf("Samples after cancel = %v, want context.Canceled", err)
 	}
 }

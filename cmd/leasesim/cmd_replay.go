@@ -2,10 +2,8 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"github.com/leasesim/leasesim/input"
-	"os"
 	"slices"
 	"time"
 
@@ -72,29 +70,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fs.Changed("phase") {
 			pinned = pin.Outage
 		}
-		var rows []reports.ReplayRow
-		var budget incident.Budget
-		skipped, firstBad := 0, error(nil)
-		for _, s := range settingsOf {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			cfg, skip, err := in.Setting(s.Config, fs.Changed("rounds"), name, *tick)
-			switch {
-			case skip != nil: // not a setting: left out
-				skipped, firstBad = skipped+1, cmp.Or(firstBad, skip)
-				continue
-			case err != nil:
-				return usage(err)
-			}
-			sample := incident.SampleOf(cfg, *seed)
-			if pinned >= 0 {
-				sample = incident.Sample{Phase: pinned, Phases: 1, Seed: *seed, Seeds: 1}
-			}
-			if err := budget.Add(s.Name, cfg, sample); err != nil {
-				return usage(err)
-			}
-			rows = append(rows, reports.ReplayRow{Name: s.Name, Config: cfg, Spread: incident.Spread{Sample: sample}})
+		rows, skipped, firstBad, err := in.Samples(ctx, settingsOf, fs.Changed("rounds"), name, *tick, *seed, pinned)
+		if err != nil {
+			return usage(err)
 		}
 		if err := std.skip("settings", skipped, len(settingsOf), firstBad, *tick); err != nil {
 			return err
@@ -184,14 +162,9 @@ func readIncident(fs *pflag.FlagSet, label, name string, t model.Tick, epoch str
 	if err != nil {
 		return incident.Incident{}, err
 	}
-	f, err := os.Open(name)
+	in, err := incident.ReadFile(name, t, at)
 	if err != nil {
 		return incident.Incident{}, usagef("%s%v", label, err)
-	}
-	defer f.Close()
-	in, err := incident.Parse(f, t, at)
-	if err != nil {
-		return incident.Incident{}, usagef("%s%s: %v", label, name, err)
 	}
 	return in, nil
 }

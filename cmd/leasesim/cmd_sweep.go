@@ -173,36 +173,28 @@ func (f incidentFlags) given(fs *pflag.FlagSet) (bool, error) {
 	return fs.Changed("incident"), nil
 }
 
-// useOn makes every configuration of g meet the incident, if one is given
-// (useIncident).
+// useOn makes every configuration of g meet the incident, if one is
+// given (incident.Incident.OnGrid), refusing the flags it overrules.
 func (f incidentFlags) useOn(fs *pflag.FlagSet, g *sweep.Grid) error {
 	given, err := f.given(fs)
 	if !given || err != nil {
 		return err
 	}
-	return useIncident(fs, g, *f.file, *f.epoch)
-}
-
-// useIncident makes every configuration of g meet the incident in the file
-// name (incident.Incident.OnGrid), refusing the flags it overrules.
-func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
-	in, err := incidentFlag(fs, name, g.Tick, epoch)
+	in, err := incidentFlag(fs, *f.file, g.Tick, *f.epoch)
 	if err != nil {
 		return err
 	}
-	if err := in.OnGrid(g, name); err != nil {
+	if err := in.OnGrid(g, *f.file); err != nil {
 		return usage(err)
 	}
 	return nil
 }
 
 // incidentFlag reads the file of an --incident flag, refusing the flags it
-// overrules: who fails when, and how.
+// overrules (incident.Overrules).
 func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (incident.Incident, error) {
-	for _, p := range incident.Params() {
-		if fs.Changed(p.Flag()) {
-			return incident.Incident{}, flagUsagef([]string{p.Flag(), "incident"}, "--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
-		}
+	if err := incident.Overrules(fs.Changed); err != nil {
+		return incident.Incident{}, usage(err)
 	}
 	if name == "" {
 		return incident.Incident{}, flagUsagef([]string{"incident"}, "invalid argument \"\" for \"--incident\" flag: want an incident file")
