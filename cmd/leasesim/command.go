@@ -66,31 +66,16 @@ func (s *streams) warnIdleFailover(c model.Config, t model.Tick) {
 	fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
 }
 
-// warnMargins prints the two-leader warning (model.Tick.Warnings) of the
-// first of configs that leaves no two-leader margin without fencing, named
-// by name(i) (if not empty), and how many more do: a command that compares
-// many settings says it once, not once a setting.
+// warnMargins prints the two-leader warning of the first of configs that
+// leaves no two-leader margin without fencing, named by name(i), and how
+// many more do (reports.MarginWarning).
 func (s *streams) warnMargins(configs []model.Config, name func(i int) string, t model.Tick) {
 	if s.held != nil {
 		s.held.flush()
 	}
-	var unsafe []int
-	for i, c := range configs {
-		if c.NoMargin() {
-			unsafe = append(unsafe, i)
-		}
+	if w := reports.MarginWarning(configs, name, t); w != "" {
+		fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
 	}
-	if len(unsafe) == 0 {
-		return
-	}
-	which := name(unsafe[0])
-	if n := len(unsafe) - 1; n > 0 {
-		which += fmt.Sprintf(" (and %d more of the %d settings)", n, len(configs))
-	}
-	if which != "" {
-		which += ": "
-	}
-	fmt.Fprintf(s.err, "leasesim %s: warning: %s%s\n", s.cmd, which, t.Warnings(configs[unsafe[0]])[0])
 }
 
 // skip tells standard error, in one line, that a command leaves out
