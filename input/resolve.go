@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
@@ -278,4 +279,26 @@ func RealTimeRun(f Flags) (derive func(*model.Config), name string) {
 		return v == nil || given
 	}
 	return cost.RealTimeRun(given(model.Start), given(model.Rounds))
+}
+
+// SyntaxHelp explains the syntax of f's time and list flags, if it has
+// any, for a command's --help: a time in rounds or, with --tick, a
+// duration; a list in sweep's list syntax.
+func SyntaxHelp(f Flags) string {
+	var lists, times, tick bool
+	f.VisitAll(func(name string, v Value, _ bool) {
+		_, list := v.(List)
+		t, timed := v.(Timed)
+		lists = lists || list
+		times = times || (timed && t.Kind() != model.NotTime)
+		tick = tick || name == "tick"
+	})
+	var b strings.Builder
+	if times && tick {
+		b.WriteString("\nA time flag takes whole rounds or, with --tick, a duration such as 15s, 2m or 24h that is a whole number of ticks; start is counted from the run's beginning.\n")
+	}
+	if lists {
+		b.WriteString("\nA list flag takes " + sweep.ListSyntax + "; a bools flag takes false, true or false,true.\n")
+	}
+	return b.String()
 }

@@ -3,11 +3,13 @@ package input
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/settings"
+	"github.com/leasesim/leasesim/sweep"
 )
 
 // flags is a command's flags as a test gives them: registered in order,
@@ -150,5 +152,30 @@ func TestSetUnset(t *testing.T) {
 	SetUnset(f, map[model.Param]int{model.Nodes: 7, model.Fencing: 0, model.Lease: 9}, func(p model.Param) bool { return p == model.Fencing })
 	if cfg.Nodes != 5 || cfg.Fencing || cfg.Lease != 9 {
 		t.Errorf("nodes %d, fencing %v, lease %d; want 5 (given), false (overridden), 9 (not given)", cfg.Nodes, cfg.Fencing, cfg.Lease)
+	}
+}
+
+// TestSyntaxHelp explains times where a command has time flags and
+// --tick, and lists where it has list flags.
+func TestSyntaxHelp(t *testing.T) {
+	cfg := model.Default()
+	var preset settings.Preset
+	withList := modelFlags(&cfg, &preset)
+	var l sweep.List
+	withList.add("leases", NewList(model.Lease, &l))
+	noTick := &flags{}
+	noTick.add("lease", NewParam(model.Lease, &cfg))
+	for _, c := range []struct {
+		f            *flags
+		times, lists bool
+	}{
+		{modelFlags(&cfg, &preset), true, false},
+		{withList, true, true},
+		{noTick, false, false},
+	} {
+		got := SyntaxHelp(c.f)
+		if strings.Contains(got, "A time flag takes") != c.times || strings.Contains(got, "A list flag takes") != c.lists {
+			t.Errorf("SyntaxHelp of %v = %q, want times %v, lists %v", c.f.names, got, c.times, c.lists)
+		}
 	}
 }

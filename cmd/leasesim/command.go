@@ -14,7 +14,6 @@ import (
 	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
-	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
 
@@ -235,7 +234,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 					f.DefValue = ""
 				}
 			})
-			_, err := fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
+			_, err := fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), input.SyntaxHelp(pflags{fs}))
 			return report(stderr, c.name, 0, err, nil)
 		case err != nil:
 			err = usage(err)
@@ -322,27 +321,6 @@ func shorten(msg string) string {
 	}
 	if s := b.String(); len(s) > maxLine {
 		return strings.ToValidUTF8(s[:maxLine], "") + "…"
-	}
-	return b.String()
-}
-
-// syntaxHelp explains the syntax of fs's time and list flags, if it has
-// any.
-func syntaxHelp(fs *pflag.FlagSet) string {
-	var lists, times, tick bool
-	fs.VisitAll(func(f *pflag.Flag) {
-		_, list := f.Value.(input.List)
-		t, timed := f.Value.(input.Timed)
-		lists = lists || list
-		times = times || (timed && t.Kind() != model.NotTime)
-		tick = tick || f.Name == "tick"
-	})
-	var b strings.Builder
-	if times && tick {
-		b.WriteString("\nA time flag takes whole rounds or, with --tick, a duration such as 15s, 2m or 24h that is a whole number of ticks; start is counted from the run's beginning.\n")
-	}
-	if lists {
-		b.WriteString("\nA list flag takes " + sweep.ListSyntax + "; a bools flag takes false, true or false,true.\n")
 	}
 	return b.String()
 }
