@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/progress"
-	"io"
 	"runtime"
 
 	"github.com/leasesim/leasesim/internal/atomicfile"
@@ -119,12 +118,7 @@ func (r checkRun) run(ctx context.Context, std *streams) error {
 		err = check(nil)
 	} else {
 		err = atomicfile.Write(r.csv, func(w *bufio.Writer) error {
-			var out io.Writer = w
-			var pq *parquetcsv.Writer
-			if r.format == "parquet" {
-				pq = parquetcsv.NewWriter(w, parquetcsv.Kinds(r.tick)).GroupRows(parquetGroupRows)
-				out = pq
-			}
+			out, done := parquetcsv.As(w, r.format, r.tick, parquetGroupRows)
 			table, err := sweep.NewViolationTable(out, r.tick)
 			if err != nil {
 				return err
@@ -132,10 +126,7 @@ func (r checkRun) run(ctx context.Context, std *streams) error {
 			if err := check(table); err != nil {
 				return err
 			}
-			if pq != nil {
-				return pq.Close()
-			}
-			return nil
+			return done()
 		})
 	}
 	if err != nil {

@@ -121,36 +121,16 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return err
 			}
 			var csv io.Writer
-			var pq *parquetcsv.Writer
-			switch {
-			case file != nil && format == "parquet":
-				pq = parquetcsv.NewWriter(file, parquetcsv.Kinds(mc.Grid.Tick)).GroupRows(parquetGroupRows)
-				csv = pq
-			case file != nil:
-				csv = file
+			done := func() error { return nil }
+			if file != nil {
+				csv, done = parquetcsv.As(file, format, mc.Grid.Tick, parquetGroupRows)
 			}
-			var row []byte
-			if csv != nil {
-				if _, err := csv.Write(mc.AppendHeader(nil)); err != nil {
-					return err
-				}
-			}
-			err := mc.Run(ctx, workers, func(s *montecarlo.Summary) error {
-				if csv != nil {
-					row = mc.AppendRow(row[:0], s)
-					if _, err := csv.Write(row); err != nil {
-						return err
-					}
-				}
-				return reports.MonteCarloSummary(out, &mc, s)
-			}, advance)
+			err := mc.RunCSV(ctx, workers, csv, func(s *montecarlo.Summary) error { return reports.MonteCarloSummary(out, &mc, s) }, advance)
 			if err != nil {
 				return err
 			}
-			if pq != nil {
-				if err := pq.Close(); err != nil {
-					return err
-				}
+			if err := done(); err != nil {
+				return err
 			}
 			return out.Flush()
 		}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/progress"
-	"io"
 	"runtime"
 
 	"github.com/leasesim/leasesim/incident"
@@ -117,19 +116,11 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			defer bar.Finish()
 		}
 		return atomicfile.WriteOr(*out, "-", std.out, func(w *bufio.Writer) error {
-			var csv io.Writer = w
-			var pq *parquetcsv.Writer
-			if format == "parquet" {
-				pq = parquetcsv.NewWriter(w, parquetcsv.Kinds(g.Tick))
-				csv = pq
-			}
+			csv, done := parquetcsv.As(w, format, g.Tick, 0)
 			if err := sweep.WriteGrids(ctx, csv, grids, opt); err != nil {
 				return err
 			}
-			if pq != nil {
-				return pq.Close()
-			}
-			return nil
+			return done()
 		})
 	}
 }
