@@ -29,8 +29,7 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			fs.Bool(o.Name, false, o.SettingsUsage)
 			continue
 		}
-		row := settingsRowNaming(o.Name)
-		fs.Var(input.NewSettingsOption(func(s string) error { _, err := o.Set(row.Defaults, s); return err }, o.Type), o.Name, o.SettingsUsage)
+		fs.Var(input.NewSettingsOption(settings.SettingsOptionCheck(o.Name), o.Type), o.Name, o.SettingsUsage)
 	}
 	s.Nodes = 3
 	fs.Var(input.Positive(&s.Nodes, 1000), "nodes", "candidates, the leader among them")
@@ -63,22 +62,9 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fs.Changed("seed") {
 			return usagef("--seed: the medians of --preset %s are exact, drawn from no seed", preset.Name)
 		}
-		lock := row.WithNodes(row.Defaults, s.Nodes)
-		for _, o := range row.Flags {
-			if !fs.Changed(o.Name) {
-				continue
-			}
-			var err error
-			if lock, err = o.Set(lock, fs.Lookup(o.Name).Value.String()); err != nil {
-				return usagef("--%s %s: %v", o.Name, fs.Lookup(o.Name).Value, err)
-			}
-		}
-		if err := lock.Validate(); err != nil {
-			flags := make([]string, len(given))
-			for i, f := range given {
-				flags[i] = "--" + f + " " + fs.Lookup(f).Value.String()
-			}
-			return usagef("--preset %s%s: %v", preset.Name, strings.Join(append([]string{""}, flags...), " "), err)
+		lock, err := row.WithFlags(preset.Name, s.Nodes, given, func(name string) string { return fs.Lookup(name).Value.String() })
+		if err != nil {
+			return usage(err)
 		}
 		figures := lock.Figures()
 		switch format {
@@ -117,15 +103,4 @@ func clientGoSettings(ctx context.Context, std *streams, fs *pflag.FlagSet, s se
 		return reports.SettingsJSON(std.out, s, seed, figures)
 	}
 	return reports.SettingsTable(std.out, s, preset, changed, seed, figures)
-}
-
-// settingsRowNaming returns the first of the settings command's lock rows
-// that has the option called name, one of settings.SettingsFlags.
-func settingsRowNaming(name string) settings.LockRow {
-	for _, row := range settings.SettingsRows() {
-		if slices.Contains(row.FlagNames(false), name) {
-			return row
-		}
-	}
-	panic("no lock row has the option " + name)
 }

@@ -19,13 +19,11 @@ func addLockOptionFlags(fs *pflag.FlagSet) {
 		if o.Model {
 			continue
 		}
-		row, _ := lockRowNaming(o.Name)
-		parse := func(s string) error { _, err := o.Set(row.Defaults, s); return err }
 		usage := o.Usage
 		if o.Refusal != "" {
 			usage = "refused: " + o.Refusal
 		}
-		fs.Var(input.NewLockOption(parse, o.Type), o.Name, usage)
+		fs.Var(input.NewLockOption(settings.LockOptionCheck(o.Name), o.Type), o.Name, usage)
 		if o.Type == "bool" {
 			fs.Lookup(o.Name).NoOptDefVal = "true"
 		}
@@ -44,14 +42,4 @@ func addLockOptionFlags(fs *pflag.FlagSet) {
 			}
 		}
 	}
-}
-
-// lockRowNaming returns the first lock row with the flag name.
-func lockRowNaming(name string) (settings.LockRow, bool) {
-	for _, row := range settings.LockRows() {
-		if slices.Contains(row.FlagNames(false), name) {
-			return row, true
-		}
-	}
-	return settings.LockRow{}, false
 }
