@@ -4,19 +4,19 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"github.com/leasesim/leasesim/input"
-	"github.com/leasesim/leasesim/internal/progress"
-	"github.com/leasesim/leasesim/internal/shardenv"
-	"github.com/leasesim/leasesim/reports"
 	"io"
 	"runtime"
 	"strconv"
 
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/parquetcsv"
+	"github.com/leasesim/leasesim/internal/progress"
+	"github.com/leasesim/leasesim/internal/shardenv"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/montecarlo"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -28,11 +28,13 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	mc := montecarlo.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: study.PublicationLinesPerBatch}
 	mc.Up, _ = parse.Lengths(0, "geometric:2000")
 	mc.Down, _ = parse.Lengths(0, "lognormal:1.2,0.6")
-	params := monteCarloFlags()
-	addGridFlags(fs, &mc.Grid, params...)
-	fs.Var(input.NewParam(model.Rounds, &base), "rounds", "rounds in each replica")
-	for _, p := range []model.Param{model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay} { // one lock a study, as a --preset sets it
-		fs.Var(input.NewParam(p, &base), p.Flag(), p.Doc()+"; one value a study")
+	addGridFlags(fs, &mc.Grid, montecarlo.ListParams()...)
+	for _, p := range montecarlo.OneValueParams() { // the replicas' rounds, and one lock a study, as a --preset sets it
+		usage := p.Doc() + "; one value a study"
+		if p == model.Rounds {
+			usage = "rounds in each replica"
+		}
+		fs.Var(input.NewParam(p, &base), p.Flag(), usage)
 	}
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
@@ -67,9 +69,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			mc.RoundsPerYear, mc.Grid.Tick = tick.RoundsPerYear(), *tick
 		}
-		for _, p := range []model.Param{model.Rounds, model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay} {
-			mc.Grid.Values[p] = sweep.ListOf(base.Get(p))
-		}
+		mc.SetOne(base)
 		mc.LinesPerBatch = lines
 		if err := mc.CheckOptions(fs.Changed); err != nil {
 			return usage(err)
@@ -144,14 +144,3 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // parquetGroupRows is the rows of a row group of montecarlo's Parquet,
 // as many as a chunk of a sweep's (sweep.Write's 2,048 configurations).
 const parquetGroupRows = 2048
-
-// monteCarloFlags are the model parameters montecarlo sweeps as lists.
-func monteCarloFlags() []model.Param {
-	var ps []model.Param
-	for _, p := range montecarlo.Params() {
-		if p != model.Rounds {
-			ps = append(ps, p)
-		}
-	}
-	return ps
-}
