@@ -2,12 +2,11 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
-	"github.com/leasesim/leasesim/input"
 	"slices"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
@@ -114,26 +113,13 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if leases.Len() > cost.MaxRankedLeases {
 			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), cost.MaxRankedLeases)
 		}
-		skipped, firstBad := 0, error(nil)
-		for lease := range leases.All() {
-			c := in.Config
-			c.Lease = lease
-			if err := c.Validate(); err != nil && isRelation(err) { // not a candidate: left out
-				skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
-				continue
-			}
-			in.Leases = append(in.Leases, lease)
-		}
+		valid, configs, skipped, firstBad := cost.Leases(in.Config, leases.All())
+		in.Leases = valid
 		if err := std.skip("leases", skipped, leases.Len(), firstBad, in.Tick); err != nil {
 			return err
 		}
 		if err := in.Weights.PriceDelay(*delayHour, in.Tick); err != nil {
 			return usage(err)
-		}
-		configs := make([]model.Config, len(in.Leases))
-		for i, lease := range in.Leases {
-			configs[i] = in.Config
-			configs[i].Lease = lease
 		}
 		std.warnMargins(configs, func(i int) string { return "lease " + in.Tick.FormatValue(model.Lease, in.Leases[i]) }, in.Tick)
 		longest := in.Config // the failover is idle for every candidate if for the longest lease and outage

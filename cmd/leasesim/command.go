@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/leasesim/leasesim/input"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/flagerr"
 	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
@@ -102,13 +102,6 @@ func (s *streams) skip(what string, skipped, total int, first error, t model.Tic
 	}
 	fmt.Fprintf(s.err, "leasesim %s: skipped %d of the %d %s: their flags' values do not go together; the first: %s\n", s.cmd, skipped, total, what, shorten(reason))
 	return nil
-}
-
-// isRelation reports whether err is a *model.RelationError: settings, each
-// in range, that do not go together.
-func isRelation(err error) bool {
-	var re *model.RelationError
-	return errors.As(err, &re)
 }
 
 func commands() []command {
