@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // WithFlags is the lock of row's preset (named preset) among nodes
@@ -57,4 +58,25 @@ func optionCheck(rows []LockRow, name string) func(string) error {
 		}
 	}
 	return nil
+}
+
+// WithPreset is s, client-go's settings as the settings command's flags
+// give them, with the preset's lease, renew deadline and retry period
+// where their flags (--lease, --renew-deadline, --retry-period) were not
+// given (given(flag)), then validated; a refusal names every flag's
+// value.
+func (s Settings) WithPreset(p Preset, given func(flag string) bool) (Settings, error) {
+	for _, f := range []struct {
+		flag string
+		d    *time.Duration
+		v    time.Duration
+	}{{"lease", &s.LeaseDuration, p.LeaseDuration}, {"renew-deadline", &s.RenewDeadline, p.RenewDeadline}, {"retry-period", &s.RetryPeriod, p.RetryPeriod}} {
+		if !given(f.flag) {
+			*f.d = f.v
+		}
+	}
+	if err := s.Validate(); err != nil {
+		return s, fmt.Errorf("--lease %s --renew-deadline %s --retry-period %s --nodes %d: %v", s.LeaseDuration, s.RenewDeadline, s.RetryPeriod, s.Nodes, err)
+	}
+	return s, nil
 }

@@ -1,8 +1,10 @@
 package settings_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/leasesim/leasesim/settings"
 )
@@ -48,6 +50,30 @@ func TestOptionChecks(t *testing.T) {
 	} {
 		if err := c.check(c.text); (err == nil) != c.ok {
 			t.Errorf("check(%q) = %v, want ok %v", c.text, err, c.ok)
+		}
+	}
+}
+
+// TestWithPreset takes the preset's durations where no flag gave them,
+// and refuses settings client-go refuses, naming every flag's value.
+func TestWithPreset(t *testing.T) {
+	kube, _ := settings.PresetByName("kubernetes")
+	for _, c := range []struct {
+		s     settings.Settings
+		given []string
+		want  settings.Settings
+		err   string
+	}{
+		{settings.Settings{Nodes: 3}, nil, settings.Settings{LeaseDuration: 15 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, Nodes: 3}, ""},
+		{settings.Settings{LeaseDuration: 30 * time.Second, Nodes: 3}, []string{"lease"}, settings.Settings{LeaseDuration: 30 * time.Second, RenewDeadline: 10 * time.Second, RetryPeriod: 2 * time.Second, Nodes: 3}, ""},
+		{settings.Settings{LeaseDuration: 5 * time.Second, Nodes: 3}, []string{"lease"}, settings.Settings{}, "--lease 5s --renew-deadline 10s --retry-period 2s --nodes 3: "},
+	} {
+		got, err := c.s.WithPreset(kube, func(f string) bool { return slices.Contains(c.given, f) })
+		switch {
+		case c.err != "" && (err == nil || !strings.HasPrefix(err.Error(), c.err)):
+			t.Errorf("%+v: %v, want an error beginning %q", c.s, err, c.err)
+		case c.err == "" && (err != nil || got != c.want):
+			t.Errorf("%+v: %+v, %v; want %+v", c.s, got, err, c.want)
 		}
 	}
 }

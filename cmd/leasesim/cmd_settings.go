@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
-	"github.com/leasesim/leasesim/input"
-	"github.com/leasesim/leasesim/reports"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/leasesim/leasesim/input"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
@@ -80,17 +79,9 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // clientGoSettings computes and writes client-go's figures, the preset's
 // durations giving way to the flags given.
 func clientGoSettings(ctx context.Context, std *streams, fs *pflag.FlagSet, s settings.Settings, preset settings.Preset, seed uint64, format string, changed bool) error {
-	for _, f := range []struct {
-		flag string
-		d    *time.Duration
-		v    time.Duration
-	}{{"lease", &s.LeaseDuration, preset.LeaseDuration}, {"renew-deadline", &s.RenewDeadline, preset.RenewDeadline}, {"retry-period", &s.RetryPeriod, preset.RetryPeriod}} {
-		if !fs.Changed(f.flag) {
-			*f.d = f.v
-		}
-	}
-	if err := s.Validate(); err != nil {
-		return usagef("--lease %s --renew-deadline %s --retry-period %s --nodes %d: %v", s.LeaseDuration, s.RenewDeadline, s.RetryPeriod, s.Nodes, err)
+	s, err := s.WithPreset(preset, fs.Changed)
+	if err != nil {
+		return usage(err)
 	}
 	figures, err := settings.Figures(ctx, s, seed)
 	if err != nil {
