@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"github.com/leasesim/leasesim/input"
 	"slices"
 	"strings"
 
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/completion"
 	"github.com/spf13/pflag"
 )

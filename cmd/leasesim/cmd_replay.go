@@ -3,11 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"github.com/leasesim/leasesim/input"
 	"slices"
 	"time"
 
 	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+
 	"github.com/leasesim/leasesim/candidatelist"
+	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/progress"
-	"io"
-
-	"github.com/leasesim/leasesim/cost"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/reports"

@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/leasesim/leasesim/input"
 	"path/filepath"
 
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/reviewfile"
 	"github.com/spf13/pflag"
 )

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"github.com/leasesim/leasesim/input"
-	"github.com/leasesim/leasesim/internal/atomicfile"
 	"path/filepath"
 	"strings"
 
+	"github.com/leasesim/leasesim/input"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/spf13/pflag"
 )
