@@ -55,9 +55,9 @@ func Texts(f Flags) func(name string) (text string, ok bool) {
 		}
 		switch v := v.(type) {
 		case Param:
-			return v.Text(), true
+			return *v.text, true
 		case List:
-			return v.Text(), true
+			return *v.text, true
 		}
 		return v.String(), true
 	}
@@ -73,12 +73,14 @@ type FlagError struct {
 	HasLine   bool
 }
 
+// Error is Msg.
 func (e *FlagError) Error() string { return e.Msg }
 
 // PresetError is a refusal of a preset or its options (settings'), as
 // Err says it.
 type PresetError struct{ Err error }
 
+// Error is Err's.
 func (e *PresetError) Error() string { return e.Err.Error() }
 
 // Unwrap is Err.

@@ -62,6 +62,7 @@ type Param struct {
 // NewParam is a flag holding p's value in c.
 func NewParam(p model.Param, c *model.Config) Param { return Param{p, c, new(string)} }
 
+// String writes the value back, as --help shows a default.
 func (v Param) String() string {
 	return string(v.P.AppendValue(nil, v.C.Get(v.P)))
 }
@@ -111,9 +112,6 @@ func (v Param) Type() string {
 // Kind is the parameter's.
 func (v Param) Kind() model.TimeKind { return v.P.Time() }
 
-// Text is the text a time was given as.
-func (v Param) Text() string { return *v.text }
-
 // List is a flag holding a list of values of a model parameter, in
 // sweep's list syntax (sweep.ParseValues). Like Param, a list of times is
 // read by Resolve.
@@ -126,6 +124,7 @@ type List struct {
 // NewList is a flag holding a list of p's values in vals.
 func NewList(p model.Param, vals *sweep.List) List { return List{p, vals, new(string)} }
 
+// String writes the value back, as --help shows a default.
 func (v List) String() string { return v.Vals.Format(v.P) }
 
 // Set reads s: at once, unless it is a list of times.
@@ -170,9 +169,6 @@ func (v List) Type() string {
 // Kind is the parameter's.
 func (v List) Kind() model.TimeKind { return v.P.Time() }
 
-// Text is the text a list of times was given as.
-func (v List) Text() string { return *v.text }
-
 // Lengths is a flag holding a distribution of period lengths
 // (montecarlo.ParseLengths), in rounds or, with a tick, in durations:
 // read by Resolve, like a time.
@@ -184,6 +180,7 @@ type Lengths struct {
 // NewLengths is a flag holding a distribution in l.
 func NewLengths(l *model.Lengths) Lengths { return Lengths{l, new(string)} }
 
+// String writes the value back, as --help shows a default.
 func (v Lengths) String() string { return v.l.String() }
 
 // Set keeps s for Resolve.
@@ -225,6 +222,7 @@ type Processes struct {
 // NewProcesses is a flag holding processes in ps.
 func NewProcesses(ps *[]model.Process) Processes { return Processes{ps, new([]string)} }
 
+// String writes the value back, as --help shows a default.
 func (v Processes) String() string { return strings.Join(*v.texts, " ") }
 
 // Set adds s to the texts Resolve reads.
@@ -280,6 +278,7 @@ func NewCandidateList(entries *[]candidatelist.Entry) CandidateList {
 	return CandidateList{entries, new(string)}
 }
 
+// String writes the value back, as --help shows a default.
 func (v CandidateList) String() string { return *v.text }
 
 // Set keeps s for Resolve.
@@ -326,6 +325,7 @@ func NewLockOption(parse func(s string) error, typ string) LockOption {
 	return LockOption{new(string), parse, typ}
 }
 
+// String writes the value back, as --help shows a default.
 func (v LockOption) String() string { return *v.text }
 
 // Set checks s and keeps it.
@@ -352,6 +352,7 @@ type Choice struct {
 // NewChoice is a flag holding one of choices in s.
 func NewChoice(s *string, choices ...string) Choice { return Choice{s, choices} }
 
+// String writes the value back, as --help shows a default.
 func (v Choice) String() string { return *v.s }
 
 // Set refuses a word not among the choices.
@@ -382,6 +383,7 @@ func NewOutput(path *string, stdout string) Output {
 	return Output{path, stdout}
 }
 
+// String writes the value back, as --help shows a default.
 func (v Output) String() string { return *v.path }
 
 // Set checks s, unless it is the name of standard output.
@@ -416,6 +418,7 @@ type Parsed[T any] struct {
 	Typ    string
 }
 
+// String writes the value back, as --help shows a default.
 func (v Parsed[T]) String() string { return v.Format(*v.P) }
 
 // Set reads s with Parse.
@@ -597,6 +600,7 @@ func NewSettingsOption(parse func(s string) error, typ string) SettingsOption {
 	return SettingsOption{new(string), parse, typ}
 }
 
+// String writes the value back, as --help shows a default.
 func (v SettingsOption) String() string {
 	if d, err := settings.ParseNonNegativeDuration(*v.text); err == nil && v.typ == "duration" {
 		return d.String()

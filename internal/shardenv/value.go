@@ -13,6 +13,7 @@ type Value struct {
 // NewValue is a --shard flag whose K and N go to k and n.
 func NewValue(k, n *int) Value { return Value{k, n, new(string)} }
 
+// String writes K/N, or auto or auto/N as given until it is resolved.
 func (v Value) String() string {
 	if *v.auto != "" {
 		return *v.auto
