@@ -179,3 +179,44 @@ func TestSyntaxHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestResolveScheduler puts a scheduler's trigger policy where no flag
+// set it, and passes its refusal on as study.SchedulerValues words it,
+// neither a FlagError nor a PresetError.
+func TestResolveScheduler(t *testing.T) {
+	schedulers := settings.Schedulers()
+	var windowed, plain settings.Scheduler
+	for _, s := range schedulers {
+		if s.CatchUpWindow > 0 {
+			windowed = s
+		} else {
+			plain = s
+		}
+	}
+	if windowed.Name == "" || plain.Name == "" {
+		t.Fatal("want a scheduler with a catch-up window and one without")
+	}
+	cfg := model.Default()
+	var preset settings.Preset
+	var sched settings.Scheduler
+	f := modelFlags(&cfg, &preset)
+	f.add("scheduler", Named(&sched, settings.SchedulerByName, ""))
+	f.set(t, "scheduler", windowed.Name)
+	err := Resolve(f)
+	var fe *FlagError
+	var pe *PresetError
+	if err == nil || errors.As(err, &fe) || errors.As(err, &pe) || !strings.Contains(err.Error(), "needs --tick") {
+		t.Errorf("--scheduler %s without --tick: %v, want study.SchedulerValues' refusal", windowed.Name, err)
+	}
+	cfg = model.Default()
+	f = modelFlags(&cfg, &preset)
+	f.add("scheduler", Named(&sched, settings.SchedulerByName, ""))
+	f.set(t, "scheduler", plain.Name)
+	f.set(t, "persistent-trigger", "false")
+	if err := Resolve(f); err != nil {
+		t.Fatal(err)
+	}
+	if cfg.PersistentTrigger || cfg.CatchUpOnce != plain.CatchUpOnce {
+		t.Errorf("--scheduler %s: persistent trigger %v (given false), catch-up once %v; want false, the scheduler's %v", plain.Name, cfg.PersistentTrigger, cfg.CatchUpOnce, plain.CatchUpOnce)
+	}
+}
