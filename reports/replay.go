@@ -18,13 +18,7 @@ import (
 // ReplayRow is an incident under one of the settings compared: the spread
 // of its runs over the incident's phase and the followers' jitter, and the
 // run of it drawn and traced (the spread's median, or the one pinned).
-type ReplayRow struct {
-	Name   string       // the setting, as "kubernetes, lease 15s"
-	Config model.Config // the setting with the incident as written (phase 0)
-	Spread incident.Spread
-	Run    incident.Run // the run drawn and traced
-	Trace  []byte       // the run round by round, if asked for
-}
+type ReplayRow = incident.Replayed
 
 // WriteReplay writes an incident's runs side by side: the spread of its
 // leaderless, two-leader and takeover times under each setting, then what

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"runtime"
 
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/parquetcsv"
+	"github.com/leasesim/leasesim/internal/progress"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/sweep"
@@ -30,11 +31,11 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addJitterSeedFlag(fs, &g.Seed)
 	incident := addIncidentFlags(fs, "check every configuration against this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	workers := runtime.NumCPU()
-	fs.Var(positiveFlag(&workers, 1024), "workers", "configurations checked in parallel; the output is the same for any number")
+	fs.Var(input.Positive(&workers, 1024), "workers", "configurations checked in parallel; the output is the same for any number")
 	fs.Lookup("workers").DefValue = "all cores"
 	csvPath := addOutputFlag(fs, "csv", "", "also write the violations as a table to this file, atomically: a row each, the configuration's parameters as sweep's CSV has them, then the invariant's message (violation) and the command that reproduces it (command); the header alone when every invariant holds")
 	format := "csv"
-	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed as a sweep's (a toggle boolean, a name, the message and the command a string, seconds a double, else a 64-bit integer), a row group per 2,048 violations")
+	fs.Var(input.NewChoice(&format, "csv", "parquet"), "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed as a sweep's (a toggle boolean, a name, the message and the command a string, seconds a double, else a 64-bit integer), a row group per 2,048 violations")
 	return func(ctx context.Context, std *streams) error {
 		if format == "parquet" && *csvPath == "" {
 			return usagef("--format parquet is the --csv file's format: want --csv FILE with it (the violations on standard output are text)")
@@ -89,9 +90,9 @@ type checkRun struct {
 // atomically: in place once the check is done, violations or not, and
 // not at all if it fails or is interrupted.
 func (r checkRun) run(ctx context.Context, std *streams) error {
-	progress := func(int) {}
-	if bar := progressBar(std.err, r.size, "check"); bar != nil {
-		progress = func(n int) { bar.Add(n) }
+	advance := func(int) {}
+	if bar := progress.Bar(std.err, r.size, "check"); bar != nil {
+		advance = func(n int) { bar.Add(n) }
 		defer bar.Finish()
 	}
 	bad, checked, refused := 0, 0, 0
@@ -104,7 +105,7 @@ func (r checkRun) run(ctx context.Context, std *streams) error {
 					return err
 				}
 				return table.Add(c, violation, command)
-			}, progress)
+			}, advance)
 			checked, refused = checked+c, refused+rf
 			if err != nil {
 				return err
@@ -117,12 +118,7 @@ func (r checkRun) run(ctx context.Context, std *streams) error {
 		err = check(nil)
 	} else {
 		err = atomicfile.Write(r.csv, func(w *bufio.Writer) error {
-			var out io.Writer = w
-			var pq *parquetcsv.Writer
-			if r.format == "parquet" {
-				pq = parquetcsv.NewWriter(w, parquetcsv.Kinds(r.tick)).GroupRows(parquetGroupRows)
-				out = pq
-			}
+			out, done := parquetcsv.As(w, r.format, r.tick, parquetGroupRows)
 			table, err := sweep.NewViolationTable(out, r.tick)
 			if err != nil {
 				return err
@@ -130,10 +126,7 @@ func (r checkRun) run(ctx context.Context, std *streams) error {
 			if err := check(table); err != nil {
 				return err
 			}
-			if pq != nil {
-				return pq.Close()
-			}
-			return nil
+			return done()
 		})
 	}
 	if err != nil {

@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/completion"
-	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
 
@@ -44,39 +44,6 @@ func completionCommands() []completion.Command {
 		completion.Command{Name: "version", Summary: "print the version and revision"})
 }
 
-// flagValues is the values a flag takes, where they are a few named ones:
-// a toggle's, a named parameter's (--protocol, --overlap), a choice's
-// (--format), a preset's and a scheduler's; nil for any other.
-func flagValues(f *pflag.Flag) []string {
-	switch v := f.Value.(type) {
-	case paramValue:
-		if v.p.Bool() {
-			return []string{"false", "true"}
-		}
-		return v.p.Names()
-	case listValue:
-		if v.p.Bool() {
-			return []string{"false", "true", "false,true"}
-		}
-		return v.p.Names()
-	case choiceValue:
-		return v.choices
-	}
-	switch {
-	case f.Name == "preset":
-		var names []string
-		for _, p := range settings.Presets() {
-			names = append(names, p.Name)
-		}
-		return names
-	case f.Name == "scheduler":
-		var names []string
-		for _, s := range settings.Schedulers() {
-			names = append(names, s.Name)
-		}
-		return names
-	case f.Value.Type() == "bool":
-		return []string{"false", "true"}
-	}
-	return nil
-}
+// flagValues is the values a flag takes where they are a few named ones
+// (input.Choices).
+func flagValues(f *pflag.Flag) []string { return input.Choices(f.Value) }

@@ -2,11 +2,11 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"slices"
 
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
@@ -18,10 +18,10 @@ import (
 func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := study.CostInput{Config: model.Default(), EventsPerYear: []float64{6, 12}, LinesPerBatch: study.PublicationLinesPerBatch}
 	method := "window"
-	fs.Var(choiceValue{&method, []string{"window", "phase", "both"}}, "method", "window (the publication's), phase (averaged over outage phases) or both")
-	fs.Var(ratesFlag(&in.EventsPerYear), "outages-per-year", "outage events a year, the CSV's handovers_per_year (the publication's \"handovers per year\", KK4; not the takeovers the statistic handovers counts): "+cost.RatesSyntax)
+	fs.Var(input.NewChoice(&method, "window", "phase", "both"), "method", "window (the publication's), phase (averaged over outage phases) or both")
+	fs.Var(input.Rates(&in.EventsPerYear), "outages-per-year", "outage events a year, the CSV's handovers_per_year (the publication's \"handovers per year\", KK4; not the takeovers the statistic handovers counts): "+cost.RatesSyntax)
 	oneName := addAlias(fs, "outages-per-year", "handovers", "the same as --outages-per-year, by the contract's name for it: outage events a year, not the takeovers the statistic handovers counts")
-	fs.Var(positiveFlag(&in.LinesPerBatch, 1e12), "lines-per-batch", "invoice lines one batch produces")
+	fs.Var(input.Positive(&in.LinesPerBatch, 1e12), "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the projection as CSV to this file")
 	addModelFlags(fs, &in.Config)
 	tick := addTickFlag(fs)
@@ -83,13 +83,13 @@ func setupCost(fs *pflag.FlagSet) func(context.Context, *streams) error {
 func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	in := reports.RecommendInput{Config: model.Default(), EventsPerYear: 6, LinesPerBatch: study.PublicationLinesPerBatch}
 	leases, _ := sweep.ParseValues(0, model.Lease, "1:12")
-	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "lease lengths to rank: "+sweep.ListSyntax)
+	fs.Var(input.NewList(model.Lease, &leases), "lease", "lease lengths to rank: "+sweep.ListSyntax)
 	mix := "2:0.9,5:0.1"
 	fs.StringVar(&mix, "outage-mix", mix, "outage lengths and their weights, outage:weight,… (with --tick, lengths are durations: 40s:0.9,5m:0.1)")
 	rates := []float64{in.EventsPerYear}
-	fs.Var(ratesFlag(&rates), "outages-per-year", "outage events a year: one positive number")
+	fs.Var(input.Rates(&rates), "outages-per-year", "outage events a year: one positive number")
 	oneName := addAlias(fs, "outages-per-year", "handovers", "the same as --outages-per-year, by the contract's name for it: outage events a year, not the takeovers the statistic handovers counts")
-	fs.Var(positiveFlag(&in.LinesPerBatch, 1e12), "lines-per-batch", "invoice lines one batch produces")
+	fs.Var(input.Positive(&in.LinesPerBatch, 1e12), "lines-per-batch", "invoice lines one batch produces")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the ranking as CSV to this file")
 	delayHour := new(float64)
 	addPriceFlags(fs, &in.Weights, delayHour)
@@ -113,26 +113,13 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if leases.Len() > cost.MaxRankedLeases {
 			return usagef("--lease lists %d leases: recommend ranks at most %d", leases.Len(), cost.MaxRankedLeases)
 		}
-		skipped, firstBad := 0, error(nil)
-		for lease := range leases.All() {
-			c := in.Config
-			c.Lease = lease
-			if err := c.Validate(); err != nil && isRelation(err) { // not a candidate: left out
-				skipped, firstBad = skipped+1, cmp.Or(firstBad, err)
-				continue
-			}
-			in.Leases = append(in.Leases, lease)
-		}
+		valid, configs, skipped, firstBad := cost.Leases(in.Config, leases.All())
+		in.Leases = valid
 		if err := std.skip("leases", skipped, leases.Len(), firstBad, in.Tick); err != nil {
 			return err
 		}
 		if err := in.Weights.PriceDelay(*delayHour, in.Tick); err != nil {
 			return usage(err)
-		}
-		configs := make([]model.Config, len(in.Leases))
-		for i, lease := range in.Leases {
-			configs[i] = in.Config
-			configs[i].Lease = lease
 		}
 		std.warnMargins(configs, func(i int) string { return "lease " + in.Tick.FormatValue(model.Lease, in.Leases[i]) }, in.Tick)
 		longest := in.Config // the failover is idle for every candidate if for the longest lease and outage
@@ -157,8 +144,8 @@ func setupRecommend(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // lease in any one currency, into w and, for --cost-delay-hour, an hour's
 // price, which needs --tick (cost.Weights.PriceDelay), into delayHour.
 func addPriceFlags(fs *pflag.FlagSet, w *cost.Weights, delayHour *float64) {
-	fs.Var(rateFlag(&w.MissedLine), "cost-missed-line", "the price of an invoice line never written, in any currency: with the other prices, ranks the leases by yearly cost")
-	fs.Var(rateFlag(&w.DoubleLine), "cost-double-line", "the price of an invoice line written twice")
-	fs.Var(rateFlag(delayHour), "cost-delay-hour", "the price of a batch waiting an hour for a leader (needs --tick)")
-	fs.Var(rateFlag(&w.Handover), "cost-handover", "the price of a handover: a restart, a warm-up, a page")
+	fs.Var(input.Rate(&w.MissedLine), "cost-missed-line", "the price of an invoice line never written, in any currency: with the other prices, ranks the leases by yearly cost")
+	fs.Var(input.Rate(&w.DoubleLine), "cost-double-line", "the price of an invoice line written twice")
+	fs.Var(input.Rate(delayHour), "cost-delay-hour", "the price of a batch waiting an hour for a leader (needs --tick)")
+	fs.Var(input.Rate(&w.Handover), "cost-handover", "the price of a handover: a restart, a warm-up, a page")
 }

@@ -4,16 +4,19 @@ import (
 	"bufio"
 	"cmp"
 	"context"
-	"github.com/leasesim/leasesim/reports"
 	"io"
 	"runtime"
 	"strconv"
 
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/parquetcsv"
+	"github.com/leasesim/leasesim/internal/progress"
+	"github.com/leasesim/leasesim/internal/shardenv"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/model/parse"
 	"github.com/leasesim/leasesim/montecarlo"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/study"
 	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
@@ -25,38 +28,40 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	mc := montecarlo.MonteCarlo{Grid: sweep.NewGrid(base), Replicas: 100, Seed: 1, LinesPerBatch: study.PublicationLinesPerBatch}
 	mc.Up, _ = parse.Lengths(0, "geometric:2000")
 	mc.Down, _ = parse.Lengths(0, "lognormal:1.2,0.6")
-	params := monteCarloFlags()
-	addGridFlags(fs, &mc.Grid, params...)
-	fs.Var(paramValue{model.Rounds, &base, new(string)}, "rounds", "rounds in each replica")
-	for _, p := range []model.Param{model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay} { // one lock a study, as a --preset sets it
-		fs.Var(paramValue{p, &base, new(string)}, p.Flag(), p.Doc()+"; one value a study")
+	addGridFlags(fs, &mc.Grid, montecarlo.ListParams()...)
+	for _, p := range montecarlo.OneValueParams() { // the replicas' rounds, and one lock a study, as a --preset sets it
+		usage := p.Doc() + "; one value a study"
+		if p == model.Rounds {
+			usage = "rounds in each replica"
+		}
+		fs.Var(input.NewParam(p, &base), p.Flag(), usage)
 	}
 	tick := addTickFlag(fs)
 	addPresetFlag(fs)
-	fs.Var(lengthsValue{&mc.Up, new(string)}, "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
-	fs.Var(lengthsValue{&mc.Down, new(string)}, "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
-	fs.Var(alsoValue{&mc.Also, new([]string)}, "also", "beside the --uptime/--downtime failures, every node also fails this way, on its own: KIND=UPTIME/DOWNTIME with KIND "+model.KindNames()+" (a pause now and then: pause=geometric:50000/fixed:3), or the nodes of a zone together: KIND@NODES=… (isolate@0:1=geometric:90000/fixed:20); repeatable; a node down in two ways fails as the first given, --uptime/--downtime's first")
-	fs.Var(positiveFlag(&mc.Replicas, 1_000_000), "replicas", "independent runs of each configuration; with --precision, run this many at a time")
-	fs.Var(shareFlag(&mc.Precision), "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
+	fs.Var(input.NewLengths(&mc.Up), "uptime", "how long a node stays reachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
+	fs.Var(input.NewLengths(&mc.Down), "downtime", "how long a node stays unreachable: "+parse.LengthsSyntax(0)+"; with --tick, "+parse.LengthsSyntax(1)+"; or "+montecarlo.EmpiricalSyntax)
+	fs.Var(input.NewProcesses(&mc.Also), "also", "beside the --uptime/--downtime failures, every node also fails this way, on its own: KIND=UPTIME/DOWNTIME with KIND "+model.KindNames()+" (a pause now and then: pause=geometric:50000/fixed:3), or the nodes of a zone together: KIND@NODES=… (isolate@0:1=geometric:90000/fixed:20); repeatable; a node down in two ways fails as the first given, --uptime/--downtime's first")
+	fs.Var(input.Positive(&mc.Replicas, 1_000_000), "replicas", "independent runs of each configuration; with --precision, run this many at a time")
+	fs.Var(input.Share(&mc.Precision), "precision", "run replicas until every headline figure's 95% interval is within ± this share of it, e.g. 10% (0: off): missed and double lines a year with --rounds-per-year or --tick, else missed and double batches and leaderless and two-leader rounds per replica")
 	mc.Floor = 1
-	fs.Var(rateFlag(&mc.Floor), "precision-floor", "with --precision, a figure whose interval's half-width is at most this is precise enough, in its own unit (lines a year, or batches or rounds per replica): what keeps a figure of zero from running for ever")
+	fs.Var(input.Rate(&mc.Floor), "precision-floor", "with --precision, a figure whose interval's half-width is at most this is precise enough, in its own unit (lines a year, or batches or rounds per replica): what keeps a figure of zero from running for ever")
 	mc.MaxReplicas = 100_000
-	fs.Var(positiveFlag(&mc.MaxReplicas, 1_000_000), "max-replicas", "with --precision, stop at this many replicas of a configuration, precise or not")
+	fs.Var(input.Positive(&mc.MaxReplicas, 1_000_000), "max-replicas", "with --precision, stop at this many replicas of a configuration, precise or not")
 	fs.Uint64Var(&mc.Seed, "seed", 1, "seed of the random failures; the same seed gives the same output")
 	workers := runtime.NumCPU()
-	fs.Var(positiveFlag(&workers, 1024), "workers", "replicas run in parallel")
+	fs.Var(input.Positive(&workers, 1024), "workers", "replicas run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
-	fs.Var(rateFlag(&mc.RoundsPerYear), "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off; with --tick, a year's rounds)")
+	fs.Var(input.Rate(&mc.RoundsPerYear), "rounds-per-year", "with this many rounds a year, also report missed and double batches and lines per year (0: off; with --tick, a year's rounds)")
 	lines := float64(mc.LinesPerBatch)
-	fs.Var(rateFlag(&lines), "lines-per-batch", "invoice lines one batch produces")
+	fs.Var(input.Rate(&lines), "lines-per-batch", "invoice lines one batch produces")
 	fs.BoolVar(&mc.PhaseAverage, "phase-average", false, "average the yearly figures over the trigger's phase: replicas trigger every phase period (the shortest that keeps the period's phases on the retry and re-read rounds and fits a batch) and count each trigger as its share of a batch; the same expectation, with far less noise where batches are rarely hit; needs yearly figures and --persistent-trigger false")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the summaries as CSV to this file")
 	format := "csv"
-	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name or distribution a string, the seed an unsigned 64-bit integer, means, intervals and seconds doubles, else a 64-bit integer), a row group per 2,048 configurations")
+	fs.Var(input.NewChoice(&format, "csv", "parquet"), "format", "the --csv file's format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name or distribution a string, the seed an unsigned 64-bit integer, means, intervals and seconds doubles, else a 64-bit integer), a row group per 2,048 configurations")
 	shardK, shardN := 0, 0
-	fs.Var(shardValue{&shardK, &shardN, new(string)}, "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV; "+shardAutoUsage)
+	fs.Var(shardenv.NewValue(&shardK, &shardN), "shard", "run only shard K of N, a slice of every configuration's replicas, and write its tallies (to --csv, or standard output) for merge to add up into the whole study's CSV; "+shardenv.AutoUsage)
 	maxConfigs := 1_000_000
-	fs.Var(positiveFlag(&maxConfigs, 1<<62), "max-configs", "refuse a study with more configurations than this")
+	fs.Var(input.Positive(&maxConfigs, 1<<62), "max-configs", "refuse a study with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		if *tick != 0 {
 			if fs.Changed("rounds-per-year") {
@@ -64,9 +69,7 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			}
 			mc.RoundsPerYear, mc.Grid.Tick = tick.RoundsPerYear(), *tick
 		}
-		for _, p := range []model.Param{model.Rounds, model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay} {
-			mc.Grid.Values[p] = sweep.ListOf(base.Get(p))
-		}
+		mc.SetOne(base)
 		mc.LinesPerBatch = lines
 		if err := mc.CheckOptions(fs.Changed); err != nil {
 			return usage(err)
@@ -100,14 +103,14 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if c, ok := mc.Grid.NoMargin(); ok {
 			std.warnMargins([]model.Config{c}, func(int) string { return "" }, *tick)
 		}
-		progress := func(int) {}
-		if bar := progressBar(std.err, valid*mc.Replicas, "montecarlo"); bar != nil {
-			progress = func(n int) { bar.Add(n) }
+		advance := func(int) {}
+		if bar := progress.Bar(std.err, valid*mc.Replicas, "montecarlo"); bar != nil {
+			advance = func(n int) { bar.Add(n) }
 			defer bar.Finish()
 		}
 		if shardN > 0 {
 			return atomicfile.WriteOr(cmp.Or(*csvPath, "-"), "-", std.out, func(w *bufio.Writer) error {
-				return mc.RunShard(ctx, workers, shardK, shardN, w, progress)
+				return mc.RunShard(ctx, workers, shardK, shardN, w, advance)
 			})
 		}
 		// The table and the CSV stream, a configuration at a time, so that
@@ -118,36 +121,16 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 				return err
 			}
 			var csv io.Writer
-			var pq *parquetcsv.Writer
-			switch {
-			case file != nil && format == "parquet":
-				pq = parquetcsv.NewWriter(file, parquetcsv.Kinds(mc.Grid.Tick)).GroupRows(parquetGroupRows)
-				csv = pq
-			case file != nil:
-				csv = file
+			done := func() error { return nil }
+			if file != nil {
+				csv, done = parquetcsv.As(file, format, mc.Grid.Tick, parquetGroupRows)
 			}
-			var row []byte
-			if csv != nil {
-				if _, err := csv.Write(mc.AppendHeader(nil)); err != nil {
-					return err
-				}
-			}
-			err := mc.Run(ctx, workers, func(s *montecarlo.Summary) error {
-				if csv != nil {
-					row = mc.AppendRow(row[:0], s)
-					if _, err := csv.Write(row); err != nil {
-						return err
-					}
-				}
-				return reports.MonteCarloSummary(out, &mc, s)
-			}, progress)
+			err := mc.RunCSV(ctx, workers, csv, func(s *montecarlo.Summary) error { return reports.MonteCarloSummary(out, &mc, s) }, advance)
 			if err != nil {
 				return err
 			}
-			if pq != nil {
-				if err := pq.Close(); err != nil {
-					return err
-				}
+			if err := done(); err != nil {
+				return err
 			}
 			return out.Flush()
 		}
@@ -161,14 +144,3 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // parquetGroupRows is the rows of a row group of montecarlo's Parquet,
 // as many as a chunk of a sweep's (sweep.Write's 2,048 configurations).
 const parquetGroupRows = 2048
-
-// monteCarloFlags are the model parameters montecarlo sweeps as lists.
-func monteCarloFlags() []model.Param {
-	var ps []model.Param
-	for _, p := range montecarlo.Params() {
-		if p != model.Rounds {
-			ps = append(ps, p)
-		}
-	}
-	return ps
-}

@@ -2,13 +2,12 @@ package main
 
 import (
 	"bufio"
-	"cmp"
 	"context"
-	"os"
 	"slices"
 	"time"
 
 	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
@@ -23,16 +22,16 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	addModelFlags(fs, &c, append([]model.Param{model.Lease}, incident.Params()...)...)
 	fs.Lookup("rounds").DefValue = "the incident and the rounds it needs to settle"
 	leases := sweep.ListOf(c.Lease)
-	fs.Var(listValue{model.Lease, &leases, new(string)}, "lease", "leases to compare: "+sweep.ListSyntax)
+	fs.Var(input.NewList(model.Lease, &leases), "lease", "leases to compare: "+sweep.ListSyntax)
 	tick := addTickFlag(fs)
 	var presets []settings.Preset
-	fs.Var(presetsFlag(&presets), "preset", "locks whose defaults to compare, comma-separated: "+settings.PresetNames()+"; a lock's options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy, --heartbeat-period, --refresh-period, --additional-time-to-wait; --lease is also dynamodb's leaseDuration) go to its preset, client-go's flags to client-go's; implies their tick (1s; consul 500ms, zookeeper 1ms by default; dynamodb its refresh period), which must be the same for all, unless --tick is given")
+	fs.Var(input.Presets(&presets), "preset", "locks whose defaults to compare, comma-separated: "+settings.PresetNames()+"; a lock's options (--session-ttl, --lock-delay, --session-timeout, --tick-time, --error-policy, --heartbeat-period, --refresh-period, --additional-time-to-wait; --lease is also dynamodb's leaseDuration) go to its preset, client-go's flags to client-go's; implies their tick (1s; consul 500ms, zookeeper 1ms by default; dynamodb its refresh period), which must be the same for all, unless --tick is given")
 	addLockOptionFlags(fs)
 	seed := new(uint64)
 	addJitterSeedFlag(fs, seed)
 	epoch := fs.String("epoch", "", "the moment the run begins, RFC 3339 (2026-11-30T23:58:00Z): with it, a failure's start may be a timestamp")
 	var pin model.Config // its outage field holds --phase, a length of time
-	fs.Var(paramValue{model.Outage, &pin, new(string)}, "phase", "pin one run: move the incident this much later (rounds, or a duration with a tick) and run it with --seed's jitter alone, for a post-mortem that knows both; without it, each setting's spread over every phase and, with jitter, 32 seeds from --seed")
+	fs.Var(input.NewParam(model.Outage, &pin), "phase", "pin one run: move the incident this much later (rounds, or a duration with a tick) and run it with --seed's jitter alone, for a post-mortem that knows both; without it, each setting's spread over every phase and, with jitter, 32 seeds from --seed")
 	trace := fs.Bool("trace", false, "print each setting's drawn run (its spread's median, or the pinned one) round by round after the table")
 	png := addOutputFlag(fs, "png", "", "also draw the runs' timeline (each setting's median run, or the pinned one), zoomed to the incident, to this PNG file")
 	csvPath := addOutputFlag(fs, "csv", "", "also write the table as CSV to this file: a row a setting, its spread and its drawn run")
@@ -44,11 +43,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			return usagef("want one incident file: leasesim replay [flags] INCIDENT")
 		}
 		name := fs.Arg(0)
-		if !fs.Changed("tick") {
-			for _, p := range presets[min(1, len(presets)):] {
-				if pt, err := presetTick(fs, p); err == nil && pt != *tick {
-					return usagef("--preset %s's rounds are %s, %s's %s: give --tick to compare them", p.Name, pt, presets[0].Name, *tick)
-				}
+		for _, p := range presets {
+			if err := input.SameTick(pflags{fs}, presets[0], p, *tick, "compare them"); err != nil {
+				return usage(err)
 			}
 		}
 		in, err := readIncident(fs, "", name, *tick, *epoch)
@@ -73,29 +70,9 @@ func setupReplay(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fs.Changed("phase") {
 			pinned = pin.Outage
 		}
-		var rows []reports.ReplayRow
-		var budget incident.Budget
-		skipped, firstBad := 0, error(nil)
-		for _, s := range settingsOf {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			cfg, skip, err := in.Setting(s.Config, fs.Changed("rounds"), name, *tick)
-			switch {
-			case skip != nil: // not a setting: left out
-				skipped, firstBad = skipped+1, cmp.Or(firstBad, skip)
-				continue
-			case err != nil:
-				return usage(err)
-			}
-			sample := incident.SampleOf(cfg, *seed)
-			if pinned >= 0 {
-				sample = incident.Sample{Phase: pinned, Phases: 1, Seed: *seed, Seeds: 1}
-			}
-			if err := budget.Add(s.Name, cfg, sample); err != nil {
-				return usage(err)
-			}
-			rows = append(rows, reports.ReplayRow{Name: s.Name, Config: cfg, Spread: incident.Spread{Sample: sample}})
+		rows, skipped, firstBad, err := in.Samples(ctx, settingsOf, fs.Changed("rounds"), name, *tick, *seed, pinned)
+		if err != nil {
+			return usage(err)
 		}
 		if err := std.skip("settings", skipped, len(settingsOf), firstBad, *tick); err != nil {
 			return err
@@ -185,59 +162,24 @@ func readIncident(fs *pflag.FlagSet, label, name string, t model.Tick, epoch str
 	if err != nil {
 		return incident.Incident{}, err
 	}
-	f, err := os.Open(name)
+	in, err := incident.ReadFile(name, t, at)
 	if err != nil {
 		return incident.Incident{}, usagef("%s%v", label, err)
-	}
-	defer f.Close()
-	in, err := incident.Parse(f, t, at)
-	if err != nil {
-		return incident.Incident{}, usagef("%s%s: %v", label, name, err)
 	}
 	return in, nil
 }
 
-// replaySetting is one of the settings a replay compares.
-type replaySetting struct {
-	Name   string
-	Config model.Config
-}
-
-// replaySettings returns the settings to compare: each preset (or the
-// flags alone) with each lease, a preset's values giving way to any flag
-// set on the command line.
-func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []settings.Preset, leases []int) ([]replaySetting, error) {
-	if len(presets) == 0 {
-		presets = []settings.Preset{{}}
-	}
-	var out []replaySetting
+// replaySettings returns the settings to compare (incident.Compare):
+// each preset (or the flags alone) with each lease, a preset's values
+// giving way to any flag set on the command line (input.PresetUnset).
+func replaySettings(fs *pflag.FlagSet, c model.Config, t model.Tick, presets []settings.Preset, leases []int) ([]incident.Compared, error) {
+	var values []incident.PresetValues
 	for _, p := range presets {
-		base := c
-		if p.Name != "" {
-			vals, err := presetUnset(fs, p, t)
-			if err != nil {
-				return nil, err
-			}
-			for param, v := range vals {
-				base.Set(param, v)
-			}
+		vals, err := input.PresetUnset(pflags{fs}, p, t)
+		if err != nil {
+			return nil, usage(err)
 		}
-		leases := leases
-		if p.Lock != nil {
-			leases = []int{base.Lease} // the lock's own, from its options
-		}
-		for _, lease := range leases {
-			if len(leases) == 1 && p.Name != "" && (!fs.Changed("lease") || p.Lock != nil) {
-				lease = base.Lease
-			}
-			cfg := base
-			cfg.Lease = lease
-			name := "lease " + t.Count(lease)
-			if p.Name != "" {
-				name = p.Name + ", " + name
-			}
-			out = append(out, replaySetting{name, cfg})
-		}
+		values = append(values, incident.PresetValues{Name: p.Name, Lock: p.Lock != nil, Values: vals})
 	}
-	return out, nil
+	return incident.Compare(c, t, values, leases, fs.Changed("lease")), nil
 }

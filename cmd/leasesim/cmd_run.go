@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/study"
@@ -18,7 +19,7 @@ func setupRun(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	seed := new(uint64)
 	addJitterSeedFlag(fs, seed)
 	format := "table"
-	fs.Var(choiceValue{&format, []string{"table", "json", "csv"}}, "format", "output format: table, json or csv")
+	fs.Var(input.NewChoice(&format, "table", "json", "csv"), "format", "output format: table, json or csv")
 	trace := fs.Bool("trace", false, "print the run round by round before the table")
 	return func(_ context.Context, std *streams) error {
 		if *trace && format != "table" {

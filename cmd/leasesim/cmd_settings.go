@@ -2,48 +2,22 @@ package main
 
 import (
 	"context"
-	"github.com/leasesim/leasesim/reports"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/leasesim/leasesim/input"
+	"github.com/leasesim/leasesim/reports"
 	"github.com/leasesim/leasesim/settings"
 	"github.com/spf13/pflag"
 )
 
-// settingsOption is a lock's option on settings: its text as given,
-// checked at parse as its lock reads it; a duration shows as Go writes
-// it, as a duration flag does.
-type settingsOption struct {
-	text  *string
-	parse func(s string) error
-	typ   string
-}
-
-func (v settingsOption) String() string {
-	if d, err := settings.ParseNonNegativeDuration(*v.text); err == nil && v.typ == "duration" {
-		return d.String()
-	}
-	return *v.text
-}
-
-func (v settingsOption) Set(s string) error {
-	if err := v.parse(s); err != nil {
-		return err
-	}
-	*v.text = s
-	return nil
-}
-
-func (v settingsOption) Type() string { return v.typ }
-
 func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	preset, _ := settings.PresetByName("kubernetes")
-	fs.Var(namedFlag(&preset, settings.SettingsPresetByName, "replay and sweep compare a list of presets"), "preset", "start from a lock's defaults: "+settings.SettingsPresetNames())
+	fs.Var(input.Named(&preset, settings.SettingsPresetByName, "replay and sweep compare a list of presets"), "preset", "start from a lock's defaults: "+settings.SettingsPresetNames())
 	var s settings.Settings
-	fs.Var(durationFlag(&s.LeaseDuration), "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
-	fs.Var(durationFlag(&s.RenewDeadline), "renew-deadline", "renew deadline (client-go's RenewDeadline)")
-	fs.Var(durationFlag(&s.RetryPeriod), "retry-period", "retry period (client-go's RetryPeriod)")
+	fs.Var(input.Duration(&s.LeaseDuration), "lease", "lease duration (client-go's LeaseDuration; dynamodb's leaseDuration)")
+	fs.Var(input.Duration(&s.RenewDeadline), "renew-deadline", "renew deadline (client-go's RenewDeadline)")
+	fs.Var(input.Duration(&s.RetryPeriod), "retry-period", "retry period (client-go's RetryPeriod)")
 	all := slices.Clone(settings.ClientGoOptions) // every option, in the help's order
 	for _, o := range settings.SettingsFlags() {
 		if fs.Lookup(o.Name) != nil {
@@ -54,14 +28,13 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 			fs.Bool(o.Name, false, o.SettingsUsage)
 			continue
 		}
-		row := settingsRowNaming(o.Name)
-		fs.Var(settingsOption{new(string), func(s string) error { _, err := o.Set(row.Defaults, s); return err }, o.Type}, o.Name, o.SettingsUsage)
+		fs.Var(input.NewSettingsOption(settings.SettingsOptionCheck(o.Name), o.Type), o.Name, o.SettingsUsage)
 	}
 	s.Nodes = 3
-	fs.Var(positiveFlag(&s.Nodes, 1000), "nodes", "candidates, the leader among them")
+	fs.Var(input.Positive(&s.Nodes, 1000), "nodes", "candidates, the leader among them")
 	seed := fs.Uint64("seed", 1, "seed of client-go's followers' jitter for the medians (the other locks' medians are exact)")
 	format := "table"
-	fs.Var(choiceValue{&format, []string{"table", "csv", "json"}}, "format", "output format: table, csv or json")
+	fs.Var(input.NewChoice(&format, "table", "csv", "json"), "format", "output format: table, csv or json")
 	for _, name := range all {
 		if f := fs.Lookup(name); f.Value.Type() != "bool" {
 			f.DefValue = "the preset's"
@@ -88,22 +61,9 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fs.Changed("seed") {
 			return usagef("--seed: the medians of --preset %s are exact, drawn from no seed", preset.Name)
 		}
-		lock := row.WithNodes(row.Defaults, s.Nodes)
-		for _, o := range row.Flags {
-			if !fs.Changed(o.Name) {
-				continue
-			}
-			var err error
-			if lock, err = o.Set(lock, fs.Lookup(o.Name).Value.String()); err != nil {
-				return usagef("--%s %s: %v", o.Name, fs.Lookup(o.Name).Value, err)
-			}
-		}
-		if err := lock.Validate(); err != nil {
-			flags := make([]string, len(given))
-			for i, f := range given {
-				flags[i] = "--" + f + " " + fs.Lookup(f).Value.String()
-			}
-			return usagef("--preset %s%s: %v", preset.Name, strings.Join(append([]string{""}, flags...), " "), err)
+		lock, err := row.WithFlags(preset.Name, s.Nodes, given, func(name string) string { return fs.Lookup(name).Value.String() })
+		if err != nil {
+			return usage(err)
 		}
 		figures := lock.Figures()
 		switch format {
@@ -119,17 +79,9 @@ func setupSettings(fs *pflag.FlagSet) func(context.Context, *streams) error {
 // clientGoSettings computes and writes client-go's figures, the preset's
 // durations giving way to the flags given.
 func clientGoSettings(ctx context.Context, std *streams, fs *pflag.FlagSet, s settings.Settings, preset settings.Preset, seed uint64, format string, changed bool) error {
-	for _, f := range []struct {
-		flag string
-		d    *time.Duration
-		v    time.Duration
-	}{{"lease", &s.LeaseDuration, preset.LeaseDuration}, {"renew-deadline", &s.RenewDeadline, preset.RenewDeadline}, {"retry-period", &s.RetryPeriod, preset.RetryPeriod}} {
-		if !fs.Changed(f.flag) {
-			*f.d = f.v
-		}
-	}
-	if err := s.Validate(); err != nil {
-		return usagef("--lease %s --renew-deadline %s --retry-period %s --nodes %d: %v", s.LeaseDuration, s.RenewDeadline, s.RetryPeriod, s.Nodes, err)
+	s, err := s.WithPreset(preset, fs.Changed)
+	if err != nil {
+		return usage(err)
 	}
 	figures, err := settings.Figures(ctx, s, seed)
 	if err != nil {
@@ -142,15 +94,4 @@ func clientGoSettings(ctx context.Context, std *streams, fs *pflag.FlagSet, s se
 		return reports.SettingsJSON(std.out, s, seed, figures)
 	}
 	return reports.SettingsTable(std.out, s, preset, changed, seed, figures)
-}
-
-// settingsRowNaming returns the first of the settings command's lock rows
-// that has the option called name, one of settings.SettingsFlags.
-func settingsRowNaming(name string) settings.LockRow {
-	for _, row := range settings.SettingsRows() {
-		if slices.Contains(row.FlagNames(false), name) {
-			return row
-		}
-	}
-	panic("no lock row has the option " + name)
 }

@@ -6,12 +6,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"runtime"
 
 	"github.com/leasesim/leasesim/incident"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/internal/parquetcsv"
+	"github.com/leasesim/leasesim/internal/progress"
 	"github.com/leasesim/leasesim/internal/shardenv"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/montecarlo"
@@ -20,60 +21,17 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// shardValue is a --shard flag: K/N, or auto or auto/N, which
-// resolveShard reads from the environment once every flag is parsed.
-type shardValue struct {
-	k, n *int
-	auto *string // auto or auto/N as given, until resolveShard reads it; "" for K/N
-}
-
-func (v shardValue) String() string {
-	if *v.auto != "" {
-		return *v.auto
-	}
-	return fmt.Sprintf("%d/%d", *v.k, *v.n)
-}
-
-func (v shardValue) Set(s string) error {
-	if shardenv.IsAuto(s) {
-		if _, err := shardenv.Parse(s); err != nil {
-			return err
-		}
-		*v.auto = s
-		return nil
-	}
-	k, n, err := shardenv.ParseKN(s)
-	if err != nil {
-		return err
-	}
-	*v.k, *v.n, *v.auto = k, n, ""
-	return nil
-}
-
 // resolveShard reads fs's --shard auto or auto/N, if it has one, from the
-// environment getenv reads (shardenv): the engine's variables, refused in
-// one line naming them when they are not set.
+// environment getenv reads (shardenv.Value.ResolveAuto), refused in one
+// line naming the engine's variables when they are not set.
 func resolveShard(fs *pflag.FlagSet, getenv func(string) string) error {
-	f := fs.Lookup("shard")
-	if f == nil {
-		return nil
+	if f := fs.Lookup("shard"); f != nil {
+		if err := f.Value.(shardenv.Value).ResolveAuto(getenv); err != nil {
+			return usagef("--shard %v", err)
+		}
 	}
-	v := f.Value.(shardValue)
-	if *v.auto == "" {
-		return nil
-	}
-	k, n, err := shardenv.Resolve(*v.auto, getenv)
-	if err != nil {
-		return usagef("--shard %v", err)
-	}
-	*v.k, *v.n = k, n
 	return nil
 }
-
-func (v shardValue) Type() string { return "K/N" }
-
-// shardAutoUsage says what --shard auto and auto/N read.
-const shardAutoUsage = "auto takes K and N from a Slurm array job (SLURM_ARRAY_TASK_ID less SLURM_ARRAY_TASK_MIN, of SLURM_ARRAY_TASK_COUNT), auto/N K from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)"
 
 func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	g := sweep.NewGrid(model.Default())
@@ -84,16 +42,16 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 	fs.Uint64Var(&g.Seed, "seed", 0, "seed of the followers' jitter, for configurations with jitter; the same seed gives the same rows")
 	out, oneOut := addCSVFlag(fs, "write the CSV to this file, atomically; - is standard output")
 	format := "csv"
-	fs.Var(choiceValue{&format, []string{"csv", "parquet"}}, "format", "output format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name a string, seconds a double, else a 64-bit integer), a row group a chunk of rows")
+	fs.Var(input.NewChoice(&format, "csv", "parquet"), "format", "output format: csv, or parquet: the CSV's columns, each typed (a toggle boolean, a name a string, seconds a double, else a 64-bit integer), a row group a chunk of rows")
 	workers := runtime.NumCPU()
-	fs.Var(positiveFlag(&workers, 1024), "workers", "configurations run in parallel")
+	fs.Var(input.Positive(&workers, 1024), "workers", "configurations run in parallel")
 	fs.Lookup("workers").DefValue = "all cores"
 	var k, n int = 0, 1
-	fs.Var(shardValue{&k, &n, new(string)}, "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check; "+shardAutoUsage)
+	fs.Var(shardenv.NewValue(&k, &n), "shard", "write only shard K of N: a contiguous slice of the rows, each led by its row number, for merge to check; "+shardenv.AutoUsage)
 	incident := addIncidentFlags(fs, "run every configuration through this incident (leasesim replay's file: one failure a line, each node its own kind) instead of its group outage")
 	dryRun := fs.Bool("dry-run", false, "print the number of configurations and exit")
 	maxConfigs := 50_000_000
-	fs.Var(positiveFlag(&maxConfigs, 1<<62), "max-configs", "refuse a grid with more configurations than this")
+	fs.Var(input.Positive(&maxConfigs, 1<<62), "max-configs", "refuse a grid with more configurations than this")
 	return func(ctx context.Context, std *streams) error {
 		if err := oneOut(); err != nil {
 			return err
@@ -106,7 +64,7 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return err
 		}
-		if derive, name := realTimeRun(fs); derive != nil && !fs.Changed("incident") {
+		if derive, name := input.RealTimeRun(pflags{fs}); derive != nil && !fs.Changed("incident") {
 			for i := range grids {
 				grids[i].Derive, grids[i].DeriveName = derive, name
 			}
@@ -153,54 +111,37 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if fs.Changed("shard") {
 			opt.K, opt.Shards = k, n
 		}
-		if bar := progressBar(std.err, last-first, "sweep"); bar != nil {
+		if bar := progress.Bar(std.err, last-first, "sweep"); bar != nil {
 			opt.Progress = func(rows int) { bar.Add(rows) }
 			defer bar.Finish()
 		}
 		return atomicfile.WriteOr(*out, "-", std.out, func(w *bufio.Writer) error {
-			var csv io.Writer = w
-			var pq *parquetcsv.Writer
-			if format == "parquet" {
-				pq = parquetcsv.NewWriter(w, parquetcsv.Kinds(g.Tick))
-				csv = pq
-			}
+			csv, done := parquetcsv.As(w, format, g.Tick, 0)
 			if err := sweep.WriteGrids(ctx, csv, grids, opt); err != nil {
 				return err
 			}
-			if pq != nil {
-				return pq.Close()
-			}
-			return nil
+			return done()
 		})
 	}
 }
 
 // presetGrids is the grids a sweep writes: g, or with --preset a grid a
 // preset, each g with what its preset sets where no flag does
-// (presetUnset). The presets of a
-// list must share a tick unless --tick is given, as replay's.
+// (input.PresetUnset, sweep.PresetGrids). The presets of a list must
+// share a tick unless --tick is given, as replay's.
 func presetGrids(fs *pflag.FlagSet, g sweep.Grid, presets []settings.Preset) ([]sweep.Grid, error) {
-	if len(presets) == 0 {
-		return []sweep.Grid{g}, nil
-	}
-	var grids []sweep.Grid
+	var values []map[model.Param]int
 	for _, p := range presets {
-		if !fs.Changed("tick") {
-			if pt, err := presetTick(fs, p); err == nil && pt != g.Tick {
-				return nil, usagef("--preset %s's rounds are %s, %s's %s: give --tick to sweep them together", p.Name, pt, presets[0].Name, g.Tick)
-			}
+		if err := input.SameTick(pflags{fs}, presets[0], p, g.Tick, "sweep them together"); err != nil {
+			return nil, usage(err)
 		}
-		vals, err := presetUnset(fs, p, g.Tick)
+		vals, err := input.PresetUnset(pflags{fs}, p, g.Tick)
 		if err != nil {
-			return nil, err
+			return nil, usage(err)
 		}
-		h := g
-		for param, v := range vals {
-			h.Values[param] = sweep.ListOf(v)
-		}
-		grids = append(grids, h)
+		values = append(values, vals)
 	}
-	return grids, nil
+	return sweep.PresetGrids(g, values), nil
 }
 
 // incidentFlags are a command's --incident and --epoch.
@@ -223,36 +164,28 @@ func (f incidentFlags) given(fs *pflag.FlagSet) (bool, error) {
 	return fs.Changed("incident"), nil
 }
 
-// useOn makes every configuration of g meet the incident, if one is given
-// (useIncident).
+// useOn makes every configuration of g meet the incident, if one is
+// given (incident.Incident.OnGrid), refusing the flags it overrules.
 func (f incidentFlags) useOn(fs *pflag.FlagSet, g *sweep.Grid) error {
 	given, err := f.given(fs)
 	if !given || err != nil {
 		return err
 	}
-	return useIncident(fs, g, *f.file, *f.epoch)
-}
-
-// useIncident makes every configuration of g meet the incident in the file
-// name (incident.Incident.OnGrid), refusing the flags it overrules.
-func useIncident(fs *pflag.FlagSet, g *sweep.Grid, name, epoch string) error {
-	in, err := incidentFlag(fs, name, g.Tick, epoch)
+	in, err := incidentFlag(fs, *f.file, g.Tick, *f.epoch)
 	if err != nil {
 		return err
 	}
-	if err := in.OnGrid(g, name); err != nil {
+	if err := in.OnGrid(g, *f.file); err != nil {
 		return usage(err)
 	}
 	return nil
 }
 
 // incidentFlag reads the file of an --incident flag, refusing the flags it
-// overrules: who fails when, and how.
+// overrules (incident.Overrules).
 func incidentFlag(fs *pflag.FlagSet, name string, t model.Tick, epoch string) (incident.Incident, error) {
-	for _, p := range incident.Params() {
-		if fs.Changed(p.Flag()) {
-			return incident.Incident{}, flagUsagef([]string{p.Flag(), "incident"}, "--%s goes not with --incident: the incident says who fails when, and how", p.Flag())
-		}
+	if err := incident.Overrules(fs.Changed); err != nil {
+		return incident.Incident{}, usage(err)
 	}
 	if name == "" {
 		return incident.Incident{}, flagUsagef([]string{"incident"}, "invalid argument \"\" for \"--incident\" flag: want an incident file")

@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/internal/flagerr"
 	"github.com/leasesim/leasesim/internal/version"
 	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/reports"
-	"github.com/leasesim/leasesim/sweep"
 	"github.com/spf13/pflag"
 )
 
@@ -65,31 +65,16 @@ func (s *streams) warnIdleFailover(c model.Config, t model.Tick) {
 	fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
 }
 
-// warnMargins prints the two-leader warning (model.Tick.Warnings) of the
-// first of configs that leaves no two-leader margin without fencing, named
-// by name(i) (if not empty), and how many more do: a command that compares
-// many settings says it once, not once a setting.
+// warnMargins prints the two-leader warning of the first of configs that
+// leaves no two-leader margin without fencing, named by name(i), and how
+// many more do (reports.MarginWarning).
 func (s *streams) warnMargins(configs []model.Config, name func(i int) string, t model.Tick) {
 	if s.held != nil {
 		s.held.flush()
 	}
-	var unsafe []int
-	for i, c := range configs {
-		if c.NoMargin() {
-			unsafe = append(unsafe, i)
-		}
+	if w := reports.MarginWarning(configs, name, t); w != "" {
+		fmt.Fprintf(s.err, "leasesim %s: warning: %s\n", s.cmd, w)
 	}
-	if len(unsafe) == 0 {
-		return
-	}
-	which := name(unsafe[0])
-	if n := len(unsafe) - 1; n > 0 {
-		which += fmt.Sprintf(" (and %d more of the %d settings)", n, len(configs))
-	}
-	if which != "" {
-		which += ": "
-	}
-	fmt.Fprintf(s.err, "leasesim %s: warning: %s%s\n", s.cmd, which, t.Warnings(configs[unsafe[0]])[0])
 }
 
 // skip tells standard error, in one line, that a command leaves out
@@ -117,13 +102,6 @@ func (s *streams) skip(what string, skipped, total int, first error, t model.Tic
 	}
 	fmt.Fprintf(s.err, "leasesim %s: skipped %d of the %d %s: their flags' values do not go together; the first: %s\n", s.cmd, skipped, total, what, shorten(reason))
 	return nil
-}
-
-// isRelation reports whether err is a *model.RelationError: settings, each
-// in range, that do not go together.
-func isRelation(err error) bool {
-	var re *model.RelationError
-	return errors.As(err, &re)
 }
 
 func commands() []command {
@@ -249,7 +227,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 					f.DefValue = ""
 				}
 			})
-			_, err := fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), syntaxHelp(fs))
+			_, err := fmt.Fprintf(stdout, "leasesim %s: %s\n\nUsage: leasesim %s [flags]%s\n\nFlags:\n%s%s", c.name, c.summary, c.name, c.args, fs.FlagUsages(), input.SyntaxHelp(pflags{fs}))
 			return report(stderr, c.name, 0, err, nil)
 		case err != nil:
 			err = usage(err)
@@ -264,7 +242,7 @@ func runWith(ctx context.Context, args []string, stdout, stderr io.Writer, geten
 		}
 		var tick model.Tick
 		if f := fs.Lookup("tick"); f != nil {
-			tick = *f.Value.(parsed[model.Tick]).p
+			tick = *f.Value.(input.Parsed[model.Tick]).P
 		}
 		return report(stderr, c.name, tick, err, where)
 	}
@@ -336,27 +314,6 @@ func shorten(msg string) string {
 	}
 	if s := b.String(); len(s) > maxLine {
 		return strings.ToValidUTF8(s[:maxLine], "") + "…"
-	}
-	return b.String()
-}
-
-// syntaxHelp explains the syntax of fs's time and list flags, if it has
-// any.
-func syntaxHelp(fs *pflag.FlagSet) string {
-	var lists, times, tick bool
-	fs.VisitAll(func(f *pflag.Flag) {
-		_, list := f.Value.(listValue)
-		t, timed := f.Value.(timed)
-		lists = lists || list
-		times = times || (timed && t.kind() != model.NotTime)
-		tick = tick || f.Name == "tick"
-	})
-	var b strings.Builder
-	if times && tick {
-		b.WriteString("\nA time flag takes whole rounds or, with --tick, a duration such as 15s, 2m or 24h that is a whole number of ticks; start is counted from the run's beginning.\n")
-	}
-	if lists {
-		b.WriteString("\nA list flag takes " + sweep.ListSyntax + "; a bools flag takes false, true or false,true.\n")
 	}
 	return b.String()
 }

@@ -3,12 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/leasesim/leasesim/internal/flagerr"
-	"github.com/leasesim/leasesim/model"
 	"path/filepath"
 
 	"github.com/leasesim/leasesim/candidatelist"
 	"github.com/leasesim/leasesim/cost"
+	"github.com/leasesim/leasesim/input"
 	"github.com/leasesim/leasesim/reviewfile"
 	"github.com/spf13/pflag"
 )
@@ -31,14 +30,11 @@ func applyReviewFile(fs *pflag.FlagSet) (func(error, string) string, error) {
 	if err != nil {
 		return nil, usage(err)
 	}
-	at := func(s reviewfile.Setting, line int) reviewfile.At {
-		return reviewfile.At{File: path, Line: line, Key: s.Key}
-	}
+	applied := reviewfile.Applied{Path: path, From: map[string]reviewfile.Setting{}}
+	at, from := applied.At, applied.From
 	refuse := func(msg string, at ...reviewfile.At) error { return usage(&reviewfile.SettingError{At: at, Msg: msg}) }
-	from := map[string]reviewfile.Setting{}
 	for _, s := range settings {
-		f := fs.Lookup(s.Flag)
-		if f.Changed {
+		if fs.Lookup(s.Flag).Changed {
 			continue
 		}
 		if err := fs.Set(s.Flag, s.Arg(filepath.Dir(path))); err != nil {
@@ -47,42 +43,32 @@ func applyReviewFile(fs *pflag.FlagSet) (func(error, string) string, error) {
 		from[s.Flag] = s
 	}
 	where := func(err error, msg string) string {
-		var places []reviewfile.At
-		seen := map[string]bool{}
-		for _, f := range flagerr.Of(err) { // the flags it names, in its message's order
-			if s, ok := from[f]; ok && !seen[f] {
-				seen[f] = true
-				line := s.Line
-				var ce *candidatelist.CandidateError
-				if f == "candidate-list" && errors.As(err, &ce) {
-					if i, ok := candidatelist.EntryAt(s.Value, ce.N); ok {
-						line = s.LineOf(i)
-					}
+		return applied.Where(err, msg, func(s reviewfile.Setting, err error) (int, bool) { // a candidate list's entry
+			var ce *candidatelist.CandidateError
+			if s.Flag == "candidate-list" && errors.As(err, &ce) {
+				if i, ok := candidatelist.EntryAt(s.Value, ce.N); ok {
+					return s.LineOf(i), true
 				}
-				places = append(places, at(s, line))
 			}
-		}
-		if len(places) == 0 {
-			return msg
-		}
-		return (&reviewfile.SettingError{At: places, Msg: msg}).Error()
+			return 0, false
+		})
 	}
 	// The times are read once the tick is known, wherever it was given:
 	// read them now, so that a bad one is traced to its line.
 	err = resolveTimes(fs)
-	var bad *flagError
+	var bad *input.FlagError
 	if errors.As(err, &bad) {
-		if s, ok := from[bad.flag]; ok {
+		if s, ok := from[bad.Flag]; ok {
 			line := s.Line
-			if bad.hasLine {
-				line = s.LineOf(bad.line)
+			if bad.HasLine {
+				line = s.LineOf(bad.Line)
 			}
-			return nil, refuse(bad.msg, at(s, line))
+			return nil, refuse(bad.Msg, at(s, line))
 		}
 	}
 	if s, ok := from["failure-mix"]; ok {
 		var fe *cost.FailureMixError
-		if _, err := cost.ParseFailureMix(*fs.Lookup("tick").Value.(parsed[model.Tick]).p, s.Value); errors.As(err, &fe) {
+		if _, err := cost.ParseFailureMix(input.TickOf(pflags{fs}), s.Value); errors.As(err, &fe) {
 			return nil, refuse(err.Error(), at(s, s.ItemLine(fe.Entry, fe.Key)))
 		}
 	}

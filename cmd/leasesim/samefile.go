@@ -1,66 +1,42 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/leasesim/leasesim/montecarlo"
+	"github.com/leasesim/leasesim/input"
+	"github.com/leasesim/leasesim/internal/atomicfile"
 	"github.com/leasesim/leasesim/reports"
 	"github.com/spf13/pflag"
 )
 
-// namedFile is a file a command reads or writes, and what named it: a flag
-// ("--png") or the command's argument.
-type namedFile struct{ path, by string }
-
-// flagOf is the flag by names, without its "--", or "" for an argument.
-func flagOf(by string) string {
-	if f, ok := strings.CutPrefix(by, "--"); ok {
-		return f
-	}
-	return ""
-}
-
 // refuseOverwritingInputs refuses, as bad input, an output file that is
-// one of the command's input files (the same file by os.SameFile, so also
-// through a link or another path): writing it would destroy what the
-// command reads, as replay --png inc.txt inc.txt once overwrote the
-// incident with its PNG.
+// one of the command's input files (atomicfile.Overwrites).
 func refuseOverwritingInputs(fs *pflag.FlagSet, cmd, argName string) error {
 	outs := outputFiles(fs, cmd)
 	if len(outs) == 0 {
 		return nil
 	}
-	ins := inputFiles(fs, argName)
-	for _, o := range outs {
-		ofi, err := os.Stat(o.path)
-		if err != nil || !ofi.Mode().IsRegular() { // a new file, or a stream that is written, not replaced
-			continue
-		}
-		for _, in := range ins {
-			if ifi, err := os.Stat(in.path); err == nil && os.SameFile(ofi, ifi) {
-				return flagUsagef([]string{flagOf(o.by), flagOf(in.by)}, "%s %s is the same file as %s %s, an input: want an output that is none of the inputs", o.by, o.path, in.by, in.path)
-			}
-		}
+	if o, in, found := atomicfile.Overwrites(outs, inputFiles(fs, argName)); found {
+		return flagUsagef([]string{flagOf(o.By), flagOf(in.By)}, "%s %s is the same file as %s %s, an input: want an output that is none of the inputs", o.By, o.Path, in.By, in.Path)
 	}
 	return nil
 }
 
 // outputFiles lists the files command cmd would replace: each output file
 // flag given, and each file of report's --out folder.
-func outputFiles(fs *pflag.FlagSet, cmd string) []namedFile {
-	var outs []namedFile
+func outputFiles(fs *pflag.FlagSet, cmd string) []atomicfile.Named {
+	var outs []atomicfile.Named
 	fs.VisitAll(func(f *pflag.Flag) {
 		switch v := f.Value.(type) {
-		case outputValue:
-			if fs.Changed(f.Name) && *v.path != "" && *v.path != v.stdout { // not --out of sweep when --csv named the file
-				outs = append(outs, namedFile{*v.path, "--" + f.Name})
+		case input.Output:
+			if fs.Changed(f.Name) && v.File() != "" { // not --out of sweep when --csv named the file
+				outs = append(outs, atomicfile.Named{Path: v.File(), By: "--" + f.Name})
 			}
 		default:
 			if f.Name == "out" && cmd == "report" { // a folder
 				for _, name := range reports.Names() {
-					outs = append(outs, namedFile{filepath.Join(f.Value.String(), name), "--out"})
+					outs = append(outs, atomicfile.Named{Path: filepath.Join(f.Value.String(), name), By: "--out"})
 				}
 			}
 		}
@@ -71,33 +47,31 @@ func outputFiles(fs *pflag.FlagSet, cmd string) []namedFile {
 // inputFiles lists the files a command reads: its arguments (argName
 // says what they are), --incident, --outage-history and the empirical:
 // files of distributions.
-func inputFiles(fs *pflag.FlagSet, argName string) []namedFile {
-	var ins []namedFile
+func inputFiles(fs *pflag.FlagSet, argName string) []atomicfile.Named {
+	var ins []atomicfile.Named
 	for _, a := range fs.Args() {
-		ins = append(ins, namedFile{a, argName})
+		ins = append(ins, atomicfile.Named{Path: a, By: argName})
 	}
 	fs.Visit(func(f *pflag.Flag) {
 		by := "--" + f.Name
 		switch v := f.Value.(type) {
-		case lengthsValue:
-			if path, ok := strings.CutPrefix(*v.text, "empirical:"); ok {
-				ins = append(ins, namedFile{path, by})
-			}
-		case alsoValue:
-			for _, text := range *v.texts {
-				_, lengths, _ := strings.Cut(text, "=")
-				up, down, _ := montecarlo.CutUpDown(lengths)
-				for _, l := range []string{up, down} {
-					if path, ok := strings.CutPrefix(l, "empirical:"); ok {
-						ins = append(ins, namedFile{path, by})
-					}
-				}
+		case interface{ Files() []string }: // input.Lengths, input.Processes
+			for _, path := range v.Files() {
+				ins = append(ins, atomicfile.Named{Path: path, By: by})
 			}
 		default:
 			if f.Name == "incident" || f.Name == "outage-history" {
-				ins = append(ins, namedFile{f.Value.String(), by})
+				ins = append(ins, atomicfile.Named{Path: f.Value.String(), By: by})
 			}
 		}
 	})
 	return ins
+}
+
+// flagOf is the flag by names, without its "--", or "" for an argument.
+func flagOf(by string) string {
+	if f, ok := strings.CutPrefix(by, "--"); ok {
+		return f
+	}
+	return ""
 }
