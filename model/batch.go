@@ -110,9 +110,10 @@ func (x *state) ended(r batchRun) bool {
 // stopRuns ends the runs of node's process (with token, or any if token
 // < 0): it crashed, stopped or gave up. A Job's runs (RunsInJob) are not
 // its process's: they end only when their node crashes or stops
-// (writeRuns).
+// (writeRuns); nor are any under a protocol that recovers, whose holder
+// is never stopped: its job runs to its end.
 func (x *state) stopRuns(node, token int) {
-	if x.c.RunsIn == RunsInJob {
+	if x.c.RunsIn == RunsInJob || x.recovers {
 		return
 	}
 	for i := range x.runs {
@@ -261,11 +262,13 @@ func (x *state) settle(g *batchGroup, runs []batchRun) {
 
 // isCut reports whether g is a cut batch waiting for the next leader:
 // every run of it ended before its length (none will pass another part,
-// and none finished: a run that did reported the batch done), and a part
-// of it is unwritten.
+// and none finished: a run that did reported the batch done), or, under a
+// protocol that recovers, lives on unfinished with a token older than the
+// record's (the lock was taken over from it: recovered), and a part of it
+// is unwritten.
 func (x *state) isCut(g *batchGroup, runs []batchRun) bool {
 	for _, r := range runs {
-		if !x.ended(r) || r.pos >= r.length {
+		if !(x.ended(r) || x.recovers && r.token < x.token) || r.pos >= r.length {
 			return false
 		}
 	}
