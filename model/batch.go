@@ -186,8 +186,8 @@ func (x *state) passParts(g *batchGroup, r *batchRun, t, n int) (open bool) {
 }
 
 // writeParts counts the m parts run r writes in the rounds from t: a part
-// written again is doubled (a rerun's, not with an idempotency key, which
-// refuses it), and the round the batch's last part is first written makes
+// written again is doubled (a rerun's, or a recovered run's after its
+// rerun: not with an idempotency key, which refuses it), and the round the batch's last part is first written makes
 // it late by that round less the one it was due in.
 func (x *state) writeParts(g *batchGroup, r *batchRun, t, m int) {
 	counted, L := x.counted(g), x.c.BatchLen
@@ -204,7 +204,7 @@ func (x *state) writeParts(g *batchGroup, r *batchRun, t, m int) {
 		return
 	}
 	added := g.add(from, to)
-	if !(r.kind == runRerun && x.c.IdempotencyKey) {
+	if !x.c.IdempotencyKey { // the key refuses a part written before: a rerun's, or a recovered run's after its rerun wrote it
 		x.st.DoubledParts += g.slots * (to - from - added)
 	}
 	if to == L {

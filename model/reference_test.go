@@ -628,8 +628,8 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			if part < 0 || s+part > c.Rounds || !write {
 				continue
 			}
-			if r.rerun && c.IdempotencyKey && writes[r.batch][part] > 0 {
-				continue // the key refuses the part written before
+			if c.IdempotencyKey && writes[r.batch][part] > 0 {
+				continue // the key refuses the part written before (a rerun's, or a recovered run's after its rerun)
 			}
 			writes[r.batch][part]++
 			if part == c.BatchLen-1 && lastAt[r.batch] == 0 {
