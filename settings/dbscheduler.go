@@ -204,7 +204,9 @@ func dbSchedulerRow() LockRow {
 		},
 		Round: func(l Lock, r *RoundLock) bool {
 			d, ok := l.(DBScheduler)
-			r.Protocol, r.Lease = model.ProtocolDBScheduler, d.RoundLease()
+			if ok {
+				r.Protocol, r.Lease = model.ProtocolDBScheduler, d.RoundLease()
+			}
 			return ok
 		},
 		Protocols: []model.LockProtocol{model.ProtocolDBScheduler},

@@ -203,7 +203,9 @@ func quartzRow() LockRow {
 		},
 		Round: func(l Lock, r *RoundLock) bool {
 			q, ok := l.(Quartz)
-			r.Protocol, r.Lease = model.ProtocolQuartz, q.RoundLease()
+			if ok {
+				r.Protocol, r.Lease = model.ProtocolQuartz, q.RoundLease()
+			}
 			return ok
 		},
 		Protocols: []model.LockProtocol{model.ProtocolQuartz},
