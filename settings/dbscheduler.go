@@ -211,9 +211,10 @@ func dbSchedulerRow() LockRow {
 		},
 		Protocols: []model.LockProtocol{model.ProtocolDBScheduler},
 		FromConfig: func(c model.Config, dur func(int) time.Duration, nodes int) Lock {
-			d := DBSchedulerDefaults()
+			d := DBSchedulerDefaults() // the missed heartbeats limit the lease holds beside the mean wait, at the default polling interval
 			d.HeartbeatInterval, d.Nodes = dur(c.RetryPeriod), nodes
-			d.Skew = d.RoundLease() - dur(c.Lease) // the lease the model runs, at the default limit and polling, read as the checkers' lead
+			wait := d.RoundLease() - d.Detected()
+			d.MissedHeartbeatsLimit = max(dbSchedulerMinLimit, int(math.Round(float64(dur(c.Lease)-wait)/float64(d.HeartbeatInterval))))
 			return d
 		},
 	}

@@ -210,9 +210,8 @@ func quartzRow() LockRow {
 		},
 		Protocols: []model.LockProtocol{model.ProtocolQuartz},
 		FromConfig: func(c model.Config, d func(int) time.Duration, nodes int) Lock {
-			q := QuartzDefaults()
+			q := QuartzDefaults() // the lease is no option of Quartz's: the interval, requestsRecovery and the nodes say it
 			q.CheckinInterval, q.Nodes, q.RequestsRecovery = d(c.RetryPeriod), nodes, c.OnCut == model.CutRerun
-			q.Skew = q.RoundLease() - d(c.Lease) // the lease the model runs, read as the detectors' lead
 			return q
 		},
 	}

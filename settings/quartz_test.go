@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/settings"
 )
 
@@ -226,6 +227,22 @@ func TestRoundLease(t *testing.T) {
 		_, r, err := p.WithOptions(func(o string) (string, bool) { return tt.nodes, o == "nodes" })
 		if err != nil || r.Lease != tt.lease {
 			t.Errorf("quartz with nodes %s: lease %s, %v; want %s (a list leaves the lock's 3)", tt.nodes, r.Lease, err, tt.lease)
+		}
+	}
+
+	// Read back among other nodes than the preset's lease counted: the
+	// library's own detection, no skew; db-scheduler's limit from the lease.
+	second := func(n int) time.Duration { return time.Duration(n) * time.Second }
+	quartzRow, _ := settings.LockRowOf("quartz")
+	back := quartzRow.FromConfig(model.Config{Policy: model.Policy{Protocol: model.ProtocolQuartz, Lease: 35, RetryPeriod: 15, Nodes: 5}}, func(n int) time.Duration { return time.Duration(n) * 500 * time.Millisecond }, 5)
+	if q, ok := back.(settings.Quartz); !ok || q.Detected() != 15*time.Second || q.Nodes != 5 || q.RequestsRecovery {
+		t.Errorf("quartz read back among 5 nodes: %+v; want a 15s detection, 5 nodes, no requestsRecovery", back)
+	}
+	dbRow, _ := settings.LockRowOf("db-scheduler")
+	for _, tt := range []struct{ lease, limit int }{{2003, 6}, {1403, 4}, {2903, 9}} { // 300 s × limit + 203 s, read among 5 nodes (a 122 s wait)
+		back := dbRow.FromConfig(model.Config{Policy: model.Policy{Protocol: model.ProtocolDBScheduler, Lease: tt.lease, RetryPeriod: 300, Nodes: 5}}, second, 5)
+		if d, ok := back.(settings.DBScheduler); !ok || d.MissedHeartbeatsLimit != tt.limit || d.Skew != 0 {
+			t.Errorf("db-scheduler lease %ds read back: %+v; want limit %d, no skew", tt.lease, back, tt.limit)
 		}
 	}
 }
