@@ -257,7 +257,7 @@ func TestFailoverIdle(t *testing.T) {
 	idle, moved, tries := 0, 0, 16000/soak.Every(1, 5)
 	for n := 0; n < tries; {
 		c, ok := randomEvent(r)
-		if c.Protocol.PerFire() || c.Protocol == model.ProtocolRedisson || c.Protocol == model.ProtocolPostgres { // no service failover (refused): not a try
+		if c.Protocol.PerFire() || c.Protocol == model.ProtocolRedisson || c.Protocol == model.ProtocolPostgres || c.Protocol == model.ProtocolQuartz || c.Protocol == model.ProtocolDBScheduler { // no service failover (refused): not a try
 			continue
 		}
 		n++

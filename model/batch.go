@@ -110,9 +110,10 @@ func (x *state) ended(r batchRun) bool {
 // stopRuns ends the runs of node's process (with token, or any if token
 // < 0): it crashed, stopped or gave up. A Job's runs (RunsInJob) are not
 // its process's: they end only when their node crashes or stops
-// (writeRuns).
+// (writeRuns); nor are any under a protocol that recovers, whose holder
+// is never stopped: its job runs to its end.
 func (x *state) stopRuns(node, token int) {
-	if x.c.RunsIn == RunsInJob {
+	if x.c.RunsIn == RunsInJob || x.recovers {
 		return
 	}
 	for i := range x.runs {
@@ -185,8 +186,8 @@ func (x *state) passParts(g *batchGroup, r *batchRun, t, n int) (open bool) {
 }
 
 // writeParts counts the m parts run r writes in the rounds from t: a part
-// written again is doubled (a rerun's, not with an idempotency key, which
-// refuses it), and the round the batch's last part is first written makes
+// written again is doubled (a rerun's, or a recovered run's after its
+// rerun: not with an idempotency key, which refuses it), and the round the batch's last part is first written makes
 // it late by that round less the one it was due in.
 func (x *state) writeParts(g *batchGroup, r *batchRun, t, m int) {
 	counted, L := x.counted(g), x.c.BatchLen
@@ -203,7 +204,7 @@ func (x *state) writeParts(g *batchGroup, r *batchRun, t, m int) {
 		return
 	}
 	added := g.add(from, to)
-	if !(r.kind == runRerun && x.c.IdempotencyKey) {
+	if !x.c.IdempotencyKey { // the key refuses a part written before: a rerun's, or a recovered run's after its rerun wrote it
 		x.st.DoubledParts += g.slots * (to - from - added)
 	}
 	if to == L {
@@ -261,11 +262,13 @@ func (x *state) settle(g *batchGroup, runs []batchRun) {
 
 // isCut reports whether g is a cut batch waiting for the next leader:
 // every run of it ended before its length (none will pass another part,
-// and none finished: a run that did reported the batch done), and a part
-// of it is unwritten.
+// and none finished: a run that did reported the batch done), or, under a
+// protocol that recovers, lives on unfinished with a token older than the
+// record's (the lock was taken over from it: recovered), and a part of it
+// is unwritten.
 func (x *state) isCut(g *batchGroup, runs []batchRun) bool {
 	for _, r := range runs {
-		if !x.ended(r) || r.pos >= r.length {
+		if !(x.ended(r) || x.recovers && r.token < x.token) || r.pos >= r.length {
 			return false
 		}
 	}

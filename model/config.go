@@ -119,6 +119,8 @@ func (c *Config) relationError() error {
 		return &RelationError{"%[1]s %[3]s needs %[2]s dynamodb: only the DynamoDB lock client's waiters make acquire calls of their own (%[2]s is %[4]s)", []Param{AcquireWait, Protocol}, []int{c.AcquireWait, int(c.Protocol)}}
 	case c.DisconnectDelay > 0 && lock.giveUp != giveUpAtDisconnect:
 		return &RelationError{"%[1]s %[3]s needs %[2]s curator or curator-session: only the ZooKeeper client reports a disconnect after a delay (%[2]s is %[4]s)", []Param{DisconnectDelay, Protocol}, []int{c.DisconnectDelay, int(c.Protocol)}}
+	case c.OnCut == CutResume && lock.recovers:
+		return &RelationError{"%[1]s %[3]s is refused under %[2]s %[4]s: a recovered batch runs again whole (Quartz's recovery trigger, db-scheduler's revived execution), beside the run it recovers; give none or rerun", []Param{OnCut, Protocol}, []int{int(c.OnCut), int(c.Protocol)}}
 	case c.ServiceFailover > 0 && !lock.failoverResets:
 		return &RelationError{"%[1]s %[3]s needs %[2]s etcd, consul, curator or curator-session: only a lock service that ends leases itself has a failover that counts them afresh (%[2]s is %[4]s)", []Param{ServiceFailover, Protocol}, []int{c.ServiceFailover, int(c.Protocol)}}
 	case service && c.RenewDeadline != 0:

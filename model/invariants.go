@@ -46,6 +46,9 @@ import "fmt"
 //     holder's zone whose every way leaves its process running, unfrozen
 //     and reaching the store makes a two-leader round of every round from
 //     the takeover to its end (worksPastLease);
+//   - under postgres, quartz and db-scheduler without drift, the same
+//     but for the pause (a paused PostgreSQL holder keeps its lock; a
+//     woken Quartz or db-scheduler holder gives up before it acts);
 //   - under dynamodb without drift, a group outage of the holder's zone
 //     whose calls fail at once is survived if and only if the holder's
 //     next heartbeat after it comes before its lease's end
@@ -336,6 +339,11 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node works on while cut off (a pause keeps the lock, a crash frees it)", st.TwoLeaderRounds, st.DoubleStarts, name)
 		}
 		return nil
+	case claimRecovered:
+		if c.Drift == 0 && !f.reachesStore && two {
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node works on while cut off (a woken holder gives up before it acts, a crashed one forgets)", st.TwoLeaderRounds, st.DoubleStarts, name)
+		}
+		return nil
 	case claimPerFire:
 		switch {
 		case f.none && c.BatchLen <= c.Lease && st.TwoLeaderRounds != 0:
@@ -348,8 +356,9 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 	return fmt.Errorf("protocol %s states a two-leader claim (%d) that CheckInvariants does not check", name, claim)
 }
 
-// worksPastLease is the other half of claimPastLease (Redisson's) and
-// claimCutOffPastLease (PostgreSQL's): a
+// worksPastLease is the other half of claimPastLease (Redisson's),
+// claimCutOffPastLease (PostgreSQL's) and claimRecovered (Quartz's and
+// db-scheduler's): a
 // group outage of the holder's zone, after its last renewal in round R
 // (the latest multiple of the retry period before it), whose every way
 // leaves the holder's process running, unfrozen, and its work reaching
@@ -361,7 +370,7 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 func worksPastLease(c *Config, g *GroupOutage, f failing, st Stats) error {
 	b, r := g.Start+g.Length, lastRenewalBefore(g.Start, c.RetryPeriod)
 	up := c.Nodes - min(g.Down, c.Nodes) // the nodes outside the zone, one of which takes over as Redis frees the lock
-	if claim := c.Protocol.traits().twoLeaders; claim != claimPastLease && claim != claimCutOffPastLease || c.Drift != 0 || g.From != 0 || g.Down == 0 || g.Length == 0 ||
+	if claim := c.Protocol.traits().twoLeaders; claim != claimPastLease && claim != claimCutOffPastLease && claim != claimRecovered || c.Drift != 0 || g.From != 0 || g.Down == 0 || g.Length == 0 ||
 		f.stops || f.pause || !f.everyReachesStore || up == 0 || c.Quorum && 2*up <= c.Nodes || b <= r+c.Lease {
 		return nil
 	}
@@ -538,7 +547,7 @@ func (r *Runner) checkCut(c Config, s Schedule, st Stats) error {
 		for place := range RunPlace(NumRunPlaces) {
 			other := c
 			other.OnCut, other.RunsIn = cut, place
-			if cut == c.OnCut && place == c.RunsIn {
+			if cut == c.OnCut && place == c.RunsIn || other.Validate() != nil { // resume is refused where a recovered batch runs again whole
 				continue
 			}
 			name := func() string { return cutName(cut, place) }
@@ -559,6 +568,9 @@ func (r *Runner) checkCut(c Config, s Schedule, st Stats) error {
 	for cut := range CutPolicy(NumCutPolicies) {
 		for place := range RunPlace(NumRunPlaces) {
 			ot := runs[cut][place]
+			if cut == CutResume && c.Protocol.traits().recovers { // refused: not run
+				continue
+			}
 			switch {
 			case ot.Started != none.Started || ot.Missed != none.Missed || ot.Unresolved != none.Unresolved || ot.DelayedRounds != none.DelayedRounds:
 				return fmt.Errorf("%s started, missed or delayed other slots under overlap allow: %+v against %+v", cutName(cut, place), ot, none)

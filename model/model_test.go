@@ -379,6 +379,8 @@ func TestCheckInvariantsCatches(t *testing.T) {
 	redisson.Protocol, redisson.Lease, redisson.RetryPeriod, redisson.RereadPeriod = model.ProtocolRedisson, 3, 1, 0
 	partitioned := redisson // cut off in rounds 6-10 after its renewal in round 5: Redis frees the lock in round 8
 	partitioned.Partition = true
+	quartz, quartzCut := redisson, partitioned // the same under Quartz's rule: never told, the batch recovered
+	quartz.Protocol, quartzCut.Protocol = model.ProtocolQuartz, model.ProtocolQuartz
 	tests := []struct {
 		name string
 		c    model.Config
@@ -401,6 +403,10 @@ func TestCheckInvariantsCatches(t *testing.T) {
 		{"one leader under redisson, the holder partitioned past its lease", partitioned, func(s *model.Stats) {
 			s.TwoLeaderRounds, s.TwoLeaderEpisodes = 0, model.Episodes{}
 		}, "two_leader_rounds 0 < 3 under protocol redisson"},
+		{"two leaders under quartz, no work past the lease", quartz, func(s *model.Stats) {}, "under protocol quartz without drift although no failing node works on while cut off"},
+		{"one leader under quartz, the holder partitioned past its lease", quartzCut, func(s *model.Stats) {
+			s.TwoLeaderRounds, s.TwoLeaderEpisodes = 0, model.Episodes{}
+		}, "two_leader_rounds 0 < 3 under protocol quartz"},
 		{"two leaders past the deadline", short, func(s *model.Stats) { s.HandoverRounds, s.TwoLeaderRounds = 6, 3 }, "two_leader_rounds 3 > handovers 1 × (retry_period 3 + renew_deadline 5 − lease 6)"},
 		{"a round outside the episodes", c, func(s *model.Stats) { s.LeaderlessRounds++ }, "leaderless rounds: the squares of"},
 		{"two-leader rounds in no episode", c, func(s *model.Stats) { s.TwoLeaderEpisodes = model.Episodes{} }, "two-leader rounds: 0 episodes of"},

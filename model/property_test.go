@@ -74,15 +74,19 @@ func drawConfig(t *rapid.T) model.Config {
 			Drift:     rapid.OneOf(rapid.Just(0), rapid.IntRange(-500, 1000)).Draw(t, "drift"),
 		},
 	}
-	fitDrift(&c)
+	fitRelations(&c)
 	return c
 }
 
-// fitDrift turns off a drift that Validate refuses under dynamodb: one so
-// fast that a waiter would take a lock renewed on time.
-func fitDrift(c *model.Config) {
+// fitRelations turns off a drift that Validate refuses under dynamodb: one
+// so fast that a waiter would take a lock renewed on time; and turns
+// on_cut resume, which quartz and db-scheduler refuse, into rerun.
+func fitRelations(c *model.Config) {
 	if c.Protocol == model.ProtocolDynamoDB && c.Drift > 0 && ceilScaled(c.Lease, c.Drift) <= c.RetryPeriod {
 		c.Drift = 0
+	}
+	if (c.Protocol == model.ProtocolQuartz || c.Protocol == model.ProtocolDBScheduler) && c.OnCut == model.CutResume {
+		c.OnCut = model.CutRerun
 	}
 }
 

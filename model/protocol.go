@@ -27,6 +27,8 @@ const (
 	ProtocolShedLock                           // ShedLock's JDBC provider: no leader; each node takes the lock at its own fire, for a lease, and frees it at its run's end if still its own
 	ProtocolShedLockRedis                      // ShedLock's Redis and Mongo providers: the same, but a run's end frees the lock whoever holds it
 	ProtocolPostgres                           // PostgreSQL's session advisory lock: the server ends a vanished holder's session by TCP keepalive, a crashed one's at once, a paused one's never; the holder is never told
+	ProtocolQuartz                             // Quartz's clustered JDBC job store: the other nodes declare the holder failed a lease after its last check-in and recover its running firing; the holder is never told
+	ProtocolDBScheduler                        // db-scheduler: the other schedulers find the execution dead a lease after its last heartbeat and revive it; the old executor is never told
 	NumProtocols           int          = iota // how many protocols there are
 )
 
@@ -87,6 +89,13 @@ type protocolTraits struct {
 	// pause, however long: its kernel, not its process, renews it
 	// (PostgreSQL: the holder's kernel answers the keepalive probes)
 	pauseKeeps bool
+	// recovers: the node that takes the lock over recovers the batch its
+	// predecessor was running, whose run lives on unfinished beside it:
+	// under a cut policy the batch is cut at the takeover, as if its run
+	// had ended, and run again (or resumed) at once (Quartz's recovery of
+	// a failed node's firing that requestsRecovery, db-scheduler's
+	// ReviveDeadExecution)
+	recovers bool
 	// perFire: no leader; each node fires the batch itself and runs it if
 	// it takes the lock (ShedLock, shedlock.go), the engine's leader,
 	// believers and handovers left out
@@ -139,6 +148,13 @@ const (
 	// none otherwise: a pause keeps the lock and a crash frees it
 	// (PostgreSQL: giveUpWhenBack, pauseKeeps, crashFrees)
 	claimCutOffPastLease
+	// claimRecovered: two leaders whenever a holder cut off for longer
+	// than the lease works on reaching the store, until it is back; none
+	// otherwise: a woken holder gives up before it acts, and a crashed one
+	// forgets; its batch, recovered at the takeover, may run twice beside
+	// it, which on_cut says (Quartz, db-scheduler: giveUpWhenBack,
+	// recovers)
+	claimRecovered
 	// claimPerFire: none while no node fails, the batch lasts at most the
 	// lease and a run holds the lock past the last fire of its slot
 	// (ShedLock: max(batch_len, lock_at_least_for) > fire_spread)
@@ -159,6 +175,8 @@ func protocolTable() [NumProtocols]protocolTraits {
 		ProtocolShedLock:       {name: "shedlock", perFire: true, twoLeaders: claimPerFire},
 		ProtocolShedLockRedis:  {name: "shedlock-redis", perFire: true, releasesAny: true, twoLeaders: claimPerFire},
 		ProtocolPostgres:       {name: "postgres", serverExpiry: true, giveUp: giveUpWhenBack, crashFrees: true, pauseKeeps: true, twoLeaders: claimCutOffPastLease},
+		ProtocolQuartz:         {name: "quartz", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, twoLeaders: claimRecovered},
+		ProtocolDBScheduler:    {name: "db-scheduler", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, twoLeaders: claimRecovered},
 	}
 }
 

@@ -194,7 +194,7 @@ func TestReferenceProtocols(t *testing.T) {
 		switch c.Protocol {
 		case model.ProtocolDynamoDB: // the delays as its acquire wait; no service to fail over
 			c.LockDelay, c.AcquireWait, c.ServiceFailover = 0, c.LockDelay, 0
-			fitDrift(&c)
+			fitRelations(&c)
 		case model.ProtocolCurator, model.ProtocolCuratorSession: // the delays as the client's disconnect delay
 			c.LockDelay, c.DisconnectDelay = 0, c.LockDelay
 		case model.ProtocolRedisson: // no lock-delay; a Redis failover restarts no lease
@@ -295,6 +295,12 @@ func TestReferenceTriggers(t *testing.T) {
 		func(c *model.Config) {
 			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolRedisson, 3, 0, 1
 		},
+		func(c *model.Config) { // the new holder recovers the batch its predecessor runs on
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolQuartz, 3, 0, 1
+		},
+		func(c *model.Config) {
+			c.Protocol, c.Lease, c.RereadPeriod, c.RetryPeriod = model.ProtocolDBScheduler, 5, 0, 2
+		},
 	}
 	schedules := refSchedules()
 	periods, lengths, windows := []int{1, 2, 3, 5}, []int{1, 2, 3, 5}, []int{0, 1, 3}
@@ -351,7 +357,7 @@ func drawRefConfig(t *rapid.T) model.Config {
 			c.DisconnectDelay = rapid.OneOf(rapid.Just(0), rapid.IntRange(1, 5), rapid.IntRange(6, 100)).Draw(t, "disconnect_delay")
 		}
 	}
-	fitDrift(&c)
+	fitRelations(&c)
 	return c
 }
 

@@ -217,13 +217,14 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 	down := make([]bool, n)
 	kind := make([]refKind, n)
 	var runs []refRun
-	var batchStarts []int             // each started batch's round
-	var writes [][]int                // each started batch's writes per part
-	var queue []int                   // queued slots, earliest first
-	var lastAt []int                  // each started batch's round its last part was first written in; 0: not yet
-	var cancelled []bool              // each started batch's runs were stopped by cancel-other: never rerun
-	kill := func(i int, stops bool) { // node i's process ends (its node stops: stops): its runs write no more, a Job's only if its node stops
-		if c.RunsIn == model.RunsInJob && !stops {
+	var batchStarts []int                                                                     // each started batch's round
+	var writes [][]int                                                                        // each started batch's writes per part
+	var queue []int                                                                           // queued slots, earliest first
+	var lastAt []int                                                                          // each started batch's round its last part was first written in; 0: not yet
+	var cancelled []bool                                                                      // each started batch's runs were stopped by cancel-other: never rerun
+	recovers := c.Protocol == model.ProtocolQuartz || c.Protocol == model.ProtocolDBScheduler // the new holder recovers a batch its predecessor runs on; nothing stops a holder's job
+	kill := func(i int, stops bool) {                                                         // node i's process ends (its node stops: stops): its runs write no more, a Job's only if its node stops, and under quartz and db-scheduler, where nothing stops the job, the same
+		if (c.RunsIn == model.RunsInJob || recovers) && !stops {
 			return
 		}
 		for k := range runs {
@@ -580,7 +581,8 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 					}
 					any = true
 					fencedOut := c.Fencing && r.token != token
-					if r.alive && !fencedOut || r.next >= r.length {
+					recovered := recovers && r.token < token // the lock was taken over from it: the new holder recovers the batch
+					if r.alive && !fencedOut && !recovered || r.next >= r.length {
 						cut = false
 					}
 				}
@@ -626,8 +628,8 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			if part < 0 || s+part > c.Rounds || !write {
 				continue
 			}
-			if r.rerun && c.IdempotencyKey && writes[r.batch][part] > 0 {
-				continue // the key refuses the part written before
+			if c.IdempotencyKey && writes[r.batch][part] > 0 {
+				continue // the key refuses the part written before (a rerun's, or a recovered run's after its rerun)
 			}
 			writes[r.batch][part]++
 			if part == c.BatchLen-1 && lastAt[r.batch] == 0 {
@@ -789,6 +791,10 @@ func serviceGiveUp(c model.Config, t int, nodes []refNode, leader, renewed, coun
 			// The server ends the session and tells nobody: cut off, the
 			// holder believes on; it gives up as it reaches the server
 			// (above). Paused, its kernel kept the session: woken, it leads on.
+		case model.ProtocolQuartz, model.ProtocolDBScheduler:
+			// The other nodes declare it failed and tell nobody: cut off,
+			// the holder believes on; it gives up as it reaches the
+			// database or wakes (above), its job running on.
 		case model.ProtocolRedisson:
 			// Redisson's watchdog only logs a failed renewal: cut off, for
 			// however long, by failing or hanging calls, nothing ends the

@@ -74,6 +74,9 @@ type state struct {
 	// calls begin again.
 	observes bool
 	quitAt   []int
+	// recovers: the protocol's new holder recovers its predecessor's
+	// unfinished batch (isCut)
+	recovers bool
 	// noticeDelay is the rounds from the record's leader's disconnect
 	// (cut) to its give-up at the report: the disconnect delay under
 	// curator's rules; under actsAsItWakes, 1, as it woke past its lease's
@@ -189,6 +192,7 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 	if c.Protocol.traits().actsAsItWakes {
 		x.noticeDelay = 1
 	}
+	x.recovers = c.Protocol.traits().recovers
 	if x.observes = c.Protocol != ProtocolClientGo && c.Protocol.traits().observes; x.observes {
 		x.observeAll()
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/leasesim/leasesim/model"
 )
 
 // DBScheduler is a recurring task run by db-scheduler among Nodes
@@ -170,18 +172,50 @@ func firstSumMedian(k int, a, b float64) float64 {
 	return (lo + hi) / 2
 }
 
-// dbSchedulerRow is db-scheduler as a row of SettingsOnlyRows: its
-// figures in `leasesim settings`, not yet a protocol of the round model.
+// RoundLease is the round model's lease (docs/model.md, Quartz and
+// db-scheduler): the earliest detection and the mean wait for the first
+// of the other schedulers' dead checks, every two heartbeat intervals,
+// and their polls, (2 × heartbeat + polling) / nodes, rounded to the
+// round.
+func (d DBScheduler) RoundLease() time.Duration {
+	return d.Detected() + detectedWait(d.Detected(), d.HeartbeatInterval, 2*d.HeartbeatInterval+d.PollingInterval, d.Nodes)
+}
+
+// dbSchedulerRow is db-scheduler as a row of LockRows: protocol
+// db-scheduler, its lease RoundLease, its retry period the heartbeat
+// interval. ReviveDeadExecution, its default dead-execution handler, is
+// the model's on_cut rerun, which the row leaves to --on-cut.
 func dbSchedulerRow() LockRow {
 	return LockRow{
 		Preset: "db-scheduler", Defaults: DBSchedulerDefaults(), WithNodes: withNodes(func(d *DBScheduler) *int { return &d.Nodes }),
 		Flags: []LockFlag{
-			{Name: "heartbeat-interval", Type: "duration", SettingsUsage: "db-scheduler: SchedulerBuilder.heartbeatInterval (default 5m0s)",
-				Set: durationField(func(d *DBScheduler) *time.Duration { return &d.HeartbeatInterval })},
-			{Name: "missed-heartbeats-limit", Type: "int", SettingsUsage: "db-scheduler: SchedulerBuilder.missedHeartbeatsLimit (default 6, at least 4)",
-				Set: countField(func(d *DBScheduler) *int { return &d.MissedHeartbeatsLimit })},
-			{Name: "polling-interval", Type: "duration", SettingsUsage: "db-scheduler: SchedulerBuilder.pollingInterval (default 10s)",
-				Set: durationField(func(d *DBScheduler) *time.Duration { return &d.PollingInterval })},
+			{Name: "heartbeat-interval", Type: "duration",
+				Usage:         "with --preset db-scheduler: SchedulerBuilder.heartbeatInterval (default 5m0s), the model's retry period; the lease is when another scheduler takes over: interval × missed heartbeats limit and the mean wait for the first of the others' dead checks (every 2 intervals) and polls, (2 × interval + polling interval)/nodes",
+				SettingsUsage: "db-scheduler: SchedulerBuilder.heartbeatInterval (default 5m0s)",
+				Set:           durationField(func(d *DBScheduler) *time.Duration { return &d.HeartbeatInterval })},
+			{Name: "missed-heartbeats-limit", Type: "int",
+				Usage:         "with --preset db-scheduler: SchedulerBuilder.missedHeartbeatsLimit (default 6, at least 4): an execution is dead after heartbeat interval × limit",
+				SettingsUsage: "db-scheduler: SchedulerBuilder.missedHeartbeatsLimit (default 6, at least 4)",
+				Set:           countField(func(d *DBScheduler) *int { return &d.MissedHeartbeatsLimit })},
+			{Name: "polling-interval", Type: "duration",
+				Usage:         "with --preset db-scheduler: SchedulerBuilder.pollingInterval (default 10s), in the lease's mean wait",
+				SettingsUsage: "db-scheduler: SchedulerBuilder.pollingInterval (default 10s)",
+				Set:           durationField(func(d *DBScheduler) *time.Duration { return &d.PollingInterval })},
+		},
+		Round: func(l Lock, r *RoundLock) bool {
+			d, ok := l.(DBScheduler)
+			if ok {
+				r.Protocol, r.Lease = model.ProtocolDBScheduler, d.RoundLease()
+			}
+			return ok
+		},
+		Protocols: []model.LockProtocol{model.ProtocolDBScheduler},
+		FromConfig: func(c model.Config, dur func(int) time.Duration, nodes int) Lock {
+			d := DBSchedulerDefaults() // the missed heartbeats limit the lease holds beside the mean wait, at the default polling interval
+			d.HeartbeatInterval, d.Nodes = dur(c.RetryPeriod), nodes
+			wait := d.RoundLease() - d.Detected()
+			d.MissedHeartbeatsLimit = max(dbSchedulerMinLimit, int(math.Round(float64(dur(c.Lease)-wait)/float64(d.HeartbeatInterval))))
+			return d
 		},
 	}
 }

@@ -3,6 +3,7 @@ package settings
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -188,7 +189,8 @@ func (e *PresetError) text(preset string, given func(o, v string) string, name f
 // WithOptions is the preset's lock with the options text gives (by flag
 // name: session-ttl, lock-delay, lease for DynamoDB's leaseDuration, …),
 // each read as the settings command reads it, and its round-model
-// settings. Its error is an *OptionError for an option it cannot read
+// settings, among the nodes text gives (nodes: one count; a list leaves
+// the lock's). Its error is an *OptionError for an option it cannot read
 // (and a nil lock), or a *PresetError for a lock the library or the
 // round model refuses (and that lock).
 func (p Preset) WithOptions(text func(option string) (string, bool)) (Lock, RoundLock, error) {
@@ -207,6 +209,11 @@ func (p Preset) WithOptions(text func(option string) (string, bool)) (Lock, Roun
 		given = append(given, [2]string{name, s})
 	}
 	row, _ := LockRowOf(p.Name)
+	if s, ok := text("nodes"); ok && row.WithNodes != nil { // the lock among the model's nodes, where one count is given (Quartz's and db-scheduler's lease counts them)
+		if n, e := strconv.Atoi(s); e == nil && n >= 1 {
+			lock = row.WithNodes(lock, n)
+		}
+	}
 	for _, f := range row.Flags {
 		if f.Refusal != "" {
 			continue

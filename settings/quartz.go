@@ -3,7 +3,10 @@ package settings
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
+
+	"github.com/leasesim/leasesim/model"
 )
 
 // Quartz is a job run by Quartz's JDBC job store in a cluster of Nodes
@@ -152,17 +155,64 @@ func (q Quartz) Options() []Option {
 	}
 }
 
-// quartzRow is Quartz's clustered job store as a row of SettingsOnlyRows:
-// its figures in `leasesim settings`, not yet a protocol of the round
-// model.
+// detectedWait rounds the mean wait, after the earliest detection
+// detected, for the first of nodes − 1 detectors whose checks come every
+// cadence at phases of their own, cadence / nodes, to the nearest round of
+// the tick detected and renewal take (RoundLock.Tick): what the round
+// model adds to the detection threshold as its lease, so that its
+// takeover after a crash comes at the detectors' mean.
+func detectedWait(detected, renewal, cadence time.Duration, nodes int) time.Duration {
+	tick := RoundLock{Lease: detected, RetryPeriod: renewal}.Tick()
+	wait := cadence / time.Duration(max(nodes, 1))
+	return (wait + tick/2) / tick * tick
+}
+
+// RoundLease is the round model's lease (docs/model.md, Quartz and
+// db-scheduler): the earliest detection and the mean wait for the first
+// of the other nodes' check-ins after it, interval / nodes, rounded to
+// the round.
+func (q Quartz) RoundLease() time.Duration {
+	return q.Detected() + detectedWait(q.Detected(), q.CheckinInterval, q.CheckinInterval, q.Nodes)
+}
+
+// quartzRow is Quartz's clustered job store as a row of LockRows: protocol
+// quartz, its lease RoundLease, its retry period the check-in interval.
+// requestsRecovery is the model's on_cut rerun, which the row leaves to
+// --on-cut.
 func quartzRow() LockRow {
 	return LockRow{
 		Preset: "quartz", Defaults: QuartzDefaults(), WithNodes: withNodes(func(q *Quartz) *int { return &q.Nodes }),
 		Flags: []LockFlag{
-			{Name: "cluster-checkin-interval", Type: "duration", SettingsUsage: "quartz: org.quartz.jobStore.clusterCheckinInterval (default 7.5s)",
-				Set: durationField(func(q *Quartz) *time.Duration { return &q.CheckinInterval })},
+			{Name: "cluster-checkin-interval", Type: "duration",
+				Usage:         "with --preset quartz: org.quartz.jobStore.clusterCheckinInterval (default 7.5s), the model's retry period; the lease is when the other nodes take over: interval + 7.5s (calcFailedIfAfter) and the mean wait for the first of their check-ins, interval/nodes",
+				SettingsUsage: "quartz: org.quartz.jobStore.clusterCheckinInterval (default 7.5s)",
+				Set:           durationField(func(q *Quartz) *time.Duration { return &q.CheckinInterval })},
 			{Name: "misfire-threshold", Type: "duration", SettingsUsage: "quartz: org.quartz.jobStore.misfireThreshold (default 1m0s)",
-				Set: durationField(func(q *Quartz) *time.Duration { return &q.MisfireThreshold })},
+				Refusal: "misfireThreshold decides when Quartz fires a late trigger once, which the round model takes from --scheduler quartz (catch_up_once), not from the threshold (leasesim settings gives its figures)",
+				Set:     durationField(func(q *Quartz) *time.Duration { return &q.MisfireThreshold })},
+			{Name: "requests-recovery", Type: "bool", SettingsUsage: "quartz: the job's requestsRecovery (default false): a failed node's running firing runs again at once elsewhere",
+				Refusal: "the round model takes a job's requestsRecovery as --on-cut rerun (none: a job that does not request recovery, Quartz's default)",
+				Set: setField(func(q *Quartz, s string) error {
+					v, err := strconv.ParseBool(s)
+					if err != nil {
+						return fmt.Errorf("want true or false")
+					}
+					q.RequestsRecovery = v
+					return nil
+				})},
+		},
+		Round: func(l Lock, r *RoundLock) bool {
+			q, ok := l.(Quartz)
+			if ok {
+				r.Protocol, r.Lease = model.ProtocolQuartz, q.RoundLease()
+			}
+			return ok
+		},
+		Protocols: []model.LockProtocol{model.ProtocolQuartz},
+		FromConfig: func(c model.Config, d func(int) time.Duration, nodes int) Lock {
+			q := QuartzDefaults() // the lease is no option of Quartz's: the interval, requestsRecovery and the nodes say it
+			q.CheckinInterval, q.Nodes, q.RequestsRecovery = d(c.RetryPeriod), nodes, c.OnCut == model.CutRerun
+			return q
 		},
 	}
 }

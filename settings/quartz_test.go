@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leasesim/leasesim/model"
 	"github.com/leasesim/leasesim/settings"
 )
 
@@ -184,5 +185,64 @@ func TestQuartzProtocol(t *testing.T) {
 	recovering.RequestsRecovery = true
 	if !strings.Contains(recovering.NoMargin(), "runs again at once") || strings.Contains(q.NoMargin(), "runs again at once") {
 		t.Errorf("no margin: %q without requestsRecovery, %q with", q.NoMargin(), recovering.NoMargin())
+	}
+}
+
+// TestRoundLease: Quartz's and db-scheduler's round-model lease is the
+// earliest detection and the mean wait for the first of the other nodes'
+// checks, cadence / nodes, rounded to the round of the detection and the
+// interval (RoundLockOf gives it, with the interval as the retry period),
+// and a preset's --nodes, one count, is the lock's.
+func TestRoundLease(t *testing.T) {
+	q5, q20 := settings.QuartzDefaults(), settings.QuartzDefaults()
+	q5.Nodes = 5
+	q20.CheckinInterval = 20 * time.Second // D 27.5 s, rounds of 500 ms; 20 s / 3 = 6.667 s, 6.5 s
+	d, d1 := settings.DBSchedulerDefaults(), settings.DBSchedulerDefaults()
+	d1.HeartbeatInterval, d1.MissedHeartbeatsLimit, d1.PollingInterval = 10*time.Second, 4, 5*time.Second
+	for _, tt := range []struct {
+		name         string
+		lock         settings.Lock
+		lease, retry time.Duration
+		tick         time.Duration
+	}{
+		{"quartz", settings.QuartzDefaults(), 17500 * time.Millisecond, 7500 * time.Millisecond, 500 * time.Millisecond}, // 15 s + 7.5 s / 3
+		{"quartz, 5 nodes", q5, 16500 * time.Millisecond, 7500 * time.Millisecond, 500 * time.Millisecond},               // 15 s + 1.5 s
+		{"quartz, 20 s", q20, 34 * time.Second, 20 * time.Second, time.Second},                                           // 27.5 s + 6.5 s
+		{"db-scheduler", d, 2003 * time.Second, 5 * time.Minute, time.Second},                                            // 1800 s + (600 s + 10 s) / 3 = 203.33 s, 203 s
+		{"db-scheduler, scenarios'", d1, 48 * time.Second, 10 * time.Second, time.Second},                                // 40 s + (20 s + 5 s) / 3 = 8.33 s, 8 s
+	} {
+		r, ok := settings.RoundLockOf(tt.lock)
+		if !ok || r.Lease != tt.lease || r.RetryPeriod != tt.retry || r.Tick() != tt.tick {
+			t.Errorf("%s: %+v, %t (tick %s); want lease %s, retry period %s, tick %s", tt.name, r, ok, r.Tick(), tt.lease, tt.retry, tt.tick)
+		}
+	}
+	p, err := settings.PresetByName("quartz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		nodes string
+		lease time.Duration
+	}{{"5", 16500 * time.Millisecond}, {"3", 17500 * time.Millisecond}, {"3,5", 17500 * time.Millisecond}} {
+		_, r, err := p.WithOptions(func(o string) (string, bool) { return tt.nodes, o == "nodes" })
+		if err != nil || r.Lease != tt.lease {
+			t.Errorf("quartz with nodes %s: lease %s, %v; want %s (a list leaves the lock's 3)", tt.nodes, r.Lease, err, tt.lease)
+		}
+	}
+
+	// Read back among other nodes than the preset's lease counted: the
+	// library's own detection, no skew; db-scheduler's limit from the lease.
+	second := func(n int) time.Duration { return time.Duration(n) * time.Second }
+	quartzRow, _ := settings.LockRowOf("quartz")
+	back := quartzRow.FromConfig(model.Config{Policy: model.Policy{Protocol: model.ProtocolQuartz, Lease: 35, RetryPeriod: 15, Nodes: 5}}, func(n int) time.Duration { return time.Duration(n) * 500 * time.Millisecond }, 5)
+	if q, ok := back.(settings.Quartz); !ok || q.Detected() != 15*time.Second || q.Nodes != 5 || q.RequestsRecovery {
+		t.Errorf("quartz read back among 5 nodes: %+v; want a 15s detection, 5 nodes, no requestsRecovery", back)
+	}
+	dbRow, _ := settings.LockRowOf("db-scheduler")
+	for _, tt := range []struct{ lease, limit int }{{2003, 6}, {1403, 4}, {2903, 9}} { // 300 s × limit + 203 s, read among 5 nodes (a 122 s wait)
+		back := dbRow.FromConfig(model.Config{Policy: model.Policy{Protocol: model.ProtocolDBScheduler, Lease: tt.lease, RetryPeriod: 300, Nodes: 5}}, second, 5)
+		if d, ok := back.(settings.DBScheduler); !ok || d.MissedHeartbeatsLimit != tt.limit || d.Skew != 0 {
+			t.Errorf("db-scheduler lease %ds read back: %+v; want limit %d, no skew", tt.lease, back, tt.limit)
+		}
 	}
 }

@@ -81,7 +81,7 @@ type FlagNote struct{ Flag, Note string }
 // order of their presets. It is a function so that the package keeps no
 // mutable globals.
 func LockRows() []LockRow {
-	return []LockRow{etcdRow(), consulRow(), curatorRow(), dynamoDBRow(), redissonRow(), shedlockRow(), postgresRow()}
+	return []LockRow{etcdRow(), consulRow(), curatorRow(), dynamoDBRow(), redissonRow(), shedlockRow(), postgresRow(), quartzRow(), dbSchedulerRow()}
 }
 
 // LockRowOf returns the row of the lock preset called name.
@@ -173,12 +173,12 @@ func withNodes[L Lock](field func(l *L) *int) func(Lock, int) Lock {
 }
 
 // SettingsOnlyRows returns the locks whose real-time figures `leasesim
-// settings` gives but which the round model does not run yet: their rows
+// settings` gives but which the round model does not run: their rows
 // have no Round, Protocols, FromConfig or RoundCheck, and the round-model
-// commands neither list their presets nor take their options.
-func SettingsOnlyRows() []LockRow {
-	return []LockRow{quartzRow(), dbSchedulerRow()}
-}
+// commands neither list their presets nor take their options. None is
+// left: Quartz's and db-scheduler's, the last, are protocols of the model
+// now.
+func SettingsOnlyRows() []LockRow { return nil }
 
 // SettingsRows is every lock `leasesim settings` takes: LockRows, then
 // SettingsOnlyRows.

@@ -46,7 +46,7 @@ func CheckGrid() Grid {
 // they are valid, with a lock-delay of 0 and 2 (consul's alone), an
 // acquire wait of 0 and 2 (dynamodb's alone), a disconnect delay of 0
 // and 2 (curator's and curator-session's alone), the lock service failing
-// over in round 5 or not at all (only where a failover restarts leases: not dynamodb's or redisson's), client-go's
+// over in round 5 or not at all (only where a failover restarts leases: not dynamodb's, redisson's, postgres's, quartz's or db-scheduler's), client-go's
 // renew deadline, re-read and jitter at 0 as those protocols have them,
 // and no idempotency key, which only the trigger reads, the same code
 // under every protocol, and which CheckGrid covers.
