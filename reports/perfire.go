@@ -57,7 +57,7 @@ func (rv review) writePerFireMarkdown(w io.Writer) error {
 	top := current
 	switch {
 	case !priced:
-		b.WriteString("**Verdict: none without prices**: the candidates to choose among are the Pareto front below.\n\n")
+		b.WriteString("**Verdict: none without prices**: the candidates to choose among are those on the Pareto front of missed and double lines, marked in the candidates' table below.\n\n")
 	case !ok:
 		fmt.Fprintf(&b, "**Verdict: lengthen lockAtMostFor past the task**: no candidate tried outlasts the task of %s, so none is recommended: a task longer than its lock runs on after it, and any fire then runs the batch beside it.\n\n", u.span(c.BatchLen))
 	case d.Keep:
@@ -235,7 +235,10 @@ func (rv review) writePerFireCandidates(b *strings.Builder) {
 		if r.Candidate == current {
 			notes = append(notes, "current")
 		}
-		if named[i] {
+		switch {
+		case named[i] && rv.Weights == (cost.Weights{}):
+			notes = append(notes, "on the Pareto front")
+		case named[i]:
 			notes = append(notes, "recommended")
 		}
 		if r.NoMargin {
