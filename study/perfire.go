@@ -74,13 +74,18 @@ func (rv *Review) perFireGrid() []cost.Candidate {
 		return ks
 	}
 	opts := lock.Options()
-	most, least := opts[0].Tries, opts[1].Tries
+	mostAt := slices.IndexFunc(opts, func(o settings.Option) bool { return o.Key == "lock_at_most_for" })
+	leastAt := slices.IndexFunc(opts, func(o settings.Option) bool { return o.Key == "lock_at_least_for" })
+	if mostAt < 0 || leastAt < 0 {
+		return ks
+	}
+	most, least := opts[mostAt].Tries, opts[leastAt].Tries
 	task := time.Duration(rv.Base.BatchLen) * tick
 	for _, q := range []time.Duration{6, 8, 16} {
 		most = append(most, task*q/4)
 	}
 	for _, l := range most {
-		below, above, okB, okA := settings.NearestValue(lock, 0, l, tick)
+		below, above, okB, okA := settings.NearestValue(lock, mostAt, l, tick)
 		switch {
 		case okB && (!okA || l-below <= above-l):
 			l = below
@@ -93,7 +98,7 @@ func (rv *Review) perFireGrid() []cost.Candidate {
 			if a%tick != 0 {
 				continue
 			}
-			cand := opts[0].With(l).(settings.Lock).Options()[1].With(a).(settings.Lock)
+			cand := opts[mostAt].With(l).(settings.Lock).Options()[leastAt].With(a).(settings.Lock)
 			if settings.Takes(cand, tick) != nil {
 				continue
 			}
@@ -123,10 +128,10 @@ func newPerFire(ctx context.Context, base model.Config, opt ReviewOptions) (*Rev
 	rv.PerFire = pf
 	step := func(done int, name string) {
 		if opt.Progress != nil {
-			opt.Progress(done, 3, name)
+			opt.Progress(done, 2, name)
 		}
 	}
-	step(0, "the recommendation")
+	step(0, "the calm runs and the recommendation")
 	ks := rv.perFireGrid()
 	var r model.Runner
 	for _, k := range ks {
@@ -180,7 +185,6 @@ func newPerFire(ctx context.Context, base model.Config, opt ReviewOptions) (*Rev
 		pf.DoubleRuns[k] = doubles
 		rv.Spreads[k] = calmShifted(cost.SpreadOf(events, rv.Weights, rv.Seed), pf.SlotsPerYear, calm, lines, rv.Weights)
 	}
-	step(2, "the calm runs")
 	return rv, nil
 }
 

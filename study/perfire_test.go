@@ -111,3 +111,32 @@ func TestPerFireRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestPerFireLockAtLeastFor: a task shorter than the fire spread (a
+// round, the fires 2 rounds apart) ends before the second fire, which
+// finds the lock free and runs the slot again, however long
+// lockAtMostFor; the recommended settings hold the lock past the spread
+// with lockAtLeastFor, and run each slot once.
+func TestPerFireLockAtLeastFor(t *testing.T) {
+	t.Parallel()
+	base, opt := perFireBase(t)
+	base.Lease, base.RetryPeriod, base.BatchLen, base.FireSpread = 30, 30, 1, 2
+	if err := base.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	rv, err := study.NewReview(context.Background(), base, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs := rv.PerFire.Calm[rv.Current().Candidate].Runs; runs != 2 {
+		t.Fatalf("the current settings run a slot %d times with no failure, want 2", runs)
+	}
+	d, ok := rv.Decide(rv.Recommendation)
+	if !ok || d.Keep {
+		t.Fatalf("decision %+v, %t: want other settings", d, ok)
+	}
+	if top := d.Top; top.LockAtLeastFor < base.FireSpread || rv.PerFire.Calm[top.Candidate].Runs != 1 {
+		t.Errorf("recommended %s: lockAtLeastFor %d rounds, %d runs a slot; want at least the spread's %d, one run",
+			rv.Setting(top.Candidate), top.LockAtLeastFor, rv.PerFire.Calm[top.Candidate].Runs, base.FireSpread)
+	}
+}
