@@ -174,6 +174,52 @@ func (rv review) writePerFireHowSure(b *strings.Builder, current cost.Rank) {
 	}
 	fmt.Fprintf(b, "How sure: a slot's runs with no failure are the same every slot, %s slots a year, and so are the lines they miss or double; on top of them, %s outage events a year come at random (a Poisson count, %s), each costing what it adds to its slot's runs, averaged over where in the period it falls (the phase method); the brackets hold 95%% of %s years so drawn. With the current settings %s.\n\n",
 		thousands(rv.PerFire.SlotsPerYear, 0), rate(rv.EventsPerYear[0]), each, thousands(cost.SpreadYears, 0), quietYears(rv.Spreads[current.Candidate].Quiet))
+	if rv.Weights != (cost.Weights{}) {
+		fmt.Fprintf(b, "%s\n\n", rv.perFireEventsMove())
+	}
+}
+
+// perFireEventsMove says whether halving or doubling the outage events a
+// year moves the decision: each candidate's year is its calm slots' and
+// its events', which scale with their rate, so no run is needed.
+func (rv review) perFireEventsMove() string {
+	answer := func(ranks []cost.Rank) string {
+		d, ok := rv.Decide(ranks)
+		switch {
+		case !ok:
+			return "no candidate that outlasts the task"
+		case d.Keep:
+			return "keeping the current settings"
+		}
+		return rv.name(d.Top.Candidate)
+	}
+	base := answer(rv.Recommendation)
+	var moved []string
+	for _, f := range []struct {
+		how    string
+		factor float64
+	}{{"halved", 0.5}, {"doubled", 2}} {
+		ranks := make([]cost.Rank, len(rv.Recommendation))
+		lines := float64(rv.LinesPerBatch) * rv.PerFire.SlotsPerYear
+		for i, r := range rv.Recommendation {
+			calm := rv.PerFire.Calm[r.Candidate]
+			m, d := calm.Missed*lines, calm.Double*lines
+			r.MissedLines = m + f.factor*(r.MissedLines-m)
+			r.DoubleLines = d + f.factor*(r.DoubleLines-d)
+			r.PartialLines *= f.factor
+			r.DelayedRounds *= f.factor
+			r.LateRounds *= f.factor
+			r.Handovers *= f.factor
+			ranks[i] = r
+		}
+		if to := answer(ranks); to != base {
+			moved = append(moved, fmt.Sprintf("to %s with the outage events a year %s", to, f.how))
+		}
+	}
+	if moved == nil {
+		return "Halving or doubling the outage events a year leaves the answer as it is (the slots' runs with no failure do not change with them)."
+	}
+	return "The answer moves " + andList(moved) + "."
 }
 
 // writePerFireLoss says where the current settings' yearly loss comes

@@ -375,7 +375,8 @@ func TestShippedReviews(t *testing.T) {
 		// report.md and candidates.csv are goldens (shippedGoldens).
 		{"shedlock-nightly.yaml", "leasesim report: warning: " + shedLockOutlasts + "\n", "**Verdict: raise `lock_at_most_for` to 1200s** (`lock_at_most_for=1200s lock_at_least_for=0s`): 20.7 a year against 7,304,226.4 for the current `lock_at_most_for=2s lock_at_least_for=0s`, whose task outlasts lockAtMostFor.", "| double runs a year | 365.2 | 0.0 |",
 			[]string{"lock_at_most_for=1200s lock_at_least_for=0s"}, nil,
-			[]string{"| runs of each slot with no failure | 2 (1 double run) | 1 |", "| double lines a year | 1,460,845.3 [1,458,117, 1,460,970] | 0.0 [0, 0] |", "those sections of a leader's review are left out, not zero"},
+			[]string{"| runs of each slot with no failure | 2 (1 double run) | 1 |", "| double lines a year | 1,460,845.3 [1,458,117, 1,460,970] | 0.0 [0, 0] |", "those sections of a leader's review are left out, not zero",
+				"Halving or doubling the outage events a year leaves the answer as it is"},
 			[]string{"handovers a year", "turn on fencing", "two-leader margin"}},
 		// One replica: nobody takes over, whatever the lease.
 		{"sno-controller.yaml", "", "**Verdict: keep the current settings** (4m30s/4m0s/1m0s)", "**The lease is not the lever**",
