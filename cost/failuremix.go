@@ -334,3 +334,29 @@ func (e MixEntry) effect(ctx context.Context, run model.Config, seed uint64) (Ev
 	}
 	return sum, nil
 }
+
+// Effect is the phase method's figures of run against e (run.Outage e's),
+// each way e meets run weighted by its share, as a ranking measures them
+// (RecommendAll): what a review reads beyond a Rank's yearly lines, such as
+// the double starts an event causes.
+func (e MixEntry) Effect(ctx context.Context, run model.Config, seed uint64) (EventEffect, error) {
+	return e.effect(ctx, run, seed)
+}
+
+// Losses is what e costs run (run.Outage e's) at each phase (PhaseLosses),
+// each way e meets run with its shares scaled by that way's: a year of
+// e's events draws from them (SpreadOf).
+func (e MixEntry) Losses(ctx context.Context, run model.Config, seed uint64) ([]Loss, error) {
+	var all []Loss
+	for _, p := range e.parts(run) {
+		ls, err := PhaseLosses(ctx, p.c, seed, p.ws)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range ls {
+			l.Share *= p.weight
+			all = append(all, l)
+		}
+	}
+	return all, nil
+}

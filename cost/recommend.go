@@ -123,6 +123,9 @@ type Candidate struct {
 	Jitter            bool
 	AcquireWait       int
 	DisconnectDelay   int
+	// LockAtLeastFor is ShedLock's lockAtLeastFor, in rounds: a per-fire
+	// lock's hold after a run's early end (0 under the other protocols).
+	LockAtLeastFor int
 }
 
 // CandidateOf is c's own settings as a candidate.
@@ -130,7 +133,8 @@ func CandidateOf(c model.Config) Candidate {
 	return Candidate{Lease: c.Lease, RenewDeadline: c.RenewDeadline, RetryPeriod: c.RetryPeriod,
 		Nodes: c.Nodes, Fencing: c.Fencing, PersistentTrigger: c.PersistentTrigger, CatchUpWindow: c.CatchUpWindow,
 		CatchUpOnce: c.CatchUpOnce, IdempotencyKey: c.IdempotencyKey, Overlap: c.Overlap,
-		OnCut: c.OnCut, RunsIn: c.RunsIn, Protocol: c.Protocol, LockDelay: c.LockDelay, Jitter: c.Jitter, AcquireWait: c.AcquireWait, DisconnectDelay: c.DisconnectDelay}
+		OnCut: c.OnCut, RunsIn: c.RunsIn, Protocol: c.Protocol, LockDelay: c.LockDelay, Jitter: c.Jitter, AcquireWait: c.AcquireWait, DisconnectDelay: c.DisconnectDelay,
+		LockAtLeastFor: c.LockAtLeastFor}
 }
 
 // Apply returns c with k's settings.
@@ -140,6 +144,7 @@ func (k Candidate) Apply(c model.Config) model.Config {
 	c.CatchUpOnce, c.IdempotencyKey, c.Overlap = k.CatchUpOnce, k.IdempotencyKey, k.Overlap
 	c.OnCut, c.RunsIn = k.OnCut, k.RunsIn
 	c.Protocol, c.LockDelay, c.Jitter, c.AcquireWait, c.DisconnectDelay = k.Protocol, k.LockDelay, k.Jitter, k.AcquireWait, k.DisconnectDelay
+	c.LockAtLeastFor = k.LockAtLeastFor
 	return c
 }
 
@@ -160,7 +165,7 @@ func Compare(a, b Candidate) int {
 		compareBool(a.IdempotencyKey, b.IdempotencyKey), cmp.Compare(a.Overlap, b.Overlap),
 		cmp.Compare(a.OnCut, b.OnCut), cmp.Compare(a.RunsIn, b.RunsIn),
 		cmp.Compare(a.Protocol, b.Protocol), cmp.Compare(a.LockDelay, b.LockDelay), compareBool(a.Jitter, b.Jitter),
-		cmp.Compare(a.AcquireWait, b.AcquireWait), cmp.Compare(a.DisconnectDelay, b.DisconnectDelay))
+		cmp.Compare(a.AcquireWait, b.AcquireWait), cmp.Compare(a.DisconnectDelay, b.DisconnectDelay), cmp.Compare(a.LockAtLeastFor, b.LockAtLeastFor))
 }
 
 func compareBool(a, b bool) int {

@@ -16,6 +16,20 @@ func GateLine(rv *study.Review, g study.Gate) string {
 	r := review{rv}
 	current, u := g.Current, unit{rv.Tick}
 	settings := r.settingsOf(current.Candidate)
+	if rv.PerFire != nil {
+		settings = r.name(current.Candidate)
+	}
+	switch g.Rule {
+	case study.GateMargin:
+		if rv.PerFire != nil {
+			recommended := ""
+			if g.Decided {
+				recommended = fmt.Sprintf(" (the recommended %s leave %s)", r.name(g.Recommended.Candidate), r.holdMargin(g.Recommended))
+			}
+			return fmt.Sprintf("margin: under the current settings (%s) the task outlasts lockAtMostFor by %s, and ShedLock fences nothing: a fire after the lock ends runs the task beside the one still running; want lockAtMostFor longer than the task%s",
+				settings, u.seconds(-current.Safety.Margin.Min), recommended)
+		}
+	}
 	switch g.Rule {
 	case study.GateMargin:
 		recommended := ""
@@ -35,6 +49,8 @@ func GateLine(rv *study.Review, g study.Gate) string {
 		why = "have no follower (one node), so no two leaders"
 	case current.Fencing:
 		why = "are fenced"
+	case rv.PerFire != nil:
+		why = "leave a margin of " + u.seconds(s.Margin.Min) + " from the task's end to lockAtMostFor's"
 	case s.Known:
 		why = "leave a two-leader margin of " + u.spread(s.Margin)
 	default:

@@ -52,6 +52,9 @@ func (f Figure) WriteTo(w io.Writer) (int64, error) {
 func Figures(rv *study.Review) []Figure { return review{rv}.figures() }
 
 func (rv review) figures() []Figure {
+	if rv.PerFire != nil { // every plot weighs a leader's lease or nodes
+		return nil
+	}
 	return []Figure{
 		{"lease-sweep.png", 10 * vg.Inch, 7 * vg.Inch, rv.drawLeaseSweep},
 		{"heatmap.png", 10 * vg.Inch, 6.5 * vg.Inch, rv.drawHeatMap},

@@ -33,6 +33,9 @@ type File struct {
 func Files(rv *study.Review) []File { return review{rv}.files() }
 
 func (rv review) files() []File {
+	if rv.PerFire != nil {
+		return rv.perFireFiles()
+	}
 	runs := func(rs []study.Result) func(io.Writer) error {
 		return func(w io.Writer) error {
 			b := sweep.AppendHeader(nil, rv.Tick)

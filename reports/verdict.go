@@ -303,5 +303,8 @@ func (rv review) safetyWarnings() []string {
 func Warnings(rv *study.Review) []string { return review{rv}.warnings() }
 
 func (rv review) warnings() []string {
+	if rv.PerFire != nil {
+		return rv.perFireWarnings()
+	}
 	return append(append(rv.Base.Warnings(rv.Tick), rv.safetyWarnings()...), rv.Warnings()...)
 }

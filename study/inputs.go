@@ -87,7 +87,9 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 		return base, opt, err
 	}
 	if base.Protocol.PerFire() {
-		return base, opt, flagerr.Errorf([]string{"protocol"}, "--protocol %s: the review weighs a leader's arrangements (fencing, the persistent trigger), leases and handovers, which a per-fire lock has none of: leasesim run counts its double runs over a year, and leasesim cost --method phase prices its outages", model.Protocol.AppendValue(nil, int(base.Protocol)))
+		if err := in.perFire(base, given); err != nil {
+			return base, opt, err
+		}
 	}
 	// A report's prose reads its runs as evidence: a run in which no
 	// batch falls due, or no node fails, would be read as good news.
@@ -173,6 +175,23 @@ func (in ReviewInputs) Prepare() (model.Config, ReviewOptions, error) {
 		return base, opt, flagerr.Errorf([]string{"max-replicas", "replicas"}, "--max-replicas %d is fewer than --replicas %d, the replicas run at a time", opt.MaxReplicas, opt.Replicas)
 	}
 	return base, opt, nil
+}
+
+// perFire refuses what a review of a per-fire lock (ShedLock) cannot
+// take: no tick, whose candidates are its library's options in durations,
+// and the inputs that give candidates of a leader's lease or an incident
+// of a leader's failures.
+func (in ReviewInputs) perFire(base model.Config, given func(string) bool) error {
+	name := model.Protocol.AppendValue(nil, int(base.Protocol))
+	if in.Tick == 0 {
+		return flagerr.Errorf([]string{"tick", "protocol"}, "--protocol %s: the review's candidates are ShedLock's lockAtMostFor and lockAtLeastFor, durations: want --tick (--preset shedlock's rounds are 1s)", name)
+	}
+	for _, flag := range []string{"candidates", "candidate-renew-deadline", "candidate-retry-period", "candidate-list", "incident"} {
+		if given(flag) {
+			return flagerr.Errorf([]string{flag, "protocol"}, "--%s goes only with a leader's lock: under --protocol %s the candidates are ShedLock's own options' grid (lock_at_most_for, lock_at_least_for) and the events the outage mix's", flag, name)
+		}
+	}
+	return nil
 }
 
 // failureMix reads the failure mix, if given, into opt: its events as

@@ -12,13 +12,13 @@ import (
 // lockTimes is what of a candidate a lock's options set, in rounds: its
 // protocol and times (settings.RoundLock).
 type lockTimes struct {
-	protocol                                              model.LockProtocol
-	lease, retry, lockDelay, acquireWait, disconnectDelay int
+	protocol                                                              model.LockProtocol
+	lease, retry, lockDelay, acquireWait, disconnectDelay, lockAtLeastFor int
 }
 
 // timesOf is k's lock times.
 func timesOf(k cost.Candidate) lockTimes {
-	return lockTimes{k.Protocol, k.Lease, k.RetryPeriod, k.LockDelay, k.AcquireWait, k.DisconnectDelay}
+	return lockTimes{k.Protocol, k.Lease, k.RetryPeriod, k.LockDelay, k.AcquireWait, k.DisconnectDelay, k.LockAtLeastFor}
 }
 
 // WithLock is k with the protocol and times of r in rounds of t, its
@@ -31,6 +31,7 @@ func WithLock(k cost.Candidate, r settings.RoundLock, t model.Tick) (cost.Candid
 	n := func(d time.Duration) int { return int(d / time.Duration(t)) }
 	k.Protocol, k.Lease, k.RenewDeadline, k.RetryPeriod = r.Protocol, n(r.Lease), 0, n(r.RetryPeriod)
 	k.LockDelay, k.AcquireWait, k.DisconnectDelay = n(r.LockDelay), n(r.AcquireWait), n(r.DisconnectDelay)
+	k.LockAtLeastFor = n(r.LockAtLeastFor)
 	return k, true
 }
 

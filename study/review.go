@@ -100,6 +100,12 @@ type Review struct {
 	// nil otherwise (CallMode says why).
 	HungCalls *HungCalls
 
+	// PerFire, set under a per-fire lock (ShedLock), is its slots' calm
+	// cost and double runs; such a review computes only the
+	// recommendation, its safety figures and spreads, and this (newPerFire):
+	// every other section weighs a leader it has none of.
+	PerFire *PerFire
+
 	safety []cost.Safety // each candidate's, in the recommendation's order
 	// locks is the library's settings that set each candidate's lock
 	// times, for its name (Setting).
@@ -401,6 +407,9 @@ const (
 // NewReview computes a review of base. It stops with ctx.Err() when ctx is
 // cancelled.
 func NewReview(ctx context.Context, base model.Config, opt ReviewOptions) (*Review, error) {
+	if base.Protocol.PerFire() {
+		return newPerFire(ctx, base, opt)
+	}
 	rv := &Review{Base: base, ReviewOptions: opt, Ranges: NewRanges(base)}
 	if opt.Tick != 0 && opt.Incident == nil && len(opt.Mix) > 0 { // a deployment's own outages, not the publication's
 		var lengths []int
@@ -968,6 +977,9 @@ func (rv *Review) Projections() []cost.ConfigProjection {
 // persistent trigger cannot keep (Arrangement.Apply).
 func (rv *Review) Warnings() []string {
 	var w []string
+	if rv.PerFire != nil { // no lease sweep, no buffering arrangement, no node-count study
+		return nil
+	}
 	if !rv.Ranges.FromMix { // else each run lasts until its outage and lease have played out
 		w = shortRun(rv.Tick, rv.Base, "lease sweep", rv.Ranges.Long, rv.Ranges.Leases[len(rv.Ranges.Leases)-1])
 	}

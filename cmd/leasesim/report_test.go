@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"github.com/leasesim/leasesim/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -342,6 +343,15 @@ func TestStudyOutage(t *testing.T) {
 // its session TTL and lock-delay (kept: the lease is not the lever), the
 // DynamoDB lock client with JVM pauses its lease duration and heartbeat
 // period.
+// shippedGoldens names, by review file, the shipped reviews whose
+// report.md and candidates.csv are kept whole as goldens
+// (testdata/golden/cmd/NAME.md, NAME-candidates.csv).
+var shippedGoldens = map[string]string{"shedlock-nightly.yaml": "report-shedlock-nightly"}
+
+// shedLockOutlasts is the shipped ShedLock review's warning: its task
+// outlasts lockAtMostFor.
+const shedLockOutlasts = "the task of 5m0s outlasts lockAtMostFor 2s, which nothing renews: the lock ends under the running task, and a fire after that runs it beside the first; ShedLock has no fencing token to refuse the stale run's writes, so lengthen lockAtMostFor past the task"
+
 func TestShippedReviews(t *testing.T) {
 	t.Parallel()
 	sno := "two leaders: the lease 4m30s is not longer than the retry period 1m0s and the renew deadline 4m0s together (a two-leader margin of -30s), so a follower can take over as soon as, or before, a leader cut off from the record gives up; lengthen the lease past 5m0s, shorten the renew deadline below 3m30s, or turn on fencing"
@@ -360,6 +370,14 @@ func TestShippedReviews(t *testing.T) {
 			[]string{"session_ttl=15s lock_delay=15s"}, nil,
 			[]string{"a batch that resumes where it was cut, or that writes idempotently and reruns, would save up to 5,554.4 a year, the persistent trigger would cost"},
 			[]string{"fencing and the persistent trigger would"}}, // it fences already
+		// Issue 48's ShedLock nightly job: the task outlasts lockAtMostFor,
+		// so the second fire, 2 s later, runs it again every night; its
+		// report.md and candidates.csv are goldens (shippedGoldens).
+		{"shedlock-nightly.yaml", "leasesim report: warning: " + shedLockOutlasts + "\n", "**Verdict: raise `lock_at_most_for` to 1200s** (`lock_at_most_for=1200s lock_at_least_for=0s`): 20.7 a year against 7,304,226.4 for the current `lock_at_most_for=2s lock_at_least_for=0s`, whose task outlasts lockAtMostFor.", "| double runs a year | 365.2 | 0.0 |",
+			[]string{"lock_at_most_for=1200s lock_at_least_for=0s"}, nil,
+			[]string{"| runs of each slot with no failure | 2 (1 double run) | 1 |", "| double lines a year | 1,460,845.3 [1,458,117, 1,460,970] | 0.0 [0, 0] |", "those sections of a leader's review are left out, not zero",
+				"Halving or doubling the outage events a year leaves the answer as it is"},
+			[]string{"handovers a year", "turn on fencing", "two-leader margin"}},
 		// One replica: nobody takes over, whatever the lease.
 		{"sno-controller.yaml", "", "**Verdict: keep the current settings** (4m30s/4m0s/1m0s)", "**The lease is not the lever**",
 			nil, nil, []string{"| two-leader margin | no follower (one node): no two leaders |", "2 nodes would not cost less"}, []string{"two leaders: the lease"}},
@@ -408,6 +426,10 @@ func TestShippedReviews(t *testing.T) {
 				}
 			}
 			csv, _ := os.ReadFile(filepath.Join(dir, "candidates.csv"))
+			if name, ok := shippedGoldens[tt.file]; ok {
+				golden.Check(t, "cmd/"+name+".md", md)
+				golden.Check(t, "cmd/"+name+"-candidates.csv", csv)
+			}
 			var recommended []string
 			for _, row := range strings.Split(strings.TrimSpace(string(csv)), "\n")[1:] {
 				if f := strings.Split(row, ","); f[9] == "true" {
