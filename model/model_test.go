@@ -99,7 +99,7 @@ func TestValidate(t *testing.T) {
 
 func TestParamNames(t *testing.T) {
 	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "batch_len", "fencing", "persistent_trigger", "catch_up_window", "catch_up_once", "idempotency_key", "overlap", "on_cut", "runs_in", "down", "down_from", "quorum",
-		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift", "protocol", "lock_delay", "acquire_wait", "disconnect_delay", "service_failover", "lock_at_least_for", "fire_spread"}
+		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift", "protocol", "lock_delay", "acquire_wait", "disconnect_delay", "service_failover", "lock_at_least_for", "fire_spread", "using_db_time"}
 	if len(want) != model.NumParams {
 		t.Fatalf("%d names for %d parameters", len(want), model.NumParams)
 	}
@@ -691,7 +691,7 @@ func TestWindowsRefused(t *testing.T) {
 		want string // the error, "" for none
 	}{
 		{"negative node", model.Windows{{Node: 0, First: 2, Last: 3}, {Node: -1, First: 5, Last: 6}}, "window 1: node -1: want a node from 0"},
-		{"unknown kind", model.Windows{{Node: 1, First: 2, Last: 3, Failure: model.Failure{Kind: 200}}}, "window 0: failure kind 200: want one of the 8 kinds of the table"},
+		{"unknown kind", model.Windows{{Node: 1, First: 2, Last: 3, Failure: model.Failure{Kind: 200}}}, "window 0: failure kind 200: want one of the 9 kinds of the table"},
 		{"node beyond the count", model.Windows{{Node: c.Nodes + 3, First: 2, Last: 3}}, ""},
 	} {
 		var r model.Runner
