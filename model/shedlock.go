@@ -235,7 +235,7 @@ func (r *Runner) shedRound(t int) {
 		if f.fireAt > t {
 			continue
 		}
-		down := x.reach.down[n] && !x.fails(n, Skews) // a skewed node is up, its clock off
+		down := x.reach.down[n] && !x.fails(n, Skews)          // a skewed node is up, its clock off
 		if down && x.fails(n, Freezes) && !x.fails(n, Stops) { // it fires as it wakes
 			continue
 		}
