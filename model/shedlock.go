@@ -145,8 +145,12 @@ func (r *Runner) runShedLock(s Schedule) {
 			}
 		}
 		if t == nextSlot {
-			r.shedSlotDue(t, t+z.lead)
 			nextSlot += c.Period
+			if at := t + z.lead; at <= c.Rounds { // a slot after the run's last round is not fired, even by a clock ahead
+				r.shedSlotDue(t, at)
+			} else {
+				nextSlot = Never
+			}
 		}
 		r.shedRound(t)
 		next := min(x.change, nextSlot)
