@@ -53,12 +53,12 @@ const (
 )
 
 // shedlockRow is ShedLock as a row: a per-fire lock, its preset's
-// lockAtMostFor the model's lease, lockAtLeastFor and the fire spread the
-// model's own flags, the provider its protocol (shedlock for JDBC,
-// shedlock-redis for Redis and Mongo); keep-alive, the nodes' clocks and
-// the task's length are settings' alone (the round model runs ShedLock
-// without KeepAliveLockProvider, on one clock, and takes the task's
-// length as --batch-len).
+// lockAtMostFor the model's lease, lockAtLeastFor, the fire spread and
+// usingDbTime the model's own flags, the provider its protocol (shedlock
+// for JDBC, shedlock-redis for Redis and Mongo, the key expiring on
+// Redis's clock); keep-alive and the task's length are settings' alone
+// (the round model runs ShedLock without KeepAliveLockProvider and takes
+// the task's length as --batch-len).
 func shedlockRow() LockRow {
 	boolField := func(field func(s *ShedLock) *bool) func(Lock, string) (Lock, error) {
 		return setField(func(s *ShedLock, text string) error {
@@ -96,7 +96,8 @@ func shedlockRow() LockRow {
 			{Name: "keep-alive", Type: "bool", Refusal: "the round model runs ShedLock without KeepAliveLockProvider: leasesim settings --preset shedlock --keep-alive gives its figures",
 				SettingsUsage: "shedlock: the provider wrapped in KeepAliveLockProvider",
 				Set:           boolField(func(s *ShedLock) *bool { return &s.KeepAlive })},
-			{Name: "using-db-time", Type: "bool", Refusal: "the round model runs ShedLock on the database's clock (usingDbTime): leasesim settings --preset shedlock --using-db-time=false gives the figures on the nodes' clocks",
+			{Name: "using-db-time", Type: "bool", Model: true, OneValue: "ShedLock's usingDbTime() under --preset shedlock takes one value",
+				Usage:         "; with --preset shedlock, ShedLock's usingDbTime() (the preset's: true; false with --provider redis, whose key expires on Redis's clock)",
 				SettingsUsage: "shedlock: the JDBC provider's usingDbTime(), the database's clock deciding (the preset's: true); false: the nodes' clocks",
 				Set:           boolField(func(s *ShedLock) *bool { return &s.UsingDbTime })},
 			{Name: "task-length", Type: "duration", Refusal: "the round model takes the task's length as --batch-len",
@@ -105,15 +106,15 @@ func shedlockRow() LockRow {
 		},
 		Round: func(l Lock, r *RoundLock) bool {
 			s, ok := l.(ShedLock)
-			r.Protocol, r.RetryPeriod, r.LockAtLeastFor, r.FireSpread = model.ProtocolShedLock, r.Lease, s.LockAtLeastFor, s.FireSpread
-			if s.ReleasesAny {
-				r.Protocol = model.ProtocolShedLockRedis
+			r.Protocol, r.RetryPeriod, r.LockAtLeastFor, r.FireSpread, r.UsingDbTime = model.ProtocolShedLock, r.Lease, s.LockAtLeastFor, s.FireSpread, s.UsingDbTime
+			if s.ReleasesAny { // Redis's key expires on Redis's clock: no option to choose one
+				r.Protocol, r.UsingDbTime = model.ProtocolShedLockRedis, false
 			}
 			return ok
 		},
 		Protocols: []model.LockProtocol{model.ProtocolShedLock, model.ProtocolShedLockRedis},
 		FromConfig: func(c model.Config, d func(int) time.Duration, nodes int) Lock {
-			return ShedLock{LockAtMostFor: d(c.Lease), LockAtLeastFor: d(c.LockAtLeastFor), UsingDbTime: true, FireSpread: d(c.FireSpread), Task: d(c.BatchLen), Nodes: nodes,
+			return ShedLock{LockAtMostFor: d(c.Lease), LockAtLeastFor: d(c.LockAtLeastFor), UsingDbTime: c.UsingDbTime || c.Protocol == model.ProtocolShedLockRedis, FireSpread: d(c.FireSpread), Task: d(c.BatchLen), Nodes: nodes,
 				ReleasesAny: c.Protocol == model.ProtocolShedLockRedis}
 		},
 	}
