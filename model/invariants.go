@@ -530,7 +530,7 @@ func (r *Runner) Check(c Config, s Schedule) error {
 
 // checkSkews checks, under a per-fire protocol, the group outage s (if it
 // is one, of some node and round) as clock skews instead: its nodes' clocks
-// ahead or behind by 1 and 2 rounds (those under a period) for its rounds,
+// ahead or behind by 1 and 2 rounds (those the period holds) for its rounds,
 // each run keeping the invariants; and skews of 0 the same as no failure.
 func (r *Runner) checkSkews(c Config, s Schedule) error {
 	g, ok := s.(*GroupOutage)
@@ -542,12 +542,12 @@ func (r *Runner) checkSkews(c Config, s Schedule) error {
 		return err
 	}
 	for _, v := range []int{0, -2, -1, 1, 2} {
-		if v >= c.Period || -v >= c.Period {
-			continue
-		}
 		var ws Windows
 		for n := g.From; n < min(g.From+g.Down, c.Nodes); n++ {
 			ws = append(ws, Window{Node: n, First: g.Start, Last: g.Start + g.Length - 1, Failure: Failure{Kind: Skewed, Value: v}})
+		}
+		if c.ValidateSchedule(ws) != nil { // too far apart for the period
+			continue
 		}
 		st, err := r.RunSchedule(c, ws)
 		if err != nil {

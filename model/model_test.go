@@ -768,9 +768,12 @@ func TestSkewRefused(t *testing.T) {
 	}{
 		{"client-go", model.Default(), ws(1), "failure skew:1 needs protocol shedlock or shedlock-redis: under protocol client-go"},
 		{"etcd's process", func() model.Config { c := model.Default(); c.Protocol, c.RereadPeriod = model.ProtocolEtcd, 0; return c }(), &model.Alternating{Also: []model.Process{{Failure: model.Failure{Kind: model.Skewed, Value: 1}}}}, "under protocol etcd"},
-		{"a period ahead", shed, ws(6), "failure skew:6: want a skew of less than period 6 either way"},
-		{"a period behind", shed, ws(-6), "failure skew:-6: want a skew of less than period 6"},
+		{"a period ahead", shed, ws(6), "failure skew:6: fire_spread 0 + the most a clock is ahead, 6, + the most one is behind, 0, must be less than period 6"},
+		{"a period behind", shed, ws(-6), "the most one is behind, 6, must be less than period 6"},
 		{"under a period", shed, ws(-5), ""},
+		{"ahead and behind", shed, append(ws(3), model.Window{Node: 1, First: 1, Last: 5, Failure: model.Failure{Kind: model.Skewed, Value: -3}}), "ahead, 3, + the most one is behind, 3, must be less than period 6"},
+		{"ahead and behind with a fire spread", func() model.Config { c := shed; c.FireSpread = 2; return c }(), append(ws(2), model.Window{Node: 1, First: 1, Last: 5, Failure: model.Failure{Kind: model.Skewed, Value: -2}}), "fire_spread 2 + the most a clock is ahead, 2"},
+		{"the least int", shed, ws(-1 << 63), "the most one is behind, 1000000000"},
 	} {
 		err := tt.c.ValidateSchedule(tt.s)
 		if got := fmt.Sprint(err); tt.want == "" && err != nil || tt.want != "" && !strings.Contains(got, tt.want) {

@@ -133,9 +133,9 @@ func (r *Runner) runShedLock(s Schedule) {
 		z.nodes[i] = shedNode{Never, -1}
 	}
 	z.runs, z.slots, z.until, z.owner = z.runs[:0], z.slots[:0], 0, -1
-	z.lead, z.skews = skewBounds(s, &r.kinds)
+	z.lead, _, z.skews = skewBounds(s, &r.kinds)
 	x.change = s.Begin(&x.reach)
-	nextSlot := c.Period - z.lead // slots open lead rounds early: lead < period (ValidateSchedule)
+	nextSlot := c.Period - z.lead // slots open lead rounds early: lead < period (validateSchedule)
 	for t := 1; t <= c.Rounds; {
 		for t == x.change {
 			x.reach.at = t
@@ -446,38 +446,43 @@ func eachFailure(s Schedule, see func(Failure)) {
 }
 
 // skewBounds is the most rounds a failure of kind skew in s puts a node's
-// clock ahead (lead), 0 if none does, and whether any failure of s skews
-// at all, as k reads the table of kinds.
-func skewBounds(s Schedule, k *kindsRead) (lead int, skews bool) {
+// clock ahead (lead) and behind (lag), at most MaxRounds, 0 if none does,
+// and whether any
+// failure of s skews at all, as k reads the table of kinds.
+func skewBounds(s Schedule, k *kindsRead) (lead, lag int, skews bool) {
 	eachFailure(s, func(f Failure) {
 		if k.does[f.Kind]&Skews != 0 {
-			lead, skews = max(lead, f.Value), true
+			v := max(-MaxRounds, min(MaxRounds, f.Value)) // so that no sum below overflows
+			lead, lag, skews = max(lead, v), max(lag, -v), true
 		}
 	})
-	return lead, skews
+	return lead, lag, skews
 }
 
-// SkewError is a failure of kind skew a run of c cannot hold: under a
-// protocol none of whose mechanisms compares one node's clock with
-// another's (Period 0), or a skew of a period or more either way
-// (Period, the configuration's).
+// SkewError is a schedule with failures of kind skew that a run of c
+// cannot hold: under a protocol none of whose mechanisms compares one
+// node's clock with another's (Period 0), or with the fire spread plus
+// the most a clock is ahead (Lead) and the most one is behind (Lag) not
+// less than the period, so that a node's fire of a slot could come after
+// the next slot opens.
 type SkewError struct {
-	Failure  Failure
-	Protocol LockProtocol
-	Period   int
+	Failure                      Failure // the first failure of kind skew
+	Protocol                     LockProtocol
+	FireSpread, Lead, Lag, Period int
 }
 
 func (e *SkewError) Error() string {
 	if e.Period == 0 {
 		return fmt.Sprintf("failure %s needs protocol shedlock or shedlock-redis: under protocol %s no mechanism compares one node's clock with another's (docs/model.md, Clock skew)", e.Failure, Protocol.AppendValue(nil, int(e.Protocol)))
 	}
-	return fmt.Sprintf("failure %s: want a skew of less than period %d either way, so that a node fires each slot after the slot before it", e.Failure, e.Period)
+	return fmt.Sprintf("failure %s: fire_spread %d + the most a clock is ahead, %d, + the most one is behind, %d, must be less than period %d, so that a node fires each slot before the next one opens", e.Failure, e.FireSpread, e.Lead, e.Lag, e.Period)
 }
 
 // ValidateSchedule returns an error for a schedule no run of c can hold:
 // a *WindowError for a window with a negative node or an unknown kind, a
-// *SkewError for a failure of kind skew under a protocol that reads no
-// node's clock against another's, or of a period or more; else nil.
+// *SkewError for failures of kind skew under a protocol that reads no
+// node's clock against another's, or too far apart for the period; else
+// nil.
 func (c *Config) ValidateSchedule(s Schedule) error {
 	k := readKinds()
 	return c.validateSchedule(s, &k)
@@ -490,15 +495,21 @@ func (c *Config) validateSchedule(s Schedule, k *kindsRead) error {
 			return err
 		}
 	}
-	var err error
+	lead, lag, skews := skewBounds(s, k)
+	if !skews {
+		return nil
+	}
+	var first Failure
 	eachFailure(s, func(f Failure) {
-		switch {
-		case err != nil || k.does[f.Kind]&Skews == 0:
-		case !c.Protocol.traits().perFire:
-			err = &SkewError{Failure: f, Protocol: c.Protocol}
-		case f.Value >= c.Period || -f.Value >= c.Period:
-			err = &SkewError{Failure: f, Protocol: c.Protocol, Period: c.Period}
+		if k.does[f.Kind]&Skews != 0 && first.Kind == AsConfigured {
+			first = f
 		}
 	})
-	return err
+	switch {
+	case !c.Protocol.traits().perFire:
+		return &SkewError{Failure: first, Protocol: c.Protocol}
+	case c.FireSpread+lead+lag >= c.Period: // each at most MaxRounds: no overflow
+		return &SkewError{Failure: first, Protocol: c.Protocol, FireSpread: c.FireSpread, Lead: lead, Lag: lag, Period: c.Period}
+	}
+	return nil
 }
