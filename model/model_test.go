@@ -767,7 +767,11 @@ func TestSkewRefused(t *testing.T) {
 		want string
 	}{
 		{"client-go", model.Default(), ws(1), "failure skew:1 needs protocol shedlock or shedlock-redis: under protocol client-go"},
-		{"etcd's process", func() model.Config { c := model.Default(); c.Protocol, c.RereadPeriod = model.ProtocolEtcd, 0; return c }(), &model.Alternating{Also: []model.Process{{Failure: model.Failure{Kind: model.Skewed, Value: 1}}}}, "under protocol etcd"},
+		{"etcd's process", func() model.Config {
+			c := model.Default()
+			c.Protocol, c.RereadPeriod = model.ProtocolEtcd, 0
+			return c
+		}(), &model.Alternating{Also: []model.Process{{Failure: model.Failure{Kind: model.Skewed, Value: 1}}}}, "under protocol etcd"},
 		{"a period ahead", shed, ws(6), "failure skew:6: fire_spread 0 + the most a clock is ahead, 6, + the most one is behind, 0, must be less than period 6"},
 		{"a period behind", shed, ws(-6), "the most one is behind, 6, must be less than period 6"},
 		{"under a period", shed, ws(-5), ""},

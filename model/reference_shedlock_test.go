@@ -25,7 +25,7 @@ func refShedLock(c model.Config, ws model.Windows) model.Stats {
 		}
 	}
 	skew := make([][]int, c.Rounds+2) // by round and node, how far its clock is ahead
-	lead := 0                          // the most a clock is ahead in the schedule: slots open that early
+	lead := 0                         // the most a clock is ahead in the schedule: slots open that early
 	for t := range skew {
 		skew[t] = make([]int, n)
 	}

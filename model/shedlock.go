@@ -466,8 +466,8 @@ func skewBounds(s Schedule, k *kindsRead) (lead, lag int, skews bool) {
 // less than the period, so that a node's fire of a slot could come after
 // the next slot opens.
 type SkewError struct {
-	Failure                      Failure // the first failure of kind skew
-	Protocol                     LockProtocol
+	Failure                       Failure // the first failure of kind skew
+	Protocol                      LockProtocol
 	FireSpread, Lead, Lag, Period int
 }
 
