@@ -187,7 +187,7 @@ func paramTable(p Param) paramInfo {
 	case LockAtLeastFor:
 		return paramInfo{"lock_at_least_for", "with protocol shedlock or shedlock-redis, rounds after a node took the lock before its run's end may free it (ShedLock's lockAtLeastFor; lease is its lockAtMostFor)"}
 	case FireSpread:
-		return paramInfo{"fire_spread", "with protocol shedlock or shedlock-redis, rounds from node 0's fire of a slot to the last node's: node i fires i·fire_spread/(nodes−1) rounds after the slot, rounded down (clock skew and scheduler delay)"}
+		return paramInfo{"fire_spread", "with protocol shedlock or shedlock-redis, rounds from node 0's fire of a slot to the last node's: node i fires i·fire_spread/(nodes−1) rounds after the slot by its clock, rounded down (the schedulers' delay, and the clocks' skew where no failure of kind skew gives it)"}
 	case UsingDbTime:
 		return paramInfo{"using_db_time", "with protocol shedlock, the lock's lock_until is written and compared on the database's clock (ShedLock's usingDbTime()); false, the JDBC provider's default: on the nodes' own clocks, so that a node whose clock is ahead (a failure of kind skew) sees another's lock end early"}
 	}

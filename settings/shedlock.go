@@ -250,6 +250,15 @@ func (s ShedLock) Figures() []Figure {
 	if s.KeepAlive {
 		marginDoc = "the same when the database cannot be reached from the taking on: KeepAliveLock.extendForNextPeriod stops at the first failed extension, with a warning only, and the task runs on; while extensions succeed the lock outlasts the task"
 	}
+	if s.UsingDbTime {
+		marginDoc += "; on the database's clock no skew of the nodes' clocks eats it"
+	} else {
+		marginDoc += "; on the nodes' clocks it is also how far another node's clock may run ahead of the holder's before that node, firing, reads the lock's end on its own clock while the task still runs (lock_until is written on the holder's clock: SqlStatementsSource.params)"
+	}
+	skewDoc := "; a node whose clock is behind fires that much later but reads the lock's end on the same clock, so the skew reruns no slot"
+	if s.UsingDbTime {
+		skewDoc = fmt.Sprintf("; on the database's clock a node whose clock is behind fires that much later: the spread and the most a clock is behind must together stay under this figure, a clock less than %s behind here", dur(max(0, s.Held()-s.FireSpread)))
+	}
 	runs := s.RunsPerSlot()
 	fs := lockFigures(exact(inf), exact(inf), exact(inf), around(most), around(held), margin, pause, [7]string{
 		"never: the task runs to its end whatever becomes of the lock (DefaultLockingTaskExecutor.executeWithLock unlocks only in its finally, and no call tells the task it lost the lock)",
@@ -260,8 +269,8 @@ func (s ShedLock) Figures() []Figure {
 		marginDoc,
 		"the longest pause of the holder, right after it took the lock (with keep-alive: between extensions), after which its task still ends within the lock",
 	})
-	return append(fs, figure("rerun_after_first_fire", fmt.Sprintf("a node whose fire comes this long or more after the first node's takes the freed lock and runs the slot again; with %d nodes firing evenly over %s, the slot runs %d time%s (%d double run%s) on a night without failures",
-		s.Nodes, dur(s.FireSpread), runs, plural(runs), runs-1, plural(runs-1)), around(held)))
+	return append(fs, figure("rerun_after_first_fire", fmt.Sprintf("a node whose fire comes this long or more after the first node's takes the freed lock and runs the slot again; with %d nodes firing evenly over %s, the slot runs %d time%s (%d double run%s) on a night without failures%s",
+		s.Nodes, dur(s.FireSpread), runs, plural(runs), runs-1, plural(runs-1), skewDoc), around(held)))
 }
 
 // plural is "s" unless n is 1.
