@@ -82,10 +82,11 @@ func (c *Config) fireOffset(node int) int {
 
 // perFireRelation is checkRelations for a per-fire lock, and for the
 // parameters only a per-fire lock takes: lock_at_least_for and
-// fire_spread need one, using_db_time shedlock's JDBC provider; under one, lock_at_least_for is at most the
-// lease (ShedLock's LockConfiguration refuses more), a slot's fires come
-// before the next slot, and what the model's leader, scheduler and store
-// do is refused, as ShedLock has none of it.
+// fire_spread need one, using_db_time shedlock's JDBC provider; under
+// one, lock_at_least_for is at most the lease (ShedLock's
+// LockConfiguration refuses more), a slot's fires come before the next
+// slot, and what the model's leader, scheduler and store do is refused,
+// as ShedLock has none of it.
 func (c *Config) perFireRelation(lock protocolTraits) error {
 	if !lock.perFire {
 		switch {
@@ -183,7 +184,8 @@ func (r *Runner) runShedLock(s Schedule) {
 // shedSlotDue opens, in round t, the slot of round at: every node's fire
 // of it is due fireOffset rounds after it by the node's clock
 // (fireRound), but a node's whose earlier fire is still to come (it is
-// frozen, or its clock behind), which fires once, for the earlier slot.
+// frozen: a skew is bounded so that no other fire is, validateSchedule),
+// which fires once, for the earlier slot.
 func (r *Runner) shedSlotDue(t, at int) {
 	c, z := &r.c, &r.shed
 	b := c.BatchLen
