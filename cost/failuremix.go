@@ -64,7 +64,7 @@ func FailureMixKeys() []string { return []string{"kind", "scope", "lengths", "pe
 // FailureMixSyntax says what a failure mix accepts, for flag help and
 // errors.
 func FailureMixSyntax() string {
-	return "entries separated by ';', each kind=KIND scope=SCOPE lengths=MIX per_year=N: KIND one of " + model.KindNames() +
+	return "entries separated by ';', each kind=KIND scope=SCOPE lengths=MIX per_year=N: KIND one of " + mixKindNames() +
 		"; SCOPE leader, one-node, zone or every-node; MIX outage lengths and their weights as --outage-mix takes them (40s:0.9,5m:0.1, or one length); N events a year, a positive number"
 }
 
@@ -117,8 +117,12 @@ func parseFailureEntry(t model.Tick, item string) (FailureEntry, *FailureMixErro
 		switch key {
 		case "kind":
 			k, ok := kindNamed(value)
-			if !ok {
-				return e, &FailureMixError{Key: key, Msg: fmt.Sprintf("%q: want one of %s", value, model.KindNames())}
+			named, _, _ := strings.Cut(value, ":")
+			switch valued, _ := kindNamed(named); {
+			case valued.Behaviour().ValueName != "":
+				return e, &FailureMixError{Key: key, Msg: fmt.Sprintf("%q: a clock skew goes in an incident's lines (replay, report --incident) or a montecarlo --also process, whose failures carry its value, not in a failure mix: want one of %s", value, mixKindNames())}
+			case !ok:
+				return e, &FailureMixError{Key: key, Msg: fmt.Sprintf("%q: want one of %s", value, mixKindNames())}
 			}
 			e.Kind = k
 		case "scope":
@@ -154,6 +158,20 @@ func parseFailureEntry(t model.Tick, item string) (FailureEntry, *FailureMixErro
 	return e, nil
 }
 
+// mixKindNames are the kinds a failure mix takes, as a sentence lists
+// them: the table's but those that take a value (skew:V), which an entry
+// has no place for.
+func mixKindNames() string {
+	var names []string
+	for _, b := range model.Kinds() {
+		if b.ValueName == "" {
+			names = append(names, b.Name)
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// kindNamed is the kind called name (without a value), if any.
 func kindNamed(name string) (model.Kind, bool) {
 	for _, b := range model.Kinds() {
 		if b.Name == name {

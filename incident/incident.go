@@ -34,7 +34,8 @@ import (
 
 // Kinds are the kinds of failure a line may name: isolate (the node
 // reaches neither the record nor the store, the publication's outage) and
-// the model's failure kinds (model.Failure).
+// the model's failure kinds (model.Failure), a kind that takes a value
+// named as KIND:VALUE (skew:2).
 func Kinds() []string {
 	var names []string
 	for _, b := range model.Kinds() {

@@ -98,7 +98,7 @@ func (e *RangeError) Error() string {
 // Curator a disconnect delay; a
 // failover of the lock service needs a service that ends leases.
 func (c *Config) checkRelations() error {
-	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 && c.AcquireWait == 0 && c.DisconnectDelay == 0 && c.ServiceFailover == 0 && c.LockAtLeastFor == 0 && c.FireSpread == 0 { // the publication's model: nothing to relate
+	if c.RenewDeadline == 0 && c.RereadPeriod != 0 && c.BatchLen == 1 && c.Protocol == ProtocolClientGo && c.LockDelay == 0 && c.AcquireWait == 0 && c.DisconnectDelay == 0 && c.ServiceFailover == 0 && c.LockAtLeastFor == 0 && c.FireSpread == 0 && !c.UsingDbTime { // the publication's model: nothing to relate
 		return nil
 	}
 	return c.relationError()

@@ -82,6 +82,14 @@ import "fmt"
 //     the batch lasts at most the lease, and then no slot runs twice if
 //     the lock is held past the slot's last fire:
 //     max(batch_len, lock_at_least_for) > fire_spread;
+//   - under shedlock and shedlock-redis, where the only failures are
+//     clock skews (kind skew: every node up), no slot is partial or late,
+//     and with batch_len <= lease no two runs go on at once if the lock's
+//     times are one clock's (using_db_time, or shedlock-redis: a skew
+//     moves only the fires), nor, on the nodes' clocks (shedlock), if no
+//     two clocks differ by more than lease − batch_len (a node sees the
+//     holder's lock_until, written on the holder's clock, pass only as
+//     its own clock is that much ahead);
 //   - the leaderless and the two-leader rounds fall into episodes of 1 to
 //     all of their rounds, whose lengths past the first sum to the rounds
 //     less the episodes, those of the long ones alone, whose squares sum
@@ -345,7 +353,14 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 		}
 		return nil
 	case claimPerFire:
+		oneClock := c.UsingDbTime || !c.Protocol.traits().nodeClocks
 		switch {
+		case f.skewOnly && oneClock && c.BatchLen <= c.Lease && st.TwoLeaderRounds != 0:
+			return fmt.Errorf("two_leader_rounds %d under protocol %s although only clocks are skewed, the lock's times are one clock's (using_db_time %t) and batch_len %d <= lease %d: a skew moves the fires, not the lock's end", st.TwoLeaderRounds, name, c.UsingDbTime, c.BatchLen, c.Lease)
+		case f.skewOnly && !oneClock && c.BatchLen <= c.Lease && f.skewSpread <= c.Lease-c.BatchLen && st.TwoLeaderRounds != 0:
+			return fmt.Errorf("two_leader_rounds %d under protocol %s although only clocks are skewed, by at most %d between two nodes, <= lease %d − batch_len %d: a node sees the holder's lock_until pass only after its run's end", st.TwoLeaderRounds, name, f.skewSpread, c.Lease, c.BatchLen)
+		case f.skewOnly && st.PartialBatches+st.LateBatches != 0:
+			return fmt.Errorf("partial_batches %d, late_batches %d under protocol %s although only clocks are skewed: every node is up and works on", st.PartialBatches, st.LateBatches, name)
 		case f.none && c.BatchLen <= c.Lease && st.TwoLeaderRounds != 0:
 			return fmt.Errorf("two_leader_rounds %d under protocol %s although no node fails and batch_len %d <= lease %d: a later fire finds the lock free only after the run's end", st.TwoLeaderRounds, name, c.BatchLen, c.Lease)
 		case f.none && c.BatchLen <= c.Lease && max(c.BatchLen, c.LockAtLeastFor) > c.FireSpread && st.DoubleStarts != 0:
@@ -402,7 +417,14 @@ type failing struct {
 	// none: no node fails at all (an empty schedule, or an outage of no
 	// node or no round)
 	none bool
-	ways int
+	// skewOnly: every way is a failure of kind skew (the node up, its
+	// clock off), and there is one; skewSpread: the most two clocks can
+	// then differ, max(0, the greatest skew) − min(0, the least), a node
+	// outside its windows at 0
+	skewOnly   bool
+	skewSpread int
+	lead, lag  int // the greatest skew ahead and behind, 0 if none
+	ways       int
 }
 
 // add counts a way of failing, kind, as c's kinds say if it is AsConfigured.
@@ -416,6 +438,11 @@ func (f *failing) add(c *Config, kind Failure) {
 	f.failsAtOnce = does&(Stops|Freezes|Hangs) == 0 && (f.failsAtOnce || f.ways == 0)
 	f.reachesStore = f.reachesStore || does&ReachesStore != 0
 	f.everyReachesStore = does&ReachesStore != 0 && (f.everyReachesStore || f.ways == 0)
+	f.skewOnly = does&Skews != 0 && (f.skewOnly || f.ways == 0)
+	if does&Skews != 0 {
+		f.lead, f.lag = max(f.lead, kind.Value), max(f.lag, -kind.Value)
+		f.skewSpread = f.lead + f.lag
+	}
 	f.ways++
 }
 
@@ -460,7 +487,8 @@ func shortestLease(c Config) int {
 // same way (checkOnce); with batches that take time, runs it under every
 // other cut policy and place a batch runs in (checkCut). A variant is
 // computed round by round again only where it went another way than the
-// configuration itself (checkVariant). The schedule
+// configuration itself (checkVariant). Under a per-fire protocol it runs
+// a group outage as clock skews instead (checkSkews). The schedule
 // must give the same failures each time it begins (a random one must be
 // reseeded by the caller between runs).
 func (r *Runner) Check(c Config, s Schedule) error {
@@ -481,7 +509,7 @@ func (r *Runner) Check(c Config, s Schedule) error {
 		return fmt.Errorf("computed stretch by stretch %+v, round by round in rounds %d to %d %+v", st, first, last, windowed)
 	}
 	if c.Protocol.traits().perFire { // ShedLock takes no fencing, overlap policy, cut policy or queue
-		return nil
+		return r.checkSkews(c, s)
 	}
 	other := c
 	other.Fencing = !c.Fencing
@@ -505,6 +533,41 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	}
 	if c.PersistentTrigger {
 		return r.checkOnce(c, s, st)
+	}
+	return nil
+}
+
+// checkSkews checks, under a per-fire protocol, the group outage s (if it
+// is one, of some node and round) as clock skews instead: its nodes' clocks
+// ahead or behind by 1 and 2 rounds (those the period holds) for its rounds,
+// each run keeping the invariants; and skews of 0 the same as no failure.
+func (r *Runner) checkSkews(c Config, s Schedule) error {
+	g, ok := s.(*GroupOutage)
+	if !ok || g.Down == 0 || g.Length == 0 || g.From >= c.Nodes {
+		return nil
+	}
+	calm, err := r.RunSchedule(c, Windows{})
+	if err != nil {
+		return err
+	}
+	for _, v := range []int{0, -2, -1, 1, 2} {
+		var ws Windows
+		for n := g.From; n < min(g.From+g.Down, c.Nodes); n++ {
+			ws = append(ws, Window{Node: n, First: g.Start, Last: g.Start + g.Length - 1, Failure: Failure{Kind: Skewed, Value: v}})
+		}
+		if c.ValidateSchedule(ws) != nil { // too far apart for the period
+			continue
+		}
+		st, err := r.RunSchedule(c, ws)
+		if err != nil {
+			return err
+		}
+		if err := CheckInvariants(c, ws, st); err != nil {
+			return fmt.Errorf("the outage as skews of %d: %w", v, err)
+		}
+		if v == 0 && st != calm {
+			return fmt.Errorf("the outage as skews of 0 gives %+v, no failure %+v", st, calm)
+		}
 	}
 	return nil
 }

@@ -25,14 +25,14 @@ func (s failAt) ChangeAt(_ int, r *Reachability) int {
 // guards of the round steps that only some kinds need (Reachability's
 // may) know every behaviour a node down in the run has.
 func TestFailsAsKindsSay(t *testing.T) {
-	behaviours := []Does{Stops, Releases, Freezes, ReachesStore, Hangs, HangsUntilAnswered}
+	behaviours := []Does{Stops, Releases, Freezes, ReachesStore, Hangs, HangsUntilAnswered, Skews}
 	var all Does
 	for _, d := range behaviours {
 		all |= d
 	}
 	for _, b := range kindTable() {
 		if b.Does&^all != 0 {
-			t.Errorf("kind %q does %06b, beyond the behaviours this test asks of the engine", b.Kind, b.Does)
+			t.Errorf("kind %q does %07b, beyond the behaviours this test asks of the engine", b.Kind, b.Does)
 		}
 		if b.Toggle == Param(NumParams) {
 			continue
@@ -40,7 +40,7 @@ func TestFailsAsKindsSay(t *testing.T) {
 		c := Default()
 		c.Set(b.Toggle, 1)
 		if got := c.DoesAs(AsConfigured); got != b.Does { // the run reads the toggles through Scenario.toggles
-			t.Errorf("%s alone: a node without a kind of its own does %06b, want kind %q's %06b", b.Toggle.Name(), got, b.Kind, b.Does)
+			t.Errorf("%s alone: a node without a kind of its own does %07b, want kind %q's %07b", b.Toggle.Name(), got, b.Kind, b.Does)
 		}
 	}
 	toggles := KindToggles()
@@ -67,11 +67,11 @@ func TestFailsAsKindsSay(t *testing.T) {
 			as, own := c.DoesAs(AsConfigured), c.DoesAs(f)
 			for node, want := range []Does{as, own, as} {
 				if got := does(node); got != want {
-					t.Errorf("toggles %05b, node 1 of kind %q: node %d does %06b in the engine, %06b by the table", set, f, node, got, want)
+					t.Errorf("toggles %05b, node 1 of kind %q: node %d does %07b in the engine, %07b by the table", set, f, node, got, want)
 				}
 			}
 			if want := as | own; r.reach.may != want {
-				t.Errorf("toggles %05b, kind %q: the run's nodes may do %06b, the table says %06b", set, f, r.reach.may, want)
+				t.Errorf("toggles %05b, kind %q: the run's nodes may do %07b, the table says %07b", set, f, r.reach.may, want)
 			}
 		}
 	}

@@ -99,7 +99,7 @@ func TestValidate(t *testing.T) {
 
 func TestParamNames(t *testing.T) {
 	want := []string{"nodes", "lease", "renewal", "retry_period", "renew_deadline", "outage", "start", "rounds", "period", "batch_len", "fencing", "persistent_trigger", "catch_up_window", "catch_up_once", "idempotency_key", "overlap", "on_cut", "runs_in", "down", "down_from", "quorum",
-		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift", "protocol", "lock_delay", "acquire_wait", "disconnect_delay", "service_failover", "lock_at_least_for", "fire_spread"}
+		"pause", "crash", "release", "partition", "black_hole", "jitter", "drift", "protocol", "lock_delay", "acquire_wait", "disconnect_delay", "service_failover", "lock_at_least_for", "fire_spread", "using_db_time"}
 	if len(want) != model.NumParams {
 		t.Fatalf("%d names for %d parameters", len(want), model.NumParams)
 	}
@@ -697,7 +697,7 @@ func TestWindowsRefused(t *testing.T) {
 		want string // the error, "" for none
 	}{
 		{"negative node", model.Windows{{Node: 0, First: 2, Last: 3}, {Node: -1, First: 5, Last: 6}}, "window 1: node -1: want a node from 0"},
-		{"unknown kind", model.Windows{{Node: 1, First: 2, Last: 3, Failure: model.Failure{Kind: 200}}}, "window 0: failure kind 200: want one of the 8 kinds of the table"},
+		{"unknown kind", model.Windows{{Node: 1, First: 2, Last: 3, Failure: model.Failure{Kind: 200}}}, "window 0: failure kind 200: want one of the 9 kinds of the table"},
 		{"node beyond the count", model.Windows{{Node: c.Nodes + 3, First: 2, Last: 3}}, ""},
 	} {
 		var r model.Runner
@@ -708,6 +708,96 @@ func TestWindowsRefused(t *testing.T) {
 		var we *model.WindowError
 		if tt.want != "" && !errors.As(err, &we) {
 			t.Errorf("%s: error %T, want a *model.WindowError", tt.name, err)
+		}
+	}
+}
+
+// TestSkewClaims: where the only failures are clock skews, a two-leader
+// round breaks the per-fire claims on one clock (using_db_time,
+// shedlock-redis), and on the nodes' clocks only while no two clocks
+// differ by more than lease − batch_len; a partial or late batch always.
+func TestSkewClaims(t *testing.T) {
+	c := model.Default()
+	c.Protocol, c.RereadPeriod, c.Nodes, c.Lease, c.BatchLen, c.FireSpread, c.Period, c.Rounds = model.ProtocolShedLock, 0, 2, 10, 9, 3, 20, 39
+	skews := func(vs ...int) model.Windows {
+		var ws model.Windows
+		for i, v := range vs {
+			ws = append(ws, model.Window{Node: i, First: 1, Last: 39, Failure: model.Failure{Kind: model.Skewed, Value: v}})
+		}
+		return ws
+	}
+	calm := model.Stats{Started: 1}
+	two, late := calm, calm
+	two.DoubleStarts, two.DoubledParts, two.TwoLeaderRounds, two.TwoLeaderEpisodes = 1, 9, 1, model.Episodes{Count: 1}
+	late.LateBatches, late.LateRounds = 1, 1
+	for _, tt := range []struct {
+		name string
+		edit func(*model.Config)
+		ws   model.Windows
+		st   model.Stats
+		want string // "" for no break
+	}{
+		{"nodes' clocks 1 apart, lease − batch_len 1: two runs", func(*model.Config) {}, skews(1), two, "by at most 1 between two nodes"},
+		{"nodes' clocks 2 apart: two runs may be", func(*model.Config) {}, skews(1, -1), two, ""},
+		{"database's clock: two runs", func(c *model.Config) { c.UsingDbTime = true }, skews(1, -1), two, "the lock's times are one clock's"},
+		{"Redis's clock: two runs", func(c *model.Config) { c.Protocol = model.ProtocolShedLockRedis }, skews(5), two, "the lock's times are one clock's"},
+		{"a batch longer than the lease: two runs may be", func(c *model.Config) { c.UsingDbTime, c.BatchLen = true, 11 }, skews(1), two, ""},
+		{"skews only: a late batch", func(*model.Config) {}, skews(1), late, "although only clocks are skewed: every node is up"},
+		{"a skew and a pause: two runs may be", func(c *model.Config) { c.UsingDbTime = true }, append(skews(1), model.Window{Node: 1, First: 5, Last: 6, Failure: model.Failure{Kind: model.Paused}}), two, ""},
+	} {
+		c := c
+		tt.edit(&c)
+		err := model.CheckInvariants(c, tt.ws, tt.st)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v, want no break", tt.name, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: %v, want a break containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestSkewRefused: a failure of kind skew under a protocol that reads no
+// node's clock against another's, or of a period or more, is refused
+// before the run, as is using_db_time off ShedLock's JDBC provider.
+func TestSkewRefused(t *testing.T) {
+	ws := func(v int) model.Windows {
+		return model.Windows{{Node: 0, First: 1, Last: 5, Failure: model.Failure{Kind: model.Skewed, Value: v}}}
+	}
+	shed := model.Default()
+	shed.Protocol, shed.RereadPeriod, shed.Period = model.ProtocolShedLock, 0, 6
+	for _, tt := range []struct {
+		name string
+		c    model.Config
+		s    model.Schedule
+		want string
+	}{
+		{"client-go", model.Default(), ws(1), "failure skew:1 needs protocol shedlock or shedlock-redis: under protocol client-go"},
+		{"etcd's process", func() model.Config {
+			c := model.Default()
+			c.Protocol, c.RereadPeriod = model.ProtocolEtcd, 0
+			return c
+		}(), &model.Alternating{Also: []model.Process{{Failure: model.Failure{Kind: model.Skewed, Value: 1}}}}, "under protocol etcd"},
+		{"a period ahead", shed, ws(6), "failure skew:6: fire_spread 0 + the most a clock is ahead, 6, + the most one is behind, 0, must be less than period 6"},
+		{"a period behind", shed, ws(-6), "the most one is behind, 6, must be less than period 6"},
+		{"under a period", shed, ws(-5), ""},
+		{"ahead and behind", shed, append(ws(3), model.Window{Node: 1, First: 1, Last: 5, Failure: model.Failure{Kind: model.Skewed, Value: -3}}), "ahead, 3, + the most one is behind, 3, must be less than period 6"},
+		{"ahead and behind with a fire spread", func() model.Config { c := shed; c.FireSpread = 2; return c }(), append(ws(2), model.Window{Node: 1, First: 1, Last: 5, Failure: model.Failure{Kind: model.Skewed, Value: -2}}), "fire_spread 2 + the most a clock is ahead, 2"},
+		{"the least int", shed, ws(-1 << 63), "the most one is behind, 1000000000"},
+	} {
+		err := tt.c.ValidateSchedule(tt.s)
+		if got := fmt.Sprint(err); tt.want == "" && err != nil || tt.want != "" && !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	for _, p := range []model.LockProtocol{model.ProtocolClientGo, model.ProtocolEtcd, model.ProtocolShedLockRedis} {
+		c := model.Default()
+		c.Protocol, c.UsingDbTime = p, true
+		if p != model.ProtocolClientGo {
+			c.RereadPeriod = 0
+		}
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "using_db_time needs protocol shedlock") {
+			t.Errorf("using_db_time under protocol %d: %v, want refused", p, err)
 		}
 	}
 }

@@ -41,6 +41,7 @@ const (
 	ServiceFailover
 	LockAtLeastFor
 	FireSpread
+	UsingDbTime
 	NumParams int = iota
 )
 
@@ -79,6 +80,7 @@ type Policy struct {
 	DisconnectDelay   int           // with ProtocolCurator or ProtocolCuratorSession, rounds from a disconnect to its report (SUSPENDED)
 	LockAtLeastFor    int           // with ProtocolShedLock or ProtocolShedLockRedis, rounds from taking the lock before a run's end frees it
 	FireSpread        int           // with ProtocolShedLock or ProtocolShedLockRedis, node i fires i·FireSpread/(Nodes−1) rounds after each slot
+	UsingDbTime       bool          // with ProtocolShedLock, lock_until is written and compared on the database's clock, not the nodes'
 }
 
 // Scenario is the failures a run meets, and how long it lasts: Run's
@@ -185,7 +187,9 @@ func paramTable(p Param) paramInfo {
 	case LockAtLeastFor:
 		return paramInfo{"lock_at_least_for", "with protocol shedlock or shedlock-redis, rounds after a node took the lock before its run's end may free it (ShedLock's lockAtLeastFor; lease is its lockAtMostFor)"}
 	case FireSpread:
-		return paramInfo{"fire_spread", "with protocol shedlock or shedlock-redis, rounds from node 0's fire of a slot to the last node's: node i fires i·fire_spread/(nodes−1) rounds after the slot, rounded down (clock skew and scheduler delay)"}
+		return paramInfo{"fire_spread", "with protocol shedlock or shedlock-redis, rounds from node 0's fire of a slot to the last node's: node i fires i·fire_spread/(nodes−1) rounds after the slot by its clock, rounded down (the schedulers' delay, and the clocks' skew where no failure of kind skew gives it)"}
+	case UsingDbTime:
+		return paramInfo{"using_db_time", "with protocol shedlock, the lock's lock_until is written and compared on the database's clock (ShedLock's usingDbTime()); false, the JDBC provider's default: on the nodes' own clocks, so that a node whose clock is ahead (a failure of kind skew) sees another's lock end early"}
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
@@ -219,7 +223,7 @@ func (p Param) Names() []string {
 
 // Bool reports whether the parameter is a toggle, stored as 0 or 1.
 func (p Param) Bool() bool {
-	return p == Fencing || p == PersistentTrigger || p == CatchUpOnce || p == IdempotencyKey || p == Quorum || p == Pause || p == Crash || p == Release || p == Partition || p == BlackHole || p == Jitter
+	return p == Fencing || p == PersistentTrigger || p == CatchUpOnce || p == IdempotencyKey || p == Quorum || p == Pause || p == Crash || p == Release || p == Partition || p == BlackHole || p == Jitter || p == UsingDbTime
 }
 
 // Range is the inclusive range of values the parameter accepts.
@@ -320,13 +324,15 @@ func (c *Config) Get(p Param) int {
 		return c.LockAtLeastFor
 	case FireSpread:
 		return c.FireSpread
+	case UsingDbTime:
+		return b2i(c.UsingDbTime)
 	}
 	panic("model: unknown parameter " + strconv.Itoa(int(p)))
 }
 
 // values returns every parameter's value, in column order.
 func (c *Config) values() [NumParams]int {
-	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), int(c.OnCut), int(c.RunsIn), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait, c.DisconnectDelay, c.ServiceFailover, c.LockAtLeastFor, c.FireSpread}
+	return [NumParams]int{c.Nodes, c.Lease, c.RereadPeriod, c.RetryPeriod, c.RenewDeadline, c.Outage, c.Start, c.Rounds, c.Period, c.BatchLen, b2i(c.Fencing), b2i(c.PersistentTrigger), c.CatchUpWindow, b2i(c.CatchUpOnce), b2i(c.IdempotencyKey), int(c.Overlap), int(c.OnCut), int(c.RunsIn), c.Down, c.DownFrom, b2i(c.Quorum), b2i(c.Pause), b2i(c.Crash), b2i(c.Release), b2i(c.Partition), b2i(c.BlackHole), b2i(c.Jitter), c.Drift, int(c.Protocol), c.LockDelay, c.AcquireWait, c.DisconnectDelay, c.ServiceFailover, c.LockAtLeastFor, c.FireSpread, b2i(c.UsingDbTime)}
 }
 
 // toggles returns the Scenario's toggles that are set, each as the bit
@@ -409,6 +415,8 @@ func (c *Config) Set(p Param, v int) {
 		c.LockAtLeastFor = v
 	case FireSpread:
 		c.FireSpread = v
+	case UsingDbTime:
+		c.UsingDbTime = v != 0
 	default:
 		panic("model: unknown parameter " + strconv.Itoa(int(p)))
 	}

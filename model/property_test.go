@@ -94,7 +94,9 @@ func fitRelations(c *model.Config) {
 func ownKinds() []model.Kind {
 	var fs []model.Kind
 	for _, b := range model.Kinds() {
-		fs = append(fs, b.Kind)
+		if b.Does&model.Skews == 0 { // refused off the per-fire protocols; skew.txt and TestSkew* have it
+			fs = append(fs, b.Kind)
+		}
 	}
 	return fs
 }

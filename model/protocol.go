@@ -103,6 +103,11 @@ type protocolTraits struct {
 	// releasesAny: with perFire, a run's end frees the lock whoever holds
 	// it (ShedLock's Redis and Mongo providers)
 	releasesAny bool
+	// nodeClocks: with perFire, lock_until is written on the taker's clock
+	// and compared with each node's own, unless UsingDbTime (ShedLock's
+	// JDBC provider, SqlStatementsSource's :now; the Redis provider's key
+	// expires on Redis's clock)
+	nodeClocks bool
 	// twoLeaders is what the lock promises of two leaders while no clock
 	// drifts, which CheckInvariants holds it to.
 	twoLeaders twoLeaderClaim
@@ -172,7 +177,7 @@ func protocolTable() [NumProtocols]protocolTraits {
 		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true, failoverResets: true, twoLeaders: claimUnbounded},
 		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true, twoLeaders: claimUnlessPause},
 		ProtocolRedisson:       {name: "redisson", serverExpiry: true, giveUp: giveUpWhenBack, actsAsItWakes: true, twoLeaders: claimPastLease},
-		ProtocolShedLock:       {name: "shedlock", perFire: true, twoLeaders: claimPerFire},
+		ProtocolShedLock:       {name: "shedlock", perFire: true, nodeClocks: true, twoLeaders: claimPerFire},
 		ProtocolShedLockRedis:  {name: "shedlock-redis", perFire: true, releasesAny: true, twoLeaders: claimPerFire},
 		ProtocolPostgres:       {name: "postgres", serverExpiry: true, giveUp: giveUpWhenBack, crashFrees: true, pauseKeeps: true, twoLeaders: claimCutOffPastLease},
 		ProtocolQuartz:         {name: "quartz", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, twoLeaders: claimRecovered},

@@ -8,9 +8,11 @@ import (
 )
 
 // refShedLock is the reference for protocols shedlock and shedlock-redis,
-// written from docs/model.md's paragraph alone (Lock protocols, ShedLock):
-// round by round, every node and every slot kept whole, with no skipping
-// between events. reference calls it for those protocols.
+// written from docs/model.md's paragraph alone (Lock protocols, ShedLock,
+// and its Whose clock): round by round, every node and every slot kept
+// whole, with no skipping between events, each node's fire checked
+// against its clock in every round. reference calls it for those
+// protocols.
 func refShedLock(c model.Config, ws model.Windows) model.Stats {
 	var st model.Stats
 	var twoLeader refEpisodes
@@ -22,10 +24,28 @@ func refShedLock(c model.Config, ws model.Windows) model.Stats {
 			kind[t][i] = -1
 		}
 	}
+	skew := make([][]int, c.Rounds+2) // by round and node, how far its clock is ahead
+	lead := 0                         // the most a clock is ahead in the schedule: slots open that early
+	for t := range skew {
+		skew[t] = make([]int, n)
+	}
 	for _, w := range ws {
+		if w.Failure.Kind == model.Skewed {
+			lead = max(lead, w.Failure.Value)
+		}
 		for t := max(w.First, 1); t <= min(w.Last, c.Rounds) && w.Node < n; t++ {
+			if w.Failure.Kind == model.Skewed { // up, its clock off
+				skew[t][w.Node] = w.Failure.Value
+				continue
+			}
 			kind[t][w.Node] = refKindOf(c, w.Failure)
 		}
+	}
+	clock := func(i, t int) int { // the lock's clock: the node's own under shedlock without using_db_time
+		if c.Protocol == model.ProtocolShedLock && !c.UsingDbTime {
+			return t + skew[t][i]
+		}
+		return t
 	}
 	offset := func(i int) int { // node i fires i·fire_spread/(nodes−1) after a slot
 		if n < 2 {
@@ -34,27 +54,27 @@ func refShedLock(c model.Config, ws model.Windows) model.Stats {
 		return i * c.FireSpread / (n - 1)
 	}
 	type slot struct {
-		runs, firstStart, lastFirst int
-		writes                      []int // by part, the runs that wrote it
+		at, runs, firstStart, lastFirst int
+		writes                          []int // by part, the runs that wrote it
 	}
-	type run struct{ node, slot, start, done int }
+	type run struct{ node, slot, start, lockedAt, done int }
 	var slots []*slot
 	var runs []run
-	fireAt, fireSlot := make([]int, n), make([]int, n) // fireAt 0: no fire to come
+	pending, fireSlot := make([]bool, n), make([]int, n) // a fire to come, of slot fireSlot
 	lockUntil, holder := 0, -1
-	unlock := func(r run, now int) { // lock_until ← max(now, taken + lock_at_least_for)
+	unlock := func(r run, now int) { // lock_until ← max(now on the lock's clock, locked_at + lock_at_least_for)
 		if holder == r.node || c.Protocol == model.ProtocolShedLockRedis {
-			lockUntil = max(now, r.start+c.LockAtLeastFor)
+			lockUntil = max(now, r.lockedAt+c.LockAtLeastFor)
 		}
 	}
 	for t := 1; t <= c.Rounds; t++ {
 		k := kind[t]
 		stops := func(i int) bool { return k[i] == refCrash || k[i] == refRelease }
-		if t%c.Period == 0 {
-			slots = append(slots, &slot{writes: make([]int, b)})
+		if at := t + lead; at%c.Period == 0 && at <= c.Rounds { // the slot of round at opens lead rounds early
+			slots = append(slots, &slot{at: at, writes: make([]int, b)})
 			for i := range n {
-				if fireAt[i] == 0 { // a frozen node's earlier fire is still to come: it fires once
-					fireAt[i], fireSlot[i] = t+offset(i), len(slots)-1
+				if !pending[i] { // a frozen node's earlier fire is still to come: it fires once
+					pending[i], fireSlot[i] = true, len(slots)-1
 				}
 			}
 		}
@@ -63,7 +83,7 @@ func refShedLock(c model.Config, ws model.Windows) model.Stats {
 		for _, r := range runs {
 			if k[r.node] >= 0 && stops(r.node) {
 				if k[r.node] == refRelease {
-					unlock(r, t)
+					unlock(r, clock(r.node, t))
 				}
 				continue
 			}
@@ -72,23 +92,23 @@ func refShedLock(c model.Config, ws model.Windows) model.Stats {
 		runs = kept
 		// The fires due, node by node: a frozen node fires as it wakes.
 		for i := range n {
-			if fireAt[i] == 0 || fireAt[i] > t || k[i] == refPause {
+			if !pending[i] || t+skew[t][i] < slots[fireSlot[i]].at+offset(i) || k[i] == refPause { // not yet due by its clock
 				continue
 			}
 			running := false
 			for _, r := range runs {
 				running = running || r.node == i
 			}
-			if k[i] < 0 && lockUntil <= t && !running {
-				lockUntil, holder = t+c.Lease, i
+			if now := clock(i, t); k[i] < 0 && lockUntil <= now && !running {
+				lockUntil, holder = now+c.Lease, i
 				s := slots[fireSlot[i]]
 				if s.runs == 0 {
 					s.firstStart = t
 				}
 				s.runs++
-				runs = append(runs, run{node: i, slot: fireSlot[i], start: t})
+				runs = append(runs, run{node: i, slot: fireSlot[i], start: t, lockedAt: now})
 			}
-			fireAt[i] = 0
+			pending[i] = false
 		}
 		// Every run not frozen passes a part, written where it reaches the store.
 		going := 0
@@ -110,7 +130,7 @@ func refShedLock(c model.Config, ws model.Windows) model.Stats {
 			if r.done < b {
 				kept = append(kept, r)
 			} else if k[r.node] < 0 {
-				unlock(r, t+1)
+				unlock(r, clock(r.node, t)+1)
 			}
 		}
 		runs = kept
@@ -183,7 +203,8 @@ func drawShedLockConfig(t *rapid.T) model.Config {
 
 // TestPropertyShedLockReference: the Runner and the reference agree under
 // ShedLock's protocols, under the group outage or random windows of every
-// kind, and the runs keep the invariants.
+// kind, clock skews among them (on the nodes' clocks or the database's),
+// and the runs keep the invariants.
 func TestPropertyShedLockReference(t *testing.T) {
 	var r model.Runner
 	rapid.Check(t, func(t *rapid.T) {
@@ -195,6 +216,17 @@ func TestPropertyShedLockReference(t *testing.T) {
 		ws := refWindows(c)
 		if rapid.Bool().Draw(t, "windows") {
 			ws = drawWindows(t, c)
+			if rapid.Bool().Draw(t, "skews") { // some windows clock skews instead, as far apart as the period holds
+				budget := c.Period - 1 - c.FireSpread
+				lead := rapid.IntRange(0, budget).Draw(t, "lead")
+				lag := rapid.IntRange(0, budget-lead).Draw(t, "lag")
+				c.UsingDbTime = c.Protocol == model.ProtocolShedLock && rapid.Bool().Draw(t, "using_db_time")
+				for i := range ws {
+					if rapid.Bool().Draw(t, "skewed") {
+						ws[i].Failure = model.Failure{Kind: model.Skewed, Value: rapid.IntRange(-lag, lead).Draw(t, "skew")}
+					}
+				}
+			}
 			s = ws
 		}
 		if d := refCompare(&r, c, s, ws); d != "" {
@@ -222,5 +254,26 @@ func TestShedLockAllocatesNothing(t *testing.T) {
 		if n := testing.AllocsPerRun(50, func() { r.Run(c) }); n != 0 {
 			t.Errorf("%+v: Run allocates %v times per run, want 0", c, n)
 		}
+	}
+}
+
+// TestShedLockSkewAllocatesNothing: a ShedLock run with clock skews (a
+// fixed offset and steps), once its Runner has grown, allocates nothing,
+// the schedule's checks included.
+func TestShedLockSkewAllocatesNothing(t *testing.T) {
+	var r model.Runner
+	c := model.Default()
+	c.Protocol, c.RereadPeriod, c.Nodes, c.Lease, c.BatchLen, c.FireSpread, c.Period, c.Rounds = model.ProtocolShedLock, 0, 3, 10, 9, 3, 20, 3650
+	ws := model.Windows{
+		{Node: 0, First: 1, Last: 3650, Failure: model.Failure{Kind: model.Skewed, Value: -2}},
+		{Node: 1, First: 100, Last: 900, Failure: model.Failure{Kind: model.Skewed, Value: 9}},
+		{Node: 2, First: 500, Last: 510, Failure: model.Failure{Kind: model.Paused}},
+	}
+	var s model.Schedule = ws // boxed once, as a caller holds it
+	if _, err := r.RunSchedule(c, s); err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(50, func() { r.RunSchedule(c, s) }); n != 0 {
+		t.Errorf("RunSchedule allocates %v times per run, want 0", n)
 	}
 }

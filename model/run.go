@@ -155,10 +155,11 @@ func (r *Runner) Trace(c Config, s Schedule, first, last int, observe func(*Roun
 	if err := r.c.Validate(); err != nil {
 		return Stats{}, err
 	}
-	if ws, ok := s.(Windows); ok {
-		if err := ws.valid(); err != nil {
-			return Stats{}, err
-		}
+	if !r.kindsKnown {
+		r.kinds, r.kindsKnown = readKinds(), true
+	}
+	if err := r.c.validateSchedule(s, &r.kinds); err != nil {
+		return Stats{}, err
 	}
 	if r.c.Protocol.traits().perFire { // no round view: nothing is observed
 		r.runShedLock(s)

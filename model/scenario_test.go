@@ -26,7 +26,7 @@ import (
 // rest keep the publication's defaults. windows= replaces the publication's outage by
 // per-node windows node:first-last, each optionally :kind, the node's own
 // kind of failure (isolate, black-hole, slow, partition,
-// pause, crash, release). seeds=N runs "run" with the followers' jitter
+// pause, crash, release, or skew:V, its clock V rounds ahead). seeds=N runs "run" with the followers' jitter
 // drawn from each of the seeds 0 … N−1 (model.JitterSeed) and prints the
 // statistics only if every seed gives the same, else the seeds that
 // differ: a case with jitter is hand-computed only where its outcome
@@ -115,8 +115,10 @@ func parseWindows(t *testing.T, vals []string) model.Windows {
 	for _, v := range items {
 		var w model.Window
 		span, kind, hasKind := v, "", false
-		if i := strings.LastIndex(v, ":"); i > strings.Index(v, ":") { // a second colon: a kind
-			span, kind, hasKind = v[:i], v[i+1:], true
+		if i := strings.Index(v, ":"); i >= 0 {
+			if j := strings.Index(v[i+1:], ":"); j >= 0 { // a second colon: a kind, KIND:VALUE for one that takes a value
+				span, kind, hasKind = v[:i+1+j], v[i+2+j:], true
+			}
 		}
 		if n, err := fmt.Sscanf(span+"\n", "%d:%d-%d\n", &w.Node, &w.First, &w.Last); n != 3 || err != nil {
 			t.Fatalf("window %q: want node:first-last[:kind]", v)

@@ -30,6 +30,11 @@ type Reachability struct {
 	does  []Does
 	may   Does // every behaviour a node down in this run may have: AsConfigured's and those Fail gave
 
+	// clock is, by node, the value of its last failure of a kind that
+	// skews (Skews): the rounds its clock is ahead while that failure
+	// lasts (Reachability.ahead). Empty until a run's first such failure.
+	clock []int
+
 	// upAt is, by node, the round it last turned reachable or down (1 for
 	// one reachable from the start): while it is reachable, the round
 	// from which it has been, where a DynamoDB waiter's acquire calls
@@ -63,6 +68,7 @@ const (
 	Paused            // frozen
 	Crashed           // forgets that it led
 	Released          // stops cleanly, emptying the record if it holds it
+	Skewed            // stays reachable, its clock Failure.Value rounds ahead (behind if negative)
 	numKinds          // the number of kinds, AsConfigured included
 )
 
@@ -78,6 +84,7 @@ const (
 	ReachesStore                        // its work reaches the store where the batch writes, though not the record
 	Hangs                               // its calls hang until they time out, after half the renew deadline
 	HangsUntilAnswered                  // with Hangs, a call hangs until the API answers again, when the node is back, or it times out
+	Skews                               // it stays reachable and works on, its clock off by the failure's value (only a per-fire protocol reads it)
 )
 
 // Behaviour is one row of the table of failure kinds (Kinds): a kind,
@@ -105,6 +112,7 @@ func kindTable() [numKinds]Behaviour {
 		{Kind: Paused, Name: "pause", Said: "paused", Does: Freezes, Toggle: Pause},
 		{Kind: Crashed, Name: "crash", Said: "crashed", Does: Stops, Toggle: Crash},
 		{Kind: Released, Name: "release", Said: "stopped cleanly", Does: Stops | Releases, Toggle: Release},
+		{Kind: Skewed, Name: "skew", Said: "had its clock off", Does: Skews, Toggle: none, ValueName: "the rounds its clock is ahead of the others' (behind if negative)"},
 	}
 }
 
@@ -144,7 +152,7 @@ func KindNames() string {
 func (k Kind) Behaviour() Behaviour { return kindTable()[k] }
 
 // String is the kind's name: isolate, black-hole, slow, partition, pause,
-// crash or release ("" for AsConfigured).
+// crash, release or skew ("" for AsConfigured).
 func (k Kind) String() string { return k.Behaviour().Name }
 
 // String is the failure as incidents and --also give it (and
@@ -242,6 +250,22 @@ func (r *Reachability) Fail(node int, f Failure) {
 	}
 	r.does[node] = r.kinds[f.Kind]
 	r.may |= r.kinds[f.Kind]
+	if r.kinds[f.Kind]&Skews != 0 {
+		if len(r.clock) < len(r.down) {
+			r.clock = append(r.clock[:0], make([]int, len(r.down))...)
+		}
+		r.clock[node] = f.Value
+	}
+}
+
+// ahead is how many rounds node's clock is ahead of the rounds (behind if
+// negative): its failure's value while a failure that skews (Skews) has
+// it, else 0.
+func (r *Reachability) ahead(node int) int {
+	if !r.down[node] || r.doesOf(node)&Skews == 0 {
+		return 0
+	}
+	return r.clock[node]
 }
 
 // doesOf is what node does while down: what its kind does in this run.

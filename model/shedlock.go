@@ -1,18 +1,24 @@
 package model
 
+import "fmt"
+
 // ShedLock (protocols shedlock and shedlock-redis) elects no leader: each
 // node's own scheduler fires the batch, node i fireOffset(i) rounds after
-// each slot, and the first to take the lock runs it, the others skipping
-// that fire (docs/model.md, Lock protocols). The lock lasts a lease
-// (lockAtMostFor) from its taking, whatever the run does; at the run's
-// end it lasts until lock_at_least_for after its taking, if later. So it
-// has its own small run loop here, fed the same schedules, counting the
-// same Stats; the engine's leader, believers and handovers play no part.
+// each slot by its own clock, and the first to take the lock runs it, the
+// others skipping that fire (docs/model.md, Lock protocols). The lock
+// lasts a lease (lockAtMostFor) from its taking, whatever the run does; at
+// the run's end it lasts until lock_at_least_for after its taking, if
+// later. Under shedlock without using_db_time those times are the taker's
+// clock's, compared with each node's own (a failure of kind skew puts a
+// node's clock ahead or behind). So it has its own small run loop here,
+// fed the same schedules, counting the same Stats; the engine's leader,
+// believers and handovers play no part.
 
 // shedRun is a run of a slot's batch by one node.
 type shedRun struct {
 	node, slot int // slot: the index of its slot in shedState.slots
 	start      int // the round it took the lock in
+	lockedAt   int // the same on the lock's clock (shedState.clock): ShedLock's locked_at
 	done       int // the parts it has gone through, written or not
 }
 
@@ -36,9 +42,33 @@ type shedState struct {
 	runs  []shedRun
 	slots []shedSlot
 	pool  []int32 // the slots' writers, batch_len a slot, slot i's at i·batch_len
-	// The lock: the round from which a node may take it, and its holder
-	// (the last to take it; −1: none yet).
+	// The lock: the round from which a node may take it, on the lock's
+	// clock (clock), and its holder (the last to take it; −1: none yet).
 	until, owner int
+	// lead is the most rounds a node's clock is ahead in the run's
+	// schedule (skewBounds): each slot opens that many rounds before its
+	// round, so that a fire due earlier by a clock ahead finds it open;
+	// skews says the schedule has failures of kind skew at all, so that
+	// the fires to come are timed again at each of its changes.
+	lead  int
+	skews bool
+}
+
+// clock is round t on node's clock as the lock reads it: the node's own
+// (t + its skew) where lock_until is written and compared on the nodes'
+// clocks (shedlock without using_db_time), else the database's (or
+// Redis's), the rounds themselves.
+func (r *Runner) clock(node, t int) int {
+	if r.c.Protocol.traits().nodeClocks && !r.c.UsingDbTime {
+		return t + r.state.reach.ahead(node)
+	}
+	return t
+}
+
+// fireRound is the round in which node's scheduler fires slot sl by its
+// clock, the slot's round + fireOffset on it, but not before round t.
+func (r *Runner) fireRound(node int, sl *shedSlot, t int) int {
+	return max(t, sl.at+r.c.fireOffset(node)-r.state.reach.ahead(node))
 }
 
 // fireOffset is the rounds after each slot at which node fires:
@@ -52,10 +82,11 @@ func (c *Config) fireOffset(node int) int {
 
 // perFireRelation is checkRelations for a per-fire lock, and for the
 // parameters only a per-fire lock takes: lock_at_least_for and
-// fire_spread need one; under one, lock_at_least_for is at most the
-// lease (ShedLock's LockConfiguration refuses more), a slot's fires come
-// before the next slot, and what the model's leader, scheduler and store
-// do is refused, as ShedLock has none of it.
+// fire_spread need one, using_db_time shedlock's JDBC provider; under
+// one, lock_at_least_for is at most the lease (ShedLock's
+// LockConfiguration refuses more), a slot's fires come before the next
+// slot, and what the model's leader, scheduler and store do is refused,
+// as ShedLock has none of it.
 func (c *Config) perFireRelation(lock protocolTraits) error {
 	if !lock.perFire {
 		switch {
@@ -64,6 +95,11 @@ func (c *Config) perFireRelation(lock protocolTraits) error {
 		case c.FireSpread > 0:
 			return &RelationError{"%[1]s %[3]s needs %[2]s shedlock or shedlock-redis: only under ShedLock does each node fire the batch itself (%[2]s is %[4]s)", []Param{FireSpread, Protocol}, []int{c.FireSpread, int(c.Protocol)}}
 		}
+	}
+	if c.UsingDbTime && !lock.nodeClocks {
+		return &RelationError{"%[1]s needs %[2]s shedlock: only ShedLock's JDBC provider compares lock_until on a clock the option chooses (%[2]s is %[4]s)", []Param{UsingDbTime, Protocol}, []int{1, int(c.Protocol)}}
+	}
+	if !lock.perFire {
 		return nil
 	}
 	switch {
@@ -98,16 +134,24 @@ func (r *Runner) runShedLock(s Schedule) {
 		z.nodes[i] = shedNode{Never, -1}
 	}
 	z.runs, z.slots, z.until, z.owner = z.runs[:0], z.slots[:0], 0, -1
+	z.lead, _, z.skews = skewBounds(s, &r.kinds)
 	x.change = s.Begin(&x.reach)
-	nextSlot := c.Period
+	nextSlot := c.Period - z.lead // slots open lead rounds early: lead < period (validateSchedule)
 	for t := 1; t <= c.Rounds; {
 		for t == x.change {
 			x.reach.at = t
 			x.change = s.ChangeAt(t, &x.reach)
+			if z.skews {
+				r.retimeFires(t)
+			}
 		}
 		if t == nextSlot {
-			r.shedSlotDue(t)
 			nextSlot += c.Period
+			if at := t + z.lead; at <= c.Rounds { // a slot after the run's last round is not fired, even by a clock ahead
+				r.shedSlotDue(t, at)
+			} else {
+				nextSlot = Never
+			}
 		}
 		r.shedRound(t)
 		next := min(x.change, nextSlot)
@@ -137,10 +181,12 @@ func (r *Runner) runShedLock(s Schedule) {
 	}
 }
 
-// shedSlotDue opens the slot of round t: every node's fire of it is due
-// fireOffset rounds later, but a node's whose earlier fire is still to
-// come (it is frozen), which fires once, for the earlier slot.
-func (r *Runner) shedSlotDue(t int) {
+// shedSlotDue opens, in round t, the slot of round at: every node's fire
+// of it is due fireOffset rounds after it by the node's clock
+// (fireRound), but a node's whose earlier fire is still to come (it is
+// frozen: a skew is bounded so that no other fire is, validateSchedule),
+// which fires once, for the earlier slot.
+func (r *Runner) shedSlotDue(t, at int) {
 	c, z := &r.c, &r.shed
 	b := c.BatchLen
 	r.dropClosed()
@@ -150,12 +196,24 @@ func (r *Runner) shedSlotDue(t int) {
 	}
 	w := z.pool[i*b : (i+1)*b]
 	clear(w)
-	z.slots = append(z.slots, shedSlot{at: t, writers: w})
+	z.slots = append(z.slots, shedSlot{at: at, writers: w})
 	sl := &z.slots[i]
 	for n := range z.nodes {
 		if z.nodes[n].fireAt == Never {
-			z.nodes[n] = shedNode{t + c.fireOffset(n), i}
+			z.nodes[n] = shedNode{r.fireRound(n, sl, t), i}
 			sl.fires++
+		}
+	}
+}
+
+// retimeFires times again, in round t, every fire still to come by its
+// node's clock as the schedule's changes left it: a clock stepped forward
+// fires sooner (at once if it passed the fire), one stepped back later.
+func (r *Runner) retimeFires(t int) {
+	z := &r.shed
+	for n := range z.nodes {
+		if f := &z.nodes[n]; f.fireAt != Never && f.fireAt >= t {
+			f.fireAt = r.fireRound(n, &z.slots[f.slot], t)
 		}
 	}
 }
@@ -183,20 +241,20 @@ func (r *Runner) shedRound(t int) {
 		if f.fireAt > t {
 			continue
 		}
-		down := x.reach.down[n]
+		down := x.reach.down[n] && !x.fails(n, Skews)          // a skewed node is up, its clock off
 		if down && x.fails(n, Freezes) && !x.fails(n, Stops) { // it fires as it wakes
 			continue
 		}
 		sl := &z.slots[f.slot]
 		sl.fires--
-		if !down && z.until <= t && !r.shedRunning(n) {
-			z.until, z.owner = t+c.Lease, n
+		if now := r.clock(n, t); !down && z.until <= now && !r.shedRunning(n) {
+			z.until, z.owner = now+c.Lease, n
 			if sl.runs == 0 {
 				sl.firstStart = t
 			}
 			sl.runs++
 			sl.running++
-			z.runs = append(z.runs, shedRun{node: n, slot: f.slot, start: t})
+			z.runs = append(z.runs, shedRun{node: n, slot: f.slot, start: t, lockedAt: now})
 		}
 		f.fireAt = Never
 		r.maybeClose(sl)
@@ -205,7 +263,7 @@ func (r *Runner) shedRound(t int) {
 	for i := 0; i < len(z.runs); {
 		run := &z.runs[i]
 		n := run.node
-		down := x.reach.down[n]
+		down := x.reach.down[n] && !x.fails(n, Skews)
 		if down && x.fails(n, Freezes) {
 			i++
 			continue
@@ -246,12 +304,13 @@ func (r *Runner) shedRunning(node int) bool {
 }
 
 // shedUnlock is run's unlock in round now: lock_until becomes
-// max(now, its taking + lock_at_least_for) if the lock is still its
-// node's (JDBC's locked_by), or whoever holds it (releasesAny).
+// max(now, locked_at + lock_at_least_for), on the lock's clock, if the
+// lock is still its node's (JDBC's locked_by), or whoever holds it
+// (releasesAny).
 func (r *Runner) shedUnlock(run *shedRun, now int) {
 	z := &r.shed
 	if z.owner == run.node || r.c.Protocol.traits().releasesAny {
-		z.until = max(now, run.start+r.c.LockAtLeastFor)
+		z.until = max(r.clock(run.node, now), run.lockedAt+r.c.LockAtLeastFor)
 	}
 }
 
@@ -372,3 +431,87 @@ func (p LockProtocol) PerFire() bool { return p.traits().perFire }
 // failure (Warnings says so when more than once); 0 under the other
 // protocols.
 func (c *Config) CalmRuns() int { return c.calmRuns() }
+
+// eachFailure calls see with every failure s's windows or processes
+// give (a schedule of another type gives none).
+func eachFailure(s Schedule, see func(Failure)) {
+	switch s := s.(type) {
+	case Windows:
+		for _, w := range s {
+			see(w.Failure)
+		}
+	case *Alternating:
+		for _, p := range s.Also {
+			see(p.Failure)
+		}
+	}
+}
+
+// skewBounds is the most rounds a failure of kind skew in s puts a node's
+// clock ahead (lead) and behind (lag), at most MaxRounds, 0 if none does,
+// and whether any
+// failure of s skews at all, as k reads the table of kinds.
+func skewBounds(s Schedule, k *kindsRead) (lead, lag int, skews bool) {
+	eachFailure(s, func(f Failure) {
+		if k.does[f.Kind]&Skews != 0 {
+			v := max(-MaxRounds, min(MaxRounds, f.Value)) // so that no sum below overflows
+			lead, lag, skews = max(lead, v), max(lag, -v), true
+		}
+	})
+	return lead, lag, skews
+}
+
+// SkewError is a schedule with failures of kind skew that a run of c
+// cannot hold: under a protocol none of whose mechanisms compares one
+// node's clock with another's (Period 0), or with the fire spread plus
+// the most a clock is ahead (Lead) and the most one is behind (Lag) not
+// less than the period, so that a node's fire of a slot could come after
+// the next slot opens.
+type SkewError struct {
+	Failure                       Failure // the first failure of kind skew
+	Protocol                      LockProtocol
+	FireSpread, Lead, Lag, Period int
+}
+
+func (e *SkewError) Error() string {
+	if e.Period == 0 {
+		return fmt.Sprintf("failure %s needs protocol shedlock or shedlock-redis: under protocol %s no mechanism compares one node's clock with another's (docs/model.md, Clock skew)", e.Failure, Protocol.AppendValue(nil, int(e.Protocol)))
+	}
+	return fmt.Sprintf("failure %s: fire_spread %d + the most a clock is ahead, %d, + the most one is behind, %d, must be less than period %d, so that a node fires each slot before the next one opens", e.Failure, e.FireSpread, e.Lead, e.Lag, e.Period)
+}
+
+// ValidateSchedule returns an error for a schedule no run of c can hold:
+// a *WindowError for a window with a negative node or an unknown kind, a
+// *SkewError for failures of kind skew under a protocol that reads no
+// node's clock against another's, or too far apart for the period; else
+// nil.
+func (c *Config) ValidateSchedule(s Schedule) error {
+	k := readKinds()
+	return c.validateSchedule(s, &k)
+}
+
+// validateSchedule is ValidateSchedule with the table of kinds read.
+func (c *Config) validateSchedule(s Schedule, k *kindsRead) error {
+	if ws, ok := s.(Windows); ok {
+		if err := ws.valid(); err != nil {
+			return err
+		}
+	}
+	lead, lag, skews := skewBounds(s, k)
+	if !skews {
+		return nil
+	}
+	var first Failure
+	eachFailure(s, func(f Failure) {
+		if k.does[f.Kind]&Skews != 0 && first.Kind == AsConfigured {
+			first = f
+		}
+	})
+	switch {
+	case !c.Protocol.traits().perFire:
+		return &SkewError{Failure: first, Protocol: c.Protocol}
+	case c.FireSpread+lead+lag >= c.Period: // each at most MaxRounds: no overflow
+		return &SkewError{Failure: first, Protocol: c.Protocol, FireSpread: c.FireSpread, Lead: lead, Lag: lag, Period: c.Period}
+	}
+	return nil
+}

@@ -24,8 +24,25 @@ func (mc *MonteCarlo) CheckWork() error {
 // CheckOptions refuses options of mc that do not go together, naming
 // their flags; given reports whether a flag was given: a replica cap below
 // the replicas run at a time, a cap or a floor without a precision, and a
-// phase average without yearly figures or under the persistent trigger.
+// phase average without yearly figures or under the persistent trigger,
+// and a further process of kind skew that a configuration of the study
+// cannot hold (model.Config.ValidateSchedule: a protocol that reads no
+// node's clock against another's, a skew of a period or more).
 func (mc *MonteCarlo) CheckOptions(given func(flag string) bool) error {
+	for _, p := range mc.Also {
+		if p.Failure.Kind.Behaviour().Does&model.Skews == 0 {
+			continue
+		}
+		for protocol := range mc.Grid.Values[model.Protocol].All() {
+			for period := range mc.Grid.Values[model.Period].All() {
+				c := model.Default()
+				c.Protocol, c.Period = model.LockProtocol(protocol), period
+				if err := c.ValidateSchedule(&model.Alternating{Also: []model.Process{p}}); err != nil {
+					return fmt.Errorf("--also %s=…: %v", p.Failure, err)
+				}
+			}
+		}
+	}
 	if mc.Precision > 0 && mc.MaxReplicas < mc.Replicas {
 		return fmt.Errorf("--max-replicas %d is fewer than --replicas %d, the replicas run at a time", mc.MaxReplicas, mc.Replicas)
 	}

@@ -57,7 +57,7 @@ func Keys() []Key {
 		}
 	}
 	add("deployment", "preset", "tick", "nodes", "lease", "renewal", "retry-period", "renew-deadline", "jitter", "fencing", "quorum",
-		"protocol", "lock-delay", "acquire-wait", "disconnect-delay", "lock-at-least-for", "fire-spread")
+		"protocol", "lock-delay", "acquire-wait", "disconnect-delay", "lock-at-least-for", "fire-spread", "using-db-time")
 	for _, f := range settings.LockFlags() { // every lock's options, as settings.LockRows lists them, but the model's own flags
 		if !f.Model {
 			add("deployment", f.Name)

@@ -42,7 +42,7 @@ func TestParse(t *testing.T) {
 		msg  string
 	}{
 		{"deployment:\n  lease: 15s\nfailure:\n  outage: 30s\n", 3, `unknown section "failure": want one of deployment, schedule, failures, candidates, prices, study`},
-		{"deployment:\n  leese: 15s\n", 2, `unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, disconnect_delay, lock_at_least_for, fire_spread, or a lock's option, named as its flag is (session_ttl for --session-ttl)`},
+		{"deployment:\n  leese: 15s\n", 2, `unknown key "leese" in deployment: want one of preset, tick, nodes, lease, renewal, retry_period, renew_deadline, jitter, fencing, quorum, protocol, lock_delay, acquire_wait, disconnect_delay, lock_at_least_for, fire_spread, using_db_time, or a lock's option, named as its flag is (session_ttl for --session-ttl)`},
 		{"deployment:\n  lease: 15s\n  nodes: 3\n  lease: 20s\n", 4, "deployment.lease is given twice"},
 		// Every key is its flag's name: the keys of old, a dashed key, a
 		// key in another section, each say what to write.

@@ -126,7 +126,7 @@ func CheckOptions(given func(option string) bool, presets []Preset) error {
 			continue
 		}
 		if len(presets) == 0 {
-			if name == "lock-delay" || name == "lock-at-least-for" || name == "fire-spread" || slices.Contains(PresetSets, name) {
+			if name == "lock-delay" || name == "lock-at-least-for" || name == "fire-spread" || name == "using-db-time" || slices.Contains(PresetSets, name) {
 				continue // the model's own
 			}
 			var takers []string

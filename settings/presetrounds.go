@@ -29,6 +29,9 @@ func (p Preset) Values(r RoundLock, t model.Tick) (map[model.Param]int, error) {
 		times = map[model.Param]time.Duration{model.Lease: r.Lease, model.RetryPeriod: r.RetryPeriod, model.LockDelay: r.LockDelay, model.AcquireWait: r.AcquireWait, model.DisconnectDelay: r.DisconnectDelay, model.RenewDeadline: 0, model.RereadPeriod: 0,
 			model.LockAtLeastFor: r.LockAtLeastFor, model.FireSpread: r.FireSpread}
 		vals[model.Protocol] = int(r.Protocol)
+		if r.UsingDbTime {
+			vals[model.UsingDbTime] = 1
+		}
 	}
 	if r.Refresh > 0 && time.Duration(t) != r.Refresh { // its waiters read every round
 		return nil, &TickError{Preset: p.Name, Tick: t, Refresh: model.Tick(r.Refresh)}

@@ -31,6 +31,10 @@ type RoundLock struct {
 	// ShedLock Lease is lockAtMostFor and RetryPeriod, which nothing
 	// renews at, the same.
 	LockAtLeastFor, FireSpread time.Duration
+	// UsingDbTime is ShedLock's usingDbTime() under its JDBC provider
+	// (false under the others): the lock's times are the database's,
+	// not the nodes' clocks.
+	UsingDbTime bool
 }
 
 // RoundLockOf returns lock's round-model settings, and false for a lock

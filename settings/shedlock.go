@@ -53,12 +53,12 @@ const (
 )
 
 // shedlockRow is ShedLock as a row: a per-fire lock, its preset's
-// lockAtMostFor the model's lease, lockAtLeastFor and the fire spread the
-// model's own flags, the provider its protocol (shedlock for JDBC,
-// shedlock-redis for Redis and Mongo); keep-alive, the nodes' clocks and
-// the task's length are settings' alone (the round model runs ShedLock
-// without KeepAliveLockProvider, on one clock, and takes the task's
-// length as --batch-len).
+// lockAtMostFor the model's lease, lockAtLeastFor, the fire spread and
+// usingDbTime the model's own flags, the provider its protocol (shedlock
+// for JDBC, shedlock-redis for Redis and Mongo, the key expiring on
+// Redis's clock); keep-alive and the task's length are settings' alone
+// (the round model runs ShedLock without KeepAliveLockProvider and takes
+// the task's length as --batch-len).
 func shedlockRow() LockRow {
 	boolField := func(field func(s *ShedLock) *bool) func(Lock, string) (Lock, error) {
 		return setField(func(s *ShedLock, text string) error {
@@ -96,7 +96,8 @@ func shedlockRow() LockRow {
 			{Name: "keep-alive", Type: "bool", Refusal: "the round model runs ShedLock without KeepAliveLockProvider: leasesim settings --preset shedlock --keep-alive gives its figures",
 				SettingsUsage: "shedlock: the provider wrapped in KeepAliveLockProvider",
 				Set:           boolField(func(s *ShedLock) *bool { return &s.KeepAlive })},
-			{Name: "using-db-time", Type: "bool", Refusal: "the round model runs ShedLock on the database's clock (usingDbTime): leasesim settings --preset shedlock --using-db-time=false gives the figures on the nodes' clocks",
+			{Name: "using-db-time", Type: "bool", Model: true, OneValue: "ShedLock's usingDbTime() under --preset shedlock takes one value",
+				Usage:         "; with --preset shedlock, ShedLock's usingDbTime() (the preset's: true; false with --provider redis, whose key expires on Redis's clock)",
 				SettingsUsage: "shedlock: the JDBC provider's usingDbTime(), the database's clock deciding (the preset's: true); false: the nodes' clocks",
 				Set:           boolField(func(s *ShedLock) *bool { return &s.UsingDbTime })},
 			{Name: "task-length", Type: "duration", Refusal: "the round model takes the task's length as --batch-len",
@@ -105,15 +106,15 @@ func shedlockRow() LockRow {
 		},
 		Round: func(l Lock, r *RoundLock) bool {
 			s, ok := l.(ShedLock)
-			r.Protocol, r.RetryPeriod, r.LockAtLeastFor, r.FireSpread = model.ProtocolShedLock, r.Lease, s.LockAtLeastFor, s.FireSpread
-			if s.ReleasesAny {
-				r.Protocol = model.ProtocolShedLockRedis
+			r.Protocol, r.RetryPeriod, r.LockAtLeastFor, r.FireSpread, r.UsingDbTime = model.ProtocolShedLock, r.Lease, s.LockAtLeastFor, s.FireSpread, s.UsingDbTime
+			if s.ReleasesAny { // Redis's key expires on Redis's clock: no option to choose one
+				r.Protocol, r.UsingDbTime = model.ProtocolShedLockRedis, false
 			}
 			return ok
 		},
 		Protocols: []model.LockProtocol{model.ProtocolShedLock, model.ProtocolShedLockRedis},
 		FromConfig: func(c model.Config, d func(int) time.Duration, nodes int) Lock {
-			return ShedLock{LockAtMostFor: d(c.Lease), LockAtLeastFor: d(c.LockAtLeastFor), UsingDbTime: true, FireSpread: d(c.FireSpread), Task: d(c.BatchLen), Nodes: nodes,
+			return ShedLock{LockAtMostFor: d(c.Lease), LockAtLeastFor: d(c.LockAtLeastFor), UsingDbTime: c.UsingDbTime || c.Protocol == model.ProtocolShedLockRedis, FireSpread: d(c.FireSpread), Task: d(c.BatchLen), Nodes: nodes,
 				ReleasesAny: c.Protocol == model.ProtocolShedLockRedis}
 		},
 	}
@@ -249,6 +250,15 @@ func (s ShedLock) Figures() []Figure {
 	if s.KeepAlive {
 		marginDoc = "the same when the database cannot be reached from the taking on: KeepAliveLock.extendForNextPeriod stops at the first failed extension, with a warning only, and the task runs on; while extensions succeed the lock outlasts the task"
 	}
+	if s.UsingDbTime {
+		marginDoc += "; on the database's clock no skew of the nodes' clocks eats it"
+	} else {
+		marginDoc += "; on the nodes' clocks it is also how far another node's clock may run ahead of the holder's before that node, firing, reads the lock's end on its own clock while the task still runs (lock_until is written on the holder's clock: SqlStatementsSource.params)"
+	}
+	skewDoc := "; a node whose clock is behind fires that much later but reads the lock's end on the same clock, so the skew reruns no slot"
+	if s.UsingDbTime {
+		skewDoc = fmt.Sprintf("; on the database's clock a node whose clock is behind fires that much later: the spread and the most a clock is behind must together stay under this figure, a clock less than %s behind here", dur(max(0, s.Held()-s.FireSpread)))
+	}
 	runs := s.RunsPerSlot()
 	fs := lockFigures(exact(inf), exact(inf), exact(inf), around(most), around(held), margin, pause, [7]string{
 		"never: the task runs to its end whatever becomes of the lock (DefaultLockingTaskExecutor.executeWithLock unlocks only in its finally, and no call tells the task it lost the lock)",
@@ -259,8 +269,8 @@ func (s ShedLock) Figures() []Figure {
 		marginDoc,
 		"the longest pause of the holder, right after it took the lock (with keep-alive: between extensions), after which its task still ends within the lock",
 	})
-	return append(fs, figure("rerun_after_first_fire", fmt.Sprintf("a node whose fire comes this long or more after the first node's takes the freed lock and runs the slot again; with %d nodes firing evenly over %s, the slot runs %d time%s (%d double run%s) on a night without failures",
-		s.Nodes, dur(s.FireSpread), runs, plural(runs), runs-1, plural(runs-1)), around(held)))
+	return append(fs, figure("rerun_after_first_fire", fmt.Sprintf("a node whose fire comes this long or more after the first node's takes the freed lock and runs the slot again; with %d nodes firing evenly over %s, the slot runs %d time%s (%d double run%s) on a night without failures%s",
+		s.Nodes, dur(s.FireSpread), runs, plural(runs), runs-1, plural(runs-1), skewDoc), around(held)))
 }
 
 // plural is "s" unless n is 1.

@@ -119,9 +119,11 @@ func TestShedLockValidate(t *testing.T) {
 
 // TestShedLockRow: the shedlock preset on a round-model command runs its
 // provider's protocol, lockAtMostFor as the lease (and retry period),
-// lockAtLeastFor and the fire spread as the model's own; it refuses a
-// provider it does not know, and the options settings alone takes
-// (keep-alive, the nodes' clocks, the task's length) in one line each.
+// lockAtLeastFor, the fire spread and usingDbTime as the model's own
+// (usingDbTime the preset's true under JDBC, false under Redis, whose key
+// expires on Redis's clock); it refuses a provider it does not know, and
+// the options settings alone takes (keep-alive, the task's length) in one
+// line each.
 func TestShedLockRow(t *testing.T) {
 	p, err := settings.PresetByName("shedlock")
 	if err != nil {
@@ -131,10 +133,11 @@ func TestShedLockRow(t *testing.T) {
 		options map[string]string
 		want    settings.RoundLock
 	}{
-		{nil, settings.RoundLock{Protocol: model.ProtocolShedLock, Lease: 10 * time.Minute, RetryPeriod: 10 * time.Minute, FireSpread: time.Second}},
+		{nil, settings.RoundLock{Protocol: model.ProtocolShedLock, Lease: 10 * time.Minute, RetryPeriod: 10 * time.Minute, FireSpread: time.Second, UsingDbTime: true}},
 		{map[string]string{"provider": "redis", "lock-at-most-for": "30s", "lock-at-least-for": "5s", "fire-spread": "2s"},
 			settings.RoundLock{Protocol: model.ProtocolShedLockRedis, Lease: 30 * time.Second, RetryPeriod: 30 * time.Second, LockAtLeastFor: 5 * time.Second, FireSpread: 2 * time.Second}},
-		{map[string]string{"provider": "jdbc"}, settings.RoundLock{Protocol: model.ProtocolShedLock, Lease: 10 * time.Minute, RetryPeriod: 10 * time.Minute, FireSpread: time.Second}},
+		{map[string]string{"provider": "jdbc"}, settings.RoundLock{Protocol: model.ProtocolShedLock, Lease: 10 * time.Minute, RetryPeriod: 10 * time.Minute, FireSpread: time.Second, UsingDbTime: true}},
+		{map[string]string{"using-db-time": "false"}, settings.RoundLock{Protocol: model.ProtocolShedLock, Lease: 10 * time.Minute, RetryPeriod: 10 * time.Minute, FireSpread: time.Second}},
 	} {
 		_, r, err := p.WithOptions(func(o string) (string, bool) { s, ok := tt.options[o]; return s, ok })
 		if err != nil || r != tt.want {
@@ -144,10 +147,15 @@ func TestShedLockRow(t *testing.T) {
 	if _, _, err := p.WithOptions(func(o string) (string, bool) { return "mongo", o == "provider" }); err == nil || !strings.Contains(err.Error(), "want jdbc or redis") {
 		t.Errorf("--provider mongo: %v; want jdbc or redis", err)
 	}
-	for _, o := range []string{"keep-alive", "using-db-time", "task-length"} {
+	for _, o := range []string{"keep-alive", "task-length"} {
 		err := settings.CheckOptions(func(f string) bool { return f == o }, []settings.Preset{p})
 		if err == nil || !strings.Contains(err.Error(), "--"+o+" is refused here: ") {
 			t.Errorf("--%s on a round-model command: %v; want its refusal", o, err)
+		}
+	}
+	for _, presets := range [][]settings.Preset{{p}, nil} { // the model's own flag, with the preset or without
+		if err := settings.CheckOptions(func(f string) bool { return f == "using-db-time" }, presets); err != nil {
+			t.Errorf("--using-db-time on a round-model command with presets %v: %v; want it taken", presets, err)
 		}
 	}
 }

@@ -79,7 +79,9 @@ func ProtocolCheckGrid() Grid {
 // shedlock-redis, and any model adds), beside CheckGrid and
 // ProtocolCheckGrid: CheckGrid's values of what those protocols take,
 // with a period of up to 6, batches of up to 4, a lock_at_least_for of 0,
-// 1 and 3 and a fire spread of 0, 1 and 3, and at their defaults what
+// 1 and 3, a fire spread of 0, 1 and 3 and using_db_time off and on
+// (shedlock's alone; model.Runner.Check runs each group outage as clock
+// skews as well), and at their defaults what
 // they refuse (fencing, the persistent trigger, the idempotency key,
 // quorum, jitter, drift, client-go's and the other locks' parameters).
 func PerFireCheckGrid() Grid {
@@ -96,6 +98,7 @@ func PerFireCheckGrid() Grid {
 		model.BatchLen:          {1, 2, 4},
 		model.LockAtLeastFor:    {0, 1, 3},
 		model.FireSpread:        {0, 1, 3},
+		model.UsingDbTime:       {0, 1},
 		model.RereadPeriod:      {0},
 		model.RenewDeadline:     {0},
 		model.RetryPeriod:       {1},

@@ -26,7 +26,7 @@ func TestCheckSlice(t *testing.T) {
 	}{
 		{"client-go", sweep.CheckGrid(), slice{1009, 35_067, 77_170}},
 		{"protocols", sweep.ProtocolCheckGrid(), slice{1009, 71_979, 938_146}},
-		{"per-fire", sweep.PerFireCheckGrid(), slice{1009, 2_798, 2_464}},
+		{"per-fire", sweep.PerFireCheckGrid(), slice{1009, 4_189, 6_334}},
 	} {
 		g := tt.g
 		size, err := g.Size()

@@ -98,7 +98,7 @@ func (g *Grid) Valid() (valid int, first error) {
 // another (model's relationError), in parameter order: the protocol, with
 // the settings only some protocols take (the lock-delay, the acquire wait, the disconnect delay,
 // the service's failover; client-go's renew deadline, re-read and jitter;
-// ShedLock's lock_at_least_for and fire spread)
+// ShedLock's lock_at_least_for, fire spread and using_db_time)
 // and the lease against the retry period; under dynamodb the drift, with
 // the failing nodes (down, down-from, against the nodes), against the
 // lease and retry period; a renewal of 0 and the renew deadline; the
@@ -109,7 +109,7 @@ func (g *Grid) Valid() (valid int, first error) {
 // period.
 var relationParams = [...]model.Param{model.Nodes, model.Lease, model.RereadPeriod, model.RetryPeriod, model.RenewDeadline, model.Period, model.BatchLen,
 	model.PersistentTrigger, model.Overlap, model.Down, model.DownFrom, model.Jitter, model.Drift,
-	model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay, model.ServiceFailover, model.LockAtLeastFor, model.FireSpread}
+	model.Protocol, model.LockDelay, model.AcquireWait, model.DisconnectDelay, model.ServiceFailover, model.LockAtLeastFor, model.FireSpread, model.UsingDbTime}
 
 // perFireRelationParams are the parameters Validate relates only under a
 // per-fire protocol, which refuses what a leader's policies set (fencing,

@@ -197,7 +197,7 @@ func TestTickScalesRounds(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	r, k := strings.Split(rounds, "\n"), strings.Split(ticked, "\n")
-	if want := "nodes,lease_s,renewal_s,retry_period_s,renew_deadline_s,outage_s,start_s,rounds_s,period_s,batch_len_s,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,on_cut,runs_in,down,down_from,quorum,pause,crash,release,partition,black_hole,jitter,drift,protocol,lock_delay_s,acquire_wait_s,disconnect_delay_s,service_failover_s,lock_at_least_for_s,fire_spread_s,started,missed,unresolved,delayed_s,late_batches,late_s,double_starts,deduplicated,skipped,partial_batches,missed_parts,doubled_parts,rejected,two_leader_s,leaderless_s,handover_s,handovers"; k[0] != want {
+	if want := "nodes,lease_s,renewal_s,retry_period_s,renew_deadline_s,outage_s,start_s,rounds_s,period_s,batch_len_s,fencing,persistent_trigger,catch_up_window_s,catch_up_once,idempotency_key,overlap,on_cut,runs_in,down,down_from,quorum,pause,crash,release,partition,black_hole,jitter,drift,protocol,lock_delay_s,acquire_wait_s,disconnect_delay_s,service_failover_s,lock_at_least_for_s,fire_spread_s,using_db_time,started,missed,unresolved,delayed_s,late_batches,late_s,double_starts,deduplicated,skipped,partial_batches,missed_parts,doubled_parts,rejected,two_leader_s,leaderless_s,handover_s,handovers"; k[0] != want {
 		t.Errorf("header with a tick:\n%s\nwant\n%s", k[0], want)
 	}
 	names, rv, kv := strings.Split(r[0], ","), strings.Split(r[1], ","), strings.Split(k[1], ",")

@@ -69,18 +69,25 @@ func TestTick(t *testing.T) {
 	}
 }
 
-// TestFailure reads every kind back from its name, and refuses a
-// parameter given to a kind that takes none and a name that is no kind.
+// TestFailure reads every kind back from its name (KIND:VALUE for one
+// that takes a value, skew:-2), and refuses a parameter given to a kind
+// that takes none, a kind that takes one without it, and a name that is
+// no kind.
 func TestFailure(t *testing.T) {
 	for _, b := range model.Kinds() {
 		f := model.Failure{Kind: b.Kind}
+		if b.ValueName != "" {
+			f.Value = -2
+		}
 		if got, err := parse.Failure(f.String()); err != nil || got != f {
 			t.Errorf("Failure(%q) = %v, %v; want %v", f.String(), got, err, f)
 		}
 	}
 	for _, tt := range []struct{ text, err string }{
 		{"pause:3", `kind "pause:3": pause takes no parameter`},
-		{"freeze", `kind "freeze": want one of isolate, black-hole, slow, partition, pause, crash, release`},
+		{"skew", `kind "skew": want skew:VALUE, VALUE the rounds its clock is ahead of the others' (behind if negative)`},
+		{"skew:2s", `kind "skew:2s": want skew:VALUE, VALUE the rounds its clock is ahead of the others' (behind if negative)`},
+		{"freeze", `kind "freeze": want one of isolate, black-hole, slow, partition, pause, crash, release, skew`},
 	} {
 		if _, err := parse.Failure(tt.text); err == nil || err.Error() != tt.err {
 			t.Errorf("Failure(%q): %v, want %s", tt.text, err, tt.err)
