@@ -841,8 +841,9 @@ func (rv *Review) sensitivity(measured [][][]cost.Rank, errs []error) ([]Variant
 }
 
 // spreads sets Spreads: the current settings' and the recommended
-// ones', over mix, each event's losses at each phase measured anew
-// (cost.PhaseLosses), the years drawn from the review's seed.
+// ones', over mix, each event's losses at each phase measured anew,
+// each entry met by its kind and scope as the ranking meets it
+// (cost.MixEntry.Losses), the years drawn from the review's seed.
 func (rv *Review) spreads(ctx context.Context, mix []cost.MixEntry) error {
 	ks := []cost.Candidate{rv.Current().Candidate}
 	if d, ok := rv.Decide(rv.Recommendation); ok && rv.Weights != (cost.Weights{}) && d.Top.Candidate != ks[0] {
@@ -854,7 +855,7 @@ func (rv *Review) spreads(ctx context.Context, mix []cost.MixEntry) error {
 		for _, e := range mix {
 			c := k.Apply(rv.Base)
 			c.Outage = e.Outage
-			losses, err := cost.PhaseLosses(ctx, c, rv.Seed, e.Incident)
+			losses, err := e.Losses(ctx, c, rv.Seed)
 			if err != nil {
 				return err
 			}

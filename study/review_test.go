@@ -401,3 +401,40 @@ func TestEverySectionIsTheDeployment(t *testing.T) {
 		t.Errorf("a given outage and start changed: %+v", given)
 	}
 }
+
+// TestSpreadsMeetEachEntry: the spread of a year's cost (how sure)
+// meets each failure-mix entry by its kind and scope, as the ranking
+// does. A Consul lock whose leader stops cleanly 12 times a year hands
+// over at once and misses no line: the ranking's 6.0 a year is its
+// handovers alone, and no drawn year misses or doubles a line. The same
+// 30 s as the configuration's own outage (calls failing, the holder
+// cut off) misses 3,280 lines a year, and most years miss some.
+func TestSpreadsMeetEachEntry(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		entry  cost.MixEntry
+		yearly float64 // the ranking's cost a year of the current settings
+		quiet  bool    // every drawn year misses and doubles no line
+	}{
+		{"leader released", cost.MixEntry{Outage: 30, Weight: 1, Kind: model.Released, Scope: cost.ScopeLeader}, 6, true},
+		{"leader cut off", cost.MixEntry{Outage: 30, Weight: 1}, 3286, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rv := fencedLockReview(t, "consul", tt.entry.Outage, func(o *study.ReviewOptions, c *model.Config) {
+				c.Fencing = false
+				o.Mix = []cost.MixEntry{tt.entry}
+			})
+			current := rv.Current()
+			if got := current.Cost(rv.Weights); math.Abs(got-tt.yearly) > 0.05 {
+				t.Fatalf("the ranking's cost a year is %.2f, want %.1f", got, tt.yearly)
+			}
+			sp, ok := rv.Spreads[current.Candidate]
+			if !ok {
+				t.Fatal("no spread for the current settings")
+			}
+			if quiet := sp.Quiet == 1 && sp.Missed[1] == 0 && sp.Double[1] == 0; quiet != tt.quiet {
+				t.Errorf("spread: missed %v, double %v, quiet years %v; want every year quiet %v", sp.Missed, sp.Double, sp.Quiet, tt.quiet)
+			}
+		})
+	}
+}
