@@ -183,8 +183,8 @@ func (d DBScheduler) RoundLease() time.Duration {
 
 // dbSchedulerRow is db-scheduler as a row of LockRows: protocol
 // db-scheduler, its lease RoundLease, its retry period the heartbeat
-// interval. ReviveDeadExecution, its default dead-execution handler, is
-// the model's on_cut rerun, which the row leaves to --on-cut.
+// interval, its on_cut rerun: ReviveDeadExecution, its default
+// dead-execution handler (--on-cut none is CancelDeadExecution).
 func dbSchedulerRow() LockRow {
 	return LockRow{
 		Preset: "db-scheduler", Defaults: DBSchedulerDefaults(), WithNodes: withNodes(func(d *DBScheduler) *int { return &d.Nodes }),
@@ -205,7 +205,7 @@ func dbSchedulerRow() LockRow {
 		Round: func(l Lock, r *RoundLock) bool {
 			d, ok := l.(DBScheduler)
 			if ok {
-				r.Protocol, r.Lease = model.ProtocolDBScheduler, d.RoundLease()
+				r.Protocol, r.Lease, r.OnCut = model.ProtocolDBScheduler, d.RoundLease(), model.CutRerun
 			}
 			return ok
 		},

@@ -32,6 +32,9 @@ func (p Preset) Values(r RoundLock, t model.Tick) (map[model.Param]int, error) {
 		if r.UsingDbTime {
 			vals[model.UsingDbTime] = 1
 		}
+		if r.OnCut != model.CutNone {
+			vals[model.OnCut] = int(r.OnCut)
+		}
 	}
 	if r.Refresh > 0 && time.Duration(t) != r.Refresh { // its waiters read every round
 		return nil, &TickError{Preset: p.Name, Tick: t, Refresh: model.Tick(r.Refresh)}

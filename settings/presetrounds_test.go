@@ -117,3 +117,35 @@ func TestCheckOptions(t *testing.T) {
 		}
 	}
 }
+
+// TestPresetOnCut: a lock preset sets on_cut where its library handles a
+// cut batch by default: db-scheduler's ReviveDeadExecution runs it again
+// (rerun); Quartz's job requests no recovery by default and the other
+// locks' leaders lose it, so their presets leave the flag's none.
+func TestPresetOnCut(t *testing.T) {
+	for _, tt := range []struct {
+		preset string
+		want   int
+		sets   bool
+	}{
+		{"db-scheduler", int(model.CutRerun), true},
+		{"quartz", 0, false},
+		{"etcd", 0, false},
+	} {
+		p, err := settings.PresetByName(tt.preset)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, ok := p.Round()
+		if !ok {
+			t.Fatalf("%s: no round-model lock", tt.preset)
+		}
+		vals, err := p.Values(r, model.Tick(r.Tick()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := vals[model.OnCut]; ok != tt.sets || got != tt.want {
+			t.Errorf("%s sets on_cut %v (%d), want %v (%d)", tt.preset, ok, got, tt.sets, tt.want)
+		}
+	}
+}

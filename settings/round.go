@@ -35,6 +35,10 @@ type RoundLock struct {
 	// (false under the others): the lock's times are the database's,
 	// not the nodes' clocks.
 	UsingDbTime bool
+	// OnCut is what the library does by default with a batch its holder
+	// was cut from: db-scheduler's ReviveDeadExecution runs it again
+	// (rerun); the others' none.
+	OnCut model.CutPolicy
 }
 
 // RoundLockOf returns lock's round-model settings, and false for a lock
