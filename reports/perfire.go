@@ -183,16 +183,7 @@ func (rv review) writePerFireHowSure(b *strings.Builder, current cost.Rank) {
 // year moves the decision: each candidate's year is its calm slots' and
 // its events', which scale with their rate, so no run is needed.
 func (rv review) perFireEventsMove() string {
-	answer := func(ranks []cost.Rank) string {
-		d, ok := rv.Decide(ranks)
-		switch {
-		case !ok:
-			return "no candidate that outlasts the task"
-		case d.Keep:
-			return "keeping the current settings"
-		}
-		return rv.name(d.Top.Candidate)
-	}
+	answer := func(ranks []cost.Rank) string { return rv.decision(ranks, "no candidate that outlasts the task") }
 	base := answer(rv.Recommendation)
 	var moved []string
 	for _, f := range []struct {

@@ -263,22 +263,27 @@ func quietYears(quiet float64) string {
 	return share + " of those years neither miss nor double an invoice line"
 }
 
+// decision is what the decision rule picks among ranks, in the words the
+// sensitivity sentences use: the candidate's setting, keeping the current
+// settings, or none, when no candidate may be recommended.
+func (rv review) decision(ranks []cost.Rank, none string) string {
+	d, ok := rv.Decide(ranks)
+	switch {
+	case !ok:
+		return none
+	case d.Keep:
+		return "keeping the current settings"
+	}
+	return rv.name(d.Top.Candidate)
+}
+
 // moves says which assumptions, halved or doubled, change the verdict's
 // settings (the sensitivity table), or that none does.
 func (rv review) moves() string {
 	if rv.Weights == (cost.Weights{}) {
 		return "the sensitivity table below gives the Pareto front with each assumption halved and doubled"
 	}
-	answer := func(ranks []cost.Rank) string {
-		d, ok := rv.Decide(ranks)
-		switch {
-		case !ok:
-			return "no candidate safe without fencing"
-		case d.Keep:
-			return "keeping the current settings"
-		}
-		return rv.name(d.Top.Candidate)
-	}
+	answer := func(ranks []cost.Rank) string { return rv.decision(ranks, "no candidate safe without fencing") }
 	base := answer(rv.Recommendation)
 	var moved, all []string
 	var last, lastTo string // the assumption of the last move and what it moved to
