@@ -107,6 +107,9 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 	if c.Protocol.traits().serverExpiry {
 		waited = c.Lease + c.LockDelay
 	}
+	if c.Protocol.traits().detectsOnOwnClock { // a detector whose clock is ahead of the holder's finds its check-in a lease old that much sooner
+		waited = max(0, c.Lease-f.skewSpread)
+	}
 	for s := Stat(0); int(s) < NumStats; s++ {
 		if st.Get(s) < 0 {
 			return fmt.Errorf("%s = %d is negative", s.Name(), st.Get(s))
@@ -348,8 +351,16 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 		}
 		return nil
 	case claimRecovered:
-		if c.Drift == 0 && !f.reachesStore && two {
-			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node works on while cut off (a woken holder gives up before it acts, a crashed one forgets)", st.TwoLeaderRounds, st.DoubleStarts, name)
+		margin := c.Lease - c.RetryPeriod // the most a detector's clock may be ahead of the holder's: it checks in again before the detector finds its check-in a lease old
+		switch {
+		case c.Drift == 0 && !f.reachesStore && f.skewSpread <= margin && two:
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node works on while cut off (a woken holder gives up before it acts, a crashed one forgets) and no two clocks differ by more than lease %d − retry_period %d", st.TwoLeaderRounds, st.DoubleStarts, name, c.Lease, c.RetryPeriod)
+		case f.skewOnly && f.skewSpread <= margin && st.Handovers != 0:
+			return fmt.Errorf("handovers %d under protocol %s although only clocks are skewed, by at most %d between two nodes, <= lease %d − retry_period %d: the holder checks in before any node finds its check-in a lease old", st.Handovers, name, f.skewSpread, c.Lease, c.RetryPeriod)
+		case f.skewOnly && two:
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s although only clocks are skewed: a holder taken over is up and leaves off leading at once", st.TwoLeaderRounds, st.DoubleStarts, name)
+		case f.skewOnly && !c.Fencing && st.PartialBatches+st.LateBatches != 0:
+			return fmt.Errorf("partial_batches %d, late_batches %d under protocol %s without fencing although only clocks are skewed: a holder taken over is up and its run goes on, writing every part on time", st.PartialBatches, st.LateBatches, name)
 		}
 		return nil
 	case claimPerFire:
