@@ -522,6 +522,11 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	if c.Protocol.traits().perFire { // ShedLock takes no fencing, overlap policy, cut policy or queue
 		return r.checkSkews(c, s)
 	}
+	if c.Protocol.traits().detectsOnOwnClock {
+		if err := r.checkSkews(c, s); err != nil {
+			return err
+		}
+	}
 	other := c
 	other.Fencing = !c.Fencing
 	ot, err := r.RunSchedule(other, s)
@@ -548,10 +553,13 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	return nil
 }
 
-// checkSkews checks, under a per-fire protocol, the group outage s (if it
-// is one, of some node and round) as clock skews instead: its nodes' clocks
-// ahead or behind by 1 and 2 rounds (those the period holds) for its rounds,
-// each run keeping the invariants; and skews of 0 the same as no failure.
+// checkSkews checks, under a protocol that reads skews, the group outage
+// s (if it is one, of some node and round) as clock skews instead: its
+// nodes' clocks ahead or behind by 1 and 2 rounds (under a per-fire
+// protocol, those the period holds) or, under detectsOnOwnClock, by the
+// margin lease − retry_period and ahead and behind by a round more, each
+// run keeping the invariants and, under detectsOnOwnClock, the same
+// computed round by round; and skews of 0 the same as no failure.
 func (r *Runner) checkSkews(c Config, s Schedule) error {
 	g, ok := s.(*GroupOutage)
 	if !ok || g.Down == 0 || g.Length == 0 || g.From >= c.Nodes {
@@ -561,7 +569,13 @@ func (r *Runner) checkSkews(c Config, s Schedule) error {
 	if err != nil {
 		return err
 	}
-	for _, v := range []int{0, -2, -1, 1, 2} {
+	values := []int{0, -2, -1, 1, 2}
+	detects := c.Protocol.traits().detectsOnOwnClock
+	if detects {
+		m := max(0, c.Lease-c.RetryPeriod)
+		values = []int{0, m, m + 1, -m - 1}
+	}
+	for _, v := range values {
 		var ws Windows
 		for n := g.From; n < min(g.From+g.Down, c.Nodes); n++ {
 			ws = append(ws, Window{Node: n, First: g.Start, Last: g.Start + g.Length - 1, Failure: Failure{Kind: Skewed, Value: v}})
@@ -575,6 +589,11 @@ func (r *Runner) checkSkews(c Config, s Schedule) error {
 		}
 		if err := CheckInvariants(c, ws, st); err != nil {
 			return fmt.Errorf("the outage as skews of %d: %w", v, err)
+		}
+		if detects {
+			if stepped, _ := r.Trace(c, ws, 1, c.Rounds, func(*RoundView) {}); stepped != st {
+				return fmt.Errorf("the outage as skews of %d: computed stretch by stretch %+v, round by round %+v", v, st, stepped)
+			}
 		}
 		if v == 0 && st != calm {
 			return fmt.Errorf("the outage as skews of 0 gives %+v, no failure %+v", st, calm)
