@@ -200,9 +200,10 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 		x.noticeDelay = 1
 	}
 	x.recovers = c.Protocol.traits().recovers
-	_, _, x.skews = skewBounds(s, &r.kinds)
-	x.skews = x.skews && c.Protocol.traits().detectsOnOwnClock
-	x.stamp = 0
+	x.skews, x.stamp = false, 0
+	if c.Protocol.traits().detectsOnOwnClock {
+		_, _, x.skews = skewBounds(s, &r.kinds)
+	}
 	if x.observes = c.Protocol != ProtocolClientGo && c.Protocol.traits().observes; x.observes {
 		x.observeAll()
 	}
