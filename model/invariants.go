@@ -48,7 +48,15 @@ import "fmt"
 //     the takeover to its end (worksPastLease);
 //   - under postgres, quartz and db-scheduler without drift, the same
 //     but for the pause (a paused PostgreSQL holder keeps its lock; a
-//     woken Quartz or db-scheduler holder gives up before it acts);
+//     woken Quartz or db-scheduler holder gives up before it acts), and
+//     under quartz and db-scheduler unless two clocks differ by more than
+//     lease − retry_period (a node whose clock is that far ahead of the
+//     holder's finds its check-in a lease old before the next); where
+//     clocks are the only failure (kind skew), no handover unless they
+//     differ by more, never two leaders nor a double start, and without
+//     fencing no partial or late batch (the holder taken over is up and
+//     its run goes on); every handover waits at least the lease less the
+//     most two clocks differ;
 //   - under dynamodb without drift, a group outage of the holder's zone
 //     whose calls fail at once is survived if and only if the holder's
 //     next heartbeat after it comes before its lease's end
