@@ -120,7 +120,7 @@ func TestSpans(t *testing.T) {
 		run, err := in.Spans(&r, c)
 		leaderless, twoLeaders, st := run.Leaderless, run.TwoLeaders, run.Stats
 		if b.Does&model.Skews != 0 {
-			if err == nil || !strings.Contains(err.Error(), "failure skew:2 needs protocol shedlock or shedlock-redis") {
+			if err == nil || !strings.Contains(err.Error(), "failure skew:2 needs protocol shedlock, shedlock-redis, quartz or db-scheduler") {
 				t.Errorf("%s under client-go: %v, want refused", kind, err)
 			}
 			continue

@@ -48,7 +48,15 @@ import "fmt"
 //     the takeover to its end (worksPastLease);
 //   - under postgres, quartz and db-scheduler without drift, the same
 //     but for the pause (a paused PostgreSQL holder keeps its lock; a
-//     woken Quartz or db-scheduler holder gives up before it acts);
+//     woken Quartz or db-scheduler holder gives up before it acts), and
+//     under quartz and db-scheduler unless two clocks differ by more than
+//     lease − retry_period (a node whose clock is that far ahead of the
+//     holder's finds its check-in a lease old before the next); where
+//     clocks are the only failure (kind skew), no handover unless they
+//     differ by more, never two leaders nor a double start, and without
+//     fencing no partial or late batch (the holder taken over is up and
+//     its run goes on); every handover waits at least the lease less the
+//     most two clocks differ;
 //   - under dynamodb without drift, a group outage of the holder's zone
 //     whose calls fail at once is survived if and only if the holder's
 //     next heartbeat after it comes before its lease's end
@@ -106,6 +114,9 @@ func CheckInvariants(c Config, s Schedule, st Stats) error {
 	waited := shortestLease(c)
 	if c.Protocol.traits().serverExpiry {
 		waited = c.Lease + c.LockDelay
+	}
+	if c.Protocol.traits().detectsOnOwnClock { // a detector whose clock is ahead of the holder's finds its check-in a lease old that much sooner
+		waited = max(0, c.Lease-f.skewSpread)
 	}
 	for s := Stat(0); int(s) < NumStats; s++ {
 		if st.Get(s) < 0 {
@@ -348,8 +359,16 @@ func (claim twoLeaderClaim) check(c *Config, f failing, st Stats) error {
 		}
 		return nil
 	case claimRecovered:
-		if c.Drift == 0 && !f.reachesStore && two {
-			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node works on while cut off (a woken holder gives up before it acts, a crashed one forgets)", st.TwoLeaderRounds, st.DoubleStarts, name)
+		margin := c.Lease - c.RetryPeriod // the most a detector's clock may be ahead of the holder's: it checks in again before the detector finds its check-in a lease old
+		switch {
+		case c.Drift == 0 && !f.reachesStore && f.skewSpread <= margin && two:
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s without drift although no failing node works on while cut off (a woken holder gives up before it acts, a crashed one forgets) and no two clocks differ by more than lease %d − retry_period %d", st.TwoLeaderRounds, st.DoubleStarts, name, c.Lease, c.RetryPeriod)
+		case f.skewOnly && f.skewSpread <= margin && st.Handovers != 0:
+			return fmt.Errorf("handovers %d under protocol %s although only clocks are skewed, by at most %d between two nodes, <= lease %d − retry_period %d: the holder checks in before any node finds its check-in a lease old", st.Handovers, name, f.skewSpread, c.Lease, c.RetryPeriod)
+		case f.skewOnly && two:
+			return fmt.Errorf("two_leader_rounds %d, double_starts %d under protocol %s although only clocks are skewed: a holder taken over is up and leaves off leading at once", st.TwoLeaderRounds, st.DoubleStarts, name)
+		case f.skewOnly && !c.Fencing && st.PartialBatches+st.LateBatches != 0:
+			return fmt.Errorf("partial_batches %d, late_batches %d under protocol %s without fencing although only clocks are skewed: a holder taken over is up and its run goes on, writing every part on time", st.PartialBatches, st.LateBatches, name)
 		}
 		return nil
 	case claimPerFire:
@@ -511,6 +530,11 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	if c.Protocol.traits().perFire { // ShedLock takes no fencing, overlap policy, cut policy or queue
 		return r.checkSkews(c, s)
 	}
+	if c.Protocol.traits().detectsOnOwnClock {
+		if err := r.checkSkews(c, s); err != nil {
+			return err
+		}
+	}
 	other := c
 	other.Fencing = !c.Fencing
 	ot, err := r.RunSchedule(other, s)
@@ -537,10 +561,13 @@ func (r *Runner) Check(c Config, s Schedule) error {
 	return nil
 }
 
-// checkSkews checks, under a per-fire protocol, the group outage s (if it
-// is one, of some node and round) as clock skews instead: its nodes' clocks
-// ahead or behind by 1 and 2 rounds (those the period holds) for its rounds,
-// each run keeping the invariants; and skews of 0 the same as no failure.
+// checkSkews checks, under a protocol that reads skews, the group outage
+// s (if it is one, of some node and round) as clock skews instead: its
+// nodes' clocks ahead or behind by 1 and 2 rounds (under a per-fire
+// protocol, those the period holds) or, under detectsOnOwnClock, by the
+// margin lease − retry_period and ahead and behind by a round more, each
+// run keeping the invariants and, under detectsOnOwnClock, the same
+// computed round by round; and skews of 0 the same as no failure.
 func (r *Runner) checkSkews(c Config, s Schedule) error {
 	g, ok := s.(*GroupOutage)
 	if !ok || g.Down == 0 || g.Length == 0 || g.From >= c.Nodes {
@@ -550,7 +577,13 @@ func (r *Runner) checkSkews(c Config, s Schedule) error {
 	if err != nil {
 		return err
 	}
-	for _, v := range []int{0, -2, -1, 1, 2} {
+	values := []int{0, -2, -1, 1, 2}
+	detects := c.Protocol.traits().detectsOnOwnClock
+	if detects {
+		m := max(0, c.Lease-c.RetryPeriod)
+		values = []int{0, m, m + 1, -m - 1}
+	}
+	for _, v := range values {
 		var ws Windows
 		for n := g.From; n < min(g.From+g.Down, c.Nodes); n++ {
 			ws = append(ws, Window{Node: n, First: g.Start, Last: g.Start + g.Length - 1, Failure: Failure{Kind: Skewed, Value: v}})
@@ -564,6 +597,11 @@ func (r *Runner) checkSkews(c Config, s Schedule) error {
 		}
 		if err := CheckInvariants(c, ws, st); err != nil {
 			return fmt.Errorf("the outage as skews of %d: %w", v, err)
+		}
+		if detects {
+			if stepped, _ := r.Trace(c, ws, 1, c.Rounds, func(*RoundView) {}); stepped != st {
+				return fmt.Errorf("the outage as skews of %d: computed stretch by stretch %+v, round by round %+v", v, st, stepped)
+			}
 		}
 		if v == 0 && st != calm {
 			return fmt.Errorf("the outage as skews of 0 gives %+v, no failure %+v", st, calm)

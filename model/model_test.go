@@ -772,7 +772,7 @@ func TestSkewRefused(t *testing.T) {
 		s    model.Schedule
 		want string
 	}{
-		{"client-go", model.Default(), ws(1), "failure skew:1 needs protocol shedlock or shedlock-redis: under protocol client-go"},
+		{"client-go", model.Default(), ws(1), "failure skew:1 needs protocol shedlock, shedlock-redis, quartz or db-scheduler: under protocol client-go"},
 		{"etcd's process", func() model.Config {
 			c := model.Default()
 			c.Protocol, c.RereadPeriod = model.ProtocolEtcd, 0

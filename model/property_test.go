@@ -94,7 +94,7 @@ func fitRelations(c *model.Config) {
 func ownKinds() []model.Kind {
 	var fs []model.Kind
 	for _, b := range model.Kinds() {
-		if b.Does&model.Skews == 0 { // refused off the per-fire protocols; skew.txt and TestSkew* have it
+		if b.Does&model.Skews == 0 { // refused but under the per-fire protocols, quartz and db-scheduler; skew.txt, TestSkew* and TestReferenceSkewedDetectors have it
 			fs = append(fs, b.Kind)
 		}
 	}

@@ -108,6 +108,12 @@ type protocolTraits struct {
 	// JDBC provider, SqlStatementsSource's :now; the Redis provider's key
 	// expires on Redis's clock)
 	nodeClocks bool
+	// detectsOnOwnClock: no service ends the lease; each other node
+	// compares the holder's last check-in, written on the holder's clock,
+	// with its own (Quartz's calcFailedIfAfter, db-scheduler's
+	// getDeadExecutions): a failure of kind skew moves the takeover by
+	// the clocks' difference (skewedTaker)
+	detectsOnOwnClock bool
 	// twoLeaders is what the lock promises of two leaders while no clock
 	// drifts, which CheckInvariants holds it to.
 	twoLeaders twoLeaderClaim
@@ -213,9 +219,9 @@ func (p LockProtocol) traits() protocolTraits {
 	case ProtocolPostgres:
 		return protocolTraits{name: "postgres", serverExpiry: true, giveUp: giveUpWhenBack, crashFrees: true, pauseKeeps: true, twoLeaders: claimCutOffPastLease}
 	case ProtocolQuartz:
-		return protocolTraits{name: "quartz", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, twoLeaders: claimRecovered}
+		return protocolTraits{name: "quartz", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, detectsOnOwnClock: true, twoLeaders: claimRecovered}
 	case ProtocolDBScheduler:
-		return protocolTraits{name: "db-scheduler", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, twoLeaders: claimRecovered}
+		return protocolTraits{name: "db-scheduler", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, detectsOnOwnClock: true, twoLeaders: claimRecovered}
 	}
 	return protocolTraits{}
 }
@@ -471,12 +477,39 @@ func (x *state) lockTaker(t int) (node, free int) {
 			node = -1
 		}
 		return node, free
+	case x.skews:
+		return x.skewedTaker(t)
 	default:
 		if free = x.lockFree(); t < free {
 			return -1, free
 		}
 	}
 	return x.lowestTaker(), free
+}
+
+// skewedTaker is lockTaker under detectsOnOwnClock while the schedule
+// skews clocks: node n finds the holder's last check-in, written in round
+// renewed with the holder's clock stamp rounds ahead, a lease old in round
+// renewed + lease + stamp − ahead(n) (lockFree, moved by the clocks'
+// difference). It returns the reachable node that finds it first, the
+// lowest-numbered of those that tie, if that is round t or before (else
+// -1), and that round.
+func (x *state) skewedTaker(t int) (node, free int) {
+	except := x.leader
+	if x.gaveUp {
+		except = -1
+	}
+	node, free = -1, Never
+	base := x.lockFree() + x.stamp
+	for n, d := range x.reach.down {
+		if f := base - x.reach.ahead(n); !d && n != except && f < free {
+			node, free = n, f
+		}
+	}
+	if free > t {
+		node = -1
+	}
+	return node, free
 }
 
 // keptFrozen reports whether the record's leader, believing, is frozen

@@ -180,8 +180,18 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			failing[t][i] = -1
 		}
 	}
+	// ahead[t][i]: how many rounds node i's clock is ahead in round t (a
+	// window of kind skew: the node stays up).
+	ahead := make([][]int, c.Rounds+1)
+	for t := range ahead {
+		ahead[t] = make([]int, n)
+	}
 	for _, w := range ws {
 		for t := max(w.First, 1); t <= min(w.Last, c.Rounds) && w.Node < n; t++ {
+			if w.Failure.Kind == model.Skewed {
+				ahead[t][w.Node] = w.Failure.Value
+				continue
+			}
 			failing[t][w.Node] = refKindOf(c, w.Failure)
 		}
 	}
@@ -204,8 +214,10 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		callFrom[i] = -1
 	}
 	counted := 0 // the round from which the lock service counts the lease: the last renewal, or its failover since
+	stamp := 0   // under quartz and db-scheduler, the holder's clock's lead as it wrote its last check-in
 	renew := func(t int) {
 		renewed, counted = t, t
+		stamp = ahead[t][leader]
 		version++
 		nodes[leader].renewed, nodes[leader].wokeBy, nodes[leader].heartbeatWaits = t, 0, false
 		nodes[leader].cut, nodes[leader].late = 0, false
@@ -426,6 +438,25 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 		case c.Quorum && 2*up <= n: // no majority reachable: nobody takes over
 		case c.Protocol == model.ProtocolDynamoDB: // who has seen the version for a lease in one call; anyone after a release
 			takeOver(func(i int) bool { return leader < 0 || callFrom[i] >= 0 && t >= seenAt[i]+leaseOf(i) })
+		case recovers && leader >= 0:
+			// Each up node reads the holder's last check-in, stamped on
+			// the holder's clock, against its own clock: it finds it a
+			// lease old in round counted + lease + stamp − its lead, and
+			// the first to find it takes over (the lowest of those that
+			// tie), the holder checking in or not.
+			found, taker := 0, -1
+			for i := range n {
+				at := counted + c.Lease + stamp - ahead[t][i]
+				if !down[i] && !(i == leader && nodes[i].believes) && at <= t && (taker < 0 || at < found) {
+					found, taker = at, i
+				}
+			}
+			if taker >= 0 {
+				if !down[leader] { // up, its next acquisition finds the firing taken: it stops leading, its job running on
+					nodes[leader].believes = false
+				}
+				takeOver(func(i int) bool { return i == taker })
+			}
 		case service:
 			if leader < 0 || t >= counted+c.Lease+c.LockDelay {
 				takeOver(func(int) bool { return true })

@@ -84,6 +84,12 @@ type state struct {
 	// It is read once a run: building the protocol's row on the settled
 	// path each round cost a fifth of a publication run.
 	noticeDelay int
+	// skews: under detectsOnOwnClock, the schedule skews some node's
+	// clock, so that the other nodes find the holder's check-in a lease
+	// old by their own clocks (skewedTaker), even while it checks in;
+	// stamp is how far the holder's clock was ahead at its last renewal.
+	skews bool
+	stamp int
 
 	queued       int // batches waiting in the persistent trigger's queue
 	queuedFirst  int // the trigger round of the first waiting batch
@@ -194,6 +200,10 @@ func (r *Runner) run(s Schedule, first, last int, observe func(*RoundView)) {
 		x.noticeDelay = 1
 	}
 	x.recovers = c.Protocol.traits().recovers
+	x.skews, x.stamp = false, 0
+	if c.Protocol.traits().detectsOnOwnClock {
+		_, _, x.skews = skewBounds(s, &r.kinds)
+	}
 	if x.observes = c.Protocol != ProtocolClientGo && c.Protocol.traits().observes; x.observes {
 		x.observeAll()
 	}
@@ -298,7 +308,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	// function it compiles, not in one inlined into it.
 	next, free := -1, Never // free: under a lock service or dynamodb, the first round the lock may be taken (lockTaker)
 	switch {
-	case renewing && !racing && !x.reporting(): // back before its disconnect's report (curator's), it does not hold the lock off
+	case renewing && !racing && !x.reporting() && !x.skews: // back before its disconnect's report (curator's), it does not hold the lock off; under a skew, a node whose clock is ahead may find its check-in old (skewedTaker)
 	case x.c.Jitter: // the first follower to poll after its lease ran out
 		next = x.watch(t)
 	case racing || x.c.Protocol == ProtocolClientGo:
@@ -309,6 +319,9 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 	handover := next >= 0 && x.takeOver(t, next)
 	if handover {
 		renewing, racing = true, false
+		if x.skews { // when a node whose clock is ahead finds the new holder's check-in old
+			_, free = x.lockTaker(t)
+		}
 	}
 	working, active, accepted, readers := x.countBelievers(renewing)
 	last := x.stretchEnd(t, end, renewing, racing, free, accepted, readers)
@@ -333,7 +346,7 @@ func (x *state) stretch(end int, view *RoundView, ahead *Alternating) {
 // nodes do.
 func (x *state) settled() bool {
 	c := &x.c
-	return !x.reach.down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.overdue && !x.watching && len(x.believers) == 0 && x.queued == 0 &&
+	return !x.skews && !x.reach.down[x.leader] && !x.gaveUp && !x.hung && !x.frozen && !x.overdue && !x.watching && len(x.believers) == 0 && x.queued == 0 &&
 		(c.RenewDeadline == 0 || !x.deadlineFirst(x.t) && !x.races(x.t)) && (len(x.groups) == 0 || !x.decides)
 }
 
@@ -419,9 +432,11 @@ func (x *state) takeOver(t, next int) bool {
 	}
 	x.st.HandoverRounds += t - x.renewed
 	x.st.Handovers++
-	if x.gaveUp {
+	switch {
+	case x.gaveUp:
 		x.believers = dropBelief(x.believers, next)
-	} else {
+	case x.skews && !x.reach.down[x.leader]: // up, taken over by a node whose clock is ahead of its own (skewedTaker): it leaves off leading at once, its job running on
+	default:
 		old := believer{node: x.leader, token: x.token, giveUp: x.giveUpRound(), renewed: x.renewed}
 		if c.Protocol != ProtocolClientGo {
 			old.giveUp = x.lockDue()
@@ -432,6 +447,7 @@ func (x *state) takeOver(t, next int) bool {
 		x.believers = handOver(x.believers, old, next)
 	}
 	x.leader, x.renewed, x.gaveUp, x.watching, x.hung, x.frozen, x.released, x.suspended, x.sessionGone = next, t, false, false, false, false, false, false, false
+	x.stamp = x.reach.ahead(next)
 	x.token++
 	return true
 }
@@ -476,6 +492,12 @@ func (x *state) stretchEnd(t, end int, renewing, racing bool, free, accepted, re
 	case renewing && !racing && !x.reporting():
 		if x.watching {
 			last = min(last, x.nextPoll-1)
+		}
+		if x.skews && free > t { // the round a node whose clock is ahead finds its check-in a lease old
+			last = min(last, free-1)
+		}
+		if x.skews && x.reach.ahead(x.leader) != x.stamp { // its next check-in, stamped anew, moves that round
+			last = min(last, x.renewed+c.RetryPeriod-1)
 		}
 		if x.renewed == t && c.RenewDeadline > 0 && x.races(t+1) { // renewed off the followers' retry rounds, with a lease shorter than the retry period
 			last = t
@@ -959,7 +981,9 @@ func (x *state) pollLease(j int, lease float64) float64 {
 // that did not observe the last renewal before the outage observes it
 // only at a poll after it, as client-go's does (its observed record is
 // kept across failed polls).
-func (x *state) renew(t int) { x.renewed, x.frozen, x.watching = t, false, false }
+func (x *state) renew(t int) {
+	x.renewed, x.frozen, x.watching, x.stamp = t, false, false, x.reach.ahead(x.leader)
+}
 
 // giveUp ends, in round t, the belief of the record's leader: it gave up
 // or crashed, and its restarted process is a follower, polling from now on

@@ -84,7 +84,7 @@ const (
 	ReachesStore                        // its work reaches the store where the batch writes, though not the record
 	Hangs                               // its calls hang until they time out, after half the renew deadline
 	HangsUntilAnswered                  // with Hangs, a call hangs until the API answers again, when the node is back, or it times out
-	Skews                               // it stays reachable and works on, its clock off by the failure's value (only a per-fire protocol reads it)
+	Skews                               // it stays reachable and works on, its clock off by the failure's value (read by the per-fire protocols, and quartz's and db-scheduler's detectors)
 )
 
 // Behaviour is one row of the table of failure kinds (Kinds): a kind,
@@ -221,6 +221,7 @@ func (r *Reachability) reset(nodes int) {
 	}
 	r.down = r.down[:nodes]
 	r.count = nodes
+	clear(r.clock) // no skew outlasts its run
 }
 
 // failAs readies r for a run under the Scenario toggles set in toggles
@@ -235,7 +236,13 @@ func (r *Reachability) failAs(k *kindsRead, toggles uint64) {
 // Fail marks node down, failing the way f says: doing what f's kind
 // does in this run.
 func (r *Reachability) Fail(node int, f Failure) {
-	r.SetReachable(node, false)
+	skews := r.kinds[f.Kind]&Skews != 0
+	if !skews { // a skewed node stays reachable, its clock off
+		r.SetReachable(node, false)
+	}
+	if node < len(r.clock) {
+		r.clock[node] = 0
+	}
 	if f.Kind == AsConfigured && len(r.does) == 0 {
 		return
 	}
@@ -250,7 +257,7 @@ func (r *Reachability) Fail(node int, f Failure) {
 	}
 	r.does[node] = r.kinds[f.Kind]
 	r.may |= r.kinds[f.Kind]
-	if r.kinds[f.Kind]&Skews != 0 {
+	if skews {
 		if len(r.clock) < len(r.down) {
 			r.clock = append(r.clock[:0], make([]int, len(r.down))...)
 		}
@@ -260,9 +267,11 @@ func (r *Reachability) Fail(node int, f Failure) {
 
 // ahead is how many rounds node's clock is ahead of the rounds (behind if
 // negative): its failure's value while a failure that skews (Skews) has
-// it, else 0.
+// it, else 0. A skewed node stays reachable: its failure ends where the
+// schedule makes it reachable again (SetReachable), or fails it another
+// way.
 func (r *Reachability) ahead(node int) int {
-	if !r.down[node] || r.doesOf(node)&Skews == 0 {
+	if node >= len(r.clock) {
 		return 0
 	}
 	return r.clock[node]
@@ -287,6 +296,9 @@ func (r *Reachability) Count() int { return r.count }
 
 // SetReachable marks node reachable or not.
 func (r *Reachability) SetReachable(node int, reachable bool) {
+	if reachable && node < len(r.clock) { // a skew ends
+		r.clock[node] = 0
+	}
 	if r.down[node] == !reachable {
 		return
 	}

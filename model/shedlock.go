@@ -475,7 +475,7 @@ type SkewError struct {
 
 func (e *SkewError) Error() string {
 	if e.Period == 0 {
-		return fmt.Sprintf("failure %s needs protocol shedlock or shedlock-redis: under protocol %s no mechanism compares one node's clock with another's (docs/model.md, Clock skew)", e.Failure, Protocol.AppendValue(nil, int(e.Protocol)))
+		return fmt.Sprintf("failure %s needs protocol shedlock, shedlock-redis, quartz or db-scheduler: under protocol %s no mechanism compares one node's clock with another's (docs/model.md, Clock skew)", e.Failure, Protocol.AppendValue(nil, int(e.Protocol)))
 	}
 	return fmt.Sprintf("failure %s: fire_spread %d + the most a clock is ahead, %d, + the most one is behind, %d, must be less than period %d, so that a node fires each slot before the next one opens", e.Failure, e.FireSpread, e.Lead, e.Lag, e.Period)
 }
@@ -508,6 +508,7 @@ func (c *Config) validateSchedule(s Schedule, k *kindsRead) error {
 		}
 	})
 	switch {
+	case c.Protocol.traits().detectsOnOwnClock:
 	case !c.Protocol.traits().perFire:
 		return &SkewError{Failure: first, Protocol: c.Protocol}
 	case c.FireSpread+lead+lag >= c.Period: // each at most MaxRounds: no overflow
