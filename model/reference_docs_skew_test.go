@@ -5,8 +5,7 @@ package model_test
 // fail: Clock skew; ShedLock: Whose clock) without reading the engine's
 // code (issue 48). It covers protocols shedlock (on the nodes' clocks, or
 // with using_db_time on the database's) and shedlock-redis, with windows
-// of kind skew beside isolate, partition, crash and clean stops; not
-// pauses.
+// of kind skew beside every other kind of failure.
 
 import (
 	"fmt"
@@ -51,6 +50,7 @@ func docsSkew(c model.Config, ws model.Windows) model.Stats {
 	}
 	reachable := func(i, t int) bool { return kind[i][t] == docsUp }
 	reachesStore := func(i, t int) bool { return kind[i][t] == docsUp || kind[i][t] == docsPartitioned }
+	frozen := func(i, t int) bool { return kind[i][t] == docsFrozen }
 	clock := func(i, t int) int { return t + skew[i][t] }
 	// lockTime is the time the lock's times are written and compared in:
 	// the node's clock under shedlock without using_db_time, else the
@@ -74,7 +74,8 @@ func docsSkew(c model.Config, ws model.Windows) model.Stats {
 		written[s] = make([]int, L)
 		first[s] = make([]int, L)
 	}
-	fired := make([]int, n) // the slots each node fired, in order: the next to fire
+	fired := make([]int, n)   // the slots each node fired, in order: the next to fire
+	pending := make([]int, n) // a frozen node's fire, slot+1; 0: none
 	var runs []*docsRun
 	running := make([]*docsRun, n)
 	lockUntil, lockedBy := 0, -1
@@ -119,7 +120,33 @@ func docsSkew(c model.Config, ws model.Windows) model.Stats {
 		// offset; each node fires each slot once. A reachable node that
 		// runs nothing and finds the lock free (lock_until at or before
 		// its time) takes it and runs the slot; any other fire is skipped.
+		fire := func(i, s, t int) {
+			now := lockTime(i, t)
+			if !reachable(i, t) || running[i] != nil || lockUntil > now {
+				return
+			}
+			lockUntil, lockedBy = now+c.Lease, i
+			r := &docsRun{node: i, slot: s, take: t, live: true}
+			taken[r] = now
+			runs = append(runs, r)
+			running[i] = r
+			if runsOf[s] == 0 {
+				firstStart[s] = t
+			}
+			runsOf[s]++
+		}
 		for i := range n {
+			if !frozen(i, t) && pending[i] > 0 {
+				// A frozen node makes its fire as it wakes, once, for the
+				// slot it was due for; it stands for every slot opened by
+				// then ("a node whose fire of an earlier slot is still to
+				// come as a slot opens, being frozen, fires once, for the
+				// earlier slot"; a slot opened in the round it wakes in
+				// too, the engine's reading, TestDocsShedLockReadings).
+				fire(i, pending[i]-1, t)
+				pending[i] = 0
+				fired[i] = max(fired[i], min(slots, (t+ahead)/c.Period))
+			}
 			for fired[i] < slots {
 				s := fired[i]
 				round := (s + 1) * c.Period
@@ -127,19 +154,13 @@ func docsSkew(c model.Config, ws model.Windows) model.Stats {
 					break
 				}
 				fired[i]++
-				now := lockTime(i, t)
-				if !reachable(i, t) || running[i] != nil || lockUntil > now {
+				if frozen(i, t) {
+					if pending[i] == 0 {
+						pending[i] = s + 1
+					}
 					continue
 				}
-				lockUntil, lockedBy = now+c.Lease, i
-				r := &docsRun{node: i, slot: s, take: t, live: true}
-				taken[r] = now
-				runs = append(runs, r)
-				running[i] = r
-				if runsOf[s] == 0 {
-					firstStart[s] = t
-				}
-				runsOf[s]++
+				fire(i, s, t)
 			}
 		}
 		// Every run passes its next part, in the order the runs started;
@@ -151,6 +172,9 @@ func docsSkew(c model.Config, ws model.Windows) model.Stats {
 				continue
 			}
 			i := r.node
+			if frozen(i, t) {
+				continue
+			}
 			going++
 			if reachesStore(i, t) {
 				if written[r.slot][r.next] == 0 {
@@ -209,9 +233,9 @@ func docsSkew(c model.Config, ws model.Windows) model.Stats {
 }
 
 // docsSkewKinds are the kinds beside skew a window of docsSkewCase may
-// name: not pause.
+// name.
 var docsSkewKinds = []model.Kind{
-	model.Isolated, model.BlackHoled, model.Partitioned, model.Crashed, model.Released,
+	model.Paused, model.Isolated, model.BlackHoled, model.Partitioned, model.Crashed, model.Released,
 }
 
 // docsSkewCase draws one configuration: both protocols (shedlock with or
@@ -229,6 +253,7 @@ func docsSkewCase(rng *rand.Rand) (model.Config, model.Windows) {
 		if c.Protocol == model.ProtocolShedLock {
 			c.UsingDbTime = rng.IntN(2) == 0
 		}
+		c.Pause = rng.IntN(4) == 0
 		c.Crash = rng.IntN(4) == 0
 		c.Partition = rng.IntN(3) == 0
 		var ws model.Windows
@@ -323,7 +348,7 @@ func TestDocsSkewScenarios(t *testing.T) {
 		if ws == nil {
 			ws = docsGroupWindows(c)
 		}
-		if !c.Protocol.PerFire() || c.Pause || c.Validate() != nil || c.ValidateSchedule(ws) != nil {
+		if !c.Protocol.PerFire() || c.Validate() != nil || c.ValidateSchedule(ws) != nil {
 			return d.Expected
 		}
 		covered++
