@@ -20,8 +20,15 @@ import (
 
 // docsSkew runs c (protocol shedlock or shedlock-redis) under the windows
 // ws, of which those of kind skew set clocks, as docs/model.md says,
-// round by round.
+// round by round, under the engine's reading.
 func docsSkew(c model.Config, ws model.Windows) model.Stats {
+	return docsSkewRead(c, ws, true)
+}
+
+// docsSkewRead is docsSkew, a woken node's fire standing for the slots
+// opened by the round it wakes in if opened, else for those whose round
+// is at or before it (TestDocsSkewReadings).
+func docsSkewRead(c model.Config, ws model.Windows, opened bool) model.Stats {
 	n, rounds, L := c.Nodes, c.Rounds, c.BatchLen
 	kind := make([][]docsKind, n)
 	goesDown := make([][]bool, n)
@@ -145,7 +152,11 @@ func docsSkew(c model.Config, ws model.Windows) model.Stats {
 				// too, the engine's reading, TestDocsShedLockReadings).
 				fire(i, pending[i]-1, t)
 				pending[i] = 0
-				fired[i] = max(fired[i], min(slots, (t+ahead)/c.Period))
+				if opened {
+					fired[i] = max(fired[i], min(slots, (t+ahead)/c.Period))
+				} else {
+					fired[i] = max(fired[i], min(slots, t/c.Period))
+				}
 			}
 			for fired[i] < slots {
 				s := fired[i]
@@ -358,4 +369,39 @@ func TestDocsSkewScenarios(t *testing.T) {
 		t.Fatalf("the reference covers only %d scenarios", covered)
 	}
 	t.Logf("%d scenarios", covered)
+}
+
+// TestDocsSkewReadings pins the point where a reading of the docs other
+// than the engine's gives otherwise: node 1's clock is 2 rounds ahead in
+// rounds 20-21, so every slot opens 2 rounds before its round. Node 0,
+// frozen in rounds 1-5, wakes in round 6 and makes its fire for slot 4
+// there; slot 8 opened in round 6 too, and the engine has the woken fire
+// stand for it (the docs: "a node whose fire of an earlier slot is still
+// to come as a slot opens, being frozen, fires once, for the earlier
+// slot"), so node 1 alone runs it, in round 9. Read as "the slots whose
+// round is at or before the wake", node 0 runs slot 8 in round 8 and node
+// 1, finding the lock freed for round 9, runs it again: one double start
+// more than the engine's three (the other slots' runs by both nodes, a
+// round apart with lock_at_least_for 1).
+func TestDocsSkewReadings(t *testing.T) {
+	c := docsConfig(true, 2, 2, 1, 1, 4, 1, 22)
+	ws := model.Windows{
+		{Node: 0, First: 1, Last: 5, Failure: model.Failure{Kind: model.Paused}},
+		{Node: 1, First: 20, Last: 21, Failure: model.Failure{Kind: model.Skewed, Value: 2}},
+	}
+	if err := c.ValidateSchedule(ws); err != nil {
+		t.Fatal(err)
+	}
+	var r model.Runner
+	got, err := r.RunSchedule(c, ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := docsStatsDiff(got, docsSkew(c, ws)); d != "" {
+		t.Errorf("%s: the Runner gives%s", docsSkewBrief(c, ws), d)
+	}
+	want := " double_starts 3, want 4; doubled_parts 3, want 4;"
+	if d := docsStatsDiff(got, docsSkewRead(c, ws, false)); d != want {
+		t.Errorf("%s: the Runner gives%s under the other reading, want%s", docsSkewBrief(c, ws), d, want)
+	}
 }
