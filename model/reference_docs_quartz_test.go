@@ -22,7 +22,7 @@ import (
 	"github.com/leasesim/leasesim/model"
 )
 
-// docsQReading says how the reference reads the point where docs/model.md
+// docsQReading says how the reference reads the points where docs/model.md
 // is open to another reading than the engine's; the zero value is the
 // docs' plain reading.
 type docsQReading struct {
@@ -68,7 +68,6 @@ type docsQRun struct {
 	next        int  // the next part it passes
 	ended       bool // its process gone (crash, clean stop)
 	fenced      bool // under fencing, a newer token is the record's: its parts refused for good
-	rerun       bool // the record's leader's run of the batch again, after a cut
 }
 
 // docsQBatch is the batch of one started slot.
@@ -253,7 +252,7 @@ func docsQuartz(c model.Config, ws model.Windows, rd docsQReading) model.Stats {
 				}
 				if again {
 					b.rerun = false
-					b.runs = append(b.runs, docsQRun{node: leader, token: token, rerun: true})
+					b.runs = append(b.runs, docsQRun{node: leader, token: token})
 				}
 			}
 		}
