@@ -166,23 +166,13 @@ const (
 	claimPerFire
 )
 
-// protocolTable is the protocols' traits, indexed by LockProtocol. It is a
-// function so that the package keeps no mutable globals.
+// protocolTable is the protocols' traits, indexed by LockProtocol.
 func protocolTable() [NumProtocols]protocolTraits {
-	return [...]protocolTraits{
-		ProtocolClientGo:       {name: "client-go", twoLeaders: claimByDeadline},
-		ProtocolEtcd:           {name: "etcd", serverExpiry: true, giveUp: giveUpAtLease, failoverResets: true, twoLeaders: claimNever},
-		ProtocolConsul:         {name: "consul", serverExpiry: true, giveUp: giveUpAtFailedCall, lockDelay: true, failoverResets: true, twoLeaders: claimUnlessHang},
-		ProtocolCurator:        {name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect, failoverResets: true, twoLeaders: claimDisconnectDelay},
-		ProtocolCuratorSession: {name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true, failoverResets: true, twoLeaders: claimUnbounded},
-		ProtocolDynamoDB:       {name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true, twoLeaders: claimUnlessPause},
-		ProtocolRedisson:       {name: "redisson", serverExpiry: true, giveUp: giveUpWhenBack, actsAsItWakes: true, twoLeaders: claimPastLease},
-		ProtocolShedLock:       {name: "shedlock", perFire: true, nodeClocks: true, twoLeaders: claimPerFire},
-		ProtocolShedLockRedis:  {name: "shedlock-redis", perFire: true, releasesAny: true, twoLeaders: claimPerFire},
-		ProtocolPostgres:       {name: "postgres", serverExpiry: true, giveUp: giveUpWhenBack, crashFrees: true, pauseKeeps: true, twoLeaders: claimCutOffPastLease},
-		ProtocolQuartz:         {name: "quartz", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, twoLeaders: claimRecovered},
-		ProtocolDBScheduler:    {name: "db-scheduler", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, twoLeaders: claimRecovered},
+	var table [NumProtocols]protocolTraits
+	for p := range table {
+		table[p] = LockProtocol(p).traits()
 	}
+	return table
 }
 
 // lockProtocolNames returns the protocols' names, indexed by
@@ -195,8 +185,38 @@ func lockProtocolNames() []string {
 	return names
 }
 
-// traits returns p's row of protocolTable.
-func (p LockProtocol) traits() protocolTraits { return protocolTable()[p] }
+// traits returns p's traits, its row of protocolTable. It is a switch,
+// not a table, so that the package keeps no mutable globals and the run
+// loop's calls build only the row they read, not all twelve.
+func (p LockProtocol) traits() protocolTraits {
+	switch p {
+	case ProtocolClientGo:
+		return protocolTraits{name: "client-go", twoLeaders: claimByDeadline}
+	case ProtocolEtcd:
+		return protocolTraits{name: "etcd", serverExpiry: true, giveUp: giveUpAtLease, failoverResets: true, twoLeaders: claimNever}
+	case ProtocolConsul:
+		return protocolTraits{name: "consul", serverExpiry: true, giveUp: giveUpAtFailedCall, lockDelay: true, failoverResets: true, twoLeaders: claimUnlessHang}
+	case ProtocolCurator:
+		return protocolTraits{name: "curator", serverExpiry: true, giveUp: giveUpAtDisconnect, failoverResets: true, twoLeaders: claimDisconnectDelay}
+	case ProtocolCuratorSession:
+		return protocolTraits{name: "curator-session", serverExpiry: true, giveUp: giveUpAtDisconnect, afterLost: true, failoverResets: true, twoLeaders: claimUnbounded}
+	case ProtocolDynamoDB:
+		return protocolTraits{name: "dynamodb", giveUp: giveUpAtLease, observes: true, actsAsItWakes: true, twoLeaders: claimUnlessPause}
+	case ProtocolRedisson:
+		return protocolTraits{name: "redisson", serverExpiry: true, giveUp: giveUpWhenBack, actsAsItWakes: true, twoLeaders: claimPastLease}
+	case ProtocolShedLock:
+		return protocolTraits{name: "shedlock", perFire: true, nodeClocks: true, twoLeaders: claimPerFire}
+	case ProtocolShedLockRedis:
+		return protocolTraits{name: "shedlock-redis", perFire: true, releasesAny: true, twoLeaders: claimPerFire}
+	case ProtocolPostgres:
+		return protocolTraits{name: "postgres", serverExpiry: true, giveUp: giveUpWhenBack, crashFrees: true, pauseKeeps: true, twoLeaders: claimCutOffPastLease}
+	case ProtocolQuartz:
+		return protocolTraits{name: "quartz", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, twoLeaders: claimRecovered}
+	case ProtocolDBScheduler:
+		return protocolTraits{name: "db-scheduler", serverExpiry: true, giveUp: giveUpWhenBack, recovers: true, twoLeaders: claimRecovered}
+	}
+	panic("model: a LockProtocol past NumProtocols")
+}
 
 // loseLocks is the give-up of docs/model.md's lock protocols in round t,
 // before step 1, under a service protocol, after curator's reconnect of
