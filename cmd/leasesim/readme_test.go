@@ -15,13 +15,17 @@ import (
 // README's examples are run, not just shown. A report writes into a
 // folder of the test's own instead of out/, and the README names no
 // other folder for it, which the run would write into the repository.
+// The repository's files a line names are found from here, by
+// fromTop, so that the test runs beside the others instead of changing
+// the process's folder before them.
 func TestREADMECommands(t *testing.T) {
+	t.Parallel()
 	lines := commandLines(t, "../../README.md", "go run ./cmd/leasesim ")
 	if len(lines) < 4 {
 		t.Fatalf("the README shows %d leasesim commands: %q", len(lines), lines)
 	}
-	t.Chdir("../..") // relative paths are the repository's
 	for _, args := range lines {
+		args = fromTop(args)
 		if args[0] == "report" && slices.ContainsFunc(args, func(a string) bool { return a == "--out" || strings.HasPrefix(a, "--out=") }) {
 			t.Errorf("leasesim %s: a README report names its folder; the test would write it into the repository", strings.Join(args, " "))
 			continue
@@ -34,6 +38,32 @@ func TestREADMECommands(t *testing.T) {
 			t.Errorf("leasesim %s: exit %d, %d bytes out, stderr %q", strings.Join(args, " "), code, len(stdout), stderr)
 		}
 	}
+}
+
+// fromTop returns args with each argument after the command, or flag
+// value after "=", that is a path (with a folder or an extension) of a
+// file or folder of the repository, relative to its top, named relative
+// to this package's folder instead, where the test runs.
+func fromTop(args []string) []string {
+	out := slices.Clone(args)
+	for i, a := range args[1:] {
+		i++
+		flag, path, isFlag := strings.Cut(a, "=")
+		if !isFlag {
+			flag, path = "", a
+		}
+		isPath := strings.Contains(path, "/") || filepath.Ext(path) != ""
+		if isPath && !strings.HasPrefix(path, "-") && !filepath.IsAbs(path) {
+			if _, err := os.Stat(filepath.Join("..", "..", path)); err == nil {
+				path = filepath.Join("..", "..", path)
+			}
+		}
+		if isFlag {
+			path = flag + "=" + path
+		}
+		out[i] = path
+	}
+	return out
 }
 
 // commandLines returns the arguments of every line of path's ```sh
