@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -30,14 +31,56 @@ func TestREADMECommands(t *testing.T) {
 			t.Errorf("leasesim %s: a README report names its folder; the test would write it into the repository", strings.Join(args, " "))
 			continue
 		}
-		if args[0] == "report" && !strings.HasPrefix(strings.Join(args, " "), "report --example") {
+		var code int
+		var stdout, stderr string
+		switch review, shared := strings.CutPrefix(strings.Join(args, " "), "report ../../testdata/reviews/"); {
+		case shared && slices.Contains(readmeReviews, review):
+			r := runREADMEReview(t, review) // TestShippedReviews checks its report
+			code, stdout, stderr = r.code, r.stdout, r.stderr
+		case args[0] == "report" && !strings.HasPrefix(strings.Join(args, " "), "report --example"):
 			args = append([]string{"report", "--out", filepath.Join(t.TempDir(), "out")}, args[1:]...)
+			fallthrough
+		default:
+			code, stdout, stderr = runCmd(t, args...)
 		}
-		code, stdout, stderr := runCmd(t, args...)
 		if code != 0 || stdout == "" || stderr != "" {
 			t.Errorf("leasesim %s: exit %d, %d bytes out, stderr %q", strings.Join(args, " "), code, len(stdout), stderr)
 		}
 	}
+}
+
+// readmeReviews are the shipped reviews whose report the README runs
+// as `leasesim report testdata/reviews/FILE`, with no other flag, and
+// TestShippedReviews checks: each is run once, by runREADMEReview, and
+// both tests read the run.
+var readmeReviews = []string{"consul-nightly.yaml"}
+
+// readmeReviewRun is the README's run of a shipped review: its exit
+// status, outputs, and its report folder's report.md and candidates.csv.
+type readmeReviewRun struct {
+	once           sync.Once
+	code           int
+	stdout, stderr string
+	md, csv        []byte
+}
+
+// readmeReviewRuns holds a *readmeReviewRun by review file name.
+var readmeReviewRuns sync.Map
+
+// runREADMEReview runs `leasesim report testdata/reviews/FILE` as the
+// README does, into a folder of the first caller's, once for all
+// callers, and returns the run.
+func runREADMEReview(t *testing.T, file string) *readmeReviewRun {
+	t.Helper()
+	v, _ := readmeReviewRuns.LoadOrStore(file, new(readmeReviewRun))
+	r := v.(*readmeReviewRun)
+	r.once.Do(func() {
+		dir := filepath.Join(t.TempDir(), "review")
+		r.code, r.stdout, r.stderr = runCmd(t, "report", "--out", dir, filepath.Join("..", "..", "testdata", "reviews", file))
+		r.md, _ = os.ReadFile(filepath.Join(dir, "report.md"))
+		r.csv, _ = os.ReadFile(filepath.Join(dir, "candidates.csv"))
+	})
+	return r
 }
 
 // fromTop returns args with each argument after the command, or flag
