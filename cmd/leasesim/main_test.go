@@ -427,6 +427,7 @@ func makeVar(t *testing.T, name string) string {
 // one the binary prints: the -X names a variable that exists (the linker
 // ignores one that does not).
 func TestReleaseStamp(t *testing.T) {
+	t.Parallel() // a build beside the in-process tests, not before them
 	const stamp = "v9.8.7-stamptest"
 	raw := makeVar(t, "LDFLAGS")
 	ldflags := strings.ReplaceAll(raw, "$(VERSION)", stamp)
