@@ -15,6 +15,7 @@ package sweep
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"hash/fnv"
 	"math/bits"
@@ -75,15 +76,22 @@ func (g *Grid) Size() (int, error) {
 // parameters Validate relates (relationParams): Valid walks the grid of
 // those lists alone, with every other parameter at its first value, and
 // scales the count by the other lists' lengths, so that a sweep counts
-// what it will skip before it writes anything.
-func (g *Grid) Valid() (valid int, first error) {
+// what it will skip before it writes anything. The walk can take seconds
+// on a large grid: it stops when ctx is done, returning ctx.Err() as
+// first, so that an interrupt is not kept waiting.
+func (g *Grid) Valid(ctx context.Context) (valid int, first error) {
 	size, err := g.Size()
 	if err != nil {
 		return 0, err
 	}
 	h := g.related()
 	sub, _ := h.Size() // at most g's
+	n := 0
 	h.walk(func(c *model.Config) bool {
+		if n++; n%4096 == 0 && ctx.Err() != nil {
+			first = ctx.Err()
+			return false
+		}
 		if err := c.Validate(); err != nil {
 			first = cmp.Or(first, err)
 		} else {
@@ -91,6 +99,9 @@ func (g *Grid) Valid() (valid int, first error) {
 		}
 		return true
 	})
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
 	return valid * (size / sub), first
 }
 
@@ -182,7 +193,7 @@ func (g *Grid) validIn(first, last int) int {
 // one Valid per parameter, whatever i.
 func (g *Grid) validBefore(i int) int {
 	if size, _ := g.Size(); i >= size {
-		valid, _ := g.Valid()
+		valid, _ := g.Valid(context.Background())
 		return valid
 	}
 	var o odometer
@@ -191,7 +202,7 @@ func (g *Grid) validBefore(i int) int {
 	for p := range h.Values {
 		if k := o.idx[p]; k > 0 {
 			h.Values[p] = g.Values[p].slice(0, k)
-			valid, _ := h.Valid()
+			valid, _ := h.Valid(context.Background())
 			n += valid
 		}
 		h.Values[p] = ListOf(o.val[p])

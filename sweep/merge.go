@@ -3,6 +3,7 @@ package sweep
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -24,7 +25,7 @@ const shardColumnFormat = "row_of_%d_grid_%016x"
 // ShardColumn appends the name of a shard's first column for grid g,
 // followed by a comma.
 func ShardColumn(b []byte, g *Grid) []byte {
-	rows, _ := g.Valid()
+	rows, _ := g.Valid(context.Background())
 	return append(fmt.Appendf(b, shardColumnFormat, rows, g.Fingerprint()), ',')
 }
 

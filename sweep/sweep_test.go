@@ -283,7 +283,7 @@ func BenchmarkValid(b *testing.B) {
 	for name, g := range map[string]*sweep.Grid{"700k": bigGrid(b), "check": ptr(sweep.CheckGrid()), "protocol-check": ptr(sweep.ProtocolCheckGrid())} {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				g.Valid()
+				g.Valid(context.Background())
 			}
 		})
 		b.Run(name+"/shard-rows", func(b *testing.B) {
@@ -378,7 +378,7 @@ func TestValidAgreesWithWalk(t *testing.T) {
 				valid++
 			}
 		}
-		n, err := g.Valid()
+		n, err := g.Valid(context.Background())
 		if n != valid || fmt.Sprint(err) != fmt.Sprint(walk) {
 			t.Fatalf("grid %s: Valid %d, %v; the walk %d, %v", fmt.Sprint(g.Values[:10]), n, err, valid, walk)
 		}
@@ -413,7 +413,7 @@ func TestWriteSkips(t *testing.T) {
 	if want := 1 + 2*(16-4-4); len(lines) != want {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), want, whole.String())
 	}
-	if n, err := g.Valid(); n != 16 || err == nil {
+	if n, err := g.Valid(context.Background()); n != 16 || err == nil {
 		t.Errorf("Valid: %d, %v; want 16 and the first reason", n, err)
 	}
 	for _, shards := range []int{2, 3, 5, 32} {

@@ -3,6 +3,8 @@ package sweep_test
 import (
 	"bytes"
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -104,7 +106,7 @@ func TestValidAnyListOrder(t *testing.T) {
 		}
 		rowBefore[size] = valid
 		name := fmt.Sprintf("grid %d: %s", i, describe(&g))
-		if n, err := g.Valid(); n != valid || fmt.Sprint(err) != fmt.Sprint(first) {
+		if n, err := g.Valid(context.Background()); n != valid || fmt.Sprint(err) != fmt.Sprint(first) {
 			t.Fatalf("%s: Valid %d, %v; the walk %d, %v", name, n, err, valid, first)
 		}
 		if c, ok := g.NoMargin(); ok != (noMargin.Nodes != 0) || c != noMargin && ok {
@@ -112,7 +114,7 @@ func TestValidAnyListOrder(t *testing.T) {
 		}
 		for range 3 {
 			if h := shuffled(rng, g); true {
-				if n, _ := h.Valid(); n != valid {
+				if n, _ := h.Valid(context.Background()); n != valid {
 					t.Fatalf("%s: Valid %d, but %d with its lists reordered as %s", name, valid, n, describe(&h))
 				}
 			}
@@ -187,7 +189,7 @@ func TestValidListOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		g := grid(t, tt.lists)
-		if got, _ := g.Valid(); got != tt.want {
+		if got, _ := g.Valid(context.Background()); got != tt.want {
 			t.Errorf("%v: Valid %d, want %d", tt.lists, got, tt.want)
 		}
 	}
@@ -200,4 +202,16 @@ func describe(g *sweep.Grid) string {
 		fmt.Fprintf(&b, " --%s %s", model.Param(p).Flag(), l.Format(model.Param(p)))
 	}
 	return b.String()
+}
+
+// TestValidStopsWhenCancelled: counting a large grid's configurations
+// that go together takes seconds; with its context done it stops at
+// once, saying why, so that an interrupted command is not kept waiting.
+func TestValidStopsWhenCancelled(t *testing.T) {
+	g := sweep.CheckGrid()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if n, err := g.Valid(ctx); n != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("Valid with its context cancelled: %d, %v; want 0, context.Canceled", n, err)
+	}
 }

@@ -47,7 +47,7 @@ func Write(ctx context.Context, w io.Writer, g *Grid, opt Options) error {
 	if err != nil {
 		return err
 	}
-	valid, _ := g.Valid()
+	valid, _ := g.Valid(ctx)
 	first, last := 0, size
 	header := AppendHeader(nil, g.Tick)
 	sharded := opt.Shards > 0

@@ -48,7 +48,11 @@ func setupCheck(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if err != nil {
 			return usage(err)
 		}
-		if valid, firstBad := g.Valid(); valid == 0 { // nothing to check; skipped ones are counted in the last line
+		valid, firstBad := g.Valid(ctx)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if valid == 0 { // nothing to check; skipped ones are counted in the last line
 			return std.skip("configurations", size, size, firstBad, g.Tick)
 		}
 		grids := []*sweep.Grid{&g}

@@ -93,7 +93,10 @@ func setupMonteCarlo(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		if size > maxConfigs {
 			return usagef("the study has %d configurations, more than --max-configs %d", size, maxConfigs)
 		}
-		valid, firstBad := mc.Grid.Valid()
+		valid, firstBad := mc.Grid.Valid(ctx)
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		if err := std.skip("configurations", size-valid, size, firstBad, *tick); err != nil {
 			return err
 		}

@@ -85,8 +85,11 @@ func setupSweep(fs *pflag.FlagSet) func(context.Context, *streams) error {
 		}
 		valid, firstBad := 0, error(nil)
 		for i := range grids {
-			v, bad := grids[i].Valid()
+			v, bad := grids[i].Valid(ctx)
 			valid, firstBad = valid+v, cmp.Or(firstBad, bad)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
 		}
 		if err := std.skip("configurations", size-valid, size, firstBad, g.Tick); err != nil {
 			return err
