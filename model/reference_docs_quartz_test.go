@@ -909,11 +909,15 @@ func TestDocsQuartzSkewReadings(t *testing.T) {
 }
 
 // TestDocsQuartzSkewStretch pins where the Runner departs from the
-// reference under clock skew: a node whose clock is behind takes a freed
-// lock, and round by round a node a lease ahead of it finds its next
-// check-in a lease old at once and takes over, as the reference does;
+// reference under clock skew: a node takes a lock freed by a clean stop,
+// and round by round a node whose clock is ahead of the taker's by more
+// than the margin (lease − retry period) finds the taker's check-in a
+// lease old before its next and takes over, as the reference does;
 // computed stretch by stretch (RunSchedule), the engine misses that
-// takeover, and its own Check finds its stretches and rounds different.
+// takeover, and its own Check finds its stretches and rounds different
+// (so too with the taker's clock right and the other's ahead: quartz
+// nodes=3 lease=4 retry_period=1, node 0 stopping cleanly and node 2 4
+// ahead from round 9).
 // Here node 0 stops cleanly in round 1 and node 1, its clock 2 behind,
 // takes the lock; its check-in of round 2 reads 0, a lease old to node 2
 // in round 2. A fix of the engine's stretches shows here (and makes
