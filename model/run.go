@@ -493,8 +493,8 @@ func (x *state) stretchEnd(t, end int, renewing, racing bool, free, accepted, re
 		if x.watching {
 			last = min(last, x.nextPoll-1)
 		}
-		if x.skews && free > t { // the round a node whose clock is ahead finds its check-in a lease old
-			last = min(last, free-1)
+		if x.skews && free < Never { // the round a node whose clock is ahead finds its check-in a lease old; by now (a taker of a freed lock whose check-in is already old to another), the next round
+			last = min(last, max(free-1, t))
 		}
 		if x.skews && x.reach.ahead(x.leader) != x.stamp { // its next check-in, stamped anew, moves that round
 			last = min(last, x.renewed+c.RetryPeriod-1)
