@@ -85,6 +85,7 @@ type batchRun struct {
 	cursor      int // a resume's: the part from which it looks for parts nobody wrote
 	kind        runKind
 	dead        bool // its process is gone: it writes no more
+	fenced      bool // it passed a part fencing refused: it never reports the batch done
 }
 
 // writes reports whether run r writes in the rounds of the stretch now
@@ -176,6 +177,7 @@ func (x *state) passParts(g *batchGroup, r *batchRun, t, n int) (open bool) {
 		return true
 	}
 	m := min(n, r.length-r.pos)
+	r.fenced = r.fenced || x.c.Fencing && r.token != x.token
 	if x.writes(*r) {
 		x.writeParts(g, r, t, m)
 	} else if r.kind == runResume {
@@ -262,13 +264,14 @@ func (x *state) settle(g *batchGroup, runs []batchRun) {
 
 // isCut reports whether g is a cut batch waiting for the next leader:
 // every run of it ended before its length (none will pass another part,
-// and none finished: a run that did reported the batch done), or, under a
+// and none finished: a run that did reported the batch done; a fenced
+// one passes its length, each part refused, but reports nothing), or, under a
 // protocol that recovers, lives on unfinished with a token older than the
 // record's (the lock was taken over from it: recovered), and a part of it
 // is unwritten.
 func (x *state) isCut(g *batchGroup, runs []batchRun) bool {
 	for _, r := range runs {
-		if !(x.ended(r) || x.recovers && r.token < x.token) || r.pos >= r.length {
+		if !(x.ended(r) || x.recovers && r.token < x.token) || r.pos >= r.length && !r.fenced {
 			return false
 		}
 	}

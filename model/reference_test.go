@@ -109,6 +109,7 @@ type refRun struct {
 	cursor                    int  // a resume's: the part from which it looks for one nobody wrote
 	rerun, resume             bool // it runs a cut batch again, or writes only what nobody wrote
 	alive                     bool // its process lives and no cancel-other stopped it
+	fenced                    bool // it passed a part fencing refused: it never reports the batch done
 }
 
 // refNode is what one node knows.
@@ -612,8 +613,8 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 					}
 					any = true
 					fencedOut := c.Fencing && r.token != token
-					recovered := recovers && r.token < token // the lock was taken over from it: the new holder recovers the batch
-					if r.alive && !fencedOut && !recovered || r.next >= r.length {
+					recovered := recovers && r.token < token                                    // the lock was taken over from it: the new holder recovers the batch
+					if r.alive && !fencedOut && !recovered || r.next >= r.length && !r.fenced { // a fenced run passes its length but reports nothing
 						cut = false
 					}
 				}
@@ -642,6 +643,7 @@ func reference(c model.Config, ws model.Windows) model.Stats {
 			}
 			s := batchStarts[r.batch]
 			write := reachesStore(r.node) && (!c.Fencing || r.token == token)
+			r.fenced = r.fenced || c.Fencing && r.token != token
 			part := r.next
 			if r.resume {
 				part = -1
