@@ -193,6 +193,11 @@ func (r *Runner) shedSlotDue(t, at int) {
 	i := len(z.slots)
 	if len(z.pool) < (i+1)*b {
 		z.pool = append(z.pool, make([]int32, (i+1)*b-len(z.pool))...)
+		for j := range z.slots { // the open slots' writers move with the pool: a write to the old array would be lost
+			if z.slots[j].writers != nil {
+				z.slots[j].writers = z.pool[j*b : (j+1)*b]
+			}
+		}
 	}
 	w := z.pool[i*b : (i+1)*b]
 	clear(w)
