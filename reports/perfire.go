@@ -84,20 +84,9 @@ func (rv review) writePerFireMarkdown(w io.Writer) error {
 		align += "---:|"
 	}
 	b.WriteString(head + "\n" + align + "\n")
-	row := func(what string, f func(r cost.Rank) string) {
-		b.WriteString("| " + what + " |")
-		for _, r := range cols {
-			b.WriteString(" " + f(r) + " |")
-		}
-		b.WriteString("\n")
-	}
+	row := func(what string, f func(r cost.Rank) string) { writeRankRow(&b, cols, what, f) }
 	spread := func(r cost.Rank, v float64, which func(cost.Spread) [2]float64) string {
-		s := thousands(v, 1)
-		if sp, ok := rv.Spreads[r.Candidate]; ok {
-			iv := which(sp)
-			s += fmt.Sprintf(" [%s, %s]", thousands(iv[0], 0), thousands(iv[1], 0))
-		}
-		return s
+		return rv.withSpread(r, v, 1, which)
 	}
 	row("runs of each slot with no failure", func(r cost.Rank) string { return runsText(pf.Calm[r.Candidate].Runs) })
 	row("double runs a year", func(r cost.Rank) string { return thousands(pf.DoubleRuns[r.Candidate], 1) })

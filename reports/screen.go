@@ -69,21 +69,8 @@ func (rv review) writeFirstScreen(b *strings.Builder) {
 		align += "---:|"
 	}
 	b.WriteString(head + "\n" + align + "\n")
-	row := func(what string, f func(r cost.Rank) string) {
-		b.WriteString("| " + what + " |")
-		for _, r := range cols {
-			b.WriteString(" " + f(r) + " |")
-		}
-		b.WriteString("\n")
-	}
-	spread := func(r cost.Rank, v float64, prec int, which func(cost.Spread) [2]float64) string {
-		s := thousands(v, prec)
-		if sp, ok := rv.Spreads[r.Candidate]; ok {
-			iv := which(sp)
-			s += fmt.Sprintf(" [%s, %s]", thousands(iv[0], 0), thousands(iv[1], 0))
-		}
-		return s
-	}
+	row := func(what string, f func(r cost.Rank) string) { writeRankRow(b, cols, what, f) }
+	spread := rv.withSpread
 	row("missed lines a year", func(r cost.Rank) string {
 		return spread(r, r.MissedLines, 1, func(s cost.Spread) [2]float64 { return s.Missed })
 	})
@@ -493,3 +480,25 @@ func (rv review) noCalls() string {
 // kindsSaid is each kind of failure that makes no calls to hang, or a
 // failure mix's other kinds but isolate, as a sentence names its events.
 var kindsSaid = map[model.Kind]string{model.Paused: "pauses", model.Crashed: "crashes", model.Released: "clean stops", model.Partitioned: "partitions"}
+
+// writeRankRow writes a table row of the candidates cols: what, then f of
+// each.
+func writeRankRow(b *strings.Builder, cols []cost.Rank, what string, f func(cost.Rank) string) {
+	b.WriteString("| " + what + " |")
+	for _, r := range cols {
+		b.WriteString(" " + f(r) + " |")
+	}
+	b.WriteString("\n")
+}
+
+// withSpread is v, a yearly figure of r, to prec decimals, followed by
+// the 95% interval of its years ([lo, hi], which of the spread) where
+// the review drew r's years.
+func (rv review) withSpread(r cost.Rank, v float64, prec int, which func(cost.Spread) [2]float64) string {
+	s := thousands(v, prec)
+	if sp, ok := rv.Spreads[r.Candidate]; ok {
+		iv := which(sp)
+		s += fmt.Sprintf(" [%s, %s]", thousands(iv[0], 0), thousands(iv[1], 0))
+	}
+	return s
+}
